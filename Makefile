@@ -1,0 +1,34 @@
+# pgbench_lab: PGXS build.  PG_CONFIG picks the server (scripts/test.sh
+# builds once per supported major).
+EXTENSION = pgbench_lab
+EXTVERSION = 0.1
+
+MODULE_big = pgbench_lab
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+
+# The install script is assembled from one fragment per part (sql/install/),
+# so each part keeps its SQL next to the others without one giant file.
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+EXTRA_CLEAN = sql/$(EXTENSION)--$(EXTVERSION).sql
+
+TESTS = $(sort $(wildcard test/sql/*.sql))
+REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test --load-extension=pg_prewarm --load-extension=pgbench_lab
+
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS = -Werror
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# Servers built with a newer gcc carry warning flags that Debian 12's gcc
+# does not know; drop them so -Werror stays meaningful.
+override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
+
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/install/*.sql))
+	cat $^ > $@
+
+.PHONY: pgspot
+pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
+	pgspot --ignore PS017 $<

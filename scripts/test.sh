@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Runs every test of pgbench_lab on PostgreSQL 15 and 18: the build with
+# warnings as errors, pgspot on the install script, pg_regress
+# (make installcheck), pgTAP through pg_prove, and the real-server tests
+# (pytest, each making its own throwaway clusters).  Installs what it lacks.
+#
+#   scripts/test.sh                 everything, both majors
+#   PGBL_VERSIONS=18 scripts/test.sh -k runner
+#                                   one major; extra arguments go to pytest
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+pgbl_setup
+cd "$PGBL_REPO"
+
+versions=${PGBL_VERSIONS:-15 18}
+total_pass=0
+total_fail=0
+summary=""
+work=$(mktemp -d /tmp/pgbl-test.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+
+# Counts "name ... ok" (PG15) and "ok N - name" (PG17+) lines of pg_regress.
+regress_counts() {
+	local pass fail
+	pass=$(grep -cE '(^ok [0-9]+ )|(\.\.\. ok )|(\.\.\. ok$)' "$1")
+	fail=$(grep -cE '(^not ok [0-9]+ )|(\.\.\. FAILED)|(\.\.\. failed)' "$1")
+	echo "$pass $fail"
+}
+
+# "Files=2, Tests=40" and "Failed 3/40 subtests" lines of pg_prove.
+pgtap_counts() {
+	local tests fail
+	tests=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$1" | tail -1)
+	fail=$(sed -nE 's/.*Failed ([0-9]+)\/[0-9]+ subtests.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	tests=${tests:-0}
+	if ! grep -q '^Result: PASS' "$1" && [ "$fail" = 0 ]; then fail=1; fi
+	echo "$((tests - fail)) $fail"
+}
+
+pytest_counts() {
+	"$PGBL_PY" - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception:
+    print("0 1"); sys.exit()
+suites = [root] if root.tag == "testsuite" else list(root)
+t = sum(int(s.get("tests", 0)) for s in suites)
+f = sum(int(s.get("failures", 0)) + int(s.get("errors", 0)) for s in suites)
+sk = sum(int(s.get("skipped", 0)) for s in suites)
+print(t - f - sk, f)
+PY
+}
+
+record() {	# version suite pass fail
+	summary="$summary$(printf 'PostgreSQL %-3s %-12s %4d passed, %d failed' "$1" "$2" "$3" "$4")\n"
+	total_pass=$((total_pass + $3))
+	total_fail=$((total_fail + $4))
+}
+
+for v in $versions; do
+	bindir=$(pgbl_bindir "$v")
+	pgbl_say "PostgreSQL $v: build ($bindir)"
+	if pgbl_build "$bindir"; then record "$v" build 1 0; else record "$v" build 0 1; continue; fi
+
+	if make -s pgspot PG_CONFIG="$bindir/pg_config" >"$work/pgspot.$v" 2>&1; then
+		record "$v" pgspot 1 0
+	else
+		cat "$work/pgspot.$v"; record "$v" pgspot 0 1
+	fi
+
+	port=$(pgbl_free_port)
+	cdir="$work/pg$v"
+	pgbl_say "PostgreSQL $v: cluster on port $port"
+	if ! pgbl_cluster_start "$bindir" "$cdir" "$port"; then record "$v" cluster 0 1; continue; fi
+	export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+
+	pgbl_say "PostgreSQL $v: pg_regress"
+	make -s installcheck PG_CONFIG="$bindir/pg_config" >"$work/regress.$v" 2>&1
+	rc=$?
+	grep -vE '^(ALTER DATABASE|SET|DROP DATABASE|CREATE DATABASE|CREATE EXTENSION)$' "$work/regress.$v"
+	[ -f regression.diffs ] && head -200 regression.diffs
+	read -r p f < <(regress_counts "$work/regress.$v")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+	record "$v" pg_regress "$p" "$f"
+
+	pgbl_say "PostgreSQL $v: pgTAP"
+	"$bindir/psql" -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE pgtap_test" >/dev/null
+	PGDATABASE=pgtap_test pg_prove --ext .sql -r test/pgtap >"$work/pgtap.$v" 2>&1
+	cat "$work/pgtap.$v"
+	read -r p f < <(pgtap_counts "$work/pgtap.$v")
+	record "$v" pgTAP "$p" "$f"
+	pgbl_cluster_stop "$bindir" "$cdir"
+	unset PGHOST PGPORT PGUSER PGDATABASE
+
+	pgbl_say "PostgreSQL $v: real-server tests"
+	PGBL_BINDIR="$bindir" PGBL_PG_MAJOR="$v" \
+		"$PGBL_PY" -m pytest -q -p no:cacheprovider --junitxml="$work/pytest.$v.xml" test/t "$@"
+	read -r p f < <(pytest_counts "$work/pytest.$v.xml")
+	record "$v" real-server "$p" "$f"
+done
+
+printf '\n== summary\n'
+printf "%b" "$summary"
+echo "tests: $total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ] && [ "$total_pass" -gt 0 ]

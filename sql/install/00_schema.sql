@@ -1,0 +1,15 @@
+-- pgbench_lab install script.  Assembled by the Makefile from the files in
+-- sql/install/ in name order; each part of the extension owns one file.
+-- Rules (see the manual's "Security Considerations for Extensions"): every
+-- name is schema-qualified, functions SET search_path, and nothing uses
+-- CREATE OR REPLACE or IF NOT EXISTS on objects another role could create.
+
+\echo Use "CREATE EXTENSION pgbench_lab CASCADE" to load this file. \quit
+
+-- The schema is created here, not named in the control file: PostgreSQL
+-- would otherwise create it before the extension exists (so DROP EXTENSION
+-- would leave it behind) or, worse, adopt a schema another role made first.
+-- A plain CREATE SCHEMA fails if anyone pre-created it.
+CREATE SCHEMA pgbench_lab;
+COMMENT ON SCHEMA pgbench_lab IS 'pgbench_lab: in-server performance lab';
+GRANT USAGE ON SCHEMA pgbench_lab TO PUBLIC;

@@ -1,0 +1,22 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgbench_lab.h
+ *		Declarations shared by every part of pgbench_lab: each part's
+ *		initialisation hook, called once from _PG_init.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_LAB_H
+#define PGBENCH_LAB_H
+
+#include "compat.h"
+
+/* Prefix of every setting this extension defines. */
+#define PGBL_GUC_PREFIX "pgbench_lab"
+
+extern void _PG_init(void);
+
+/* one per part; each defines its GUCs */
+extern void SystemInit(void);
+
+#endif							/* PGBENCH_LAB_H */

@@ -1,0 +1,164 @@
+"""Real-server test harness: throwaway PostgreSQL clusters.
+
+Each test module gets clusters of its own, made with the server named by
+PGBL_BINDIR (scripts/test.sh sets it: a private PostgreSQL 15 or 18 with
+pgbench_lab installed).  initdb and postgres refuse to run as root, so when
+the tests run as root the server commands run as "postgres".
+
+Tests wait for conditions with Cluster.poll(); none sleeps for a fixed time.
+"""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import psycopg
+import pytest
+
+BINDIR = os.environ.get("PGBL_BINDIR")
+PG_MAJOR = int(os.environ.get("PGBL_PG_MAJOR", "0") or 0)
+
+
+def _as_postgres(cmd):
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--"] + cmd
+    return cmd
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """One throwaway cluster: initdb, start, connect, stop, crash, remove."""
+
+    def __init__(self, name="node", conf=None):
+        if not BINDIR:
+            pytest.skip("PGBL_BINDIR is not set: run through scripts/test.sh")
+        self.name = name
+        self.bindir = BINDIR
+        self.base = tempfile.mkdtemp(prefix=f"pgbl-{name}-")
+        os.chmod(self.base, 0o755)
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres", "postgres")
+        self.datadir = os.path.join(self.base, "data")
+        self.logfile = os.path.join(self.base, "server.log")
+        self.port = _free_port()
+        self._run(["initdb", "-D", self.datadir, "-U", "postgres",
+                   "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+        lines = [
+            f"port = {self.port}",
+            "listen_addresses = '127.0.0.1'",
+            f"unix_socket_directories = '{self.base}'",
+            "max_worker_processes = 32",
+            "fsync = off",
+            "log_line_prefix = '%m [%p] %b '",
+        ]
+        for k, v in (conf or {}).items():
+            lines.append(f"{k} = {v}")
+        self.append_conf("\n".join(lines) + "\n")
+
+    # -- process control -------------------------------------------------
+    def _run(self, cmd, check=True, **kw):
+        full = _as_postgres([os.path.join(self.bindir, cmd[0])] + cmd[1:])
+        return subprocess.run(full, check=check, capture_output=True, text=True, **kw)
+
+    def append_conf(self, text):
+        path = os.path.join(self.datadir, "postgresql.conf")
+        with open(path, "a") as f:
+            f.write(text)
+
+    def start(self):
+        r = self._run(["pg_ctl", "-D", self.datadir, "-l", self.logfile,
+                       "-w", "-t", "60", "start"], check=False)
+        if r.returncode != 0:
+            raise RuntimeError(f"start failed: {r.stderr}\n{self.log()}")
+        return self
+
+    def stop(self, mode="fast"):
+        self._run(["pg_ctl", "-D", self.datadir, "-m", mode, "-w", "stop"], check=False)
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def log(self):
+        try:
+            with open(self.logfile) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def destroy(self):
+        self.stop("immediate")
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def postmaster_pid(self):
+        with open(os.path.join(self.datadir, "postmaster.pid")) as f:
+            return int(f.readline())
+
+    # -- SQL --------------------------------------------------------------
+    def connect(self, dbname="postgres", user="postgres", autocommit=True, **kw):
+        return psycopg.connect(host="127.0.0.1", port=self.port, dbname=dbname,
+                               user=user, autocommit=autocommit, **kw)
+
+    def sql(self, query, params=None, dbname="postgres", user="postgres"):
+        """Run one statement in its own connection; return all rows (or [])."""
+        with self.connect(dbname=dbname, user=user) as conn:
+            cur = conn.execute(query, params)
+            return cur.fetchall() if cur.description else []
+
+    def scalar(self, query, params=None, **kw):
+        rows = self.sql(query, params, **kw)
+        return rows[0][0] if rows else None
+
+    def poll(self, query, params=None, timeout=60, **kw):
+        """Wait until the query's first column is true; fail after timeout."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = self.scalar(query, params, **kw)
+            except psycopg.OperationalError as e:
+                last = e
+            if last is True:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"condition not met in {timeout}s: {query!r} (last: {last!r})")
+
+    def bin(self, name):
+        return os.path.join(self.bindir, name)
+
+    def run_client(self, name, *args, check=True):
+        """Run a client program of this server (pgbench, psql) against it."""
+        cmd = [self.bin(name), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        return subprocess.run(cmd + list(args), check=check, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def node():
+    """A started cluster with pgbench_lab created in database postgres."""
+    c = Cluster("node")
+    c.start()
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    yield c
+    c.destroy()
+
+
+@pytest.fixture
+def new_cluster():
+    """Factory for extra clusters in one test; all are removed afterwards."""
+    made = []
+
+    def make(name="extra", conf=None, start=True):
+        c = Cluster(name, conf)
+        made.append(c)
+        return c.start() if start else c
+
+    yield make
+    for c in made:
+        c.destroy()
