@@ -1,0 +1,99 @@
+
+-- ---------------------------------------------------------------------------
+-- results: what runs measured.  Written only by the extension (a run's
+-- coordinator worker logs in as the extension's owner); each role reads its
+-- own runs, pg_monitor reads all; pg_dump keeps the rows.
+-- ---------------------------------------------------------------------------
+
+CREATE TABLE pgbench_lab.runs (
+    run_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    label text,
+    workload text NOT NULL,
+    via text NOT NULL DEFAULT 'spi',
+    clients integer NOT NULL,
+    scale integer,
+    duration interval,
+    transactions_per_client bigint,
+    max_tries integer NOT NULL,
+    random_seed bigint,
+    started_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    finished_at timestamptz,
+    status text NOT NULL DEFAULT 'running'
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'cancelled', 'failed', 'aborted'])),
+    measured_seconds double precision,
+    transactions bigint,
+    failures bigint,
+    retries bigint,
+    tps double precision,
+    latency_avg_ms double precision,
+    latency_stddev_ms double precision,
+    latency_p50_ms double precision,
+    latency_p90_ms double precision,
+    latency_p95_ms double precision,
+    latency_p99_ms double precision,
+    latency_max_ms double precision,
+    blks_hit bigint,
+    blks_read bigint,
+    hit_ratio double precision,
+    wal_bytes numeric,
+    checkpoints bigint,
+    settings jsonb NOT NULL DEFAULT '{}',
+    system jsonb,
+    owner regrole NOT NULL,
+    error text,
+    coordinator_pid integer,
+    dsm_handle bigint
+);
+COMMENT ON TABLE pgbench_lab.runs IS
+    'One row per run: parameters, status and headline figures (in-server: no network round trips)';
+
+CREATE TABLE pgbench_lab.run_progress (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    second integer NOT NULL,
+    interval_seconds double precision NOT NULL,
+    transactions bigint NOT NULL,
+    tps double precision NOT NULL,
+    latency_avg_ms double precision,
+    latency_max_ms double precision,
+    failures bigint NOT NULL,
+    hit_ratio double precision,
+    PRIMARY KEY (run_id, second)
+);
+COMMENT ON TABLE pgbench_lab.run_progress IS
+    'Per-second progress of each run; transactions sum to the run''s total';
+
+CREATE TABLE pgbench_lab.run_latency (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    bucket_upper_us double precision NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (run_id, bucket_upper_us)
+);
+COMMENT ON TABLE pgbench_lab.run_latency IS
+    'Latency histogram of each run: buckets 1/128 of a power of two wide (percentiles within 1%)';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_progress', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_latency', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.runs_run_id_seq', '');
+
+-- Each role sees its own runs; members of pg_monitor see all.
+ALTER TABLE pgbench_lab.runs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgbench_lab.run_progress ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgbench_lab.run_latency ENABLE ROW LEVEL SECURITY;
+
+CREATE FUNCTION pgbench_lab.may_read_run(owner regrole) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    RETURN pg_catalog.pg_has_role(owner::oid, 'USAGE')
+        OR pg_catalog.pg_has_role('pg_monitor', 'USAGE');
+
+CREATE POLICY runs_read ON pgbench_lab.runs FOR SELECT
+    USING (pgbench_lab.may_read_run(owner));
+CREATE POLICY run_progress_read ON pgbench_lab.run_progress FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_progress.run_id));
+CREATE POLICY run_latency_read ON pgbench_lab.run_latency FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_latency.run_id));
+
+GRANT SELECT ON pgbench_lab.runs, pgbench_lab.run_progress, pgbench_lab.run_latency TO PUBLIC;

@@ -1,0 +1,89 @@
+
+-- ---------------------------------------------------------------------------
+-- runner: start, run, wait, cancel, active_runs.  Nothing that starts
+-- workers is executable by PUBLIC.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pgbench_lab.start(
+    workload text,
+    clients integer DEFAULT 1,
+    duration interval DEFAULT '10 s',
+    transactions bigint DEFAULT NULL,
+    label text DEFAULT NULL,
+    settings jsonb DEFAULT '{}',
+    max_tries integer DEFAULT 1,
+    random_seed bigint DEFAULT NULL)
+RETURNS bigint
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_start';
+COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint) IS
+    'Start a run in background workers and return its run_id at once';
+
+-- C procedures with no SET clause: a procedure with one cannot commit.
+-- They run no SQL that resolves a name through search_path.
+CREATE PROCEDURE pgbench_lab.run(
+    workload text,
+    clients integer DEFAULT 1,
+    duration interval DEFAULT '10 s',
+    transactions bigint DEFAULT NULL,
+    label text DEFAULT NULL,
+    settings jsonb DEFAULT '{}',
+    max_tries integer DEFAULT 1,
+    random_seed bigint DEFAULT NULL,
+    INOUT run_id bigint DEFAULT NULL,
+    INOUT status text DEFAULT NULL,
+    INOUT transactions_done bigint DEFAULT NULL,
+    INOUT tps double precision DEFAULT NULL,
+    INOUT latency_avg_ms double precision DEFAULT NULL,
+    INOUT latency_p99_ms double precision DEFAULT NULL,
+    INOUT failures bigint DEFAULT NULL,
+    INOUT error text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_run';
+COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text) IS
+    'Run a workload in background workers and return its headline figures';
+
+CREATE PROCEDURE pgbench_lab.wait(
+    INOUT run_id bigint,
+    INOUT status text DEFAULT NULL,
+    INOUT transactions_done bigint DEFAULT NULL,
+    INOUT tps double precision DEFAULT NULL,
+    INOUT latency_avg_ms double precision DEFAULT NULL,
+    INOUT latency_p99_ms double precision DEFAULT NULL,
+    INOUT failures bigint DEFAULT NULL,
+    INOUT error text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_wait';
+COMMENT ON PROCEDURE pgbench_lab.wait(bigint, text, bigint, double precision, double precision, double precision, bigint, text) IS
+    'Wait for a run to end (holding no snapshot) and return its headline figures';
+
+CREATE FUNCTION pgbench_lab.cancel(run_id bigint) RETURNS boolean
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'pgbench_lab_cancel';
+COMMENT ON FUNCTION pgbench_lab.cancel(bigint) IS
+    'Stop a running run; it is recorded as cancelled with what it measured';
+
+CREATE FUNCTION pgbench_lab.run_live(
+    run_id bigint,
+    OUT elapsed_seconds double precision,
+    OUT transactions bigint,
+    OUT tps double precision,
+    OUT failures bigint,
+    OUT clients_running integer)
+RETURNS record
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'pgbench_lab_run_live';
+
+CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
+    SELECT r.run_id, r.label, r.workload, r.clients, r.scale, r.duration,
+           r.started_at, r.owner, l.elapsed_seconds, l.transactions, l.tps,
+           l.failures, l.clients_running
+      FROM pgbench_lab.runs r
+     CROSS JOIN LATERAL pgbench_lab.run_live(r.run_id) l
+     WHERE r.status OPERATOR(pg_catalog.=) 'running';
+COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
+
+REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
+GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

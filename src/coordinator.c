@@ -1,0 +1,335 @@
+/*-------------------------------------------------------------------------
+ *
+ * coordinator.c
+ *		The coordinator worker: the party that owns a run.
+ *
+ * It starts the clients and waits until every one is connected and
+ * prepared, and only then records the run (committed at once) and tells the
+ * launching session the run id.  If any client cannot start, it stops the
+ * others, records nothing and reports why, so a failed start leaves nothing
+ * behind.  Then it starts the clock, writes one progress row per second,
+ * stops the clients at the end (or on cancel), and commits the results.
+ *
+ * It logs in as the extension's owner: the result tables are writable only
+ * by the extension.  The clients, not the coordinator, run the workload, as
+ * the role that started the run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/wait_event.h"
+#include "utils/snapmgr.h"
+
+#include "pgbench_lab.h"
+#include "results.h"
+#include "runner.h"
+
+#define NS_PER_SEC	INT64CONST(1000000000)
+#define STOP_GRACE_NS (INT64CONST(5) * NS_PER_SEC)
+
+static BackgroundWorkerHandle **handles;
+
+/* Coordinator gone, for whatever reason: the clients must stop too. */
+static void
+coordinator_detach(dsm_segment *seg, Datum arg)
+{
+	RunShared  *run = (RunShared *) DatumGetPointer(arg);
+	uint32		none = RUN_STOP_NONE;
+
+	(void) pg_atomic_compare_exchange_u32(&run->stop, &none, RUN_STOP_CANCEL);
+}
+
+static void
+start_failed(RunShared *run, int errcode, const char *msg, const char *hint)
+{
+	run->start_errcode = errcode;
+	strlcpy(run->start_error, msg, sizeof(run->start_error));
+	strlcpy(run->start_hint, hint ? hint : "", sizeof(run->start_hint));
+	pg_atomic_write_u32(&run->phase, RUN_PHASE_START_FAILED);
+	WorkerSetLatchOf(run->launcher_pid);
+}
+
+/* Stop the clients started so far and wait until they are gone. */
+static void
+stop_clients(RunShared *run, int n)
+{
+	pg_atomic_write_u32(&run->stop, RUN_STOP_CANCEL);
+	for (int i = 0; i < n; i++)
+		TerminateBackgroundWorker(handles[i]);
+	for (int i = 0; i < n; i++)
+		(void) WaitForBackgroundWorkerShutdown(handles[i]);
+}
+
+static bool
+launch_clients(RunShared *run)
+{
+	char		name[BGW_MAXLEN];
+	char		msg[PGBL_ERRMSG_MAX];
+	char		hint[PGBL_ERRMSG_MAX];
+
+	handles = palloc0(sizeof(BackgroundWorkerHandle *) * run->clients);
+	for (int i = 0; i < run->clients; i++)
+	{
+		snprintf(name, sizeof(name), "pgbench_lab client %d", i + 1);
+		if (WorkerRegister("pgbench_lab_client_main", "pgbench_lab client", name,
+						   UInt32GetDatum(run->handle), i, &handles[i]))
+			continue;
+		stop_clients(run, i);
+		snprintf(msg, sizeof(msg),
+				 "could not start %d client workers: no free background worker slot after %d",
+				 run->clients, i);
+		snprintf(hint, sizeof(hint),
+				 "A run needs one worker per client plus its coordinator, all counted against "
+				 "max_worker_processes (now %d; changing it needs a restart). Use fewer clients "
+				 "or raise max_worker_processes.", max_worker_processes);
+		start_failed(run, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED, msg, hint);
+		return false;
+	}
+	return true;
+}
+
+/* Wait until every client is ready; on any failure stop them all. */
+static bool
+wait_clients_ready(RunShared *run)
+{
+	char		msg[PGBL_ERRMSG_MAX];
+
+	for (;;)
+	{
+		int			ready = 0;
+
+		for (int i = 0; i < run->clients; i++)
+		{
+			RunClient  *c = &run->client[i];
+			uint32		state = pg_atomic_read_u32(&c->state);
+			pid_t		pid;
+
+			if (state == CLIENT_READY)
+				ready++;
+			else if (state == CLIENT_ABORTED ||
+					 GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+			{
+				stop_clients(run, run->clients);
+				snprintf(msg, sizeof(msg), "client %d could not start: %s", i + 1,
+						 c->errmsg[0] ? c->errmsg : "the worker exited (see the server log)");
+				start_failed(run, c->sqlstate[0] ? MAKE_SQLSTATE(c->sqlstate[0], c->sqlstate[1],
+																 c->sqlstate[2], c->sqlstate[3],
+																 c->sqlstate[4])
+							 : ERRCODE_INTERNAL_ERROR, msg, NULL);
+				return false;
+			}
+		}
+		if (ready == run->clients)
+			return true;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Sum the clients' counters into *s. */
+static void
+sample(RunShared *run, RunSample *s, bool reset_interval_max)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+		uint64		imax;
+
+		s->xacts += pg_atomic_read_u64(&c->xacts);
+		pg_read_barrier();
+		s->latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
+		s->failures += pg_atomic_read_u64(&c->failures);
+		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
+		s->blks_read += pg_atomic_read_u64(&c->blks_read);
+		imax = reset_interval_max ? pg_atomic_exchange_u64(&c->latency_max_interval, 0)
+			: pg_atomic_read_u64(&c->latency_max_interval);
+		s->latency_max_ns = Max(s->latency_max_ns, imax);
+		if (pg_atomic_read_u32(&c->state) == CLIENT_READY)
+			s->running++;
+	}
+}
+
+/* Has every client left its loop (or died)? */
+static bool
+clients_finished(RunShared *run)
+{
+	for (int i = 0; i < run->clients; i++)
+	{
+		pid_t		pid;
+
+		if (pg_atomic_read_u32(&run->client[i].state) == CLIENT_READY &&
+			GetBackgroundWorkerPid(handles[i], &pid) != BGWH_STOPPED)
+			return false;
+	}
+	return true;
+}
+
+static void wait_clients_gone(RunShared *run);
+
+/* When the last client left its loop. */
+static int64
+clients_end_ns(RunShared *run)
+{
+	int64		end = 0;
+
+	for (int i = 0; i < run->clients; i++)
+		end = Max(end, run->client[i].end_ns);
+	return end;
+}
+
+static void
+request_stop(RunShared *run, RunStop why)
+{
+	uint32		none = RUN_STOP_NONE;
+
+	(void) pg_atomic_compare_exchange_u32(&run->stop, &none, why);
+}
+
+/*
+ * The measured interval: one progress row per second until the duration is
+ * reached, the clients finish their transactions, or the run is cancelled.
+ */
+static void
+monitor(RunShared *run, ResultsRun *res)
+{
+	int64		next = run->start_ns + NS_PER_SEC;
+	int64		end = run->duration_ms > 0 ? run->start_ns + run->duration_ms * INT64CONST(1000000) : 0;
+	RunSample	prev;
+	RunSample	cur;
+	int			second = 1;
+
+	memset(&prev, 0, sizeof(prev));
+	for (;;)
+	{
+		int64		now = WorkerNowNs();
+		int64		wake;
+
+		if (end > 0 && now >= end)
+			request_stop(run, RUN_STOP_END);
+		if (pg_atomic_read_u32(&run->stop) != RUN_STOP_NONE || clients_finished(run))
+			break;
+		if (now >= next)
+		{
+			sample(run, &cur, true);
+			ResultsProgress(run, second++, &prev, &cur, 1.0);
+			prev = cur;
+			next += NS_PER_SEC;
+		}
+		wake = Min(next, end > 0 ? end : next) - now;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(1L, Min(100L, (long) (wake / 1000000))), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	/* let the clients finish their current transaction, then the last row */
+	for (int i = 0; i < run->clients; i++)
+		WorkerSetLatchOf(run->client[i].pid);
+	wait_clients_gone(run);
+	sample(run, &cur, true);
+	res->end_ns = Max(clients_end_ns(run), run->start_ns + 1);
+	ResultsProgress(run, second, &prev, &cur,
+					(double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
+}
+
+/* Wait for the clients to exit; stuck ones are terminated after a grace. */
+static void
+wait_clients_gone(RunShared *run)
+{
+	int64		deadline = WorkerNowNs() + STOP_GRACE_NS;
+	bool		terminated = false;
+
+	for (;;)
+	{
+		bool		all = true;
+
+		for (int i = 0; i < run->clients; i++)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(handles[i], &pid) != BGWH_STOPPED)
+				all = false;
+		}
+		if (all)
+			return;
+		if (!terminated && WorkerNowNs() > deadline)
+		{
+			for (int i = 0; i < run->clients; i++)
+				TerminateBackgroundWorker(handles[i]);
+			terminated = true;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Background worker entry point; bgw_main_arg is the run's DSM handle. */
+void
+pgbench_lab_coordinator_main(Datum arg)
+{
+	RunShared  *run;
+	dsm_segment *seg;
+	ResultsRun	res;
+
+	WorkerSignals();
+	run = RunnerAttach(DatumGetUInt32(arg), -1, &seg);
+	if (run == NULL)
+		proc_exit(0);
+	run->coordinator_pid = MyProcPid;
+	on_dsm_detach(seg, coordinator_detach, PointerGetDatum(run));
+	BackgroundWorkerInitializeConnectionByOid(run->dboid, run->owner_role, 0);
+	pgstat_report_activity(STATE_RUNNING, "pgbench_lab coordinator: starting clients");
+
+	if (!launch_clients(run) || !wait_clients_ready(run))
+		proc_exit(0);
+
+	ResultsBegin(run, &res);	/* the run row, committed */
+	pg_atomic_write_u32(&run->phase, RUN_PHASE_RUNNING);
+	WorkerSetLatchOf(run->launcher_pid);
+
+	run->start_ns = WorkerNowNs();
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->go, 1);
+	for (int i = 0; i < run->clients; i++)
+		WorkerSetLatchOf(run->client[i].pid);
+
+	PG_TRY();
+	{
+		monitor(run, &res);
+		ResultsFinish(run, &res);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		HOLD_INTERRUPTS();
+		MemoryContextSwitchTo(TopMemoryContext);
+		EmitErrorReport();
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		RESUME_INTERRUPTS();
+		request_stop(run, RUN_STOP_CANCEL);
+		wait_clients_gone(run);
+		ResultsFailed(run, edata->message);
+	}
+	PG_END_TRY();
+	pg_atomic_write_u32(&run->phase, RUN_PHASE_FINISHED);
+	WorkerSetLatchOf(run->launcher_pid);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}

@@ -1,0 +1,343 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.c
+ *		What a run measured, written by its coordinator.
+ *
+ * The run row is inserted and committed before the clock starts; one
+ * progress row per second is committed as the run goes; the final figures,
+ * the latency histogram and the server's WAL and checkpoint deltas are
+ * committed at the end.  So a run that is cancelled, fails or loses its
+ * coordinator is still on record with what it had measured.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "pgstat.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/snapmgr.h"
+
+#include "pgbench_lab.h"
+#include "results.h"
+#include "runner.h"
+
+/* The server settings a run records beside its own session settings. */
+#define SERVER_SETTINGS \
+	"ARRAY['server_version', 'shared_buffers', 'work_mem', 'maintenance_work_mem', " \
+	"'effective_cache_size', 'max_connections', 'max_worker_processes', " \
+	"'max_wal_size', 'min_wal_size', 'checkpoint_timeout', " \
+	"'checkpoint_completion_target', 'wal_level', 'wal_buffers', 'wal_compression', " \
+	"'synchronous_commit', 'fsync', 'full_page_writes', 'huge_pages', 'jit', " \
+	"'random_page_cost', 'effective_io_concurrency']"
+
+static void
+xact_begin(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+static void
+xact_end(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
+}
+
+static void
+exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
+{
+	int			rc = SPI_execute_with_args(sql, n, types, values, nulls, false, 0);
+
+	if (rc != expect)
+		elog(ERROR, "pgbench_lab could not record results: %s (%s)",
+			 SPI_result_code_string(rc), sql);
+}
+
+static Datum
+text_or_null(const char *s, char *null)
+{
+	*null = (s == NULL || s[0] == '\0') ? 'n' : ' ';
+	return *null == 'n' ? (Datum) 0 : CStringGetTextDatum(s);
+}
+
+/* Insert the run row (committed at once) and note the server's counters. */
+void
+ResultsBegin(RunShared *run, ResultsRun *res)
+{
+	Oid			types[12] = {TEXTOID, TEXTOID, INT4OID, INT4OID, INT8OID, INT8OID,
+	INT4OID, INT8OID, INT4OID, TEXTOID, OIDOID, INT8OID};
+	Datum		v[12];
+	char		nulls[13] = "            ";
+	bool		isnull;
+
+	xact_begin();
+	v[0] = text_or_null(run->label, &nulls[0]);
+	v[1] = CStringGetTextDatum(WorkloadName(run->wl.kind));
+	v[2] = Int32GetDatum(run->clients);
+	v[3] = Int32GetDatum(run->wl.scale);
+	v[4] = Int64GetDatum(run->duration_ms);
+	nulls[4] = run->duration_ms > 0 ? ' ' : 'n';
+	v[5] = Int64GetDatum(run->transactions);
+	nulls[5] = run->transactions > 0 ? ' ' : 'n';
+	v[6] = Int32GetDatum(run->max_tries);
+	v[7] = Int64GetDatum((int64) run->seed);
+	nulls[7] = run->seed_given ? ' ' : 'n';
+	v[8] = Int32GetDatum(MyProcPid);
+	v[9] = CStringGetTextDatum(run->settings_json);
+	v[10] = ObjectIdGetDatum(run->run_role);
+	v[11] = Int64GetDatum((int64) run->handle);
+	exec("INSERT INTO pgbench_lab.runs (label, workload, clients, scale, duration, "
+		 "transactions_per_client, max_tries, random_seed, coordinator_pid, settings, "
+		 "owner, dsm_handle) VALUES ($1, $2, $3, $4, "
+		 "pg_catalog.make_interval(secs => $5 OPERATOR(pg_catalog./) 1000.0), $6, $7, $8, $9, "
+		 "pg_catalog.jsonb_build_object('session', $10::pg_catalog.jsonb, 'server', "
+		 "(SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n)) "
+		 "FROM pg_catalog.unnest(" SERVER_SETTINGS ") AS n)), "
+		 "$11::pg_catalog.regrole, $12) RETURNING run_id",
+		 12, types, v, nulls, SPI_OK_INSERT_RETURNING);
+	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+											  SPI_tuptable->tupdesc, 1, &isnull));
+
+	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::text, (" PGBL_CHECKPOINTS_SQL ")",
+					true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the WAL position");
+	strlcpy(res->wal_lsn_before,
+			SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+			sizeof(res->wal_lsn_before));
+	res->checkpoints_before = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+														  SPI_tuptable->tupdesc, 2, &isnull));
+	xact_end();
+}
+
+/* One progress row: the difference between two samples. */
+void
+ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSample *cur,
+				double interval_seconds)
+{
+	Oid			types[9] = {INT8OID, INT4OID, FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
+	FLOAT8OID, INT8OID, FLOAT8OID};
+	Datum		v[9];
+	char		nulls[10] = "         ";
+	uint64		xacts = cur->xacts - prev->xacts;
+	uint64		hit = cur->blks_hit - prev->blks_hit;
+	uint64		read = cur->blks_read - prev->blks_read;
+
+	interval_seconds = Max(interval_seconds, 0.001);
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = Int32GetDatum(second);
+	v[2] = Float8GetDatum(interval_seconds);
+	v[3] = Int64GetDatum((int64) xacts);
+	v[4] = Float8GetDatum((double) xacts / interval_seconds);
+	v[5] = Float8GetDatum(xacts ? (double) (cur->latency_sum_ns - prev->latency_sum_ns) / xacts / 1e6 : 0);
+	nulls[5] = xacts ? ' ' : 'n';
+	v[6] = Float8GetDatum((double) cur->latency_max_ns / 1e6);
+	nulls[6] = xacts ? ' ' : 'n';
+	v[7] = Int64GetDatum((int64) (cur->failures - prev->failures));
+	v[8] = Float8GetDatum(hit + read ? (double) hit / (hit + read) : 0);
+	nulls[8] = hit + read ? ' ' : 'n';
+
+	xact_begin();
+	exec("INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, "
+		 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio) "
+		 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+		 9, types, v, nulls, SPI_OK_INSERT);
+	xact_end();
+}
+
+/* The run's status and first error, from how its clients ended. */
+static const char *
+run_status(RunShared *run, StringInfo error)
+{
+	bool		failed = false;
+
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+		uint32		state = pg_atomic_read_u32(&c->state);
+
+		if (state == CLIENT_DONE && c->errmsg[0] == '\0')
+			continue;
+		if (state == CLIENT_DONE)
+		{
+			/* failed transactions (serialisation, deadlock) only */
+			if (error->len == 0)
+				appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+			continue;
+		}
+		if (pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL && state == CLIENT_READY)
+			continue;			/* stopped by the cancel itself */
+		failed = true;
+		if (error->len > 0)
+			continue;
+		if (state == CLIENT_ABORTED)
+			appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+		else
+			appendStringInfo(error, "client %d exited before the end of the run (terminated?)", i + 1);
+	}
+	if (pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL)
+		return "cancelled";
+	return failed ? "failed" : "done";
+}
+
+/* Merge the histograms and write the non-empty buckets. */
+static void
+write_latency(RunShared *run, LatencyHistogram *all, uint64 *total)
+{
+	Datum	   *upper = palloc(sizeof(Datum) * PGBL_HIST_BUCKETS);
+	Datum	   *count = palloc(sizeof(Datum) * PGBL_HIST_BUCKETS);
+	int			n = 0;
+	Oid			types[3] = {INT8OID, FLOAT8ARRAYOID, INT8ARRAYOID};
+	Datum		v[3];
+
+	memset(all, 0, sizeof(*all));
+	for (int i = 0; i < run->clients; i++)
+		StatsMerge(all, &run->client[i].hist);
+	*total = 0;
+	for (int b = 0; b < PGBL_HIST_BUCKETS; b++)
+	{
+		if (all->count[b] == 0)
+			continue;
+		*total += all->count[b];
+		upper[n] = Float8GetDatum((double) StatsBucketUpper(b) / 1000.0);
+		count[n++] = Int64GetDatum((int64) all->count[b]);
+	}
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = PointerGetDatum(construct_array(upper, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	v[2] = PointerGetDatum(construct_array(count, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	exec("INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count) "
+		 "SELECT $1, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3)) AS t(u, c)",
+		 3, types, v, NULL, SPI_OK_INSERT);
+}
+
+/*
+ * Last resort when recording the results failed: mark the run failed with
+ * the error, so it does not stay "running" for ever.
+ */
+void
+ResultsFailed(RunShared *run, const char *message)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		v[2];
+
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = CStringGetTextDatum(message);
+	xact_begin();
+	exec("UPDATE pgbench_lab.runs SET status = 'failed', finished_at = pg_catalog.clock_timestamp(), "
+		 "error = $2, coordinator_pid = NULL, dsm_handle = NULL "
+		 "WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 2, types, v, NULL, SPI_OK_UPDATE);
+	xact_end();
+}
+
+/* The machine the run ran on, as system_info() sees it (when present). */
+static void
+record_system(int64 run_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		v[1] = {Int64GetDatum(run_id)};
+
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL",
+					true, 1) != SPI_OK_SELECT ||
+		strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
+		return;
+	exec("UPDATE pgbench_lab.runs SET system = (SELECT pg_catalog.jsonb_object_agg(name, value) "
+		 "FROM pgbench_lab.system_info()) WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 1, types, v, NULL, SPI_OK_UPDATE);
+}
+
+/* Final figures, in their own committed transaction. */
+void
+ResultsFinish(RunShared *run, ResultsRun *res)
+{
+	LatencyHistogram *all = palloc(sizeof(LatencyHistogram));
+	RunSample	s;
+	StringInfoData error;
+	uint64		total;
+	uint64		sum2 = 0;
+	uint64		retries = 0;
+	uint64		max_ns = 0;
+	double		secs = (double) (res->end_ns - run->start_ns) / 1e9;
+	double		avg_us;
+	Oid			types[19];
+	Datum		v[19];
+	char		nulls[20];
+	const char *status;
+
+	memset(&s, 0, sizeof(s));
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+
+		s.xacts += pg_atomic_read_u64(&c->xacts);
+		s.latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
+		s.failures += pg_atomic_read_u64(&c->failures);
+		s.blks_hit += pg_atomic_read_u64(&c->blks_hit);
+		s.blks_read += pg_atomic_read_u64(&c->blks_read);
+		sum2 += pg_atomic_read_u64(&c->latency_sum2_us2);
+		retries += pg_atomic_read_u64(&c->retries);
+		max_ns = Max(max_ns, pg_atomic_read_u64(&c->latency_max_ns));
+	}
+	initStringInfo(&error);
+	status = run_status(run, &error);
+	avg_us = s.xacts ? (double) s.latency_sum_ns / s.xacts / 1000.0 : 0;
+
+	xact_begin();
+	write_latency(run, all, &total);
+	pgstat_clear_snapshot();
+	memset(nulls, ' ', sizeof(nulls));
+	for (int i = 0; i < 19; i++)
+		types[i] = FLOAT8OID;
+	types[0] = INT8OID;
+	types[1] = TEXTOID;
+	types[3] = types[4] = types[5] = types[14] = types[15] = types[18] = INT8OID;
+	types[16] = TEXTOID;
+	types[17] = TEXTOID;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = CStringGetTextDatum(status);
+	v[2] = Float8GetDatum(secs);
+	v[3] = Int64GetDatum((int64) s.xacts);
+	v[4] = Int64GetDatum((int64) s.failures);
+	v[5] = Int64GetDatum((int64) retries);
+	v[6] = Float8GetDatum(secs > 0 ? s.xacts / secs : 0);
+	v[7] = Float8GetDatum(avg_us / 1000.0);
+	v[8] = Float8GetDatum(s.xacts ? sqrt(Max((double) sum2 / s.xacts - avg_us * avg_us, 0)) / 1000.0 : 0);
+	v[9] = Float8GetDatum(StatsPercentileNs(all, total, 0.50) / 1e6);
+	v[10] = Float8GetDatum(StatsPercentileNs(all, total, 0.90) / 1e6);
+	v[11] = Float8GetDatum(StatsPercentileNs(all, total, 0.95) / 1e6);
+	v[12] = Float8GetDatum(StatsPercentileNs(all, total, 0.99) / 1e6);
+	v[13] = Float8GetDatum((double) max_ns / 1e6);
+	for (int i = 7; i <= 13; i++)
+		nulls[i] = s.xacts ? ' ' : 'n';
+	v[14] = Int64GetDatum((int64) s.blks_hit);
+	v[15] = Int64GetDatum((int64) s.blks_read);
+	v[16] = text_or_null(error.data, &nulls[16]);
+	v[17] = CStringGetTextDatum(res->wal_lsn_before);
+	v[18] = Int64GetDatum(res->checkpoints_before);
+	exec("UPDATE pgbench_lab.runs SET finished_at = pg_catalog.clock_timestamp(), "
+		 "status = $2, measured_seconds = $3, transactions = $4, failures = $5, retries = $6, "
+		 "tps = $7, latency_avg_ms = $8, latency_stddev_ms = $9, latency_p50_ms = $10, "
+		 "latency_p90_ms = $11, latency_p95_ms = $12, latency_p99_ms = $13, "
+		 "latency_max_ms = $14, blks_hit = $15, blks_read = $16, "
+		 "hit_ratio = CASE WHEN $15 OPERATOR(pg_catalog.+) $16 OPERATOR(pg_catalog.>) 0 "
+		 "THEN $15::float8 OPERATOR(pg_catalog./) ($15 OPERATOR(pg_catalog.+) $16) END, "
+		 "error = $17, "
+		 "wal_bytes = pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), $18::pg_catalog.pg_lsn), "
+		 "checkpoints = (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19, "
+		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 19, types, v, nulls, SPI_OK_UPDATE);
+	record_system(run->run_id);
+	xact_end();
+}

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.h
+ *		Writing what a run measured into pgbench_lab.runs, run_progress and
+ *		run_latency.  Only the coordinator writes them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_RESULTS_H
+#define PGBL_RESULTS_H
+
+struct RunShared;
+
+/* The clients' counters summed at one moment. */
+typedef struct RunSample
+{
+	uint64		xacts;
+	uint64		latency_sum_ns;
+	uint64		latency_max_ns;
+	uint64		failures;
+	uint64		blks_hit;
+	uint64		blks_read;
+	int			running;
+} RunSample;
+
+/* What the coordinator keeps between the start and the end of a run. */
+typedef struct ResultsRun
+{
+	char		wal_lsn_before[64];
+	int64		checkpoints_before;
+	int64		end_ns;
+} ResultsRun;
+
+extern void ResultsBegin(struct RunShared *run, ResultsRun *res);
+extern void ResultsProgress(struct RunShared *run, int second, const RunSample *prev,
+							const RunSample *cur, double interval_seconds);
+extern void ResultsFinish(struct RunShared *run, ResultsRun *res);
+extern void ResultsFailed(struct RunShared *run, const char *message);
+
+#endif							/* PGBL_RESULTS_H */

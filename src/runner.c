@@ -1,0 +1,362 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner.c
+ *		start(), run(), wait(), cancel() and the live counters of runs.
+ *
+ * start() validates everything (workload, limits, settings, the caller's
+ * privileges on the tables) before anything starts, creates the run's
+ * dynamic shared memory, launches the coordinator worker and waits only
+ * until the coordinator has every client ready and the run row committed.
+ * Then the run belongs to the coordinator and goes on without the caller.
+ *
+ * run() and wait() are procedures that commit before they wait, and then
+ * wait on shared memory alone, so the waiting session holds no snapshot for
+ * the run's length (its backend_xmin stays empty).  Any session may find a
+ * running run's shared memory again through the handle kept in its row.
+ * A waiting session that is cancelled or terminated stops the run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "utils/builtins.h"
+#include "utils/wait_event.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/timestamp.h"
+
+#include "pgbench_lab.h"
+#include "runner.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_start);
+
+int			pgbl_max_clients = 64;
+int			pgbl_max_duration = 3600;
+
+void
+RunnerInit(void)
+{
+	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_clients",
+							"Most clients one run may have.",
+							"Each client is a background worker; only superusers may raise this.",
+							&pgbl_max_clients, 64, 1, 10000,
+							PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_duration",
+							"Longest run allowed.",
+							"Only superusers may raise this.",
+							&pgbl_max_duration, 3600, 1, INT_MAX,
+							PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+}
+
+/*
+ * Map a run's shared memory (or find this backend's mapping of it).  NULL if
+ * the segment is gone or is not that run's: handles are reused.
+ */
+RunShared *
+RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **segp)
+{
+	dsm_segment *seg = dsm_find_mapping(handle);
+	bool		mine = (seg != NULL);
+	RunShared  *run;
+
+	if (seg == NULL)
+		seg = dsm_attach(handle);
+	if (seg == NULL)
+		return NULL;
+	run = (RunShared *) dsm_segment_address(seg);
+	if (dsm_segment_map_length(seg) < offsetof(RunShared, client) ||
+		run->magic != PGBL_RUN_MAGIC || run->handle != handle ||
+		(run_id >= 0 && run->run_id != run_id))
+	{
+		if (!mine)
+			dsm_detach(seg);
+		return NULL;
+	}
+	*segp = seg;
+	return run;
+}
+
+static void
+refuse(const char *msg, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", msg),
+			 hint ? errhint("%s", hint) : 0));
+}
+
+/* Interval to milliseconds, refusing what cannot be a run's length. */
+static int64
+duration_ms(Interval *iv)
+{
+	double		secs = (double) iv->time / USECS_PER_SEC +
+		(double) iv->day * SECS_PER_DAY + (double) iv->month * DAYS_PER_MONTH * SECS_PER_DAY;
+
+	if (!isfinite(secs) || secs <= 0)
+		refuse("duration must be positive", "Give an interval such as '30 s' or '5 min'.");
+	if (secs > pgbl_max_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration %.0f s is above the limit of %d s", secs, pgbl_max_duration),
+				 errhint("A superuser can raise pgbench_lab.max_duration.")));
+	return (int64) (secs * 1000.0);
+}
+
+/*
+ * Check the worker settings (name and value, as the clients will apply them)
+ * and serialise them as name\0value\0...
+ */
+static void
+parse_settings(Jsonb *settings, RunShared *run)
+{
+	char	   *out = run->settings;
+	Size		used = 0;
+	Datum		arg = JsonbPGetDatum(settings);
+	Oid			type = JSONBOID;
+
+	if (SPI_execute_with_args("SELECT k, v FROM pg_catalog.jsonb_each_text("
+							  "CASE pg_catalog.jsonb_typeof($1) WHEN 'object' THEN $1 END) AS t(k, v)",
+							  1, &type, &arg, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read settings");
+	if (pg_strcasecmp(JsonbToCString(NULL, &settings->root, 0), "{}") != 0 && SPI_processed == 0)
+		refuse("settings must be a JSON object of setting names and values",
+			   "For example '{\"synchronous_commit\": \"off\"}'.");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		Size		need = strlen(name) + (value ? strlen(value) : 0) + 2;
+
+		if (value == NULL)
+			refuse(psprintf("setting \"%s\" has no value", name), NULL);
+		if (GetConfigOption(name, true, false) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("unrecognized configuration parameter \"%s\"", name)));
+		/* validates the value and that a session may set it; changes nothing */
+		(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+		if (used + need > PGBL_SETTINGS_MAX)
+			refuse("settings are too long", NULL);
+		memcpy(out + used, name, strlen(name) + 1);
+		used += strlen(name) + 1;
+		memcpy(out + used, value, strlen(value) + 1);
+		used += strlen(value) + 1;
+		run->nsettings++;
+	}
+}
+
+static Oid
+extension_owner(void)
+{
+	bool		isnull;
+
+	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'pgbench_lab'",
+					true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "extension pgbench_lab is not installed in this database");
+	return DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* Validate the arguments shared by start() and run() into *p. */
+static void
+read_args(FunctionCallInfo fcinfo, RunShared *p)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("workload must not be NULL"),
+						errhint("Valid workloads are tpcb-like, simple-update and select-only.")));
+	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	if (PG_ARGISNULL(1) || PG_GETARG_INT32(1) < 1)
+		refuse("clients must be at least 1", NULL);
+	p->clients = PG_GETARG_INT32(1);
+	if (p->clients > pgbl_max_clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d clients is above the limit of %d", p->clients, pgbl_max_clients),
+				 errhint("A superuser can raise pgbench_lab.max_clients.")));
+	if (!PG_ARGISNULL(3))
+	{
+		p->transactions = PG_GETARG_INT64(3);
+		if (p->transactions < 1)
+			refuse("transactions must be at least 1",
+				   "It counts transactions per client, as pgbench -t does.");
+		p->duration_ms = 0;
+	}
+	else if (PG_ARGISNULL(2))
+		refuse("either duration or transactions must be given", NULL);
+	else
+		p->duration_ms = duration_ms(PG_GETARG_INTERVAL_P(2));
+	if (!PG_ARGISNULL(4))
+	{
+		char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(4));
+
+		if (strlen(label) >= PGBL_LABEL_MAX)
+			ereport(ERROR, (errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+							errmsg("label is longer than %d bytes", PGBL_LABEL_MAX - 1)));
+		strlcpy(p->label, label, PGBL_LABEL_MAX);
+	}
+	p->max_tries = PG_ARGISNULL(6) ? -1 : PG_GETARG_INT32(6);
+	if (p->max_tries < 0 || (p->max_tries == 0 && p->transactions > 0))
+		refuse("max_tries must be at least 1 (or 0, for unlimited, in a timed run)", NULL);
+	p->seed_given = !PG_ARGISNULL(7);
+	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(7) : 0;
+}
+
+/*
+ * Everything start() and run() check before anything starts.  Returns the
+ * filled parameters, in palloc'd memory, to copy into shared memory.
+ */
+static RunShared *
+prepare_run(FunctionCallInfo fcinfo)
+{
+	RunShared  *p = palloc0(sizeof(RunShared));
+	Jsonb	   *settings = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+
+	read_args(fcinfo, p);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (settings != NULL)
+	{
+		parse_settings(settings, p);
+		strlcpy(p->settings_json, JsonbToCString(NULL, &settings->root, 0), PGBL_SETTINGS_MAX);
+	}
+	else
+		strlcpy(p->settings_json, "{}", PGBL_SETTINGS_MAX);
+	p->owner_role = extension_owner();
+	SPI_finish();
+	WorkloadResolve(&p->wl);
+	p->dboid = MyDatabaseId;
+	p->login_role = GetSessionUserId();
+	p->run_role = GetUserId();
+	return p;
+}
+
+static RunShared *
+create_shared(RunShared *p, dsm_segment **segp)
+{
+	Size		size = RunSharedSize(p->clients);
+	dsm_segment *seg = dsm_create(size, 0);
+	RunShared  *run = (RunShared *) dsm_segment_address(seg);
+
+	memset(run, 0, size);
+	memcpy(run, p, offsetof(RunShared, phase));
+	run->magic = PGBL_RUN_MAGIC;
+	run->handle = dsm_segment_handle(seg);
+	run->run_id = -1;
+	run->launcher_pid = MyProcPid;
+	pg_atomic_init_u32(&run->phase, RUN_PHASE_STARTING);
+	pg_atomic_init_u32(&run->stop, RUN_STOP_NONE);
+	pg_atomic_init_u32(&run->go, 0);
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+
+		pg_atomic_init_u32(&c->state, CLIENT_NEW);
+		pg_atomic_init_u64(&c->xacts, 0);
+		pg_atomic_init_u64(&c->failures, 0);
+		pg_atomic_init_u64(&c->retries, 0);
+		pg_atomic_init_u64(&c->latency_sum_ns, 0);
+		pg_atomic_init_u64(&c->latency_sum2_us2, 0);
+		pg_atomic_init_u64(&c->latency_max_ns, 0);
+		pg_atomic_init_u64(&c->latency_max_interval, 0);
+		pg_atomic_init_u64(&c->blks_hit, 0);
+		pg_atomic_init_u64(&c->blks_read, 0);
+	}
+	*segp = seg;
+	return run;
+}
+
+static void
+request_cancel(RunShared *run)
+{
+	uint32		expected = RUN_STOP_NONE;
+
+	if (!pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL) &&
+		expected == RUN_STOP_END)
+		return;					/* already ending normally */
+	WorkerSetLatchOf(run->coordinator_pid);
+}
+
+/* Wait until the coordinator reports the run started, or why it did not. */
+static void
+wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
+{
+	PG_TRY();
+	{
+		while (pg_atomic_read_u32(&run->phase) == RUN_PHASE_STARTING)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(coordinator, &pid) == BGWH_STOPPED &&
+				pg_atomic_read_u32(&run->phase) == RUN_PHASE_STARTING)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("the run's coordinator exited before the run started"),
+						 errhint("The server log says why.")));
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 10L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	PG_CATCH();
+	{
+		request_cancel(run);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_START_FAILED)
+		ereport(ERROR,
+				(errcode(run->start_errcode),
+				 errmsg("%s", run->start_error),
+				 run->start_hint[0] ? errhint("%s", run->start_hint) : 0));
+}
+
+/* Launch a run and return once its row is committed and clients are ready. */
+RunShared *
+RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
+{
+	RunShared  *p = prepare_run(fcinfo);
+	RunShared  *run = create_shared(p, segp);
+	BackgroundWorkerHandle *coordinator;
+
+	if (!WorkerRegister("pgbench_lab_coordinator_main", "pgbench_lab coordinator",
+						"pgbench_lab coordinator", UInt32GetDatum(run->handle), 0, &coordinator))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("could not start the run's coordinator: no free background worker slot"),
+				 errhint("A run needs one worker per client plus its coordinator, all counted "
+						 "against max_worker_processes (now %d; changing it needs a restart).",
+						 max_worker_processes)));
+	wait_started(run, coordinator);
+	return run;
+}
+
+/*
+ * pgbench_lab.start(workload text, clients int, duration interval,
+ *                   transactions bigint, label text, settings jsonb,
+ *                   max_tries int, random_seed bigint) RETURNS bigint
+ */
+Datum
+pgbench_lab_start(PG_FUNCTION_ARGS)
+{
+	dsm_segment *seg;
+	RunShared  *run = RunnerLaunch(fcinfo, &seg);
+	int64		run_id = run->run_id;
+
+	dsm_detach(seg);
+	PG_RETURN_INT64(run_id);
+}

@@ -1,0 +1,138 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner.h
+ *		A run's shared state: one dynamic shared memory segment per run,
+ *		shared by the launching session, the coordinator worker that owns
+ *		the run, its client workers, and any session that waits for or
+ *		cancels it (found through the handle kept in pgbench_lab.runs).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_RUNNER_H
+#define PGBL_RUNNER_H
+
+#include "fmgr.h"
+#include "port/atomics.h"
+#include "storage/dsm.h"
+#include "utils/timestamp.h"
+
+#include "stats.h"
+#include "workload.h"
+
+#define PGBL_RUN_MAGIC		0x5042524E	/* "PBRN" */
+#define PGBL_SETTINGS_MAX	4096		/* serialised worker settings */
+#define PGBL_LABEL_MAX		256
+#define PGBL_ERRMSG_MAX		512
+
+/* Life of a run, as seen in shared memory (RunShared.phase). */
+typedef enum RunPhase
+{
+	RUN_PHASE_STARTING = 0,		/* coordinator launching clients */
+	RUN_PHASE_RUNNING,			/* row committed, clients going */
+	RUN_PHASE_FINISHED,			/* results committed */
+	RUN_PHASE_START_FAILED		/* nothing recorded; start_error says why */
+} RunPhase;
+
+/* Why a run stops (RunShared.stop); the first reason set wins. */
+typedef enum RunStop
+{
+	RUN_STOP_NONE = 0,
+	RUN_STOP_END,				/* duration reached */
+	RUN_STOP_CANCEL				/* cancel() or the waiting session gave up */
+} RunStop;
+
+/* Client states (RunClient.state). */
+typedef enum ClientState
+{
+	CLIENT_NEW = 0,
+	CLIENT_READY,				/* connected, plans prepared, waiting for go */
+	CLIENT_DONE,				/* left the loop normally */
+	CLIENT_ABORTED				/* ended by an error; errmsg says which */
+} ClientState;
+
+/*
+ * One client's counters.  Each is written by its client only and read by the
+ * coordinator, except latency_max_interval, which the coordinator swaps to
+ * zero once per progress interval.
+ */
+typedef struct RunClient
+{
+	pg_atomic_uint32 state;
+	int			pid;
+	pg_atomic_uint64 xacts;			/* committed transactions */
+	pg_atomic_uint64 failures;		/* transactions that failed for good */
+	pg_atomic_uint64 retries;		/* retries of serialisation/deadlock */
+	pg_atomic_uint64 latency_sum_ns;
+	pg_atomic_uint64 latency_sum2_us2;	/* sum of squares, in us^2 */
+	pg_atomic_uint64 latency_max_ns;
+	pg_atomic_uint64 latency_max_interval;	/* max since the last sample */
+	pg_atomic_uint64 blks_hit;
+	pg_atomic_uint64 blks_read;
+	int64		end_ns;			/* when it left its loop */
+	char		sqlstate[6];
+	char		errmsg[PGBL_ERRMSG_MAX];
+	LatencyHistogram hist;
+} RunClient;
+
+typedef struct RunShared
+{
+	uint32		magic;
+	int64		run_id;
+	dsm_handle	handle;
+
+	/* who and where */
+	Oid			dboid;
+	Oid			login_role;		/* session user: the clients' login */
+	Oid			run_role;		/* current user: what clients run as */
+	Oid			owner_role;		/* extension owner: the coordinator */
+	int			launcher_pid;
+
+	/* what */
+	WorkloadParams wl;
+	int			clients;
+	int64		duration_ms;	/* 0 with a transaction count */
+	int64		transactions;	/* per client, as pgbench -t; 0 = by time */
+	int			max_tries;
+	bool		seed_given;
+	uint64		seed;
+	char		label[PGBL_LABEL_MAX];
+	char		settings_json[PGBL_SETTINGS_MAX];	/* as given */
+	int			nsettings;
+	char		settings[PGBL_SETTINGS_MAX];	/* name\0value\0... */
+
+	/* control */
+	pg_atomic_uint32 phase;
+	pg_atomic_uint32 stop;
+	pg_atomic_uint32 go;
+	int			coordinator_pid;
+	int			start_errcode;
+	char		start_error[PGBL_ERRMSG_MAX];
+	char		start_hint[PGBL_ERRMSG_MAX];
+	int64		start_ns;		/* monotonic clock at go */
+
+	RunClient	client[FLEXIBLE_ARRAY_MEMBER];
+} RunShared;
+
+#define RunSharedSize(nclients) \
+	add_size(offsetof(RunShared, client), mul_size(sizeof(RunClient), (nclients)))
+
+/* runner.c */
+extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
+extern void RunnerInit(void);
+extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
+extern int	pgbl_max_clients;
+extern int	pgbl_max_duration;
+
+/* coordinator.c, client.c: background worker entry points */
+extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);
+extern PGDLLEXPORT void pgbench_lab_client_main(Datum arg);
+
+/* worker.c: launching and connecting workers */
+extern bool WorkerRegister(const char *function, const char *type, const char *name,
+						   Datum arg, int extra, BackgroundWorkerHandle **handle);
+extern void WorkerConnectAs(Oid dboid, Oid login_role, Oid run_role);
+extern void WorkerSignals(void);
+extern void WorkerSetLatchOf(int pid);
+extern int64 WorkerNowNs(void);
+
+#endif							/* PGBL_RUNNER_H */

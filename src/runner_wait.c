@@ -1,0 +1,317 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner_wait.c
+ *		Waiting for, cancelling and watching runs: run(), wait(), cancel()
+ *		and the live counters behind pgbench_lab.active_runs.
+ *
+ * A waiting procedure commits first, then waits on the run's shared memory
+ * alone (a latch and an atomic phase), so it holds no snapshot while the
+ * run goes on.  Its mapping of the segment is pinned for the session, and a
+ * detach callback stops the run if the waiter is cancelled or terminated.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/wait_event.h"
+
+#include "pgbench_lab.h"
+#include "runner.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_run);
+PG_FUNCTION_INFO_V1(pgbench_lab_wait);
+PG_FUNCTION_INFO_V1(pgbench_lab_cancel);
+PG_FUNCTION_INFO_V1(pgbench_lab_run_live);
+
+/* What the result tables say of a run, as far as the caller may see. */
+typedef struct RunRow
+{
+	bool		found;
+	char		status[16];
+	dsm_handle	handle;
+	bool		has_handle;
+	Oid			owner;
+} RunRow;
+
+static RunRow
+read_run_row(int64 run_id)
+{
+	RunRow		row;
+	Oid			type = INT8OID;
+	Datum		arg = Int64GetDatum(run_id);
+	bool		isnull;
+
+	memset(&row, 0, sizeof(row));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT status, dsm_handle, owner::oid FROM pgbench_lab.runs "
+							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab.runs");
+	if (SPI_processed == 1)
+	{
+		HeapTuple	t = SPI_tuptable->vals[0];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+
+		row.found = true;
+		strlcpy(row.status, SPI_getvalue(t, d, 1), sizeof(row.status));
+		row.handle = (dsm_handle) DatumGetInt64(SPI_getbinval(t, d, 2, &isnull));
+		row.has_handle = !isnull;
+		row.owner = DatumGetObjectId(SPI_getbinval(t, d, 3, &isnull));
+	}
+	SPI_finish();
+	if (!row.found)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("run " INT64_FORMAT " does not exist", run_id),
+				 errhint("pgbench_lab.runs lists the runs you may see.")));
+	return row;
+}
+
+static bool
+may_control(Oid owner)
+{
+	return superuser() || has_privs_of_role(GetUserId(), owner);
+}
+
+static void
+waiter_detach(dsm_segment *seg, Datum arg)
+{
+	RunShared  *run = (RunShared *) DatumGetPointer(arg);
+	uint32		expected = RUN_STOP_NONE;
+
+	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_FINISHED)
+		return;
+	if (pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL))
+		WorkerSetLatchOf(run->coordinator_pid);
+}
+
+/* Procedures must run non-atomically to commit before they wait. */
+static void
+require_nonatomic(FunctionCallInfo fcinfo, const char *name)
+{
+	CallContext *ctx = (CallContext *) fcinfo->context;
+
+	if (ctx == NULL || !IsA(ctx, CallContext) || ctx->atomic)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
+				 errmsg("%s must be called with CALL outside a transaction block", name),
+				 errhint("It commits before waiting so that it holds no snapshot during the run; "
+						 "inside a transaction use pgbench_lab.start() and wait later.")));
+}
+
+/* End the caller's transaction: no snapshot is held from here on. */
+static void
+commit_caller(void)
+{
+	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	SPI_commit();
+	SPI_finish();
+}
+
+/* Wait until the run is finished; cancel or termination stops it. */
+static void
+wait_finished(RunShared *run, dsm_segment *seg, bool stop_on_cancel)
+{
+	if (stop_on_cancel)
+		on_dsm_detach(seg, waiter_detach, PointerGetDatum(run));
+	dsm_pin_mapping(seg);
+	PG_TRY();
+	{
+		commit_caller();
+		while (pg_atomic_read_u32(&run->phase) == RUN_PHASE_RUNNING)
+		{
+			if (BackendPidGetProc(run->coordinator_pid) == NULL &&
+				pg_atomic_read_u32(&run->phase) == RUN_PHASE_RUNNING)
+			{
+				ereport(WARNING,
+						(errmsg("the coordinator of run " INT64_FORMAT " is gone", run->run_id)));
+				break;
+			}
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 50L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	PG_CATCH();
+	{
+		dsm_detach(seg);		/* runs waiter_detach: stops the run */
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (stop_on_cancel)
+		cancel_on_dsm_detach(seg, waiter_detach, PointerGetDatum(run));
+	dsm_detach(seg);
+}
+
+/* The headline figures as the INOUT columns of run() and wait(). */
+static Datum
+result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
+{
+	TupleDesc	desc;
+	Oid			type = INT8OID;
+	Datum		arg = Int64GetDatum(run_id);
+	Datum	   *values;
+	bool	   *nulls;
+	HeapTuple	tuple;
+	MemoryContext old;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT run_id, status, transactions, tps, latency_avg_ms, "
+							  "latency_p99_ms, failures, error FROM pgbench_lab.runs "
+							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "run " INT64_FORMAT " has no row", run_id);
+	old = MemoryContextSwitchTo(cxt);
+	desc = BlessTupleDesc(CreateTupleDescCopy(desc));
+	values = palloc(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		values[i] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &nulls[i]);
+		if (!nulls[i])
+			values[i] = datumCopy(values[i], TupleDescAttr(desc, i)->attbyval,
+								  TupleDescAttr(desc, i)->attlen);
+	}
+	tuple = heap_form_tuple(desc, values, nulls);
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+	return HeapTupleGetDatum(tuple);
+}
+
+/*
+ * CALL pgbench_lab.run(workload, clients, duration, transactions, label,
+ *                      settings, max_tries, random_seed, INOUT run_id, ...)
+ */
+Datum
+pgbench_lab_run(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	dsm_segment *seg;
+	RunShared  *run;
+	int64		run_id;
+
+	require_nonatomic(fcinfo, "pgbench_lab.run()");
+	run = RunnerLaunch(fcinfo, &seg);
+	run_id = run->run_id;
+	wait_finished(run, seg, true);
+	return result_tuple(fcinfo, run_id, cxt);
+}
+
+/* CALL pgbench_lab.wait(run_id bigint, INOUT status text, ...) */
+Datum
+pgbench_lab_wait(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	int64		run_id;
+	RunRow		row;
+	dsm_segment *seg;
+	RunShared  *run;
+
+	require_nonatomic(fcinfo, "pgbench_lab.wait()");
+	if (PG_ARGISNULL(0))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("run_id must not be NULL")));
+	run_id = PG_GETARG_INT64(0);
+	row = read_run_row(run_id);
+	if (strcmp(row.status, "running") == 0 && row.has_handle &&
+		(run = RunnerAttach(row.handle, run_id, &seg)) != NULL)
+		wait_finished(run, seg, may_control(row.owner));
+	return result_tuple(fcinfo, run_id, cxt);
+}
+
+/* pgbench_lab.cancel(run_id bigint) RETURNS boolean */
+Datum
+pgbench_lab_cancel(PG_FUNCTION_ARGS)
+{
+	int64		run_id;
+	RunRow		row;
+	dsm_segment *seg;
+	RunShared  *run;
+	bool		stopped = false;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("run_id must not be NULL")));
+	run_id = PG_GETARG_INT64(0);
+	row = read_run_row(run_id);
+	if (!may_control(row.owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel run " INT64_FORMAT, run_id),
+				 errdetail("Only the role that started it, its members and superusers may.")));
+	if (strcmp(row.status, "running") != 0 || !row.has_handle)
+		PG_RETURN_BOOL(false);
+	run = RunnerAttach(row.handle, run_id, &seg);
+	if (run == NULL)
+		PG_RETURN_BOOL(false);
+	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_RUNNING)
+	{
+		uint32		expected = RUN_STOP_NONE;
+
+		stopped = pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL);
+		WorkerSetLatchOf(run->coordinator_pid);
+	}
+	dsm_detach(seg);
+	PG_RETURN_BOOL(stopped);
+}
+
+/*
+ * pgbench_lab.run_live(run_id bigint) RETURNS record: the live counters of
+ * a running run, from its shared memory (nothing when it is not running).
+ */
+Datum
+pgbench_lab_run_live(PG_FUNCTION_ARGS)
+{
+	int64		run_id = PG_GETARG_INT64(0);
+	RunRow		row = read_run_row(run_id);
+	TupleDesc	desc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	dsm_segment *seg;
+	RunShared  *run;
+	uint64		xacts = 0;
+	uint64		failures = 0;
+	int			running = 0;
+	double		secs;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (strcmp(row.status, "running") != 0 || !row.has_handle ||
+		(run = RunnerAttach(row.handle, run_id, &seg)) == NULL)
+		PG_RETURN_NULL();
+	for (int i = 0; i < run->clients; i++)
+	{
+		xacts += pg_atomic_read_u64(&run->client[i].xacts);
+		failures += pg_atomic_read_u64(&run->client[i].failures);
+		if (pg_atomic_read_u32(&run->client[i].state) == CLIENT_READY)
+			running++;
+	}
+	secs = pg_atomic_read_u32(&run->go) ? (double) (WorkerNowNs() - run->start_ns) / 1e9 : 0;
+	dsm_detach(seg);
+	values[0] = Float8GetDatum(secs);
+	values[1] = Int64GetDatum((int64) xacts);
+	values[2] = Float8GetDatum(secs > 0 ? xacts / secs : 0);
+	values[3] = Int64GetDatum((int64) failures);
+	values[4] = Int32GetDatum(running);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

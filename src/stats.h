@@ -1,0 +1,30 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats.h
+ *		Latency histograms: log-linear buckets with 128 steps per power of
+ *		two, so any percentile read from them is within 0.8% of the truth.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_STATS_H
+#define PGBL_STATS_H
+
+/*
+ * Values are nanoseconds.  Below 256 ns each value has its own bucket; above,
+ * a bucket spans 1/128 of its power of two.  4480 buckets reach 2^40 ns
+ * (18 minutes); longer latencies land in the last one.
+ */
+#define PGBL_HIST_SUB_BITS	7
+#define PGBL_HIST_BUCKETS	4480
+
+typedef struct LatencyHistogram
+{
+	uint64		count[PGBL_HIST_BUCKETS];
+} LatencyHistogram;
+
+extern int	StatsBucket(uint64 ns);
+extern uint64 StatsBucketUpper(int bucket);
+extern void StatsMerge(LatencyHistogram *into, const LatencyHistogram *from);
+extern double StatsPercentileNs(const LatencyHistogram *h, uint64 total, double fraction);
+
+#endif							/* PGBL_STATS_H */
