@@ -105,13 +105,13 @@ WorkloadResolve(WorkloadParams *params)
 	check_table(nsp, "pgbench_branches", ACL_SELECT, why);
 	check_table(nsp, "pgbench_accounts",
 				params->kind == WORKLOAD_SELECT_ONLY ? ACL_SELECT : modify, why);
-	if (params->kind != WORKLOAD_SELECT_ONLY)
-		check_table(nsp, "pgbench_history", ACL_INSERT, why);
 	if (params->kind == WORKLOAD_TPCB)
 	{
 		check_table(nsp, "pgbench_tellers", modify, why);
 		check_table(nsp, "pgbench_branches", modify, why);
 	}
+	if (params->kind != WORKLOAD_SELECT_ONLY)
+		check_table(nsp, "pgbench_history", ACL_INSERT, why);
 	params->aid_bigint = get_atttype(accounts, get_attnum(accounts, "aid")) == INT8OID;
 
 	/* pgbench takes the scale from the branches at run time, and so do we */
