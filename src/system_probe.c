@@ -297,6 +297,22 @@ read_cfs_quota(const char *dir, const char *file, double *value)
 	return CGROUP_LEVEL_LIMIT;
 }
 
+static int	count_cpu_list(const char *list);
+
+/* A cpuset file: a CPU list such as "0-3,8"; empty means not set. */
+static CgroupLevel
+read_cpuset(const char *dir, const char *file, double *value)
+{
+	char		buf[1024];
+	int			count;
+
+	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)) ||
+		(count = count_cpu_list(buf)) <= 0)
+		return CGROUP_LEVEL_NONE;
+	*value = count;
+	return CGROUP_LEVEL_LIMIT;
+}
+
 /* One /proc/meminfo line: "Name:   1234 kB". */
 static bool
 meminfo_line(char *line, void *arg)
@@ -546,12 +562,23 @@ SystemProbeCpus(SystemFacts *facts)
 									   "cgroup v1 cpu.cfs_quota_us",
 									   read_cfs_quota, &facts->cpu_quota_source);
 
+	place = cgroup_place("cpuset");
+	facts->cgroup_cpuset =
+		place.version == 2 ?
+		cgroup_walk(&place, "cpuset.cpus.effective",
+					"cgroup v2 cpuset.cpus.effective", read_cpuset,
+					&facts->cgroup_cpuset_source) :
+		cgroup_walk(&place, "cpuset.cpus", "cgroup v1 cpuset.cpus",
+					read_cpuset, &facts->cgroup_cpuset_source);
+
 	facts->cpus_effective = -1;
 	facts->cpus_source = PGBL_SYSTEM_UNAVAILABLE;
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpus_online, facts->cpus_online_source);
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpus_affinity, facts->cpus_affinity_source);
+	take_min(&facts->cpus_effective, &facts->cpus_source,
+			 facts->cgroup_cpuset, facts->cgroup_cpuset_source);
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpu_quota, facts->cpu_quota_source);
 }

@@ -31,7 +31,7 @@ SET pgbench_lab.sysroot = '/nonexistent/pgbench_lab/sysroot';
 SELECT name, source FROM pgbench_lab.system_info()
  WHERE name IN ('physical_ram', 'cgroup_memory_max', 'cgroup_memory_high', 'memory_limit',
                 'hugepage_size', 'hugepages_total', 'hugepages_free', 'cpus_online',
-                'cpus_affinity', 'cgroup_cpu_quota', 'data_device', 'data_rotational',
+                'cpus_affinity', 'cgroup_cpuset', 'cgroup_cpu_quota', 'data_device', 'data_rotational',
                 'data_mount_point', 'data_mount_source');
 RESET pgbench_lab.sysroot;
 

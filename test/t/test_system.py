@@ -176,6 +176,7 @@ def test_cgroup_v2_limited(node, machine):
         "sys/fs/cgroup/system.slice/postgresql.service/memory.max": f"{2 * GIB}\n",
         "sys/fs/cgroup/system.slice/postgresql.service/memory.high": "max\n",
         "sys/fs/cgroup/system.slice/postgresql.service/cpu.max": "150000 100000\n",
+        "sys/fs/cgroup/system.slice/postgresql.service/cpuset.cpus.effective": "0-1\n",
     })
     f = facts(node, root)
     assert_consistent(f)
@@ -188,6 +189,7 @@ def test_cgroup_v2_limited(node, machine):
     assert source(f, "cgroup_memory_high") == "cgroup v2 memory.high (no limit)"
     assert value(f, "cpus_online") == "4"
     assert value(f, "cpus_affinity") == "4"
+    assert value(f, "cgroup_cpuset") == "2"
     assert value(f, "cgroup_cpu_quota") == "1.5"
     assert value(f, "cpus_effective") == "1.5"
     assert source(f, "cpus_effective").startswith("cgroup v2 cpu.max at ")
@@ -206,6 +208,21 @@ def test_cgroup_v2_memory_high_below_max(node, machine):
     f = facts(node, root)
     assert value(f, "memory_limit") == str(3 * GIB)
     assert source(f, "memory_limit").startswith("cgroup v2 memory.high at ")
+
+
+def test_cgroup_v2_cpuset_smallest(node, machine):
+    root = machine({
+        "proc/self/cgroup": "0::/pinned\n",
+        "sys/fs/cgroup/cgroup.controllers": "cpuset cpu memory\n",
+        "sys/fs/cgroup/cpuset.cpus.effective": "0-3\n",
+        "sys/fs/cgroup/pinned/cpuset.cpus.effective": "2\n",
+        "sys/fs/cgroup/pinned/cpu.max": "max 100000\n",
+    })
+    f = facts(node, root)
+    assert value(f, "cgroup_cpuset") == "1"
+    assert value(f, "cpus_effective") == "1"
+    assert source(f, "cpus_effective") == (
+        f"cgroup v2 cpuset.cpus.effective at {root}/sys/fs/cgroup/pinned/cpuset.cpus.effective")
 
 
 def test_cgroup_v2_unlimited(node, machine):
@@ -231,7 +248,10 @@ def test_cgroup_v2_unlimited(node, machine):
 def test_cgroup_v1_limited(node, machine):
     root = machine({
         "proc/self/cgroup": ("12:pids:/docker/abc\n11:memory:/docker/abc\n"
-                             "4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n0::/\n"),
+                             "4:cpu,cpuacct:/docker/abc\n3:cpuset:/docker/abc\n"
+                             "1:name=systemd:/docker/abc\n0::/\n"),
+        "sys/fs/cgroup/cpuset/cpuset.cpus": "0-3\n",
+        "sys/fs/cgroup/cpuset/docker/abc/cpuset.cpus": "0-2\n",
         "sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes": f"{GIB}\n",
         "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "250000\n",
         "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n",
@@ -244,6 +264,9 @@ def test_cgroup_v1_limited(node, machine):
         f"cgroup v1 memory.limit_in_bytes at {root}/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes")
     assert value(f, "cgroup_memory_high") is None
     assert source(f, "cgroup_memory_high") == "unavailable"
+    assert value(f, "cgroup_cpuset") == "3"
+    assert source(f, "cgroup_cpuset") == (
+        f"cgroup v1 cpuset.cpus at {root}/sys/fs/cgroup/cpuset/docker/abc/cpuset.cpus")
     assert value(f, "cgroup_cpu_quota") == "2.5"
     assert value(f, "cpus_effective") == "2.5"
     assert source(f, "cpus_effective").startswith("cgroup v1 cpu.cfs_quota_us at ")
@@ -350,12 +373,14 @@ def test_garbage_files_are_unavailable(node, machine):
         "sys/fs/cgroup/memory.max": "99999999999999999999999\n",
         "sys/fs/cgroup/memory.high": "12 34\n",
         "sys/fs/cgroup/cpu.max": "0 100000\n",
+        "sys/fs/cgroup/g/cpuset.cpus.effective": "x-y\n",
+        "sys/fs/cgroup/cpuset.cpus.effective": "\n",
     }, base=False)
     f = facts(node, root)
     assert_consistent(f)
     for name in ("physical_ram", "hugepage_size", "hugepages_total", "hugepages_free",
                  "cgroup_memory_max", "cgroup_memory_high", "memory_limit",
-                 "cgroup_cpu_quota"):
+                 "cgroup_cpuset", "cgroup_cpu_quota"):
         assert value(f, name) is None, name
         assert source(f, name) == "unavailable", name
     # CPU counts fall back to the real system, and say so
