@@ -78,6 +78,20 @@ typedef struct MeminfoScan
 	bool		have_hfree;
 } MeminfoScan;
 
+/* Nothing but blanks and newlines from here on? */
+static bool
+blank_rest(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* Read dir/file of one cgroup level into a small buffer. */
+static bool
+read_level_file(const char *dir, const char *file, char *buf, size_t size)
+{
+	return SystemReadFile(psprintf("%s/%s", dir, file), buf, size);
+}
+
 static bool
 is_dir(const char *path)
 {
@@ -221,11 +235,11 @@ read_memory_limit(const char *dir, const char *file, double *value)
 	uint64		v;
 	const char *end;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)))
+	if (!read_level_file(dir, file, buf, sizeof(buf)))
 		return CGROUP_LEVEL_NONE;
-	if (strcmp(buf, "max\n") == 0 || strcmp(buf, "max") == 0)
+	if (strncmp(buf, "max", 3) == 0 && blank_rest(buf + 3))
 		return CGROUP_LEVEL_UNLIMITED;
-	if (!SystemParseUint64(buf, &v, &end) || strspn(end, " \t\n") != strlen(end))
+	if (!SystemParseUint64(buf, &v, &end) || !blank_rest(end))
 		return CGROUP_LEVEL_NONE;
 	if (v >= PGBL_SYSTEM_UNLIMITED)
 		return CGROUP_LEVEL_UNLIMITED;
@@ -249,10 +263,39 @@ parse_int64_all(const char *str, int64 *value)
 		str++;
 	}
 	if (!SystemParseUint64(str, &v, &end) || v > (uint64) PG_INT64_MAX ||
-		strspn(end, " \t\n") != strlen(end))
+		!blank_rest(end))
 		return false;
 	*value = neg ? -(int64) v : (int64) v;
 	return true;
+}
+
+/*
+ * Count the CPUs of a kernel CPU list ("0-3,8,10-11"); -1 when malformed.
+ */
+static int
+count_cpu_list(const char *list)
+{
+	int			count = 0;
+	const char *p = list;
+
+	for (;;)
+	{
+		uint64		lo,
+					hi;
+
+		if (!SystemParseUint64(p, &lo, &p) || lo > PGBL_SYSTEM_MAX_CPU)
+			return -1;
+		hi = lo;
+		if (*p == '-' &&
+			(!SystemParseUint64(p + 1, &hi, &p) || hi < lo ||
+			 hi > PGBL_SYSTEM_MAX_CPU))
+			return -1;
+		count += (int) (hi - lo + 1);
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return blank_rest(p) ? count : -1;
 }
 
 /* cgroup v2 cpu.max: "max 100000" or "150000 100000" (quota period). */
@@ -264,14 +307,14 @@ read_cpu_max(const char *dir, const char *file, double *value)
 				period;
 	const char *p;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)))
+	if (!read_level_file(dir, file, buf, sizeof(buf)))
 		return CGROUP_LEVEL_NONE;
 	if (strncmp(buf, "max ", 4) == 0)
 		return SystemParseUint64(buf + 4, &period, &p) ?
 			CGROUP_LEVEL_UNLIMITED : CGROUP_LEVEL_NONE;
 	if (!SystemParseUint64(buf, &quota, &p) || *p != ' ' ||
 		!SystemParseUint64(p, &period, &p) ||
-		strspn(p, " \t\n") != strlen(p) || quota == 0 || period == 0)
+		!blank_rest(p) || quota == 0 || period == 0)
 		return CGROUP_LEVEL_NONE;
 	*value = (double) quota / (double) period;
 	return CGROUP_LEVEL_LIMIT;
@@ -285,19 +328,17 @@ read_cfs_quota(const char *dir, const char *file, double *value)
 	int64		quota,
 				period;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)) ||
+	if (!read_level_file(dir, file, buf, sizeof(buf)) ||
 		!parse_int64_all(buf, &quota))
 		return CGROUP_LEVEL_NONE;
 	if (quota == -1)
 		return CGROUP_LEVEL_UNLIMITED;
-	if (!SystemReadFile(psprintf("%s/cpu.cfs_period_us", dir), buf, sizeof(buf)) ||
+	if (!read_level_file(dir, "cpu.cfs_period_us", buf, sizeof(buf)) ||
 		!parse_int64_all(buf, &period) || quota <= 0 || period <= 0)
 		return CGROUP_LEVEL_NONE;
 	*value = (double) quota / (double) period;
 	return CGROUP_LEVEL_LIMIT;
 }
-
-static int	count_cpu_list(const char *list);
 
 /* A cpuset file: a CPU list such as "0-3,8"; empty means not set. */
 static CgroupLevel
@@ -306,7 +347,7 @@ read_cpuset(const char *dir, const char *file, double *value)
 	char		buf[1024];
 	int			count;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)) ||
+	if (!read_level_file(dir, file, buf, sizeof(buf)) ||
 		(count = count_cpu_list(buf)) <= 0)
 		return CGROUP_LEVEL_NONE;
 	*value = count;
@@ -441,35 +482,6 @@ SystemProbeMemory(SystemFacts *facts)
 			 facts->cgroup_memory_high, facts->cgroup_memory_high_source);
 }
 
-/*
- * Count the CPUs of a kernel CPU list ("0-3,8,10-11"); -1 when malformed.
- */
-static int
-count_cpu_list(const char *list)
-{
-	int			count = 0;
-	const char *p = list;
-
-	for (;;)
-	{
-		uint64		lo,
-					hi;
-
-		if (!SystemParseUint64(p, &lo, &p) || lo > PGBL_SYSTEM_MAX_CPU)
-			return -1;
-		hi = lo;
-		if (*p == '-' &&
-			(!SystemParseUint64(p + 1, &hi, &p) || hi < lo ||
-			 hi > PGBL_SYSTEM_MAX_CPU))
-			return -1;
-		count += (int) (hi - lo + 1);
-		if (*p != ',')
-			break;
-		p++;
-	}
-	return strspn(p, " \t\n") == strlen(p) ? count : -1;
-}
-
 /* /proc/self/status "Cpus_allowed_list:" (sysroot tests only) */
 static bool
 status_line(char *line, void *arg)
@@ -478,7 +490,7 @@ status_line(char *line, void *arg)
 
 	if (strncmp(line, key, strlen(key)) != 0)
 		return true;
-	*(int *) arg = count_cpu_list(line + strlen(key) + strspn(line + strlen(key), " \t"));
+	*(int *) arg = count_cpu_list(line + strlen(key));
 	return false;
 }
 
