@@ -51,6 +51,7 @@ typedef CgroupLevel (*CgroupReader) (const char *dir, const char *file,
 /* Where this process's cgroup is for one controller. */
 typedef struct CgroupPlace
 {
+	const char *controller;		/* "memory", "cpu", "cpuset" */
 	int			version;		/* 1, 2, or 0 when none */
 	char	   *root;			/* hierarchy's mount directory (sysroot'd) */
 	char	   *path;			/* cgroup path inside it, "/..." */
@@ -100,25 +101,23 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Does a comma-separated list name the controller exactly? */
+/* Does a list of names separated by any of seps hold name exactly? */
 static bool
-list_has(const char *list, const char *name)
+list_has(const char *list, const char *seps, const char *name)
 {
 	size_t		len = strlen(name);
 	const char *p = list;
 
-	while (*p)
+	for (;;)
 	{
-		const char *comma = strchr(p, ',');
-		size_t		n = comma ? (size_t) (comma - p) : strlen(p);
+		size_t		n = strcspn(p, seps);
 
 		if (n == len && strncmp(p, name, len) == 0)
 			return true;
-		if (!comma)
-			break;
-		p = comma + 1;
+		if (p[n] == '\0')
+			return false;
+		p += n + 1;
 	}
-	return false;
 }
 
 /* One /proc/self/cgroup line: "hierarchy-id:controllers:path". */
@@ -135,7 +134,7 @@ cgroup_line(char *line, void *arg)
 	*c2 = '\0';
 	if (strcmp(line, "0") == 0 && c1[1] == '\0')
 		scan->v2_path = pstrdup(c2 + 1);
-	else if (list_has(c1 + 1, scan->controller))
+	else if (list_has(c1 + 1, ",", scan->controller))
 	{
 		scan->v1_controllers = pstrdup(c1 + 1);
 		scan->v1_path = pstrdup(c2 + 1);
@@ -148,7 +147,7 @@ static CgroupPlace
 cgroup_place(const char *controller)
 {
 	CgroupScan	scan = {controller, NULL, NULL, NULL};
-	CgroupPlace place = {0, NULL, NULL};
+	CgroupPlace place = {controller, 0, NULL, NULL};
 
 	if (!SystemReadLines(SystemPath("/proc/self/cgroup"), cgroup_line, &scan))
 		return place;
@@ -176,6 +175,20 @@ cgroup_place(const char *controller)
 }
 
 /*
+ * cgroup v2 keeps no limit files in its root cgroup: when none exists on
+ * the path but the controller is enabled, nothing limits us.
+ */
+static bool
+v2_root_only(const CgroupPlace *place)
+{
+	char		buf[1024];
+
+	return place->version == 2 &&
+		read_level_file(place->root, "cgroup.controllers", buf, sizeof(buf)) &&
+		list_has(buf, " \n", place->controller);
+}
+
+/*
  * Read one limit file in the cgroup's directory and every parent up to the
  * root; the smallest limit wins.  *source names the file that set it, or
  * says "no limit" when files exist but none limits, or "unavailable".
@@ -188,6 +201,7 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 	char	   *dir;
 	double		best = -1;
 	bool		unlimited = false;
+	bool		malformed = false;
 
 	*source = PGBL_SYSTEM_UNAVAILABLE;
 	if (place->version == 0 || !is_dir(place->root))
@@ -207,7 +221,10 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 
 		CHECK_FOR_INTERRUPTS();
 		level = reader(dir, file, &v);
-		if (level == CGROUP_LEVEL_UNLIMITED)
+		if (level == CGROUP_LEVEL_NONE &&
+			access(psprintf("%s/%s", dir, file), F_OK) == 0)
+			malformed = true;
+		else if (level == CGROUP_LEVEL_UNLIMITED)
 			unlimited = true;
 		else if (level == CGROUP_LEVEL_LIMIT && (best < 0 || v < best))
 		{
@@ -222,6 +239,11 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 		else
 			*slash = '\0';
 	}
+	/* a malformed file is not "no limit": we cannot tell */
+	if (best < 0 && malformed)
+		unlimited = false;
+	else if (best < 0 && !unlimited)
+		unlimited = v2_root_only(place);
 	if (best < 0 && unlimited)
 		*source = psprintf("%s (no limit)", label);
 	return best;

@@ -105,6 +105,25 @@ def test_real_memory_and_cpus(node):
     assert value(f, "kernel_release") == os.uname().release
 
 
+def test_real_cgroup_version(node):
+    """The cgroup version of the memory limit is the one the backend is in."""
+    with node.connect() as conn:
+        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        src = conn.execute("SELECT source FROM pgbench_lab.system_info()"
+                           " WHERE name = 'cgroup_memory_max'").fetchone()[0]
+    with open(f"/proc/{pid}/cgroup") as fh:
+        lines = [l.rstrip("\n").split(":", 2) for l in fh if l.count(":") >= 2]
+    v1 = [path for _id, ctl, path in lines if "memory" in ctl.split(",")]
+    if v1 and os.path.exists("/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        assert src.startswith("cgroup v1 memory.limit_in_bytes"), src
+    elif not v1 and os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+        with open("/sys/fs/cgroup/cgroup.controllers") as fh:
+            if "memory" in fh.read().split():
+                assert src.startswith("cgroup v2 memory.max"), src
+    else:
+        assert src == "unavailable" or src.startswith("cgroup v"), src
+
+
 def _mount_of(path):
     """Longest mountinfo mount point covering path: (point, fstype, source)."""
     best = None
@@ -335,6 +354,20 @@ def test_cgroup_dir_missing_uses_root(node, machine):
     assert value(f, "memory_limit") == str(GIB // 2)
     assert source(f, "memory_limit") == f"cgroup v2 memory.max at {root}/sys/fs/cgroup/memory.max"
     assert value(f, "cpus_effective") == "3"
+
+
+def test_cgroup_v2_root_cgroup(node, machine):
+    """The v2 root cgroup has no limit files: enabled controllers set no limit."""
+    root = machine({
+        "proc/self/cgroup": "0::/\n",
+        "sys/fs/cgroup/cgroup.controllers": "cpuset cpu memory\n",
+    })
+    f = facts(node, root)
+    assert_consistent(f)
+    assert source(f, "cgroup_memory_max") == "cgroup v2 memory.max (no limit)"
+    assert source(f, "cgroup_memory_high") == "cgroup v2 memory.high (no limit)"
+    assert source(f, "cgroup_cpu_quota") == "cgroup v2 cpu.max (no limit)"
+    assert value(f, "memory_limit") == str(8 * GIB)
 
 
 def test_missing_controller(node, machine):
