@@ -13,8 +13,13 @@
  * is the process's cgroup); then the hierarchy's root files are used.
  *
  * "max", -1 and the page-rounded 2^63 that cgroup v1 prints for "no limit"
- * all mean no limit; anything else that is not a plain number is malformed
- * and makes that file count as unreadable.
+ * all mean no limit, and so does an enabled v2 controller with no limit
+ * file anywhere on the path (the v2 root cgroup has none).  Anything else
+ * that is not a plain number is malformed: that file counts as unreadable,
+ * and a fact whose only files are malformed is unavailable, not unlimited.
+ *
+ * CPUs are the smallest of those online, those in the affinity mask, those
+ * of the cgroup's cpuset, and the CFS quota (quota / period, fractional).
  *
  *-------------------------------------------------------------------------
  */
