@@ -158,8 +158,8 @@ parse_settings(Jsonb *settings, RunShared *run)
 	}
 }
 
-static Oid
-extension_owner(void)
+Oid
+RunnerExtensionOwner(void)
 {
 	bool		isnull;
 
@@ -225,6 +225,7 @@ prepare_run(FunctionCallInfo fcinfo)
 	Jsonb	   *settings = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 
 	read_args(fcinfo, p);
+	RunnerReapOrphans();
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (settings != NULL)
@@ -234,7 +235,7 @@ prepare_run(FunctionCallInfo fcinfo)
 	}
 	else
 		strlcpy(p->settings_json, "{}", PGBL_SETTINGS_MAX);
-	p->owner_role = extension_owner();
+	p->owner_role = RunnerExtensionOwner();
 	SPI_finish();
 	WorkloadResolve(&p->wl);
 	p->dboid = MyDatabaseId;
@@ -359,4 +360,86 @@ pgbench_lab_start(PG_FUNCTION_ARGS)
 
 	dsm_detach(seg);
 	PG_RETURN_INT64(run_id);
+}
+
+/*
+ * Is the run with this row still owned by a live coordinator?  Its shared
+ * memory must exist, be that run's, and its coordinator be alive.
+ */
+static bool
+run_is_alive(int64 run_id, Datum handle, bool has_handle)
+{
+	dsm_segment *seg;
+	RunShared  *run;
+	bool		alive;
+
+	if (!has_handle)
+		return false;
+	run = RunnerAttach((dsm_handle) DatumGetInt64(handle), run_id, &seg);
+	if (run == NULL)
+		return false;
+	alive = pg_atomic_read_u32(&run->phase) == RUN_PHASE_FINISHED ||
+		BackendPidGetProc(run->coordinator_pid) != NULL;
+	dsm_detach(seg);
+	return alive;
+}
+
+/*
+ * Mark as aborted the runs whose coordinator is gone without recording them
+ * (an immediate shutdown, a crash, a terminated coordinator), keeping what
+ * their progress rows measured.  Runs as the extension's owner: the result
+ * tables are not writable by their readers.
+ */
+void
+RunnerReapOrphans(void)
+{
+	Oid			save_user;
+	int			save_ctx;
+	Oid			owner;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	owner = RunnerExtensionOwner();
+	GetUserIdAndSecContext(&save_user, &save_ctx);
+	SetUserIdAndSecContext(owner, save_ctx | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	PG_TRY();
+	{
+		if (SPI_execute("SELECT run_id, dsm_handle FROM pgbench_lab.runs "
+						"WHERE status OPERATOR(pg_catalog.=) 'running'", false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not read pgbench_lab.runs");
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			SPITupleTable *tt = SPI_tuptable;
+			bool		isnull;
+			int64		run_id = DatumGetInt64(SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull));
+			Datum		handle = SPI_getbinval(tt->vals[i], tt->tupdesc, 2, &isnull);
+			Oid			type = INT8OID;
+			Datum		arg = Int64GetDatum(run_id);
+
+			if (run_is_alive(run_id, handle, !isnull))
+				continue;
+			if (SPI_execute_with_args(
+					"UPDATE pgbench_lab.runs r SET status = 'aborted', "
+					"finished_at = pg_catalog.clock_timestamp(), dsm_handle = NULL, "
+					"coordinator_pid = NULL, transactions = p.xacts, failures = p.fails, "
+					"measured_seconds = p.secs, tps = p.xacts OPERATOR(pg_catalog./) "
+					"NULLIF(p.secs, 0), error = COALESCE(r.error, "
+					"'the run ended without its coordinator recording it (server restart, crash or terminated coordinator)') "
+					"FROM (SELECT pg_catalog.sum(transactions)::bigint AS xacts, "
+					"pg_catalog.sum(failures)::bigint AS fails, "
+					"pg_catalog.sum(interval_seconds) AS secs FROM pgbench_lab.run_progress "
+					"WHERE run_id OPERATOR(pg_catalog.=) $1) p "
+					"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND r.status OPERATOR(pg_catalog.=) 'running'",
+					1, &type, &arg, NULL, false, 0) < 0)
+				elog(ERROR, "could not mark run " INT64_FORMAT " aborted", run_id);
+			SPI_tuptable = tt;
+		}
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_user, save_ctx);
+	}
+	PG_END_TRY();
+	SPI_finish();
 }

@@ -120,6 +120,8 @@ typedef struct RunShared
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
+extern Oid	RunnerExtensionOwner(void);
+extern void RunnerReapOrphans(void);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 

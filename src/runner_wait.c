@@ -137,11 +137,7 @@ wait_finished(RunShared *run, dsm_segment *seg, bool stop_on_cancel)
 		{
 			if (BackendPidGetProc(run->coordinator_pid) == NULL &&
 				pg_atomic_read_u32(&run->phase) == RUN_PHASE_RUNNING)
-			{
-				ereport(WARNING,
-						(errmsg("the coordinator of run " INT64_FORMAT " is gone", run->run_id)));
-				break;
-			}
+				break;			/* RunnerReapOrphans will record it */
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 50L, PG_WAIT_EXTENSION);
 			ResetLatch(MyLatch);
@@ -157,6 +153,7 @@ wait_finished(RunShared *run, dsm_segment *seg, bool stop_on_cancel)
 	if (stop_on_cancel)
 		cancel_on_dsm_detach(seg, waiter_detach, PointerGetDatum(run));
 	dsm_detach(seg);
+	RunnerReapOrphans();
 }
 
 /* The headline figures as the INOUT columns of run() and wait(). */
@@ -232,6 +229,7 @@ pgbench_lab_wait(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("run_id must not be NULL")));
 	run_id = PG_GETARG_INT64(0);
+	RunnerReapOrphans();
 	row = read_run_row(run_id);
 	if (strcmp(row.status, "running") == 0 && row.has_handle &&
 		(run = RunnerAttach(row.handle, run_id, &seg)) != NULL)
@@ -253,6 +251,7 @@ pgbench_lab_cancel(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("run_id must not be NULL")));
 	run_id = PG_GETARG_INT64(0);
+	RunnerReapOrphans();
 	row = read_run_row(run_id);
 	if (!may_control(row.owner))
 		ereport(ERROR,

@@ -306,3 +306,34 @@ def test_bad_inputs(lab):
         with pytest.raises(psycopg.errors.InvalidTransactionTermination):
             conn.execute("CALL pgbench_lab.run('select-only', transactions => 1)")
     assert workers(lab) == 0
+
+
+def test_immediate_shutdown_marks_run_aborted(new_cluster):
+    c = new_cluster("crash", {"shared_buffers": "32MB"})
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    run_id = c.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
+    c.poll("SELECT count(*) >= 2 FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    c.stop("immediate")
+    c.start()
+    row = c.sql("CALL pgbench_lab.wait(%s)", (run_id,))[0]
+    assert row[1] == "aborted" and row[2] > 0
+    assert "restart" in row[7]
+    a, t, b, h = balances(c)
+    assert a == t == b == h
+
+
+def test_terminated_coordinator_and_client(lab):
+    sums = balances(lab)
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
+    lab.poll("SELECT transactions > 10 FROM pgbench_lab.active_runs WHERE run_id = %s", (run_id,))
+    lab.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE backend_type = 'pgbench_lab client' LIMIT 1")
+    lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
+    lab.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE backend_type = 'pgbench_lab coordinator'")
+    lab.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}")
+    row = lab.sql("CALL pgbench_lab.wait(%s)", (run_id,))[0]
+    assert row[1] == "aborted", row
+    a, t, b, h = changes(lab, sums)
+    assert a == t == b == h
