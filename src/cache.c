@@ -126,7 +126,7 @@ CacheTargetRelids(Oid relid, bool include_indexes, LOCKMODE lockmode)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("relation \"%s\" has no storage", get_rel_name(relid)),
-				 errhint("Pass a table, index, materialized view or sequence.")));
+				 errhint("Pass a table, index, materialized view or sequence; for a partitioned table, each partition.")));
 	if (get_rel_persistence(relid) == RELPERSISTENCE_TEMP)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -193,6 +193,43 @@ def test_warm_bad_mode(pg):
     assert all(m in hint for m in ('"buffer"', '"read"', '"prefetch"'))
 
 
+def test_warm_as_reader(pg):
+    """A role with SELECT (not the owner) warms the table, never an error."""
+    pg.sql("CREATE ROLE cache_reader LOGIN")
+    pg.sql("GRANT SELECT ON cache_t TO cache_reader")
+    pg.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.warm(regclass, text, bool) TO cache_reader")
+    cold(pg)
+    rows = pg.sql("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('cache_t')",
+                  user="cache_reader")
+    loaded = dict(rows)
+    assert loaded["cache_t"] == status(pg)["cache_t"]["blocks"]
+    assert status(pg)["cache_t"]["buffers"] == loaded["cache_t"]
+    pg.sql("REVOKE SELECT ON cache_t FROM cache_reader")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        pg.sql("SELECT * FROM pgbench_lab.warm('cache_t')", user="cache_reader")
+
+
+def test_make_cold_beside_a_writer(pg):
+    """A session updating the table while make_cold runs again and again
+    neither fails nor loses an update."""
+    start = pg.scalar("SELECT sum(v) FROM cache_t")
+    updates = 300
+    t, pid, outcome = run_in_thread(
+        pg, f"DO $$ BEGIN FOR i IN 1..{updates} LOOP"
+            f" UPDATE cache_t SET v = v + 1 WHERE id = 1 + (i * 7919) % {ROWS};"
+            f" COMMIT; END LOOP; END $$")
+    rounds = 0
+    while t.is_alive() or rounds < 3:
+        cold(pg)
+        rounds += 1
+    t.join(60)
+    assert "error" not in outcome, outcome
+    assert pg.scalar("SELECT sum(v) FROM cache_t") == start + updates
+    cold(pg)
+    assert pg.scalar("SELECT sum(v) FROM cache_t") == start + updates
+    print(f"\nmake_cold ran {rounds} times beside {updates} committed updates")
+
+
 def run_in_thread(c, query, options=""):
     """Run a query in its own connection and thread; return (thread, pid, outcome)."""
     conn = c.connect(options=options)
@@ -201,7 +238,8 @@ def run_in_thread(c, query, options=""):
 
     def target():
         try:
-            outcome["rows"] = conn.execute(query).fetchall()
+            cur = conn.execute(query)
+            outcome["rows"] = cur.fetchall() if cur.description else []
         except psycopg.Error as e:
             outcome["error"] = e
         finally:
