@@ -63,7 +63,8 @@ def test_status_matches_pg_buffercache(pg):
     for name, r in rows.items():
         assert r["buffers"] == pg.scalar(BUFFERCACHE_COUNT, (name,)), name
     t = rows["cache_t"]
-    assert t["buffers"] >= t["blocks"] - 2  # fsm/vm may be partly loaded
+    # pg_prewarm loaded the main fork; the FSM and VM may or may not be there
+    assert t["buffers"] >= pg.scalar("SELECT pg_relation_size('cache_t') / 8192")
     avg = pg.scalar("SELECT avg(usagecount)::float8 FROM pg_buffercache"
                     " WHERE relfilenode = pg_relation_filenode('cache_t')")
     assert abs(t["usage_count_avg"] - avg) < 0.5
