@@ -6,3 +6,20 @@ CREATE EXTENSION pgbench_lab CASCADE;
 
 \echo '== system_info(): the machine as the server sees it'
 SELECT * FROM pgbench_lab.system_info();
+\echo '== cache: residency, make_cold, warm (a 4MB table of its own)'
+DROP TABLE IF EXISTS cache_demo;
+CREATE TABLE cache_demo (id int PRIMARY KEY, pad text);
+INSERT INTO cache_demo SELECT g, repeat('x', 150) FROM generate_series(1, 20000) g;
+VACUUM cache_demo;
+SELECT relation, kind, blocks, buffers, buffers_dirty, usage_count_avg, buffers_pct, os_pages, os_pct
+  FROM pgbench_lab.cache_status('cache_demo') WHERE blocks > 0;
+SELECT * FROM pgbench_lab.make_cold('cache_demo');
+SELECT relation, blocks, buffers, os_pages FROM pgbench_lab.cache_status('cache_demo') WHERE blocks > 0;
+SELECT relation, kind, blocks_loaded FROM pgbench_lab.warm('cache_demo') WHERE blocks_loaded > 0;
+SELECT relation, blocks, buffers, buffers_pct, os_pct FROM pgbench_lab.cache_status('cache_demo') WHERE blocks > 0;
+SET pgbench_lab.cache_min_size = 0;          -- snapshot small relations too
+SELECT pg_stat_force_next_flush();            -- this session's I/O counters, now
+SELECT pgbench_lab.cache_snapshot('demo') AS snapshot_id \gset
+SELECT relation, kind, blocks, buffers, heap_blks_read, heap_blks_hit
+  FROM pgbench_lab.cache_snapshot_relations
+ WHERE snapshot_id = :snapshot_id AND relation LIKE '%cache_demo%';

@@ -22,6 +22,122 @@
 #define PGBL_MODULE_MAGIC PG_MODULE_MAGIC
 #endif
 
+
+/*
+ * Buffer tags and relation file identities.  PostgreSQL 16 renamed
+ * RelFileNode to RelFileLocator and flattened the buffer tag.  The cache part
+ * compares a buffer's tag with a relation's file identity through these.
+ */
+#include "common/relpath.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+
+#if PG_VERSION_NUM >= 160000
+#define PGBL_REL_SPC(rel)			((rel)->rd_locator.spcOid)
+#define PGBL_REL_DB(rel)			((rel)->rd_locator.dbOid)
+#define PGBL_REL_FILENUMBER(rel)	((rel)->rd_locator.relNumber)
+#define PGBL_BUFTAG_SPC(tag)		((tag)->spcOid)
+#define PGBL_BUFTAG_DB(tag)			((tag)->dbOid)
+#define PGBL_BUFTAG_FILENUMBER(tag) BufTagGetRelNumber(tag)
+#else
+#define PGBL_REL_SPC(rel)			((rel)->rd_node.spcNode)
+#define PGBL_REL_DB(rel)			((rel)->rd_node.dbNode)
+#define PGBL_REL_FILENUMBER(rel)	((rel)->rd_node.relNode)
+#define PGBL_BUFTAG_SPC(tag)		((tag)->rnode.spcNode)
+#define PGBL_BUFTAG_DB(tag)			((tag)->rnode.dbNode)
+#define PGBL_BUFTAG_FILENUMBER(tag) ((tag)->rnode.relNode)
+#endif
+
+/*
+ * Path of one fork of a relation, relative to the data directory, palloc'd.
+ * PostgreSQL 18 returns the path in a struct by value instead.
+ */
+static inline char *
+pgbl_relation_fork_path(Relation rel, ForkNumber forknum)
+{
+#if PG_VERSION_NUM >= 180000
+	RelPathStr	path = relpathbackend(rel->rd_locator, rel->rd_backend, forknum);
+
+	return pstrdup(path.str);
+#elif PG_VERSION_NUM >= 160000
+	return relpathbackend(rel->rd_locator, rel->rd_backend, forknum);
+#else
+	return relpathbackend(rel->rd_node, rel->rd_backend, forknum);
+#endif
+}
+
+/*
+ * Evicting one relation's pages from shared buffers.
+ *
+ * PostgreSQL 17 and later evict unpinned buffers themselves (flushing dirty
+ * ones first), which is safe under AccessShareLock: concurrent readers just
+ * read the pages back.  PostgreSQL 15 and 16 have no eviction, only the
+ * truncate/drop path's "forget these buffers", which discards dirty pages;
+ * there the caller must hold AccessExclusiveLock so that nobody can dirty a
+ * page between the flush and the drop.
+ *
+ * pgbl_evict_relation_buffers returns how many dirty buffers it wrote, or -1
+ * when the server does not say (then the caller's own count of dirty buffers
+ * taken under the exclusive lock is exact).
+ */
+#if PG_VERSION_NUM >= 170000
+#define PGBL_EVICT_LOCKMODE		AccessShareLock
+#define PGBL_EVICT_METHOD		"evict unpinned buffers"
+#else
+#define PGBL_EVICT_LOCKMODE		AccessExclusiveLock
+#define PGBL_EVICT_METHOD		"flush and drop under AccessExclusiveLock"
+#endif
+
+static inline int64
+pgbl_evict_relation_buffers(Relation rel)
+{
+#if PG_VERSION_NUM >= 180000
+	int32		evicted = 0;
+	int32		flushed = 0;
+	int32		skipped = 0;
+
+	EvictRelUnpinnedBuffers(rel, &evicted, &flushed, &skipped);
+	return flushed;
+#elif PG_VERSION_NUM >= 170000
+	/* XXX not built in CI: 17 has only the per-buffer function */
+	int64		flushed = 0;
+
+	for (int i = 0; i < NBuffers; i++)
+	{
+		BufferDesc *desc = GetBufferDescriptor(i);
+		uint32		state = pg_atomic_read_u32(&desc->state);
+
+		CHECK_FOR_INTERRUPTS();
+		if ((state & BM_TAG_VALID) &&
+			BufTagMatchesRelFileLocator(&desc->tag, &rel->rd_locator) &&
+			EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc)) &&
+			(state & BM_DIRTY))
+			flushed++;
+	}
+	return flushed;
+#else
+	ForkNumber	forks[MAX_FORKNUM + 1];
+	BlockNumber firsts[MAX_FORKNUM + 1];
+	int			nforks = 0;
+
+	FlushRelationBuffers(rel);
+	for (int fork = 0; fork <= MAX_FORKNUM; fork++)
+	{
+		forks[nforks] = (ForkNumber) fork;
+		firsts[nforks] = 0;
+		nforks++;
+	}
+#if PG_VERSION_NUM >= 160000
+	DropRelationBuffers(RelationGetSmgr(rel), forks, nforks, firsts);
+#else
+	DropRelFileNodeBuffers(RelationGetSmgr(rel), forks, nforks, firsts);
+#endif
+	return -1;
+#endif
+}
+
 #endif							/* PGBL_COMPAT_H */
 
 #include "portability/instr_time.h"

@@ -23,4 +23,5 @@ _PG_init(void)
 {
 	SystemInit();
 	RunnerInit();
+	CacheInit();
 }

@@ -19,5 +19,6 @@ extern void _PG_init(void);
 /* one per part; each defines its GUCs */
 extern void SystemInit(void);
 extern void RunnerInit(void);
+extern void CacheInit(void);
 
 #endif							/* PGBENCH_LAB_H */

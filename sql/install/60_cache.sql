@@ -1,0 +1,131 @@
+-- Cache part: residency in shared buffers and the OS page cache, snapshots
+-- of it, make_cold and warm.
+
+CREATE FUNCTION pgbench_lab.cache_status(rel pg_catalog.regclass DEFAULT NULL)
+RETURNS TABLE (relation pg_catalog.regclass, kind pg_catalog.text,
+               blocks pg_catalog.int8, buffers pg_catalog.int8,
+               buffers_dirty pg_catalog.int8,
+               usage_count_avg pg_catalog.float8,
+               buffers_pct pg_catalog.float8, os_pages pg_catalog.int8,
+               os_pct pg_catalog.float8)
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_cache_status';
+COMMENT ON FUNCTION pgbench_lab.cache_status(pg_catalog.regclass) IS
+  'pages of a relation (with its indexes and TOAST) or of every relation of the database in shared buffers and in the OS page cache';
+REVOKE ALL ON FUNCTION pgbench_lab.cache_status(pg_catalog.regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.cache_status(pg_catalog.regclass) TO pg_monitor;
+
+-- make_cold is superuser-only, and checks so in C: a GRANT cannot widen it.
+CREATE FUNCTION pgbench_lab.make_cold(rel pg_catalog.regclass,
+                                      include_indexes pg_catalog.bool DEFAULT true,
+                                      os_cache pg_catalog.bool DEFAULT true)
+RETURNS TABLE (relation pg_catalog.regclass, kind pg_catalog.text,
+               buffers_evicted pg_catalog.int8, dirty_written pg_catalog.int8,
+               buffers_left pg_catalog.int8, os_pages_dropped pg_catalog.int8,
+               os_pages_left pg_catalog.int8)
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_make_cold';
+COMMENT ON FUNCTION pgbench_lab.make_cold(pg_catalog.regclass, pg_catalog.bool, pg_catalog.bool) IS
+  'evict a relation (with its indexes and TOAST) from shared buffers and the OS page cache, writing dirty pages first';
+REVOKE ALL ON FUNCTION pgbench_lab.make_cold(pg_catalog.regclass, pg_catalog.bool, pg_catalog.bool) FROM PUBLIC;
+
+CREATE FUNCTION pgbench_lab.warm(rel pg_catalog.regclass,
+                                 mode pg_catalog.text DEFAULT 'buffer',
+                                 include_indexes pg_catalog.bool DEFAULT true)
+RETURNS TABLE (relation pg_catalog.regclass, kind pg_catalog.text,
+               blocks_loaded pg_catalog.int8, seconds pg_catalog.float8)
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_warm';
+COMMENT ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_catalog.bool) IS
+  'load a relation (with its indexes and TOAST) through pg_prewarm';
+REVOKE ALL ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_catalog.bool) FROM PUBLIC;
+
+-- Snapshots.  The tables belong to the extension and only its
+-- cache_snapshot() writes them: it is SECURITY DEFINER (a SQL-level
+-- function with a fixed search_path; the C code it calls only reads buffer
+-- headers), so a role allowed to take snapshots still cannot insert made-up
+-- rows.  pg_dump keeps the rows (pg_extension_config_dump).
+CREATE SEQUENCE pgbench_lab.cache_snapshot_id_seq;
+
+CREATE TABLE pgbench_lab.cache_snapshots (
+    snapshot_id pg_catalog.int8 PRIMARY KEY
+        DEFAULT pg_catalog.nextval('pgbench_lab.cache_snapshot_id_seq'::pg_catalog.regclass),
+    label pg_catalog.text,
+    taken_at pg_catalog.timestamptz NOT NULL,
+    datname pg_catalog.name NOT NULL,
+    blks_hit pg_catalog.int8,
+    blks_read pg_catalog.int8
+);
+ALTER SEQUENCE pgbench_lab.cache_snapshot_id_seq
+    OWNED BY pgbench_lab.cache_snapshots.snapshot_id;
+COMMENT ON TABLE pgbench_lab.cache_snapshots IS
+  'one row per cache_snapshot(): when, and the database''s buffer hits and reads at that moment';
+
+CREATE TABLE pgbench_lab.cache_snapshot_relations (
+    snapshot_id pg_catalog.int8 NOT NULL
+        REFERENCES pgbench_lab.cache_snapshots (snapshot_id) ON DELETE CASCADE,
+    relid pg_catalog.oid NOT NULL,
+    relation pg_catalog.text NOT NULL,
+    kind pg_catalog.text NOT NULL,
+    blocks pg_catalog.int8 NOT NULL,
+    buffers pg_catalog.int8 NOT NULL,
+    buffers_dirty pg_catalog.int8 NOT NULL,
+    usage_count_avg pg_catalog.float8,
+    os_pages pg_catalog.int8 NOT NULL,
+    heap_blks_read pg_catalog.int8,
+    heap_blks_hit pg_catalog.int8,
+    idx_blks_read pg_catalog.int8,
+    idx_blks_hit pg_catalog.int8,
+    PRIMARY KEY (snapshot_id, relid)
+);
+COMMENT ON TABLE pgbench_lab.cache_snapshot_relations IS
+  'per relation of a cache snapshot: residency and the relation''s I/O counters (pg_statio_all_tables/indexes)';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshots', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshot_relations', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshot_id_seq', '');
+
+REVOKE ALL ON TABLE pgbench_lab.cache_snapshots FROM PUBLIC;
+REVOKE ALL ON TABLE pgbench_lab.cache_snapshot_relations FROM PUBLIC;
+REVOKE ALL ON SEQUENCE pgbench_lab.cache_snapshot_id_seq FROM PUBLIC;
+GRANT SELECT ON TABLE pgbench_lab.cache_snapshots TO pg_monitor;
+GRANT SELECT ON TABLE pgbench_lab.cache_snapshot_relations TO pg_monitor;
+
+CREATE FUNCTION pgbench_lab.cache_snapshot(label pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id pg_catalog.int8;
+BEGIN
+    -- statistics read earlier in this transaction must not be reused
+    PERFORM pg_catalog.pg_stat_clear_snapshot();
+    INSERT INTO pgbench_lab.cache_snapshots (label, taken_at, datname, blks_hit, blks_read)
+    SELECT cache_snapshot.label, pg_catalog.clock_timestamp(), d.datname, d.blks_hit, d.blks_read
+      FROM pg_catalog.pg_stat_database AS d
+     WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
+    RETURNING snapshot_id INTO id;
+
+    INSERT INTO pgbench_lab.cache_snapshot_relations
+        (snapshot_id, relid, relation, kind, blocks, buffers, buffers_dirty,
+         usage_count_avg, os_pages, heap_blks_read, heap_blks_hit,
+         idx_blks_read, idx_blks_hit)
+    SELECT id, s.relation, s.relation::pg_catalog.text, s.kind, s.blocks, s.buffers,
+           s.buffers_dirty, s.usage_count_avg, s.os_pages,
+           t.heap_blks_read, t.heap_blks_hit,
+           COALESCE(t.idx_blks_read, i.idx_blks_read),
+           COALESCE(t.idx_blks_hit, i.idx_blks_hit)
+      FROM pgbench_lab.cache_status(NULL) AS s
+      LEFT JOIN pg_catalog.pg_statio_all_tables AS t
+             ON t.relid OPERATOR(pg_catalog.=) s.relation::pg_catalog.oid
+      LEFT JOIN pg_catalog.pg_statio_all_indexes AS i
+             ON i.indexrelid OPERATOR(pg_catalog.=) s.relation::pg_catalog.oid;
+    RETURN id;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) IS
+  'record the database''s cache residency and I/O counters; returns the snapshot id';
+REVOKE ALL ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) TO pg_monitor;
