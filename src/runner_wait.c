@@ -59,7 +59,7 @@ read_run_row(int64 run_id)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args("SELECT status, dsm_handle, owner::oid FROM pgbench_lab.runs "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.runs");
 	if (SPI_processed == 1)
 	{
@@ -175,7 +175,7 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 	if (SPI_execute_with_args("SELECT run_id, status, transactions, tps, latency_avg_ms, "
 							  "latency_p99_ms, failures, error FROM pgbench_lab.runs "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT ||
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "run " INT64_FORMAT " has no row", run_id);
 	old = MemoryContextSwitchTo(cxt);
