@@ -73,6 +73,25 @@ text_or_null(const char *s, char *null)
 	return *null == 'n' ? (Datum) 0 : CStringGetTextDatum(s);
 }
 
+/*
+ * A cache snapshot (pgbench_lab.cache_snapshot) before and after each run:
+ * residency in shared buffers and the OS cache, and the I/O counters.
+ */
+static void
+cache_snapshot(int64 run_id, const char *column, const char *when)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		v[2];
+	char		sql[256];
+
+	v[0] = Int64GetDatum(run_id);
+	v[1] = CStringGetTextDatum(psprintf("run " INT64_FORMAT ": %s", run_id, when));
+	snprintf(sql, sizeof(sql),
+			 "UPDATE pgbench_lab.runs SET %s = pgbench_lab.cache_snapshot($2) "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1", column);
+	exec(sql, 2, types, v, NULL, SPI_OK_UPDATE);
+}
+
 /* Insert the run row (committed at once) and note the server's counters. */
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
@@ -119,6 +138,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 			sizeof(res->wal_lsn_before));
 	res->checkpoints_before = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 2, &isnull));
+	cache_snapshot(run->run_id, "cache_before", "before");
 	xact_end();
 }
 
@@ -339,5 +359,6 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 19, types, v, nulls, SPI_OK_UPDATE);
 	record_system(run->run_id);
+	cache_snapshot(run->run_id, "cache_after", "after");
 	xact_end();
 }

@@ -39,6 +39,8 @@ CREATE TABLE pgbench_lab.runs (
     checkpoints bigint,
     settings jsonb NOT NULL DEFAULT '{}',
     system jsonb,
+    cache_before bigint,
+    cache_after bigint,
     owner regrole NOT NULL,
     error text,
     coordinator_pid integer,

@@ -337,3 +337,16 @@ def test_terminated_coordinator_and_client(lab):
     assert row[1] == "aborted", row
     a, t, b, h = changes(lab, sums)
     assert a == t == b == h
+
+
+def test_cache_snapshots_around_runs(lab):
+    r = run(lab, "select-only", clients=1, transactions=200)
+    row = lab.sql("""SELECT b.label, a.label,
+                            (SELECT count(*) FROM pgbench_lab.cache_snapshot_relations s
+                              WHERE s.snapshot_id = a.snapshot_id
+                                AND s.relid = 'pgbench_accounts'::regclass)
+                       FROM pgbench_lab.runs r
+                       JOIN pgbench_lab.cache_snapshots b ON b.snapshot_id = r.cache_before
+                       JOIN pgbench_lab.cache_snapshots a ON a.snapshot_id = r.cache_after
+                      WHERE r.run_id = %s""", (r["run_id"],))
+    assert row == [(f"run {r['run_id']}: before", f"run {r['run_id']}: after", 1)]
