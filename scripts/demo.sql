@@ -3,3 +3,4 @@
 \echo '== CREATE EXTENSION (no restart, no shared_preload_libraries)'
 CREATE EXTENSION pgbench_lab CASCADE;
 \dx pgbench_lab
+SELECT * FROM pgbench_lab.init(scale => 2);

@@ -22,4 +22,5 @@ void
 _PG_init(void)
 {
 	SystemInit();
+	DatasetInit();
 }

@@ -18,5 +18,6 @@ extern void _PG_init(void);
 
 /* one per part; each defines its GUCs */
 extern void SystemInit(void);
+extern void DatasetInit(void);
 
 #endif							/* PGBENCH_LAB_H */
