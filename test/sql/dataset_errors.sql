@@ -10,6 +10,7 @@ SELECT * FROM pgbench_lab.init(5001);
 SELECT * FROM pgbench_lab.init(1, fillfactor => 9);
 SELECT * FROM pgbench_lab.init(1, fillfactor => 101);
 SELECT * FROM pgbench_lab.init(2147483648);
+SELECT * FROM pgbench_lab.init(2147483648::bigint::int);
 SELECT * FROM pgbench_lab.init_sql(0);
 -- the limit is a superuser setting
 SET pgbench_lab.max_scale = 10;
@@ -20,6 +21,10 @@ SELECT name, setting, context FROM pg_settings WHERE name = 'pgbench_lab.max_sca
 BEGIN;
 SELECT * FROM pgbench_lab.init(1);
 ROLLBACK;
+-- nor in a read-only transaction
+SET default_transaction_read_only = on;
+SELECT * FROM pgbench_lab.init(1);
+RESET default_transaction_read_only;
 -- nor a temporary schema, which the worker cannot see
 CREATE TEMP TABLE t_dataset (x int);
 SET search_path = pg_temp, public;
