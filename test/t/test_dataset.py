@@ -26,6 +26,10 @@ SELECT c.relname, c.relkind, c.relpersistence, c.reloptions
  WHERE n.nspname = %s AND c.relname LIKE 'pgbench%%'
  ORDER BY 1"""
 
+PAGES = """
+SELECT relname, relpages, relallvisible, reltuples FROM pg_class
+ WHERE relname LIKE 'pgbench%' AND relnamespace = 'public'::regnamespace ORDER BY 1"""
+
 CONSTRAINTS = """
 SELECT t.relname, c.conname, c.contype,
        regexp_replace(pg_get_constraintdef(c.oid), '\\m' || %s || '\\.', '')
@@ -89,6 +93,10 @@ def test_same_rows_and_keys_as_pgbench(lab, scale):
     assert lab.scalar("SELECT bool_and(bid = (tid - 1) / 10 + 1 AND filler IS NULL) FROM pgbench_tellers")
     assert shape(lab, "postgres") == shape(lab, "ref")
     assert lab.scalar("SELECT count(*) FROM pg_stats WHERE tablename = 'pgbench_accounts'") == 4
+    # same pages, all visible after VACUUM, as with pgbench's COPY FREEZE
+    assert lab.sql(PAGES) == lab.sql(PAGES, dbname="ref")
+    assert lab.scalar("SELECT relallvisible = relpages AND relpages > 0 FROM pg_class "
+                      "WHERE relname = 'pgbench_accounts'")
 
 
 def test_options_match_pgbench(lab):
@@ -186,6 +194,7 @@ def test_non_superuser_in_own_schema(lab, role):
                      "WHERE tablename LIKE 'pgbench%' AND schemaname = 'lab'")
     assert owners == [("lab", "lab")]
     assert lab.scalar("SELECT count(*) FROM lab.pgbench_accounts") == 100000
+    assert "terminating any other active server processes" not in lab.log()
 
 
 def test_nologin_role_through_set_role(lab):
@@ -199,8 +208,9 @@ def test_nologin_role_through_set_role(lab):
                       "AND tablename = 'pgbench_accounts'") == "nolog"
 
 
-def test_cancel_during_generation(lab, role):
-    """Cancel: the worker goes, the previous tables stay as they were."""
+@pytest.mark.parametrize("how", ["pg_cancel_backend", "pg_terminate_backend"])
+def test_cancel_during_generation(lab, role, how):
+    """Cancel or disconnect: the worker goes, the previous tables stay as they were."""
     init(lab, params=(1,), user=role)
     old = lab.scalar("SELECT 'lab.pgbench_accounts'::regclass::oid")
     conn = lab.connect(user=role)
@@ -218,12 +228,13 @@ def test_cancel_during_generation(lab, role):
     try:
         lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init' "
                  "AND usename = 'lab' AND query = 'pgbench_lab init: generate data'")
-        lab.sql("SELECT pg_cancel_backend(%s)", (pid,))
+        lab.sql(f"SELECT {how}(%s)", (pid,))
         t.join(60)
     finally:
         t.join(60)
         conn.close()
-    assert isinstance(failure[0], psycopg.errors.QueryCanceled)
+    want = psycopg.errors.QueryCanceled if how == "pg_cancel_backend" else psycopg.OperationalError
+    assert isinstance(failure[0], want)
     lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init'")
     assert lab.scalar("SELECT 'lab.pgbench_accounts'::regclass::oid") == old
     assert lab.scalar("SELECT count(*) FROM lab.pgbench_branches") == 1
