@@ -139,6 +139,34 @@ run_statements(DatasetShared *sh, DatasetStep step)
 	}
 }
 
+/*
+ * Put the rows from first on, a batch at most (and at most last) in the slots as
+ * (id, [bid,] balance 0, filler); return how many.
+ */
+static int
+fill_batch(TupleTableSlot **slots, const GenSpec *g, bool bigint_id,
+		   Datum filler, int64 first, int64 last)
+{
+	int			n = 0;
+
+	for (int64 id = first; n < PGBL_DATASET_BATCH && id <= last; n++, id++)
+	{
+		TupleTableSlot *slot = slots[n];
+		int			a = 0;
+
+		ExecClearTuple(slot);
+		memset(slot->tts_isnull, 0, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+		slot->tts_values[a++] = bigint_id ? Int64GetDatum(id) : Int32GetDatum((int32) id);
+		if (g->per_bid > 0)
+			slot->tts_values[a++] = Int32GetDatum((int32) ((id - 1) / g->per_bid + 1));
+		slot->tts_values[a++] = Int32GetDatum(0);
+		slot->tts_values[a] = filler;
+		slot->tts_isnull[a] = !g->blank_filler;
+		ExecStoreVirtualTuple(slot);
+	}
+	return n;
+}
+
 /* Rows of one table, frozen when the table is new in this transaction. */
 static int64
 generate_table(Oid nspoid, const GenSpec *g, int64 nrows)
@@ -168,24 +196,10 @@ generate_table(Oid nspoid, const GenSpec *g, int64 nrows)
 
 	while (id <= nrows)
 	{
-		int			n = 0;
+		int			n = fill_batch(slots, g, bigint_id, filler, id, nrows);
 		MemoryContext old;
 
-		for (; n < PGBL_DATASET_BATCH && id <= nrows; n++, id++)
-		{
-			TupleTableSlot *slot = slots[n];
-			int			a = 0;
-
-			ExecClearTuple(slot);
-			memset(slot->tts_isnull, 0, sizeof(bool) * desc->natts);
-			slot->tts_values[a++] = bigint_id ? Int64GetDatum(id) : Int32GetDatum((int32) id);
-			if (g->per_bid > 0)
-				slot->tts_values[a++] = Int32GetDatum((int32) ((id - 1) / g->per_bid + 1));
-			slot->tts_values[a++] = Int32GetDatum(0);
-			slot->tts_values[a] = filler;
-			slot->tts_isnull[a] = !g->blank_filler;
-			ExecStoreVirtualTuple(slot);
-		}
+		id += n;
 		old = MemoryContextSwitchTo(batch_context);
 		table_multi_insert(rel, slots, n, cid, options, bistate);
 		MemoryContextSwitchTo(old);
