@@ -23,3 +23,4 @@ SELECT pgbench_lab.cache_snapshot('demo') AS snapshot_id \gset
 SELECT relation, kind, blocks, buffers, heap_blks_read, heap_blks_hit
   FROM pgbench_lab.cache_snapshot_relations
  WHERE snapshot_id = :snapshot_id AND relation LIKE '%cache_demo%';
+SELECT * FROM pgbench_lab.init(scale => 2);

@@ -176,13 +176,11 @@ pgbl_evict_relation_buffers(Relation rel)
 #include "miscadmin.h"
 #include "utils/acl.h"
 
-/* USAGE on a schema: per-object-kind functions until 16. */
-static inline AclResult
-pgbl_schema_usage_aclcheck(Oid nsp)
-{
+/* Privilege check on a schema (utils/acl.h): generic from 16. */
 #if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nsp, GetUserId(), ACL_USAGE);
+#define PGBL_NAMESPACE_ACLCHECK(nsp, role, mode) \
+	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
 #else
-	return pg_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE);
+#define PGBL_NAMESPACE_ACLCHECK(nsp, role, mode) \
+	pg_namespace_aclcheck((nsp), (role), (mode))
 #endif
-}

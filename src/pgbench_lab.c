@@ -24,4 +24,5 @@ _PG_init(void)
 	SystemInit();
 	RunnerInit();
 	CacheInit();
+	DatasetInit();
 }

@@ -20,5 +20,6 @@ extern void _PG_init(void);
 extern void SystemInit(void);
 extern void RunnerInit(void);
 extern void CacheInit(void);
+extern void DatasetInit(void);
 
 #endif							/* PGBENCH_LAB_H */

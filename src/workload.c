@@ -96,7 +96,7 @@ WorkloadResolve(WorkloadParams *params)
 				 errhint("Create pgbench's tables with pgbench_lab.init(scale => 10) or pgbench -i, "
 						 "or put their schema in search_path.")));
 	nsp = get_rel_namespace(accounts);
-	if (pgbl_schema_usage_aclcheck(nsp) != ACLCHECK_OK)
+	if (PGBL_NAMESPACE_ACLCHECK(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for schema %s", get_namespace_name(nsp))));

@@ -1,0 +1,588 @@
+/*-------------------------------------------------------------------------
+ *
+ * dataset.c
+ *		pgbench_lab.init(): pgbench's four tables and their rows, made in the
+ *		server; pgbench_lab.init_sql(): the statements it runs.
+ *
+ * init() runs in the caller's transaction, but almost nothing of the work
+ * can: VACUUM refuses to run inside a function, and the rows are written
+ * fastest by a transaction that created the tables itself (the rows go in
+ * frozen, as with pgbench's COPY FREEZE).  So the caller only validates,
+ * resolves the schema the tables go in (the first existing schema of its
+ * search_path, as CREATE TABLE would) and hands everything to one dynamic
+ * background worker through a small dynamic shared memory segment.  The
+ * worker connects as the caller's role and does, in pgbench -i's order:
+ * drop, create and generate in one transaction (so a failure or a cancel
+ * there changes nothing), then VACUUM (ANALYZE) as top-level commands, then
+ * the primary keys and, if asked, the foreign keys in one more transaction.
+ * The caller waits on its latch, interruptibly; if it errors out or is
+ * cancelled, the segment's detach callback terminates the worker.
+ *
+ * One worker, not several: a second worker cannot write into tables created
+ * by an uncommitted transaction, so parallel generation would lose the
+ * frozen bulk path and leave VACUUM all the hint bits and visibility map to
+ * set (README, "Why one worker", has the measurement).
+ *
+ * The launch, wait and segment code is kept in its own functions
+ * (dataset_launch, dataset_wait, dataset_raise) so it can later join the
+ * runner's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
+#include "commands/comment.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/latch.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/wait_event.h"
+
+#include "pgbench_lab.h"
+#include "dataset.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_init);
+PG_FUNCTION_INFO_V1(pgbench_lab_init_sql);
+
+static int	pgbl_max_scale = 5000;
+
+/* The four tables, in the order pgbench creates them. */
+typedef struct DatasetTable
+{
+	const char *name;
+	const char *columns;		/* aid as int */
+	const char *columns_big;	/* aid as bigint (scale >= 20000) */
+	bool		fillfactor;		/* gets WITH (fillfactor=N) */
+} DatasetTable;
+
+static const DatasetTable dataset_tables[] = {
+	{"pgbench_history",
+		"tid int, bid int, aid int, delta int, mtime timestamp, filler char(22)",
+		"tid int, bid int, aid bigint, delta int, mtime timestamp, filler char(22)",
+	false},
+	{"pgbench_tellers",
+		"tid int not null, bid int, tbalance int, filler char(84)",
+		"tid int not null, bid int, tbalance int, filler char(84)",
+	true},
+	{"pgbench_accounts",
+		"aid int not null, bid int, abalance int, filler char(84)",
+		"aid bigint not null, bid int, abalance int, filler char(84)",
+	true},
+	{"pgbench_branches",
+		"bid int not null, bbalance int, filler char(88)",
+		"bid int not null, bbalance int, filler char(88)",
+	true},
+};
+
+#define PGBL_DATASET_NTABLES lengthof(dataset_tables)
+
+/* primary keys and foreign keys, as pgbench -i adds them */
+static const char *const dataset_pkeys[][2] = {
+	{"pgbench_branches", "bid"},
+	{"pgbench_tellers", "tid"},
+	{"pgbench_accounts", "aid"},
+};
+
+static const char *const dataset_fkeys[][4] = {
+	{"pgbench_tellers", "pgbench_tellers_bid_fkey", "bid", "pgbench_branches"},
+	{"pgbench_accounts", "pgbench_accounts_bid_fkey", "bid", "pgbench_branches"},
+	{"pgbench_history", "pgbench_history_bid_fkey", "bid", "pgbench_branches"},
+	{"pgbench_history", "pgbench_history_tid_fkey", "tid", "pgbench_tellers"},
+	{"pgbench_history", "pgbench_history_aid_fkey", "aid", "pgbench_accounts"},
+};
+
+static const char *const dataset_vacuum_order[] = {
+	"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"
+};
+
+static const char *const dataset_step_names[DATASET_NSTEPS] = {
+	"drop tables", "create tables", "generate data", "vacuum",
+	"primary keys", "foreign keys"
+};
+
+void
+DatasetInit(void)
+{
+	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_scale",
+							"Largest scale pgbench_lab.init() accepts.",
+							"Each scale unit is 100000 accounts, about 15 MB.",
+							&pgbl_max_scale,
+							5000, 1, INT_MAX,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+}
+
+const char *
+DatasetStepName(DatasetStep step)
+{
+	return dataset_step_names[step];
+}
+
+/* Rows a table gets from init at this scale. */
+int64
+DatasetRows(const DatasetParams *p, const char *table)
+{
+	if (strcmp(table, "pgbench_branches") == 0)
+		return (int64) p->scale * PGBL_BRANCHES_PER_SCALE;
+	if (strcmp(table, "pgbench_tellers") == 0)
+		return (int64) p->scale * PGBL_TELLERS_PER_SCALE;
+	if (strcmp(table, "pgbench_accounts") == 0)
+		return (int64) p->scale * PGBL_ACCOUNTS_PER_SCALE;
+	return 0;
+}
+
+static char *
+qualified(const DatasetParams *p, const char *table)
+{
+	return quote_qualified_identifier(p->schema, table);
+}
+
+/* COMMENT statements that mark the tables, complete or not. */
+static List *
+mark_statements(const DatasetParams *p, const char *mark)
+{
+	List	   *l = NIL;
+
+	for (int i = 0; i < PGBL_DATASET_NTABLES; i++)
+		l = lappend(l, psprintf("COMMENT ON TABLE %s IS %s",
+								qualified(p, dataset_tables[i].name),
+								quote_literal_cstr(mark)));
+	return l;
+}
+
+static List *
+create_statements(const DatasetParams *p)
+{
+	List	   *l = NIL;
+
+	for (int i = 0; i < PGBL_DATASET_NTABLES; i++)
+	{
+		const DatasetTable *t = &dataset_tables[i];
+		StringInfoData s;
+
+		initStringInfo(&s);
+		appendStringInfo(&s, "CREATE %sTABLE %s (%s)",
+						 p->unlogged ? "UNLOGGED " : "",
+						 qualified(p, t->name),
+						 p->scale >= PGBL_SCALE_BIGINT ? t->columns_big : t->columns);
+		if (t->fillfactor)
+			appendStringInfo(&s, " WITH (fillfactor=%d)", p->fillfactor);
+		l = lappend(l, s.data);
+	}
+	return list_concat(l, mark_statements(p, PGBL_DATASET_MARK_INCOMPLETE));
+}
+
+/*
+ * The rows as SQL (pgbench's server-side generation).  The worker writes the
+ * same rows through a bulk path instead; the tests check they are equal.
+ */
+static List *
+generate_statements(const DatasetParams *p)
+{
+	List	   *l = NIL;
+
+	l = lappend(l, psprintf("INSERT INTO %s (bid, bbalance) "
+							"SELECT bid, 0 FROM generate_series(1, " INT64_FORMAT ") AS bid",
+							qualified(p, "pgbench_branches"),
+							DatasetRows(p, "pgbench_branches")));
+	l = lappend(l, psprintf("INSERT INTO %s (tid, bid, tbalance) "
+							"SELECT tid, (tid - 1) / %d + 1, 0 FROM generate_series(1, " INT64_FORMAT ") AS tid",
+							qualified(p, "pgbench_tellers"),
+							PGBL_TELLERS_PER_SCALE,
+							DatasetRows(p, "pgbench_tellers")));
+	l = lappend(l, psprintf("INSERT INTO %s (aid, bid, abalance, filler) "
+							"SELECT aid, (aid - 1) / %d + 1, 0, '' FROM generate_series(1, " INT64_FORMAT ") AS aid",
+							qualified(p, "pgbench_accounts"),
+							PGBL_ACCOUNTS_PER_SCALE,
+							DatasetRows(p, "pgbench_accounts")));
+	return l;
+}
+
+static List *
+key_statements(const DatasetParams *p, bool foreign)
+{
+	List	   *l = NIL;
+
+	if (!foreign)
+	{
+		for (int i = 0; i < lengthof(dataset_pkeys); i++)
+			l = lappend(l, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)",
+									qualified(p, dataset_pkeys[i][0]),
+									dataset_pkeys[i][1]));
+	}
+	else
+	{
+		for (int i = 0; i < lengthof(dataset_fkeys); i++)
+			l = lappend(l, psprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s",
+									qualified(p, dataset_fkeys[i][0]),
+									dataset_fkeys[i][1], dataset_fkeys[i][2],
+									qualified(p, dataset_fkeys[i][3])));
+	}
+	/* the last step marks the tables complete */
+	if (foreign == p->foreign_keys)
+		l = list_concat(l, mark_statements(p, PGBL_DATASET_MARK));
+	return l;
+}
+
+/*
+ * The statements of one step, schema-qualified.  What the worker runs and
+ * what init_sql() shows come from here.
+ */
+List *
+DatasetStatements(DatasetStep step, const DatasetParams *p)
+{
+	List	   *l = NIL;
+
+	switch (step)
+	{
+		case DATASET_STEP_DROP:
+			l = lappend(l, psprintf("DROP TABLE IF EXISTS %s, %s, %s, %s",
+									qualified(p, "pgbench_accounts"),
+									qualified(p, "pgbench_branches"),
+									qualified(p, "pgbench_history"),
+									qualified(p, "pgbench_tellers")));
+			break;
+		case DATASET_STEP_CREATE:
+			l = create_statements(p);
+			break;
+		case DATASET_STEP_GENERATE:
+			l = generate_statements(p);
+			break;
+		case DATASET_STEP_VACUUM:
+			for (int i = 0; i < lengthof(dataset_vacuum_order); i++)
+				l = lappend(l, psprintf("VACUUM (ANALYZE) %s",
+										qualified(p, dataset_vacuum_order[i])));
+			break;
+		case DATASET_STEP_PKEYS:
+			l = key_statements(p, false);
+			break;
+		case DATASET_STEP_FKEYS:
+			if (p->foreign_keys)
+				l = key_statements(p, true);
+			break;
+		case DATASET_NSTEPS:
+			elog(ERROR, "unexpected init step %d", (int) step);
+	}
+	return l;
+}
+
+/*
+ * Refuse to replace a table init did not create: each of the four names
+ * that exists in the schema must carry init's comment.
+ */
+void
+DatasetCheckExisting(Oid nspoid)
+{
+	for (int i = 0; i < PGBL_DATASET_NTABLES; i++)
+	{
+		const char *name = dataset_tables[i].name;
+		Oid			relid = get_relname_relid(name, nspoid);
+		char	   *comment;
+
+		if (!OidIsValid(relid))
+			continue;
+		comment = GetComment(relid, RelationRelationId, 0);
+		if (get_rel_relkind(relid) != RELKIND_RELATION || comment == NULL ||
+			strncmp(comment, PGBL_DATASET_MARK, strlen(PGBL_DATASET_MARK)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("relation %s was not created by pgbench_lab.init",
+							quote_qualified_identifier(get_namespace_name(nspoid), name)),
+					 errdetail("init replaces only tables that carry the comment \"%s\".",
+							   PGBL_DATASET_MARK),
+					 errhint("Drop the table by hand, or run init with another schema first in search_path.")));
+	}
+}
+
+/* ---- arguments -------------------------------------------------------- */
+
+static void
+check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be null", name),
+				 errhint("Give %s a value, or leave it out to use its default.", name)));
+}
+
+/* The arguments; max_scale is init's limit, init_sql shows any scale. */
+static void
+read_params(FunctionCallInfo fcinfo, DatasetParams *p, int max_scale)
+{
+	check_not_null(fcinfo, 0, "scale");
+	check_not_null(fcinfo, 1, "fillfactor");
+	check_not_null(fcinfo, 2, "foreign_keys");
+	check_not_null(fcinfo, 3, "unlogged");
+	memset(p, 0, sizeof(*p));
+	p->scale = PG_GETARG_INT32(0);
+	p->fillfactor = PG_GETARG_INT32(1);
+	p->foreign_keys = PG_GETARG_BOOL(2);
+	p->unlogged = PG_GETARG_BOOL(3);
+
+	if (p->scale <= 0 || p->scale > max_scale)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale %d is out of range", p->scale),
+				 max_scale == pgbl_max_scale ?
+				 errhint("Valid scales are 1 to %d (pgbench_lab.max_scale, which a superuser can raise).",
+						 max_scale) :
+				 errhint("Valid scales are 1 to %d.", max_scale)));
+	if (p->fillfactor < 10 || p->fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor %d is out of range", p->fillfactor),
+				 errhint("Valid fillfactors are 10 to 100, as in pgbench.")));
+}
+
+/*
+ * The schema CREATE TABLE without a schema would use: the first existing
+ * schema of search_path.
+ */
+static Oid
+first_schema(DatasetParams *p)
+{
+	List	   *path = fetch_search_path(false);
+	Oid			nspoid;
+
+	if (path == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_SCHEMA),
+				 errmsg("no schema has been selected to create in"),
+				 errhint("Put an existing schema first in search_path.")));
+	nspoid = linitial_oid(path);
+	strlcpy(p->schema, get_namespace_name(nspoid), NAMEDATALEN);
+	return nspoid;
+}
+
+/* The schema init uses, if the caller may create there. */
+static Oid
+resolve_schema(DatasetParams *p)
+{
+	Oid			nspoid = first_schema(p);
+
+	/* the worker cannot see this session's temporary schema */
+	if (isAnyTempNamespace(nspoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pgbench_lab.init cannot create its tables in a temporary schema"),
+				 errhint("Put a permanent schema first in search_path.")));
+	if (PGBL_NAMESPACE_ACLCHECK(nspoid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_SCHEMA, p->schema);
+	return nspoid;
+}
+
+/* ---- the worker: launch, wait, errors ---------------------------------- */
+
+/* on_dsm_detach callback: the caller is leaving, so must the worker */
+static void
+dataset_terminate(dsm_segment *seg, Datum arg)
+{
+	TerminateBackgroundWorker((BackgroundWorkerHandle *) DatumGetPointer(arg));
+}
+
+/*
+ * Create the segment, fill it and start the worker.  The handle lives in
+ * TopTransactionContext, which outlasts the segment's detach at abort.
+ */
+static dsm_segment *
+dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
+{
+	dsm_segment *seg = dsm_create(sizeof(DatasetShared), 0);
+	DatasetShared *sh = dsm_segment_address(seg);
+	BackgroundWorker w;
+	MemoryContext old;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->magic = PGBL_DATASET_MAGIC;
+	sh->params = *p;
+	sh->database = MyDatabaseId;
+	sh->login_role = GetSessionUserId();
+	sh->run_role = GetUserId();
+	pg_atomic_init_u32(&sh->state, DATASET_STATE_NEW);
+	pg_atomic_init_u32(&sh->step, DATASET_STEP_DROP);
+
+	memset(&w, 0, sizeof(w));
+	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	w.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	w.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(w.bgw_library_name, BGW_MAXLEN, "pgbench_lab");
+	snprintf(w.bgw_function_name, BGW_MAXLEN, "pgbench_lab_dataset_main");
+	snprintf(w.bgw_name, BGW_MAXLEN, "pgbench_lab init for PID %d", MyProcPid);
+	snprintf(w.bgw_type, BGW_MAXLEN, "pgbench_lab init");
+	w.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	w.bgw_notify_pid = MyProcPid;
+
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	if (!RegisterDynamicBackgroundWorker(&w, handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the pgbench_lab init worker: no free background worker slot"),
+				 errhint("Raise max_worker_processes (now %d; needs a restart) or wait for other background workers to finish.",
+						 max_worker_processes)));
+	MemoryContextSwitchTo(old);
+	on_dsm_detach(seg, dataset_terminate, PointerGetDatum(*handle));
+	return seg;
+}
+
+/* Wait, interruptibly, until the worker has exited. */
+static void
+dataset_wait(BackgroundWorkerHandle *handle)
+{
+	for (;;)
+	{
+		pid_t		pid;
+		BgwHandleStatus status = GetBackgroundWorkerPid(handle, &pid);
+
+		if (status == BGWH_STOPPED)
+			return;
+		if (status == BGWH_POSTMASTER_DIED)
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("postmaster exited during pgbench_lab.init")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 1000L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Re-raise the worker's error here, with its SQLSTATE. */
+static void
+dataset_raise(DatasetShared *sh)
+{
+	const char *step = DatasetStepName(pg_atomic_read_u32(&sh->step));
+
+	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_FAILED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("pgbench_lab init worker exited during step \"%s\" without reporting", step),
+				 errhint("The server log has the worker's messages.")));
+	ereport(ERROR,
+			(errcode(sh->sqlerrcode),
+			 errmsg_internal("%s", sh->errmsg),
+			 sh->errdetail[0] ? errdetail_internal("%s", sh->errdetail) : 0,
+			 sh->errhint[0] ? errhint("%s", sh->errhint) : 0,
+			 errcontext("pgbench_lab.init step \"%s\", in a background worker", step)));
+}
+
+/* ---- SQL-callable ------------------------------------------------------ */
+
+static Datum
+numeric_of(double v, int decimals)
+{
+	char		buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+static void
+emit_steps(FunctionCallInfo fcinfo, const DatasetShared *sh)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	for (int s = 0; s < DATASET_NSTEPS; s++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+
+		if (!sh->step_done[s])
+			continue;
+		values[0] = CStringGetTextDatum(DatasetStepName(s));
+		values[1] = numeric_of(sh->seconds[s], 3);
+		values[2] = Int64GetDatum(sh->rows[s]);
+		nulls[2] = sh->rows[s] < 0;
+		nulls[3] = nulls[2] || sh->seconds[s] <= 0;
+		values[3] = nulls[3] ? (Datum) 0 : numeric_of(sh->rows[s] / sh->seconds[s], 0);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
+/*
+ * pgbench_lab.init(scale int, fillfactor int DEFAULT 100,
+ *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false)
+ * RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric)
+ */
+Datum
+pgbench_lab_init(PG_FUNCTION_ARGS)
+{
+	DatasetParams p;
+	Oid			nspoid;
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg;
+	DatasetShared *sh;
+
+	read_params(fcinfo, &p, pgbl_max_scale);
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("pgbench_lab.init cannot run inside a transaction block"),
+				 errdetail("Its worker commits on its own; a rollback here would not undo it."),
+				 errhint("Call it outside BEGIN ... COMMIT.")));
+	PreventCommandIfReadOnly("pgbench_lab.init()");
+	PreventCommandDuringRecovery("pgbench_lab.init()");
+	nspoid = resolve_schema(&p);
+	DatasetCheckExisting(nspoid);
+
+	InitMaterializedSRF(fcinfo, 0);
+	seg = dataset_launch(&p, &handle);
+	dataset_wait(handle);
+	sh = dsm_segment_address(seg);
+	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_DONE)
+		dataset_raise(sh);
+	emit_steps(fcinfo, sh);
+	cancel_on_dsm_detach(seg, dataset_terminate, PointerGetDatum(handle));
+	dsm_detach(seg);
+	return (Datum) 0;
+}
+
+/*
+ * pgbench_lab.init_sql(scale int, fillfactor int DEFAULT 100,
+ *                      foreign_keys bool DEFAULT false, unlogged bool DEFAULT false)
+ * RETURNS TABLE (step text, statement text)
+ *
+ * What init() would run, in the current schema.  The generate step is
+ * shown as the SQL that makes the same rows.
+ */
+Datum
+pgbench_lab_init_sql(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	DatasetParams p;
+
+	read_params(fcinfo, &p, INT_MAX);
+	(void) first_schema(&p);
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int s = 0; s < DATASET_NSTEPS; s++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, DatasetStatements(s, &p))
+		{
+			Datum		values[2];
+			bool		nulls[2] = {false, false};
+
+			values[0] = CStringGetTextDatum(DatasetStepName(s));
+			values[1] = CStringGetTextDatum((char *) lfirst(lc));
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,353 @@
+/*-------------------------------------------------------------------------
+ *
+ * dataset_worker.c
+ *		The background worker that makes pgbench's data set for
+ *		pgbench_lab.init().
+ *
+ * It connects as the caller's role and runs init's steps (dataset.c builds
+ * their statements):
+ *
+ *	1. drop, create and generate, in one transaction.  Because the tables
+ *	   were created by this transaction, the rows go in frozen through
+ *	   table_multi_insert with a bulk-insert state, like COPY FREEZE (which
+ *	   pgbench -i uses): no later pass to set hint bits or the visibility
+ *	   map, and nobody else can see the tables before the commit.
+ *	2. VACUUM (ANALYZE) of each table, as top-level commands through
+ *	   ExecVacuum, which a function or SPI cannot run.
+ *	3. primary keys, then foreign keys if asked, each step in a transaction;
+ *	   the last one marks the tables complete (their comment).
+ *
+ * Any ERROR is caught, its SQLSTATE and texts copied to the shared segment
+ * for the caller to raise again, the transaction aborted, and the worker
+ * exits normally: an ERROR never becomes an abnormal exit.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "commands/vacuum.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "parser/parse_node.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "pgbench_lab.h"
+#include "dataset.h"
+
+/* rows per table_multi_insert call */
+#define PGBL_DATASET_BATCH	1000
+
+/* how one table's rows are made: (id, [bid,] balance, filler) */
+typedef struct GenSpec
+{
+	const char *table;
+	int			per_bid;		/* ids per bid; 0: no bid column */
+	bool		blank_filler;	/* filler '' (blank-padded), else NULL */
+} GenSpec;
+
+static const GenSpec gen_specs[] = {
+	{"pgbench_branches", 0, false},
+	{"pgbench_tellers", PGBL_TELLERS_PER_SCALE, false},
+	{"pgbench_accounts", PGBL_ACCOUNTS_PER_SCALE, true},
+};
+
+/* lives for the whole worker; the current context between transactions */
+static MemoryContext worker_context = NULL;
+static instr_time step_start;
+
+static void
+connect_as_caller(const DatasetShared *sh)
+{
+	Oid			login = PGBL_BGW_CAN_LOGIN_NOLOGIN ? sh->run_role : sh->login_role;
+
+	BackgroundWorkerInitializeConnectionByOid(sh->database, login, PGBL_BGW_CONNECT_FLAGS);
+	if (GetUserId() != sh->run_role)
+		SetUserIdAndSecContext(sh->run_role, 0);
+	/* every name is qualified; nothing should resolve elsewhere */
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
+}
+
+static void
+step_begin(DatasetShared *sh, DatasetStep step)
+{
+	char		activity[64];
+
+	pg_atomic_write_u32(&sh->step, step);
+	snprintf(activity, sizeof(activity), "pgbench_lab init: %s", DatasetStepName(step));
+	pgstat_report_activity(STATE_RUNNING, activity);
+	INSTR_TIME_SET_CURRENT(step_start);
+}
+
+static void
+step_end(DatasetShared *sh, DatasetStep step, int64 rows)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, step_start);
+	sh->seconds[step] = INSTR_TIME_GET_DOUBLE(now);
+	sh->rows[step] = rows;
+	sh->step_done[step] = true;
+}
+
+static void
+xact_begin(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+static void
+xact_commit(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
+	MemoryContextSwitchTo(worker_context);
+}
+
+static void
+run_statements(DatasetShared *sh, DatasetStep step)
+{
+	ListCell   *lc;
+
+	foreach(lc, DatasetStatements(step, &sh->params))
+	{
+		CHECK_FOR_INTERRUPTS();
+		SPI_execute((const char *) lfirst(lc), false, 0);
+	}
+}
+
+/*
+ * Put the rows from first on, a batch at most (and at most last) in the slots as
+ * (id, [bid,] balance 0, filler); return how many.
+ */
+static int
+fill_batch(TupleTableSlot **slots, const GenSpec *g, bool bigint_id,
+		   Datum filler, int64 first, int64 last)
+{
+	int			n = 0;
+
+	for (int64 id = first; n < PGBL_DATASET_BATCH && id <= last; n++, id++)
+	{
+		TupleTableSlot *slot = slots[n];
+		int			a = 0;
+
+		ExecClearTuple(slot);
+		memset(slot->tts_isnull, 0, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+		slot->tts_values[a++] = bigint_id ? Int64GetDatum(id) : Int32GetDatum((int32) id);
+		if (g->per_bid > 0)
+			slot->tts_values[a++] = Int32GetDatum((int32) ((id - 1) / g->per_bid + 1));
+		slot->tts_values[a++] = Int32GetDatum(0);
+		slot->tts_values[a] = filler;
+		slot->tts_isnull[a] = !g->blank_filler;
+		ExecStoreVirtualTuple(slot);
+	}
+	return n;
+}
+
+/* Rows of one table, frozen when the table is new in this transaction. */
+static int64
+generate_table(Oid nspoid, const GenSpec *g, int64 nrows)
+{
+	Relation	rel = table_open(get_relname_relid(g->table, nspoid), RowExclusiveLock);
+	TupleDesc	desc = RelationGetDescr(rel);
+	bool		bigint_id = TupleDescAttr(desc, 0)->atttypid == INT8OID;
+	int			filler_att = g->per_bid > 0 ? 3 : 2;
+	int			options = TABLE_INSERT_SKIP_FSM;
+	CommandId	cid = GetCurrentCommandId(true);
+	BulkInsertState bistate = GetBulkInsertState();
+	MemoryContext batch_context = AllocSetContextCreate(CurrentMemoryContext,
+														"pgbench_lab init batch",
+														ALLOCSET_DEFAULT_SIZES);
+	TupleTableSlot *slots[PGBL_DATASET_BATCH];
+	Datum		filler = (Datum) 0;
+	int64		id = 1;
+
+	if (rel->rd_createSubid != InvalidSubTransactionId)
+		options |= TABLE_INSERT_FROZEN;
+	if (g->blank_filler)
+		filler = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
+									 ObjectIdGetDatum(BPCHAROID),
+									 Int32GetDatum(TupleDescAttr(desc, filler_att)->atttypmod));
+	for (int i = 0; i < PGBL_DATASET_BATCH; i++)
+		slots[i] = table_slot_create(rel, NULL);
+
+	while (id <= nrows)
+	{
+		int			n = fill_batch(slots, g, bigint_id, filler, id, nrows);
+		MemoryContext old;
+
+		id += n;
+		old = MemoryContextSwitchTo(batch_context);
+		table_multi_insert(rel, slots, n, cid, options, bistate);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(batch_context);
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	for (int i = 0; i < PGBL_DATASET_BATCH; i++)
+		ExecDropSingleTupleTableSlot(slots[i]);
+	FreeBulkInsertState(bistate);
+	table_finish_bulk_insert(rel, options);
+	MemoryContextDelete(batch_context);
+	table_close(rel, NoLock);
+	return nrows;
+}
+
+/* Step 1: drop, create, generate; one transaction. */
+static int64
+drop_create_generate(DatasetShared *sh)
+{
+	const DatasetParams *p = &sh->params;
+	Oid			nspoid;
+	int64		rows = 0;
+
+	xact_begin();
+	nspoid = get_namespace_oid(p->schema, false);
+	/* init() checked too, but the tables may have changed since */
+	DatasetCheckExisting(nspoid);
+
+	step_begin(sh, DATASET_STEP_DROP);
+	run_statements(sh, DATASET_STEP_DROP);
+	step_end(sh, DATASET_STEP_DROP, -1);
+
+	step_begin(sh, DATASET_STEP_CREATE);
+	run_statements(sh, DATASET_STEP_CREATE);
+	step_end(sh, DATASET_STEP_CREATE, -1);
+
+	step_begin(sh, DATASET_STEP_GENERATE);
+	for (int i = 0; i < lengthof(gen_specs); i++)
+		rows += generate_table(nspoid, &gen_specs[i], DatasetRows(p, gen_specs[i].table));
+	xact_commit();
+	step_end(sh, DATASET_STEP_GENERATE, rows);
+	return rows;
+}
+
+/*
+ * Step 2: VACUUM (ANALYZE) each table as a top-level command.  vacuum()
+ * commits the transaction it is called in and starts one per table, so the
+ * parse tree lives in worker_context, not in a transaction.
+ */
+static void
+vacuum_tables(DatasetShared *sh, int64 rows)
+{
+	ListCell   *lc;
+
+	step_begin(sh, DATASET_STEP_VACUUM);
+	foreach(lc, DatasetStatements(DATASET_STEP_VACUUM, &sh->params))
+	{
+		const char *sql = (const char *) lfirst(lc);
+		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(sql));
+		ParseState *pstate = make_parsestate(NULL);
+
+		pstate->p_sourcetext = sql;
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		pgstat_report_activity(STATE_RUNNING, sql);
+		ExecVacuum(pstate, castNode(VacuumStmt, raw->stmt), true);
+		CommitTransactionCommand();
+		MemoryContextSwitchTo(worker_context);
+		CHECK_FOR_INTERRUPTS();
+	}
+	step_end(sh, DATASET_STEP_VACUUM, rows);
+}
+
+/* Steps 3 and 4: primary keys, foreign keys; a transaction each. */
+static void
+add_keys(DatasetShared *sh, DatasetStep step, int64 rows)
+{
+	step_begin(sh, step);
+	xact_begin();
+	run_statements(sh, step);
+	xact_commit();
+	step_end(sh, step, rows);
+}
+
+/* Copy the error for the caller, then clean up as autovacuum does. */
+static void
+report_error(DatasetShared *sh)
+{
+	ErrorData  *edata;
+
+	HOLD_INTERRUPTS();
+	MemoryContextSwitchTo(worker_context);
+	edata = CopyErrorData();
+	EmitErrorReport();
+	FlushErrorState();
+	AbortOutOfAnyTransaction();
+
+	sh->sqlerrcode = edata->sqlerrcode;
+	strlcpy(sh->errmsg, edata->message ? edata->message : "", PGBL_DATASET_ERR_MAX);
+	strlcpy(sh->errdetail, edata->detail ? edata->detail : "", PGBL_DATASET_ERR_MAX);
+	strlcpy(sh->errhint, edata->hint ? edata->hint : "", PGBL_DATASET_ERR_MAX);
+	pg_atomic_write_u32(&sh->state, DATASET_STATE_FAILED);
+	RESUME_INTERRUPTS();
+}
+
+void
+pgbench_lab_dataset_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	DatasetShared *sh;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map the shared memory of pgbench_lab.init"),
+				 errdetail("The session that called init has gone.")));
+	sh = dsm_segment_address(seg);
+	if (sh->magic != PGBL_DATASET_MAGIC)
+		elog(ERROR, "bad magic number in the shared memory of pgbench_lab.init");
+
+	connect_as_caller(sh);
+	worker_context = AllocSetContextCreate(TopMemoryContext, "pgbench_lab init",
+										   ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(worker_context);
+	pg_atomic_write_u32(&sh->state, DATASET_STATE_RUNNING);
+
+	PG_TRY();
+	{
+		int64		rows = drop_create_generate(sh);
+
+		vacuum_tables(sh, rows);
+		add_keys(sh, DATASET_STEP_PKEYS, rows);
+		if (sh->params.foreign_keys)
+			add_keys(sh, DATASET_STEP_FKEYS, -1);
+		pg_atomic_write_u32(&sh->state, DATASET_STATE_DONE);
+	}
+	PG_CATCH();
+	{
+		report_error(sh);
+	}
+	PG_END_TRY();
+
+	pgstat_report_activity(STATE_IDLE, NULL);
+	dsm_detach(seg);
+	proc_exit(0);
+}
