@@ -350,7 +350,7 @@ put_storage_rows(ReturnSetInfo *rsinfo, const SystemFacts *f)
 	put_row(rsinfo, "data_directory", f->data_directory, NULL,
 			"data_directory setting (real path)");
 	put_row(rsinfo, "data_mount_point", f->data_mount_point, NULL,
-			f->data_filesystem_source);
+			f->data_mount_point_source);
 	put_row(rsinfo, "data_filesystem", f->data_filesystem, NULL,
 			f->data_filesystem_source);
 	put_row(rsinfo, "data_mount_source", f->data_mount_source, NULL,

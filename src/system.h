@@ -74,6 +74,7 @@ typedef struct SystemFacts
 	/* data directory, more */
 	const char *data_directory;
 	const char *data_mount_point;	/* longest mountinfo prefix of it */
+	const char *data_mount_point_source;
 	const char *data_mount_source;	/* e.g. "/dev/vda1" */
 	const char *data_mount_source_source;
 	double		data_total_bytes;	/* statvfs f_blocks * f_frsize */

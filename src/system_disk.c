@@ -144,12 +144,14 @@ probe_mount(SystemFacts *facts, const char *path)
 	if (scan.fstype)
 	{
 		facts->data_mount_point = scan.mount_point;
+		facts->data_mount_point_source = mountinfo;
 		facts->data_filesystem = scan.fstype;
 		facts->data_filesystem_source = mountinfo;
 		facts->data_mount_source = scan.source;
 		facts->data_mount_source_source = mountinfo;
 		return;
 	}
+	facts->data_mount_point_source = PGBL_SYSTEM_UNAVAILABLE;
 	facts->data_mount_source_source = PGBL_SYSTEM_UNAVAILABLE;
 	facts->data_filesystem_source = PGBL_SYSTEM_UNAVAILABLE;
 	if (statfs(path, &sfs) != 0)
@@ -245,6 +247,7 @@ SystemProbeStorage(SystemFacts *facts)
 	if (path == NULL)
 	{
 		facts->data_filesystem_source = PGBL_SYSTEM_UNAVAILABLE;
+		facts->data_mount_point_source = PGBL_SYSTEM_UNAVAILABLE;
 		facts->data_mount_source_source = PGBL_SYSTEM_UNAVAILABLE;
 		facts->data_device_source = PGBL_SYSTEM_UNAVAILABLE;
 		facts->data_rotational = -1;
