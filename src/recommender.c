@@ -36,6 +36,8 @@
 #define PGBL_CONNS_PER_CPU 10.0
 /* Active connections per core worth running at once (seed 001). */
 #define PGBL_ACTIVE_PER_CPU 2.0
+/* Least memory a connection should have: its overhead and 1MB x (1 + 2). */
+#define PGBL_CONNECTION_FLOOR (8.0 * MB)
 /* Autovacuum workers assumed by the budget (PostgreSQL's default). */
 #define PGBL_AUTOVACUUM_WORKERS 3
 /* hash_mem_multiplier recommended (and PostgreSQL's default since 15). */
@@ -50,6 +52,7 @@ const char *const RecoOsNames[] = {"linux", "windows", "macos", NULL};
 /* per workload, indexed by RecoWorkload */
 static const int default_connections[] = {200, 300, 40, 100, 20};
 static const double work_mem_share[] = {1.0, 1.0, 0.5, 0.5, 1.0 / 6.0};
+static const char *const work_mem_share_words[] = {"all", "all", "half", "half", "a sixth"};
 static const double wal_base[] = {1.0 * GB, 2.0 * GB, 4.0 * GB, 1.0 * GB, 256.0 * MB};
 static const double wal_per_sb[] = {1.0, 2.0, 2.0, 1.0, 0.5};
 
@@ -66,7 +69,8 @@ typedef struct RecoPlan
 	double		cpus;
 	int			cores;
 	int			requested;		/* connections asked for (or default) */
-	double		conn_cap;		/* PGBL_CONNS_PER_CPU x CPUs, at least 20 */
+	double		conn_cap;		/* the smaller of the two below */
+	double		conn_mem_cap;	/* half of usable RAM / PGBL_CONNECTION_FLOOR */
 	int			connections;
 	double		sb;
 	double		shm;			/* whole shared segment, estimated */
@@ -212,6 +216,8 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 	p->requested = in->max_connections > 0 ? in->max_connections :
 		default_connections[in->workload];
 	p->conn_cap = floor(Max(20.0, PGBL_CONNS_PER_CPU * in->cpus));
+	p->conn_mem_cap = floor(Max(10.0, p->usable / 2 / PGBL_CONNECTION_FLOOR));
+	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
 	p->connections = (int) Min((double) p->requested, p->conn_cap);
 
 	p->parallel = p->cores;
@@ -264,15 +270,15 @@ emit_connections(const RecommenderInput *in, const RecoPlan *p,
 								 p->connections, NULL);
 	double		active = Max(1.0, rint(PGBL_ACTIVE_PER_CPU * p->cpus));
 
-	s->formula = psprintf("min(%d %s, max(20, %s x %s CPUs)) = %d",
+	s->formula = psprintf("min(%d %s, max(20, %s x %s CPUs), %s usable / 2 / 8MB) = %d",
 						  p->requested,
 						  in->max_connections > 0 ? "asked" : "for this workload",
 						  format_number(PGBL_CONNS_PER_CPU),
-						  format_number(p->cpus), p->connections);
+						  format_number(p->cpus), PB(p->usable), p->connections);
 	if (p->requested > p->connections)
-		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each), so put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections and keep max_connections at %d instead of shrinking work_mem.",
+		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each) or %s can hold (8MB each at least), so put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections and keep max_connections at %d instead of shrinking work_mem.",
 							 p->requested, format_number(p->cpus),
-							 format_number(PGBL_CONNS_PER_CPU),
+							 format_number(PGBL_CONNS_PER_CPU), PB(p->usable),
 							 format_number(PGBL_ACTIVE_PER_CPU),
 							 format_number(p->cpus), active, p->connections);
 	else
@@ -324,7 +330,7 @@ emit_work_mem(const RecommenderInput *in, const RecoPlan *p,
 						  format_number(PGBL_HASH_MEM), PB(p->work_mem));
 	s->reason = p->query_mem > 0 ?
 		psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out (%s of it for %s queries).",
-				 format_number(work_mem_share[in->workload]),
+				 work_mem_share_words[in->workload],
 				 RecoWorkloadNames[in->workload]) :
 		pstrdup("Nothing is left after the fixed costs, so work_mem stays at its floor: give the machine more RAM or fewer connections.");
 

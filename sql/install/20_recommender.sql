@@ -75,8 +75,9 @@ LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 WITH r AS (
-    SELECT pg_catalog.row_number() OVER () AS n, r.*, s.source, s.sourcefile
-      FROM pgbench_lab.recommend($1, $2, $3, $4, $5, $6, $7, $8) AS r
+    SELECT r.*, s.source, s.sourcefile
+      FROM (SELECT pg_catalog.row_number() OVER () AS n, *
+              FROM pgbench_lab.recommend($1, $2, $3, $4, $5, $6, $7, $8)) AS r
       LEFT JOIN pg_catalog.pg_settings AS s ON s.name OPERATOR(pg_catalog.=) r.name
      WHERE r.changes
 ), lines AS (
