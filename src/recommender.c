@@ -42,6 +42,8 @@
 #define PGBL_AUTOVACUUM_WORKERS 3
 /* hash_mem_multiplier recommended (and PostgreSQL's default since 15). */
 #define PGBL_HASH_MEM 2.0
+/* Beyond this much WAL between checkpoints, recovery takes too long. */
+#define PGBL_MAX_WAL_CAP (64.0 * GB)
 /* One WAL segment, the ceiling of wal_buffers' automatic value. */
 #define PGBL_WAL_SEGMENT (16.0 * MB)
 
@@ -256,7 +258,8 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	if (in->os == RECO_WINDOWS)
 		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
 
-	p->max_wal = wal_base[in->workload] + wal_per_sb[in->workload] * p->sb;
+	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
+					 PGBL_MAX_WAL_CAP);
 	if (in->wal_disk_free >= 0)
 		p->max_wal = Min(p->max_wal, in->wal_disk_free / 4);
 	p->max_wal = Max(round_memory(p->max_wal), 32 * MB);
@@ -401,10 +404,10 @@ emit_wal(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 
 	s = add_setting(out, "max_wal_size", RECO_UNIT_BYTES, p->max_wal, NULL);
 	s->formula = in->wal_disk_free >= 0 ?
-		psprintf("min(%s + %s x %s shared_buffers, %s free disk / 4) = %s",
+		psprintf("min(%s + %s x %s shared_buffers, 64GB, %s free disk / 4) = %s",
 				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
 				 PB(p->sb), PB(in->wal_disk_free), PB(p->max_wal)) :
-		psprintf("%s + %s x %s shared_buffers = %s",
+		psprintf("min(%s + %s x %s shared_buffers, 64GB) = %s",
 				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
 				 PB(p->sb), PB(p->max_wal));
 	s->reason = pstrdup("Checkpoints should come from checkpoint_timeout, not from WAL volume; a larger buffer pool dirties more pages between them, so the limit grows with it.");
