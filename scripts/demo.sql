@@ -4,6 +4,9 @@
 CREATE EXTENSION pgbench_lab CASCADE;
 \dx pgbench_lab
 
+\echo '== system_info(): the machine as the server sees it'
+SELECT * FROM pgbench_lab.system_info();
+
 \echo '== recommend(): settings for this machine, with the arithmetic (detected inputs)'
 SELECT name, current, recommended, changes, context, formula
   FROM pgbench_lab.recommend();

@@ -126,15 +126,17 @@ SystemReadFile(const char *path, char *buf, size_t size)
 {
 	int			fd = open_regular(path);
 	size_t		len = 0;
-	ssize_t		n;
+	ssize_t		n = 0;
 
 	if (fd < 0)
 		return false;
 	while (len < size - 1 &&
 		   (n = read(fd, buf + len, size - 1 - len)) > 0)
 		len += n;
-	/* full buffer: one byte more means the file does not fit */
-	if (len == size - 1)
+	/* a read error, or one byte more than fits: not a one-value file */
+	if (n < 0)
+		len = 0;
+	else if (len == size - 1)
 	{
 		char		extra;
 
@@ -160,7 +162,7 @@ SystemReadLines(const char *path, SystemLineFunc func, void *arg)
 	size_t		total = 0;
 	bool		skipping = false;
 	bool		go_on = true;
-	ssize_t		n;
+	ssize_t		n = 0;
 	int			fd = open_regular(path);
 
 	if (fd < 0)
@@ -192,7 +194,8 @@ SystemReadLines(const char *path, SystemLineFunc func, void *arg)
 			len = 0;
 		}
 	}
-	if (go_on && len > 0 && !skipping && total < PGBL_SYSTEM_FILE_MAX)
+	/* the last line may lack its newline; after a read error, drop it */
+	if (go_on && n == 0 && len > 0 && !skipping)
 	{
 		buf[len] = '\0';
 		func(buf, arg);
@@ -338,6 +341,8 @@ put_cpu_rows(ReturnSetInfo *rsinfo, const SystemFacts *f)
 			   f->cpus_online_source);
 	put_number(rsinfo, "cpus_affinity", f->cpus_affinity, "cpus",
 			   f->cpus_affinity_source);
+	put_number(rsinfo, "cgroup_cpuset", f->cgroup_cpuset, "cpus",
+			   f->cgroup_cpuset_source);
 	put_number(rsinfo, "cgroup_cpu_quota", f->cpu_quota, "cpus",
 			   f->cpu_quota_source);
 	put_number(rsinfo, "cpus_effective", f->cpus_effective, "cpus",

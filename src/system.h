@@ -71,6 +71,10 @@ typedef struct SystemFacts
 	double		cgroup_memory_high; /* v2 memory.high (reclaim starts) */
 	const char *cgroup_memory_high_source;
 
+	/* CPUs of the cgroup's cpuset (v2 cpuset.cpus.effective, v1 cpuset.cpus) */
+	double		cgroup_cpuset;
+	const char *cgroup_cpuset_source;
+
 	/* data directory, more */
 	const char *data_directory;
 	const char *data_mount_point;	/* longest mountinfo prefix of it */

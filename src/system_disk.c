@@ -157,11 +157,14 @@ probe_mount(SystemFacts *facts, const char *path)
 	if (statfs(path, &sfs) != 0)
 		return;
 	for (int i = 0; i < lengthof(fs_magics); i++)
+	{
 		if ((long) sfs.f_type == fs_magics[i].magic)
 		{
 			facts->data_filesystem = fs_magics[i].name;
 			facts->data_filesystem_source = "statfs() f_type";
+			break;
 		}
+	}
 	if (facts->data_filesystem == NULL)
 	{
 		facts->data_filesystem = psprintf("0x%lx", (unsigned long) sfs.f_type);
@@ -216,7 +219,8 @@ probe_device(SystemFacts *facts, const char *path)
 	}
 	facts->data_device = last_component(target);
 	facts->data_device_source = link;
-	if (facts->data_device[0] == '\0' || strcmp(facts->data_device, "..") == 0)
+	if (facts->data_device[0] == '\0' || strcmp(facts->data_device, ".") == 0 ||
+		strcmp(facts->data_device, "..") == 0)
 	{
 		facts->data_device = NULL;
 		facts->data_device_source = PGBL_SYSTEM_UNAVAILABLE;

@@ -13,8 +13,13 @@
  * is the process's cgroup); then the hierarchy's root files are used.
  *
  * "max", -1 and the page-rounded 2^63 that cgroup v1 prints for "no limit"
- * all mean no limit; anything else that is not a plain number is malformed
- * and makes that file count as unreadable.
+ * all mean no limit, and so does an enabled v2 controller with no limit
+ * file anywhere on the path (the v2 root cgroup has none).  Anything else
+ * that is not a plain number is malformed: that file counts as unreadable,
+ * and a fact whose only files are malformed is unavailable, not unlimited.
+ *
+ * CPUs are the smallest of those online, those in the affinity mask, those
+ * of the cgroup's cpuset, and the CFS quota (quota / period, fractional).
  *
  *-------------------------------------------------------------------------
  */
@@ -51,6 +56,7 @@ typedef CgroupLevel (*CgroupReader) (const char *dir, const char *file,
 /* Where this process's cgroup is for one controller. */
 typedef struct CgroupPlace
 {
+	const char *controller;		/* "memory", "cpu", "cpuset" */
 	int			version;		/* 1, 2, or 0 when none */
 	char	   *root;			/* hierarchy's mount directory (sysroot'd) */
 	char	   *path;			/* cgroup path inside it, "/..." */
@@ -78,6 +84,20 @@ typedef struct MeminfoScan
 	bool		have_hfree;
 } MeminfoScan;
 
+/* Nothing but blanks and newlines from here on? */
+static bool
+blank_rest(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* Read dir/file of one cgroup level into a small buffer. */
+static bool
+read_level_file(const char *dir, const char *file, char *buf, size_t size)
+{
+	return SystemReadFile(psprintf("%s/%s", dir, file), buf, size);
+}
+
 static bool
 is_dir(const char *path)
 {
@@ -86,25 +106,23 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Does a comma-separated list name the controller exactly? */
+/* Does a list of names separated by any of seps hold name exactly? */
 static bool
-list_has(const char *list, const char *name)
+list_has(const char *list, const char *seps, const char *name)
 {
 	size_t		len = strlen(name);
 	const char *p = list;
 
-	while (*p)
+	for (;;)
 	{
-		const char *comma = strchr(p, ',');
-		size_t		n = comma ? (size_t) (comma - p) : strlen(p);
+		size_t		n = strcspn(p, seps);
 
 		if (n == len && strncmp(p, name, len) == 0)
 			return true;
-		if (!comma)
-			break;
-		p = comma + 1;
+		if (p[n] == '\0')
+			return false;
+		p += n + 1;
 	}
-	return false;
 }
 
 /* One /proc/self/cgroup line: "hierarchy-id:controllers:path". */
@@ -121,7 +139,7 @@ cgroup_line(char *line, void *arg)
 	*c2 = '\0';
 	if (strcmp(line, "0") == 0 && c1[1] == '\0')
 		scan->v2_path = pstrdup(c2 + 1);
-	else if (list_has(c1 + 1, scan->controller))
+	else if (list_has(c1 + 1, ",", scan->controller))
 	{
 		scan->v1_controllers = pstrdup(c1 + 1);
 		scan->v1_path = pstrdup(c2 + 1);
@@ -134,7 +152,7 @@ static CgroupPlace
 cgroup_place(const char *controller)
 {
 	CgroupScan	scan = {controller, NULL, NULL, NULL};
-	CgroupPlace place = {0, NULL, NULL};
+	CgroupPlace place = {controller, 0, NULL, NULL};
 
 	if (!SystemReadLines(SystemPath("/proc/self/cgroup"), cgroup_line, &scan))
 		return place;
@@ -162,6 +180,20 @@ cgroup_place(const char *controller)
 }
 
 /*
+ * cgroup v2 keeps no limit files in its root cgroup: when none exists on
+ * the path but the controller is enabled, nothing limits us.
+ */
+static bool
+v2_root_only(const CgroupPlace *place)
+{
+	char		buf[1024];
+
+	return place->version == 2 &&
+		read_level_file(place->root, "cgroup.controllers", buf, sizeof(buf)) &&
+		list_has(buf, " \n", place->controller);
+}
+
+/*
  * Read one limit file in the cgroup's directory and every parent up to the
  * root; the smallest limit wins.  *source names the file that set it, or
  * says "no limit" when files exist but none limits, or "unavailable".
@@ -174,6 +206,7 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 	char	   *dir;
 	double		best = -1;
 	bool		unlimited = false;
+	bool		malformed = false;
 
 	*source = PGBL_SYSTEM_UNAVAILABLE;
 	if (place->version == 0 || !is_dir(place->root))
@@ -193,7 +226,10 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 
 		CHECK_FOR_INTERRUPTS();
 		level = reader(dir, file, &v);
-		if (level == CGROUP_LEVEL_UNLIMITED)
+		if (level == CGROUP_LEVEL_NONE &&
+			access(psprintf("%s/%s", dir, file), F_OK) == 0)
+			malformed = true;
+		else if (level == CGROUP_LEVEL_UNLIMITED)
 			unlimited = true;
 		else if (level == CGROUP_LEVEL_LIMIT && (best < 0 || v < best))
 		{
@@ -208,6 +244,11 @@ cgroup_walk(const CgroupPlace *place, const char *file, const char *label,
 		else
 			*slash = '\0';
 	}
+	/* a malformed file is not "no limit": we cannot tell */
+	if (best < 0 && malformed)
+		unlimited = false;
+	else if (best < 0 && !unlimited)
+		unlimited = v2_root_only(place);
 	if (best < 0 && unlimited)
 		*source = psprintf("%s (no limit)", label);
 	return best;
@@ -221,11 +262,11 @@ read_memory_limit(const char *dir, const char *file, double *value)
 	uint64		v;
 	const char *end;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)))
+	if (!read_level_file(dir, file, buf, sizeof(buf)))
 		return CGROUP_LEVEL_NONE;
-	if (strcmp(buf, "max\n") == 0 || strcmp(buf, "max") == 0)
+	if (strncmp(buf, "max", 3) == 0 && blank_rest(buf + 3))
 		return CGROUP_LEVEL_UNLIMITED;
-	if (!SystemParseUint64(buf, &v, &end) || strspn(end, " \t\n") != strlen(end))
+	if (!SystemParseUint64(buf, &v, &end) || !blank_rest(end))
 		return CGROUP_LEVEL_NONE;
 	if (v >= PGBL_SYSTEM_UNLIMITED)
 		return CGROUP_LEVEL_UNLIMITED;
@@ -249,10 +290,39 @@ parse_int64_all(const char *str, int64 *value)
 		str++;
 	}
 	if (!SystemParseUint64(str, &v, &end) || v > (uint64) PG_INT64_MAX ||
-		strspn(end, " \t\n") != strlen(end))
+		!blank_rest(end))
 		return false;
 	*value = neg ? -(int64) v : (int64) v;
 	return true;
+}
+
+/*
+ * Count the CPUs of a kernel CPU list ("0-3,8,10-11"); -1 when malformed.
+ */
+static int
+count_cpu_list(const char *list)
+{
+	int			count = 0;
+	const char *p = list;
+
+	for (;;)
+	{
+		uint64		lo,
+					hi;
+
+		if (!SystemParseUint64(p, &lo, &p) || lo > PGBL_SYSTEM_MAX_CPU)
+			return -1;
+		hi = lo;
+		if (*p == '-' &&
+			(!SystemParseUint64(p + 1, &hi, &p) || hi < lo ||
+			 hi > PGBL_SYSTEM_MAX_CPU))
+			return -1;
+		count += (int) (hi - lo + 1);
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return blank_rest(p) ? count : -1;
 }
 
 /* cgroup v2 cpu.max: "max 100000" or "150000 100000" (quota period). */
@@ -264,14 +334,14 @@ read_cpu_max(const char *dir, const char *file, double *value)
 				period;
 	const char *p;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)))
+	if (!read_level_file(dir, file, buf, sizeof(buf)))
 		return CGROUP_LEVEL_NONE;
 	if (strncmp(buf, "max ", 4) == 0)
 		return SystemParseUint64(buf + 4, &period, &p) ?
 			CGROUP_LEVEL_UNLIMITED : CGROUP_LEVEL_NONE;
 	if (!SystemParseUint64(buf, &quota, &p) || *p != ' ' ||
 		!SystemParseUint64(p, &period, &p) ||
-		strspn(p, " \t\n") != strlen(p) || quota == 0 || period == 0)
+		!blank_rest(p) || quota == 0 || period == 0)
 		return CGROUP_LEVEL_NONE;
 	*value = (double) quota / (double) period;
 	return CGROUP_LEVEL_LIMIT;
@@ -285,15 +355,29 @@ read_cfs_quota(const char *dir, const char *file, double *value)
 	int64		quota,
 				period;
 
-	if (!SystemReadFile(psprintf("%s/%s", dir, file), buf, sizeof(buf)) ||
+	if (!read_level_file(dir, file, buf, sizeof(buf)) ||
 		!parse_int64_all(buf, &quota))
 		return CGROUP_LEVEL_NONE;
 	if (quota == -1)
 		return CGROUP_LEVEL_UNLIMITED;
-	if (!SystemReadFile(psprintf("%s/cpu.cfs_period_us", dir), buf, sizeof(buf)) ||
+	if (!read_level_file(dir, "cpu.cfs_period_us", buf, sizeof(buf)) ||
 		!parse_int64_all(buf, &period) || quota <= 0 || period <= 0)
 		return CGROUP_LEVEL_NONE;
 	*value = (double) quota / (double) period;
+	return CGROUP_LEVEL_LIMIT;
+}
+
+/* A cpuset file: a CPU list such as "0-3,8"; empty means not set. */
+static CgroupLevel
+read_cpuset(const char *dir, const char *file, double *value)
+{
+	char		buf[1024];
+	int			count;
+
+	if (!read_level_file(dir, file, buf, sizeof(buf)) ||
+		(count = count_cpu_list(buf)) <= 0)
+		return CGROUP_LEVEL_NONE;
+	*value = count;
 	return CGROUP_LEVEL_LIMIT;
 }
 
@@ -425,35 +509,6 @@ SystemProbeMemory(SystemFacts *facts)
 			 facts->cgroup_memory_high, facts->cgroup_memory_high_source);
 }
 
-/*
- * Count the CPUs of a kernel CPU list ("0-3,8,10-11"); -1 when malformed.
- */
-static int
-count_cpu_list(const char *list)
-{
-	int			count = 0;
-	const char *p = list;
-
-	for (;;)
-	{
-		uint64		lo,
-					hi;
-
-		if (!SystemParseUint64(p, &lo, &p) || lo > PGBL_SYSTEM_MAX_CPU)
-			return -1;
-		hi = lo;
-		if (*p == '-' &&
-			(!SystemParseUint64(p + 1, &hi, &p) || hi < lo ||
-			 hi > PGBL_SYSTEM_MAX_CPU))
-			return -1;
-		count += (int) (hi - lo + 1);
-		if (*p != ',')
-			break;
-		p++;
-	}
-	return strspn(p, " \t\n") == strlen(p) ? count : -1;
-}
-
 /* /proc/self/status "Cpus_allowed_list:" (sysroot tests only) */
 static bool
 status_line(char *line, void *arg)
@@ -462,7 +517,7 @@ status_line(char *line, void *arg)
 
 	if (strncmp(line, key, strlen(key)) != 0)
 		return true;
-	*(int *) arg = count_cpu_list(line + strlen(key) + strspn(line + strlen(key), " \t"));
+	*(int *) arg = count_cpu_list(line + strlen(key));
 	return false;
 }
 
@@ -546,12 +601,23 @@ SystemProbeCpus(SystemFacts *facts)
 									   "cgroup v1 cpu.cfs_quota_us",
 									   read_cfs_quota, &facts->cpu_quota_source);
 
+	place = cgroup_place("cpuset");
+	facts->cgroup_cpuset =
+		place.version == 2 ?
+		cgroup_walk(&place, "cpuset.cpus.effective",
+					"cgroup v2 cpuset.cpus.effective", read_cpuset,
+					&facts->cgroup_cpuset_source) :
+		cgroup_walk(&place, "cpuset.cpus", "cgroup v1 cpuset.cpus",
+					read_cpuset, &facts->cgroup_cpuset_source);
+
 	facts->cpus_effective = -1;
 	facts->cpus_source = PGBL_SYSTEM_UNAVAILABLE;
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpus_online, facts->cpus_online_source);
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpus_affinity, facts->cpus_affinity_source);
+	take_min(&facts->cpus_effective, &facts->cpus_source,
+			 facts->cgroup_cpuset, facts->cgroup_cpuset_source);
 	take_min(&facts->cpus_effective, &facts->cpus_source,
 			 facts->cpu_quota, facts->cpu_quota_source);
 }

@@ -5,12 +5,8 @@
 
 -- One row per fact.  value is NULL when a fact could not be read (source
 -- 'unavailable') or a cgroup sets no limit (source '... (no limit)').
-CREATE FUNCTION pgbench_lab.system_info(
-    OUT name text,
-    OUT value text,
-    OUT unit text,
-    OUT source text)
-RETURNS SETOF record
+CREATE FUNCTION pgbench_lab.system_info()
+RETURNS TABLE (name text, value text, unit text, source text)
 AS 'MODULE_PATHNAME', 'pgbench_lab_system_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 

@@ -105,6 +105,25 @@ def test_real_memory_and_cpus(node):
     assert value(f, "kernel_release") == os.uname().release
 
 
+def test_real_cgroup_version(node):
+    """The cgroup version of the memory limit is the one the backend is in."""
+    with node.connect() as conn:
+        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        src = conn.execute("SELECT source FROM pgbench_lab.system_info()"
+                           " WHERE name = 'cgroup_memory_max'").fetchone()[0]
+    with open(f"/proc/{pid}/cgroup") as fh:
+        lines = [l.rstrip("\n").split(":", 2) for l in fh if l.count(":") >= 2]
+    v1 = [path for _id, ctl, path in lines if "memory" in ctl.split(",")]
+    if v1 and os.path.exists("/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        assert src.startswith("cgroup v1 memory.limit_in_bytes"), src
+    elif not v1 and os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+        with open("/sys/fs/cgroup/cgroup.controllers") as fh:
+            if "memory" in fh.read().split():
+                assert src.startswith("cgroup v2 memory.max"), src
+    else:
+        assert src == "unavailable" or src.startswith("cgroup v"), src
+
+
 def _mount_of(path):
     """Longest mountinfo mount point covering path: (point, fstype, source)."""
     best = None
@@ -176,6 +195,7 @@ def test_cgroup_v2_limited(node, machine):
         "sys/fs/cgroup/system.slice/postgresql.service/memory.max": f"{2 * GIB}\n",
         "sys/fs/cgroup/system.slice/postgresql.service/memory.high": "max\n",
         "sys/fs/cgroup/system.slice/postgresql.service/cpu.max": "150000 100000\n",
+        "sys/fs/cgroup/system.slice/postgresql.service/cpuset.cpus.effective": "0-1\n",
     })
     f = facts(node, root)
     assert_consistent(f)
@@ -188,6 +208,7 @@ def test_cgroup_v2_limited(node, machine):
     assert source(f, "cgroup_memory_high") == "cgroup v2 memory.high (no limit)"
     assert value(f, "cpus_online") == "4"
     assert value(f, "cpus_affinity") == "4"
+    assert value(f, "cgroup_cpuset") == "2"
     assert value(f, "cgroup_cpu_quota") == "1.5"
     assert value(f, "cpus_effective") == "1.5"
     assert source(f, "cpus_effective").startswith("cgroup v2 cpu.max at ")
@@ -206,6 +227,21 @@ def test_cgroup_v2_memory_high_below_max(node, machine):
     f = facts(node, root)
     assert value(f, "memory_limit") == str(3 * GIB)
     assert source(f, "memory_limit").startswith("cgroup v2 memory.high at ")
+
+
+def test_cgroup_v2_cpuset_smallest(node, machine):
+    root = machine({
+        "proc/self/cgroup": "0::/pinned\n",
+        "sys/fs/cgroup/cgroup.controllers": "cpuset cpu memory\n",
+        "sys/fs/cgroup/cpuset.cpus.effective": "0-3\n",
+        "sys/fs/cgroup/pinned/cpuset.cpus.effective": "2\n",
+        "sys/fs/cgroup/pinned/cpu.max": "max 100000\n",
+    })
+    f = facts(node, root)
+    assert value(f, "cgroup_cpuset") == "1"
+    assert value(f, "cpus_effective") == "1"
+    assert source(f, "cpus_effective") == (
+        f"cgroup v2 cpuset.cpus.effective at {root}/sys/fs/cgroup/pinned/cpuset.cpus.effective")
 
 
 def test_cgroup_v2_unlimited(node, machine):
@@ -231,7 +267,10 @@ def test_cgroup_v2_unlimited(node, machine):
 def test_cgroup_v1_limited(node, machine):
     root = machine({
         "proc/self/cgroup": ("12:pids:/docker/abc\n11:memory:/docker/abc\n"
-                             "4:cpu,cpuacct:/docker/abc\n1:name=systemd:/docker/abc\n0::/\n"),
+                             "4:cpu,cpuacct:/docker/abc\n3:cpuset:/docker/abc\n"
+                             "1:name=systemd:/docker/abc\n0::/\n"),
+        "sys/fs/cgroup/cpuset/cpuset.cpus": "0-3\n",
+        "sys/fs/cgroup/cpuset/docker/abc/cpuset.cpus": "0-2\n",
         "sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes": f"{GIB}\n",
         "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "250000\n",
         "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n",
@@ -244,6 +283,9 @@ def test_cgroup_v1_limited(node, machine):
         f"cgroup v1 memory.limit_in_bytes at {root}/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes")
     assert value(f, "cgroup_memory_high") is None
     assert source(f, "cgroup_memory_high") == "unavailable"
+    assert value(f, "cgroup_cpuset") == "3"
+    assert source(f, "cgroup_cpuset") == (
+        f"cgroup v1 cpuset.cpus at {root}/sys/fs/cgroup/cpuset/docker/abc/cpuset.cpus")
     assert value(f, "cgroup_cpu_quota") == "2.5"
     assert value(f, "cpus_effective") == "2.5"
     assert source(f, "cpus_effective").startswith("cgroup v1 cpu.cfs_quota_us at ")
@@ -314,6 +356,20 @@ def test_cgroup_dir_missing_uses_root(node, machine):
     assert value(f, "cpus_effective") == "3"
 
 
+def test_cgroup_v2_root_cgroup(node, machine):
+    """The v2 root cgroup has no limit files: enabled controllers set no limit."""
+    root = machine({
+        "proc/self/cgroup": "0::/\n",
+        "sys/fs/cgroup/cgroup.controllers": "cpuset cpu memory\n",
+    })
+    f = facts(node, root)
+    assert_consistent(f)
+    assert source(f, "cgroup_memory_max") == "cgroup v2 memory.max (no limit)"
+    assert source(f, "cgroup_memory_high") == "cgroup v2 memory.high (no limit)"
+    assert source(f, "cgroup_cpu_quota") == "cgroup v2 cpu.max (no limit)"
+    assert value(f, "memory_limit") == str(8 * GIB)
+
+
 def test_missing_controller(node, machine):
     root = machine({
         "proc/self/cgroup": "0::/app\n",
@@ -350,12 +406,14 @@ def test_garbage_files_are_unavailable(node, machine):
         "sys/fs/cgroup/memory.max": "99999999999999999999999\n",
         "sys/fs/cgroup/memory.high": "12 34\n",
         "sys/fs/cgroup/cpu.max": "0 100000\n",
+        "sys/fs/cgroup/g/cpuset.cpus.effective": "x-y\n",
+        "sys/fs/cgroup/cpuset.cpus.effective": "\n",
     }, base=False)
     f = facts(node, root)
     assert_consistent(f)
     for name in ("physical_ram", "hugepage_size", "hugepages_total", "hugepages_free",
                  "cgroup_memory_max", "cgroup_memory_high", "memory_limit",
-                 "cgroup_cpu_quota"):
+                 "cgroup_cpuset", "cgroup_cpu_quota"):
         assert value(f, name) is None, name
         assert source(f, name) == "unavailable", name
     # CPU counts fall back to the real system, and say so
