@@ -10,10 +10,7 @@ host under pgbench_lab.sysroot.  The last tests apply recommend_sql()'s
 script to a throwaway cluster, restart it, and revert it.
 """
 import itertools
-import os
 import re
-import shutil
-import tempfile
 
 import psycopg
 import pytest
@@ -183,11 +180,14 @@ def test_huge_machines(node):
 
 # ---- detection --------------------------------------------------------------
 
+# the system part's factory: lays out {relative path: content} under a sysroot
+from test_system import machine  # noqa: E402,F401  (a pytest fixture)
+
+
 @pytest.fixture
-def container():
+def container(machine):
     """A 256 GB, 64-CPU host whose cgroup v2 allows 2 GB and 1.5 CPUs."""
-    root = tempfile.mkdtemp(prefix="pgbl-reco-sysroot-")
-    files = {
+    return machine({
         "proc/meminfo": "MemTotal:       268435456 kB\nHugepagesize:       2048 kB\n"
                         "HugePages_Total:       0\nHugePages_Free:        0\n",
         "sys/devices/system/cpu/online": "0-63\n",
@@ -197,18 +197,7 @@ def container():
         "sys/fs/cgroup/kubepods/pod1/postgres/memory.max": f"{2 * GB}\n",
         "sys/fs/cgroup/kubepods/pod1/postgres/memory.high": "max\n",
         "sys/fs/cgroup/kubepods/pod1/postgres/cpu.max": "150000 100000\n",
-    }
-    for rel, content in files.items():
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(content)
-    for d, _dirs, names in os.walk(root):
-        os.chmod(d, 0o755)
-        for name in names:
-            os.chmod(os.path.join(d, name), 0o644)
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
+    }, base=False)
 
 
 def test_container_limits_detected(node, container):
@@ -272,6 +261,16 @@ def test_current_and_context(node):
 
 # ---- apply, restart, revert ------------------------------------------------
 
+def run_and_restart(cluster, statements, args):
+    """Run a script's statements, restart, and recommend() again."""
+    with cluster.connect() as conn:
+        for stmt in statements:
+            conn.execute(stmt)
+    cluster.restart()
+    with cluster.connect() as conn:
+        return recommend(conn, **args)
+
+
 def test_apply_and_revert(new_cluster):
     """recommend_sql()'s script, applied and the server restarted, leaves
     nothing to change; its revert script restores every old value."""
@@ -291,21 +290,11 @@ def test_apply_and_revert(new_cluster):
     revert = [s for k, s in script if k == "revert"]
     note = [s for k, s in script if k == "note"]
     assert "shared_buffers" in note[0]
-    with c.connect() as conn:
-        for stmt in apply:
-            conn.execute(stmt)
-    c.restart()
-    with c.connect() as conn:
-        after = recommend(conn, **args)
+    after = run_and_restart(c, apply, args)
     still = [n for n, row in after.items() if row["changes"] and n != "vm.nr_hugepages"]
     assert still == []
     assert after["shared_buffers"]["current"] == before["shared_buffers"]["recommended"]
-    with c.connect() as conn:
-        for stmt in revert:
-            conn.execute(stmt)
-    c.restart()
-    with c.connect() as conn:
-        back = recommend(conn, **args)
+    back = run_and_restart(c, revert, args)
     assert {n: r["current"] for n, r in back.items()} == \
         {n: r["current"] for n, r in before.items()}
 
