@@ -1,0 +1,126 @@
+
+-- ---------------------------------------------------------------------------
+-- recommender and settings: settings for the machine the server runs on,
+-- explained, budgeted and validated against the live server.
+-- ---------------------------------------------------------------------------
+
+-- One row per setting.  A NULL input is detected: RAM and CPUs from
+-- system_info() (cgroup limits first), storage from the data directory's
+-- device, data size from the databases, OS from the server.
+CREATE FUNCTION pgbench_lab.recommend(
+    ram text DEFAULT NULL,
+    cpus numeric DEFAULT NULL,
+    max_connections int DEFAULT NULL,
+    workload text DEFAULT 'mixed',
+    storage text DEFAULT NULL,
+    os text DEFAULT NULL,
+    data_size text DEFAULT NULL,
+    os_reserve text DEFAULT NULL,
+    OUT name text,
+    OUT current text,
+    OUT recommended text,
+    OUT changes boolean,
+    OUT context text,
+    OUT formula text,
+    OUT reason text,
+    OUT within_limits boolean)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbench_lab_recommend'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) IS
+'Recommended settings with their formula, reason, context and whether they fit the server''s bounds';
+
+-- Seed 000's memory budget, term by term; NULL means the live value.
+CREATE FUNCTION pgbench_lab.memory_budget(
+    ram text DEFAULT NULL,
+    max_connections int DEFAULT NULL,
+    work_mem text DEFAULT NULL,
+    shared_buffers text DEFAULT NULL,
+    maintenance_work_mem text DEFAULT NULL,
+    effective_cache_size text DEFAULT NULL,
+    autovacuum_max_workers int DEFAULT NULL,
+    OUT component text,
+    OUT bytes numeric,
+    OUT size text,
+    OUT ram_share numeric,
+    OUT status text,
+    OUT note text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pgbench_lab_memory_budget'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) IS
+'Memory budget of the live (or given) settings: each term, the total, what is left for the OS cache, and a verdict';
+
+-- The ALTER SYSTEM statements for what recommend() would change, a note of
+-- what needs a restart, and a script that restores today's values.  Nothing
+-- is applied: the DBA reads, edits and runs it.
+CREATE FUNCTION pgbench_lab.recommend_sql(
+    ram text DEFAULT NULL,
+    cpus numeric DEFAULT NULL,
+    max_connections int DEFAULT NULL,
+    workload text DEFAULT 'mixed',
+    storage text DEFAULT NULL,
+    os text DEFAULT NULL,
+    data_size text DEFAULT NULL,
+    os_reserve text DEFAULT NULL,
+    OUT step int,
+    OUT kind text,
+    OUT statement text)
+RETURNS SETOF record
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+WITH r AS (
+    SELECT r.*, s.source, s.sourcefile
+      FROM (SELECT pg_catalog.row_number() OVER () AS n, *
+              FROM pgbench_lab.recommend($1, $2, $3, $4, $5, $6, $7, $8)) AS r
+      LEFT JOIN pg_catalog.pg_settings AS s ON s.name OPERATOR(pg_catalog.=) r.name
+     WHERE r.changes
+), lines AS (
+    SELECT 1 AS part, n, 'apply'::text AS kind,
+           CASE WHEN context OPERATOR(pg_catalog.=) 'sysctl'
+                THEN pg_catalog.format('-- as root, before the restart: sysctl -w %s=%s', name, recommended)
+                ELSE pg_catalog.format('ALTER SYSTEM SET %I = %L;  -- %s', name, recommended, context)
+           END AS statement
+      FROM r
+    UNION ALL
+    SELECT 2, 0, 'apply', 'SELECT pg_catalog.pg_reload_conf();'
+     WHERE EXISTS (SELECT FROM r WHERE context OPERATOR(pg_catalog.<>) 'sysctl')
+    UNION ALL
+    SELECT 3, 0, 'note', '-- needs a restart: ' OPERATOR(pg_catalog.||)
+           pg_catalog.string_agg(name, ', ' ORDER BY n)
+      FROM r WHERE context OPERATOR(pg_catalog.=) 'restart'
+    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+    UNION ALL
+    SELECT 4, n, 'revert',
+           CASE WHEN source OPERATOR(pg_catalog.=) 'configuration file'
+                 AND sourcefile OPERATOR(pg_catalog.~) 'postgresql\.auto\.conf$'
+                THEN pg_catalog.format('ALTER SYSTEM SET %I = %L;', name, current)
+                ELSE pg_catalog.format('ALTER SYSTEM RESET %I;', name)
+           END
+      FROM r WHERE context OPERATOR(pg_catalog.<>) 'sysctl'
+    UNION ALL
+    SELECT 5, 0, 'revert', 'SELECT pg_catalog.pg_reload_conf();'
+     WHERE EXISTS (SELECT FROM r WHERE context OPERATOR(pg_catalog.<>) 'sysctl')
+)
+SELECT (pg_catalog.row_number() OVER (ORDER BY part, n))::int, kind, statement
+  FROM lines
+ ORDER BY part, n
+$$;
+
+COMMENT ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) IS
+'ALTER SYSTEM script for recommend()''s changes, with a restart note and a revert script; applies nothing';
+
+-- They read the machine's limits and every setting, like system_info():
+-- monitoring roles only (pg_monitor includes pg_read_all_settings and
+-- pg_read_all_stats, which the settings' sources and the databases' sizes need).
+REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) TO pg_monitor;

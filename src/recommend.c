@@ -1,0 +1,358 @@
+/*-------------------------------------------------------------------------
+ *
+ * recommend.c
+ *		SQL-callable recommend() and memory_budget(): inputs in, rows out.
+ *
+ * This file is the glue between the three other pieces: it validates the
+ * caller's inputs (sizes through the server's own GUC unit parsing, choices
+ * against fixed lists), fills every NULL input from what the server can see
+ * (SystemCollect for RAM, CPUs, storage and OS; the databases' sizes from
+ * the catalog), runs the pure arithmetic of recommender.c, and lets
+ * settings.c compare each recommendation with the live value and clamp it
+ * to the server's bounds.  Explicit inputs describe a machine that may not
+ * be this one, so facts of this machine are used only for inputs left NULL;
+ * that keeps explicit calls deterministic.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/guc.h"
+
+#include "pgbench_lab.h"
+#include "recommender.h"
+#include "settings.h"
+#include "system.h"
+
+/* Largest RAM or size accepted: 1 EB, far beyond any machine. */
+#define PGBL_MAX_BYTES (1024.0 * 1024 * 1024 * 1024 * 1024 * 1024)
+/* Largest CPU count accepted. */
+#define PGBL_MAX_CPUS 65536.0
+/* PostgreSQL's own ceiling for max_connections (MAX_BACKENDS). */
+#define PGBL_MAX_CONNECTIONS 262143
+#define PGBL_SIZE_HINT "Give a positive number with a unit, B, kB, MB, GB or TB, for example '12GB'."
+
+PG_FUNCTION_INFO_V1(pgbench_lab_recommend);
+PG_FUNCTION_INFO_V1(pgbench_lab_memory_budget);
+
+/*
+ * A size argument in bytes, parsed as the server parses memory settings.
+ * A unit is required: '12' would mean twelve bytes, which nobody means.
+ */
+static double
+parse_size(const char *arg, text *value)
+{
+	char	   *str = text_to_cstring(value);
+	int			len = strlen(str);
+	double		bytes;
+
+	while (len > 0 && isspace((unsigned char) str[len - 1]))
+		len--;
+	if (len == 0 || !isalpha((unsigned char) str[len - 1]) ||
+		!parse_real(str, &bytes, GUC_UNIT_BYTE, NULL) || isnan(bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid size for %s: \"%s\"", arg, str),
+				 errhint(PGBL_SIZE_HINT)));
+	if (isinf(bytes) || bytes > PGBL_MAX_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s is out of range: \"%s\"", arg, str),
+				 errhint("Sizes up to 1024PB (1048576TB) are accepted.")));
+	if (bytes <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be positive: \"%s\"", arg, str),
+				 errhint(PGBL_SIZE_HINT)));
+	return bytes;
+}
+
+/* A choice among names (case-insensitive); its index. */
+static int
+parse_choice(const char *arg, text *value, const char *const *names,
+			 const char *valid)
+{
+	char	   *str;
+
+	if (value == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must not be null", arg),
+				 errhint("Valid values are %s.", valid)));
+	str = text_to_cstring(value);
+	for (int i = 0; names[i] != NULL; i++)
+		if (pg_strcasecmp(str, names[i]) == 0)
+			return i;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown %s: \"%s\"", arg, str),
+			 errhint("Valid values are %s.", valid)));
+	return -1;					/* keep compilers quiet */
+}
+
+static double
+check_cpus(Datum value)
+{
+	double		cpus = DatumGetFloat8(DirectFunctionCall1(numeric_float8, value));
+
+	if (isnan(cpus) || cpus <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cpus must be a positive number"),
+				 errhint("Give the CPUs PostgreSQL may use, for example 4 or 1.5 for a CPU quota.")));
+	if (cpus > PGBL_MAX_CPUS)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("cpus is out of range: %g", cpus),
+				 errhint("At most %.0f CPUs are accepted.", PGBL_MAX_CPUS)));
+	return cpus;
+}
+
+static int
+check_connections(const char *arg, int32 value)
+{
+	if (value <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be positive: %d", arg, value),
+				 errhint("Give the number of client connections, for example 100.")));
+	if (value > PGBL_MAX_CONNECTIONS)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s is out of range: %d", arg, value),
+				 errhint("PostgreSQL accepts at most %d connections.", PGBL_MAX_CONNECTIONS)));
+	return value;
+}
+
+/* RAM: the argument, else the effective memory limit (cgroups first). */
+static double
+ram_or_detected(FunctionCallInfo fcinfo, int argno, const SystemFacts *facts)
+{
+	if (!PG_ARGISNULL(argno))
+		return parse_size("ram", PG_GETARG_TEXT_PP(argno));
+	if (facts->memory_limit <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not detect this machine's memory"),
+				 errhint("Pass it explicitly, for example ram => '16GB'.")));
+	return facts->memory_limit;
+}
+
+/* The OS as the recommender names it; other Unixes behave like Linux. */
+static RecoOs
+detected_os(const SystemFacts *facts)
+{
+	if (facts->os != NULL && strcmp(facts->os, "darwin") == 0)
+		return RECO_MACOS;
+	if (facts->os != NULL && strncmp(facts->os, "windows", 7) == 0)
+		return RECO_WINDOWS;
+	return RECO_LINUX;
+}
+
+/* recommend()'s arguments, each NULL one detected. */
+static void
+recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
+				 RecommenderInput *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->ram = ram_or_detected(fcinfo, 0, facts);
+	in->hugepage_size = PG_ARGISNULL(0) ? facts->hugepage_size : 0;
+	if (!PG_ARGISNULL(1))
+		in->cpus = check_cpus(PG_GETARG_DATUM(1));
+	else if (facts->cpus_effective > 0)
+		in->cpus = facts->cpus_effective;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not detect this machine's CPUs"),
+				 errhint("Pass them explicitly, for example cpus => 4.")));
+	in->max_connections = PG_ARGISNULL(2) ? 0 :
+		check_connections("max_connections", PG_GETARG_INT32(2));
+	in->workload = parse_choice("workload", PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
+								RecoWorkloadNames, "web, oltp, dw, mixed and desktop");
+	if (!PG_ARGISNULL(4))
+		in->storage = parse_choice("storage", PG_GETARG_TEXT_PP(4), RecoStorageNames,
+								   "hdd, ssd, nvme and san");
+	else
+		in->storage = facts->data_rotational == 1 ? RECO_HDD : RECO_SSD;
+	in->wal_disk_free = PG_ARGISNULL(4) ? facts->data_free_bytes : -1;
+	in->os = PG_ARGISNULL(5) ? detected_os(facts) :
+		parse_choice("os", PG_GETARG_TEXT_PP(5), RecoOsNames, "linux, windows and macos");
+	in->data_size = PG_ARGISNULL(6) ? SettingsDataSize() :
+		parse_size("data_size", PG_GETARG_TEXT_PP(6));
+	in->os_reserve = PG_ARGISNULL(7) ? -1 : parse_size("os_reserve", PG_GETARG_TEXT_PP(7));
+	if (in->os_reserve >= in->ram)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("os_reserve must be less than ram"),
+				 errhint("os_reserve is the memory kept for the OS and other programs, for example '2GB' of '12GB'.")));
+	in->has_lz4 = facts->have_lz4;
+	in->has_zstd = facts->have_zstd;
+}
+
+/* One output row of recommend(). */
+static void
+recommend_row(ReturnSetInfo *rsinfo, RecoSetting *s, const SettingsLive *live,
+			  const SystemFacts *facts)
+{
+	Datum		values[8];
+	bool		nulls[8] = {0};
+	bool		within = SettingsClamp(live, s);
+	bool		changes = SettingsDiffers(live, s);
+	const char *current = live->found ? live->current : NULL;
+	const char *context = live->found ? live->context : NULL;
+
+	if (!live->found && strcmp(s->name, "vm.nr_hugepages") == 0)
+	{
+		current = facts->hugepages_total >= 0 ?
+			psprintf("%.0f", facts->hugepages_total) : NULL;
+		changes = facts->hugepages_total < s->value;
+		context = "sysctl";
+	}
+	values[0] = CStringGetTextDatum(s->name);
+	nulls[1] = current == NULL;
+	if (current)
+		values[1] = CStringGetTextDatum(current);
+	values[2] = CStringGetTextDatum(RecommenderFormatValue(s->unit, s->value, s->text));
+	values[3] = BoolGetDatum(changes);
+	nulls[4] = context == NULL;
+	if (context)
+		values[4] = CStringGetTextDatum(context);
+	values[5] = CStringGetTextDatum(s->formula);
+	values[6] = CStringGetTextDatum(s->reason);
+	values[7] = BoolGetDatum(within);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * pgbench_lab.recommend(ram text, cpus numeric, max_connections int,
+ *		workload text, storage text, os text, data_size text, os_reserve text)
+ * RETURNS TABLE (name, current, recommended, changes, context, formula,
+ *		reason, within_limits)
+ */
+Datum
+pgbench_lab_recommend(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SystemFacts facts;
+	RecommenderInput in;
+	RecommenderResult *res = palloc0(sizeof(RecommenderResult));
+	const char *names[PGBL_RECO_MAX_SETTINGS];
+	SettingsLive live[PGBL_RECO_MAX_SETTINGS];
+
+	InitMaterializedSRF(fcinfo, 0);
+	SystemCollect(&facts);
+	recommend_inputs(fcinfo, &facts, &in);
+	RecommenderCompute(&in, res);
+
+	for (int i = 0; i < res->count; i++)
+		names[i] = res->settings[i].name;
+	SettingsLookup(names, res->count, live);
+	for (int i = 0; i < res->count; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		recommend_row(rsinfo, &res->settings[i], &live[i], &facts);
+	}
+	return (Datum) 0;
+}
+
+/* A live setting in base units, or the size argument when it is given. */
+static double
+size_or_live(FunctionCallInfo fcinfo, int argno, const char *arg,
+			 const SettingsLive *live)
+{
+	if (!PG_ARGISNULL(argno))
+		return parse_size(arg, PG_GETARG_TEXT_PP(argno));
+	return live->value;
+}
+
+enum
+{
+	LB_CONNS, LB_WORK_MEM, LB_SB, LB_MAINT, LB_ECS, LB_AV_WORKERS,
+	LB_AV_MEM, LB_HASH_MEM, LB_PER_GATHER, LB_SHM, LB_COUNT
+};
+
+/* memory_budget()'s arguments, each NULL one taken from the live server. */
+static void
+budget_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
+			  RecoBudgetInput *in)
+{
+	static const char *const names[LB_COUNT] = {
+		"max_connections", "work_mem", "shared_buffers", "maintenance_work_mem",
+		"effective_cache_size", "autovacuum_max_workers", "autovacuum_work_mem",
+		"hash_mem_multiplier", "max_parallel_workers_per_gather",
+		"shared_memory_size"
+	};
+	SettingsLive live[LB_COUNT];
+
+	SettingsLookup(names, LB_COUNT, live);
+	in->ram = ram_or_detected(fcinfo, 0, facts);
+	in->max_connections = PG_ARGISNULL(1) ? (int) live[LB_CONNS].value :
+		check_connections("max_connections", PG_GETARG_INT32(1));
+	in->work_mem = size_or_live(fcinfo, 2, "work_mem", &live[LB_WORK_MEM]);
+	in->shared_buffers = size_or_live(fcinfo, 3, "shared_buffers", &live[LB_SB]);
+	in->maintenance_work_mem = size_or_live(fcinfo, 4, "maintenance_work_mem",
+											&live[LB_MAINT]);
+	in->effective_cache_size = size_or_live(fcinfo, 5, "effective_cache_size",
+											&live[LB_ECS]);
+	in->autovacuum_max_workers = PG_ARGISNULL(6) ? (int) live[LB_AV_WORKERS].value :
+		check_connections("autovacuum_max_workers", PG_GETARG_INT32(6));
+	/* autovacuum_work_mem -1 means maintenance_work_mem; the budget knows */
+	in->autovacuum_work_mem = live[LB_AV_MEM].value;
+	in->hash_mem_multiplier = live[LB_HASH_MEM].value;
+	in->parallel_per_gather = (int) live[LB_PER_GATHER].value;
+	/* the live segment's size fits only the live shared_buffers */
+	in->shared_memory = PG_ARGISNULL(1) && PG_ARGISNULL(3) ?
+		live[LB_SHM].value : -1;
+}
+
+static Datum
+bytes_numeric(double v)
+{
+	return DirectFunctionCall1(float8_numeric, Float8GetDatum(rint(v)));
+}
+
+/*
+ * pgbench_lab.memory_budget(ram text, max_connections int, work_mem text,
+ *		shared_buffers text, maintenance_work_mem text,
+ *		effective_cache_size text, autovacuum_max_workers int)
+ * RETURNS TABLE (component, bytes, size, ram_share, status, note)
+ */
+Datum
+pgbench_lab_memory_budget(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SystemFacts facts;
+	RecoBudgetInput in;
+	RecoBudgetRow rows[PGBL_RECO_BUDGET_ROWS];
+	int			n;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SystemCollect(&facts);
+	budget_inputs(fcinfo, &facts, &in);
+	n = RecommenderBudget(&in, rows);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[6];
+		bool		nulls[6] = {0};
+
+		values[0] = CStringGetTextDatum(rows[i].component);
+		values[1] = bytes_numeric(rows[i].bytes);
+		values[2] = CStringGetTextDatum(RecommenderPrettyBytes(rows[i].bytes));
+		values[3] = DirectFunctionCall1(float8_numeric,
+										Float8GetDatum(rint(rows[i].bytes / in.ram * 1000) / 10));
+		nulls[4] = rows[i].status == NULL;
+		if (rows[i].status)
+			values[4] = CStringGetTextDatum(rows[i].status);
+		values[5] = CStringGetTextDatum(rows[i].note);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

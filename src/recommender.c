@@ -1,0 +1,637 @@
+/*-------------------------------------------------------------------------
+ *
+ * recommender.c
+ *		Settings for a described machine: pure arithmetic, explained.
+ *
+ * Every figure is derived from the inputs by continuous formulas (no tiers
+ * that jump at a threshold), in doubles so that a petabyte of RAM or a
+ * thousand CPUs cannot overflow, and rounded down only at the end so that
+ * more RAM never gives less memory and more connections never give more
+ * work_mem.  The memory plan is a budget: the RAM left after the OS reserve
+ * pays for shared memory, maintenance and autovacuum, each backend's own
+ * overhead, and only then for work_mem, which is shared by every connection
+ * and parallel worker that may sort or hash at once.  Connections beyond
+ * what the CPUs can run (about ten per CPU) are not bought with a smaller
+ * work_mem: the recommendation keeps max_connections there and says to put
+ * a pooler in front.
+ *
+ * Nothing here reads the catalog or the machine (settings.c and system.c
+ * do); each setting carries its formula with the actual numbers and a
+ * reason, and settings.c clamps it to the live server's bounds.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "recommender.h"
+
+#define KB 1024.0
+#define MB (1024.0 * 1024.0)
+#define GB (1024.0 * 1024.0 * 1024.0)
+#define TB (1024.0 * GB)
+
+/* Connections per CPU beyond which a pooler does better (seed 000). */
+#define PGBL_CONNS_PER_CPU 10.0
+/* Active connections per core worth running at once (seed 001). */
+#define PGBL_ACTIVE_PER_CPU 2.0
+/* Least memory a connection should have: its overhead and 1MB x (1 + 2). */
+#define PGBL_CONNECTION_FLOOR (8.0 * MB)
+/* Autovacuum workers assumed by the budget (PostgreSQL's default). */
+#define PGBL_AUTOVACUUM_WORKERS 3
+/* hash_mem_multiplier recommended (and PostgreSQL's default since 15). */
+#define PGBL_HASH_MEM 2.0
+/* Beyond this much WAL between checkpoints, recovery takes too long. */
+#define PGBL_MAX_WAL_CAP (64.0 * GB)
+/* One WAL segment, the ceiling of wal_buffers' automatic value. */
+#define PGBL_WAL_SEGMENT (16.0 * MB)
+
+const char *const RecoWorkloadNames[] = {"web", "oltp", "dw", "mixed", "desktop", NULL};
+const char *const RecoStorageNames[] = {"hdd", "ssd", "nvme", "san", NULL};
+const char *const RecoOsNames[] = {"linux", "windows", "macos", NULL};
+
+/* per workload, indexed by RecoWorkload */
+static const int default_connections[] = {200, 300, 40, 100, 20};
+static const double work_mem_share[] = {1.0, 1.0, 0.5, 0.5, 1.0 / 6.0};
+static const char *const work_mem_share_words[] = {"all", "all", "half", "half", "a sixth"};
+static const double wal_base[] = {1.0 * GB, 2.0 * GB, 4.0 * GB, 1.0 * GB, 256.0 * MB};
+static const double wal_per_sb[] = {1.0, 2.0, 2.0, 1.0, 0.5};
+
+/* per storage, indexed by RecoStorage */
+static const double storage_page_cost[] = {4.0, 1.1, 1.1, 2.0};
+static const int storage_io_concurrency[] = {2, 200, 1000, 300};
+
+/* Every intermediate figure, so that rows can quote each other. */
+typedef struct RecoPlan
+{
+	double		ram;
+	double		reserve;
+	double		usable;
+	double		cpus;
+	int			cores;
+	int			requested;		/* connections asked for (or default) */
+	double		conn_cap;		/* the smaller of the two below */
+	double		conn_mem_cap;	/* half of usable RAM / PGBL_CONNECTION_FLOOR */
+	int			connections;
+	double		sb;
+	double		shm;			/* whole shared segment, estimated */
+	double		ecs;
+	double		maint;
+	double		av_mem;
+	double		overhead;
+	double		query_mem;		/* left for work_mem */
+	double		work_mem;
+	double		wal_buffers;
+	double		max_wal;
+	int			parallel;
+	int			per_gather;
+	int			maint_workers;
+} RecoPlan;
+
+/* Round down to a multiple of q: monotone, so no formula can turn back. */
+static double
+floor_to(double v, double q)
+{
+	return floor(v / q) * q;
+}
+
+/* Memory settings: whole megabytes, or kilobytes below one megabyte. */
+static double
+round_memory(double bytes)
+{
+	if (bytes >= MB)
+		return floor_to(bytes, MB);
+	return Max(floor_to(bytes, 8 * KB), 64 * KB);
+}
+
+/*
+ * "12GB", "1.75GB", "640kB": for formulas, two decimals at most.
+ */
+char *
+RecommenderPrettyBytes(double bytes)
+{
+	static const char *const units[] = {"TB", "GB", "MB", "kB"};
+	static const double sizes[] = {TB, GB, MB, KB};
+	char		buf[64];
+	int			len;
+
+	for (int i = 0; i < 4; i++)
+	{
+		if (fabs(bytes) >= sizes[i])
+		{
+			snprintf(buf, sizeof(buf), "%.2f", bytes / sizes[i]);
+			len = strlen(buf);
+			while (buf[len - 1] == '0')
+				buf[--len] = '\0';
+			if (buf[len - 1] == '.')
+				buf[--len] = '\0';
+			return psprintf("%s%s", buf, units[i]);
+		}
+	}
+	return psprintf("%.0fB", bytes);
+}
+
+/* A plain number as postgresql.conf takes it: "200", "1.1", "0.9". */
+static char *
+format_number(double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		return psprintf("%.0f", v);
+	return psprintf("%g", rint(v * 100.0) / 100.0);
+}
+
+/*
+ * A value as postgresql.conf takes it: sizes in the largest unit that
+ * divides them exactly ("4GB", "1536MB"), times likewise ("15min").
+ */
+char *
+RecommenderFormatValue(RecoUnit unit, double value, const char *text)
+{
+	static const char *const munits[] = {"TB", "GB", "MB", "kB"};
+	static const double msizes[] = {TB, GB, MB, KB};
+
+	switch (unit)
+	{
+		case RECO_UNIT_ENUM:
+			return pstrdup(text);
+		case RECO_UNIT_NUMBER:
+			return format_number(value);
+		case RECO_UNIT_SECONDS:
+			if (value >= 3600 && fmod(value, 3600) == 0)
+				return psprintf("%.0fh", value / 3600);
+			if (value >= 60 && fmod(value, 60) == 0)
+				return psprintf("%.0fmin", value / 60);
+			return psprintf("%.0fs", value);
+		case RECO_UNIT_BYTES:
+			for (int i = 0; i < 4; i++)
+				if (value >= msizes[i] && fmod(value, msizes[i]) == 0)
+					return psprintf("%.0f%s", value / msizes[i], munits[i]);
+			return psprintf("%.0fkB", ceil(value / KB));
+	}
+	return NULL;				/* keep compilers quiet */
+}
+
+static RecoSetting *
+add_setting(RecommenderResult *out, const char *name, RecoUnit unit,
+			double value, const char *text)
+{
+	RecoSetting *s;
+
+	if (out->count >= PGBL_RECO_MAX_SETTINGS)
+		elog(ERROR, "too many recommended settings");
+	s = &out->settings[out->count++];
+	s->name = name;
+	s->unit = unit;
+	s->value = value;
+	s->text = text;
+	s->formula = NULL;
+	s->reason = NULL;
+	return s;
+}
+
+/* Shorthand for formulas. */
+#define PB(x) RecommenderPrettyBytes(x)
+
+/*
+ * The shared segment for a given shared_buffers: buffer descriptors and
+ * the buffer table (about 2%), WAL buffers, and lock and process slots.
+ */
+static double
+estimate_shared_memory(double sb, double wal_buffers, int connections)
+{
+	return sb * 1.02 + wal_buffers + 32.0 * MB + connections * 20.0 * KB;
+}
+
+/* RAM, reserve, CPUs and connections. */
+static void
+plan_machine(const RecommenderInput *in, RecoPlan *p)
+{
+	p->ram = in->ram;
+	if (in->os_reserve >= 0)
+		p->reserve = Min(in->os_reserve, in->ram / 2);
+	else
+		p->reserve = Min(in->ram / 4, 1.0 * GB) + in->ram / 16;
+	p->usable = p->ram - p->reserve;
+	p->cpus = in->cpus;
+	p->cores = (int) Max(1.0, ceil(in->cpus));
+	p->requested = in->max_connections > 0 ? in->max_connections :
+		default_connections[in->workload];
+	p->conn_cap = floor(Max(20.0, PGBL_CONNS_PER_CPU * in->cpus));
+	p->conn_mem_cap = floor(Max(10.0, p->usable / 2 / PGBL_CONNECTION_FLOOR));
+	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
+	p->connections = (int) Min((double) p->requested, p->conn_cap);
+
+	p->parallel = p->cores;
+	p->per_gather = p->cores / 2;
+	if (in->workload != RECO_DW)
+		p->per_gather = Min(p->per_gather, 4);
+	p->maint_workers = Min(p->cores / 2, 4);
+}
+
+/* shared_buffers, the caches, maintenance, and what is left for queries. */
+static void
+plan_memory(const RecommenderInput *in, RecoPlan *p)
+{
+	double		sb_share = in->workload == RECO_DESKTOP ? 1.0 / 16 : 1.0 / 4;
+	double		maint_cap = in->os == RECO_WINDOWS ? 2.0 * GB - MB : 8.0 * GB;
+	double		share;
+
+	if (in->os == RECO_WINDOWS)
+		sb_share /= 2;
+	p->sb = round_memory(p->usable * sb_share);
+	p->wal_buffers = Max(floor_to(Min(p->sb / 32, PGBL_WAL_SEGMENT), 8 * KB), 64 * KB);
+	p->shm = estimate_shared_memory(p->sb, p->wal_buffers, p->connections);
+	p->ecs = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
+	p->maint = round_memory(Min(p->usable / (in->workload == RECO_DW ? 8 : 16),
+								maint_cap));
+	p->av_mem = round_memory(Min(p->usable / 32, 1.0 * GB));
+	p->overhead = (p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS) *
+		PGBL_BACKEND_OVERHEAD;
+	p->query_mem = p->usable - p->shm - p->maint -
+		PGBL_AUTOVACUUM_WORKERS * p->av_mem - p->overhead;
+
+	share = work_mem_share[in->workload];
+	p->work_mem = share * p->query_mem /
+		((p->connections + p->parallel) * (1.0 + PGBL_HASH_MEM));
+	p->work_mem = round_memory(Max(p->work_mem, 64 * KB));
+	if (in->os == RECO_WINDOWS)
+		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
+
+	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
+					 PGBL_MAX_WAL_CAP);
+	if (in->wal_disk_free >= 0)
+		p->max_wal = Min(p->max_wal, in->wal_disk_free / 4);
+	p->max_wal = Max(round_memory(p->max_wal), 32 * MB);
+}
+
+static void
+emit_connections(const RecommenderInput *in, const RecoPlan *p,
+				 RecommenderResult *out)
+{
+	RecoSetting *s = add_setting(out, "max_connections", RECO_UNIT_NUMBER,
+								 p->connections, NULL);
+	double		active = Max(1.0, rint(PGBL_ACTIVE_PER_CPU * p->cpus));
+
+	s->formula = psprintf("min(%d %s, max(20, %s x %s CPUs), %s usable / 2 / 8MB) = %d",
+						  p->requested,
+						  in->max_connections > 0 ? "asked" : "for this workload",
+						  format_number(PGBL_CONNS_PER_CPU),
+						  format_number(p->cpus), PB(p->usable), p->connections);
+	if (p->requested > p->connections)
+		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each) or %s can hold (8MB each at least), so put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections and keep max_connections at %d instead of shrinking work_mem.",
+							 p->requested, format_number(p->cpus),
+							 format_number(PGBL_CONNS_PER_CPU), PB(p->usable),
+							 format_number(PGBL_ACTIVE_PER_CPU),
+							 format_number(p->cpus), active, p->connections);
+	else
+		s->reason = psprintf("Each connection costs memory and only about %s x %s = %.0f run at once, so more than %d would queue on the CPUs: beyond that use a pooler.",
+							 format_number(PGBL_ACTIVE_PER_CPU),
+							 format_number(p->cpus), active,
+							 (int) p->conn_cap);
+}
+
+static void
+emit_shared(const RecommenderInput *in, const RecoPlan *p,
+			RecommenderResult *out)
+{
+	RecoSetting *s;
+
+	s = add_setting(out, "shared_buffers", RECO_UNIT_BYTES, p->sb, NULL);
+	s->formula = psprintf("(%s RAM - %s reserve) x %s = %s",
+						  PB(p->ram), PB(p->reserve),
+						  in->workload == RECO_DESKTOP ?
+						  (in->os == RECO_WINDOWS ? "1/32" : "1/16") :
+						  (in->os == RECO_WINDOWS ? "1/8" : "1/4"),
+						  PB(p->sb));
+	if (in->os == RECO_WINDOWS)
+		s->reason = pstrdup("Windows relies on its own file cache, so a smaller buffer pool than the usual quarter of usable RAM serves it better.");
+	else if (in->workload == RECO_DESKTOP)
+		s->reason = pstrdup("A desktop shares the machine with other programs, so PostgreSQL keeps a sixteenth of usable RAM.");
+	else
+		s->reason = pstrdup("A quarter of the RAM left after the OS reserve caches hot pages; PostgreSQL also reads through the OS cache, so more rarely helps.");
+
+	s = add_setting(out, "effective_cache_size", RECO_UNIT_BYTES, p->ecs, NULL);
+	s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
+						  in->workload == RECO_DESKTOP ? "1/4" : "3/4", PB(p->ecs));
+	s->reason = pstrdup("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing.");
+}
+
+static void
+emit_work_mem(const RecommenderInput *in, const RecoPlan *p,
+			  RecommenderResult *out)
+{
+	RecoSetting *s;
+
+	s = add_setting(out, "work_mem", RECO_UNIT_BYTES, p->work_mem, NULL);
+	s->formula = psprintf("%s x (%s usable - %s shared - %s maintenance - %d x %s autovacuum - %d x 5MB per process) / ((%d connections + %d parallel workers) x (1 + %s hash_mem_multiplier)) = %s",
+						  format_number(work_mem_share[in->workload]),
+						  PB(p->usable), PB(p->shm), PB(p->maint),
+						  PGBL_AUTOVACUUM_WORKERS, PB(p->av_mem),
+						  p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS,
+						  p->connections, p->parallel,
+						  format_number(PGBL_HASH_MEM), PB(p->work_mem));
+	s->reason = p->query_mem > 0 ?
+		psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out (%s of it for %s queries).",
+				 work_mem_share_words[in->workload],
+				 RecoWorkloadNames[in->workload]) :
+		pstrdup("Nothing is left after the fixed costs, so work_mem stays at its floor: give the machine more RAM or fewer connections.");
+
+	s = add_setting(out, "hash_mem_multiplier", RECO_UNIT_NUMBER, PGBL_HASH_MEM, NULL);
+	s->formula = psprintf("%s (counted in work_mem's divisor)", format_number(PGBL_HASH_MEM));
+	s->reason = pstrdup("Hash joins and aggregates that spill cost more than sorts, so they get twice work_mem, and the budget above counts it.");
+}
+
+static void
+emit_maintenance(const RecommenderInput *in, const RecoPlan *p,
+				 RecommenderResult *out)
+{
+	RecoSetting *s;
+
+	s = add_setting(out, "maintenance_work_mem", RECO_UNIT_BYTES, p->maint, NULL);
+	s->formula = psprintf("min(%s usable / %d, %s) = %s", PB(p->usable),
+						  in->workload == RECO_DW ? 8 : 16,
+						  in->os == RECO_WINDOWS ? "2047MB" : "8GB", PB(p->maint));
+	s->reason = pstrdup("CREATE INDEX and VACUUM run one at a time per session and finish faster with more memory; beyond a few GB they gain little.");
+
+	s = add_setting(out, "autovacuum_work_mem", RECO_UNIT_BYTES, p->av_mem, NULL);
+	s->formula = psprintf("min(%s usable / 32, 1GB) = %s", PB(p->usable), PB(p->av_mem));
+	s->reason = psprintf("Each of the %d autovacuum workers may hold this much for dead tuples; before PostgreSQL 17 VACUUM could not use more than 1GB anyway.",
+						 PGBL_AUTOVACUUM_WORKERS);
+}
+
+static void
+emit_huge_pages(const RecommenderInput *in, const RecoPlan *p,
+				RecommenderResult *out)
+{
+	double		page = in->hugepage_size > 0 ? in->hugepage_size : 2.0 * MB;
+	double		pages = ceil(p->shm / page);
+	RecoSetting *s;
+
+	s = add_setting(out, "huge_pages", RECO_UNIT_ENUM, 0,
+					in->os == RECO_MACOS ? "off" : "try");
+	s->formula = psprintf("%s shared memory / %s pages = %.0f pages",
+						  PB(p->shm), PB(page), pages);
+	if (in->os == RECO_MACOS)
+		s->reason = pstrdup("macOS offers PostgreSQL no huge pages.");
+	else
+		s->reason = psprintf("Huge pages shrink every backend's page tables for the %s shared segment; try uses them when vm.nr_hugepages reserves %.0f pages and starts without them otherwise.",
+							 PB(p->shm), pages);
+
+	if (in->os != RECO_LINUX)
+		return;
+	s = add_setting(out, "vm.nr_hugepages", RECO_UNIT_NUMBER, pages, NULL);
+	s->formula = psprintf("ceil(%s shared memory / %s) = %.0f",
+						  PB(p->shm), PB(page), pages);
+	s->reason = psprintf("A kernel setting (sysctl), not PostgreSQL's: reserve the pages before the restart; after it, SHOW shared_memory_size_in_huge_pages gives the exact count.");
+}
+
+static void
+emit_wal(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+{
+	RecoSetting *s;
+	bool		desktop = in->workload == RECO_DESKTOP;
+
+	s = add_setting(out, "wal_buffers", RECO_UNIT_BYTES, p->wal_buffers, NULL);
+	s->formula = psprintf("min(%s shared_buffers / 32, 16MB) = %s",
+						  PB(p->sb), PB(p->wal_buffers));
+	s->reason = pstrdup("WAL is flushed at every commit, so one segment's worth is plenty; this is what -1 would pick.");
+
+	s = add_setting(out, "min_wal_size", RECO_UNIT_BYTES,
+					Max(round_memory(p->max_wal / 4), 32 * MB), NULL);
+	s->formula = psprintf("%s max_wal_size / 4 = %s", PB(p->max_wal), PB(s->value));
+	s->reason = pstrdup("Keeps recycled segments for bursts instead of creating new files.");
+
+	s = add_setting(out, "max_wal_size", RECO_UNIT_BYTES, p->max_wal, NULL);
+	s->formula = in->wal_disk_free >= 0 ?
+		psprintf("min(%s + %s x %s shared_buffers, 64GB, %s free disk / 4) = %s",
+				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
+				 PB(p->sb), PB(in->wal_disk_free), PB(p->max_wal)) :
+		psprintf("min(%s + %s x %s shared_buffers, 64GB) = %s",
+				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
+				 PB(p->sb), PB(p->max_wal));
+	s->reason = pstrdup("Checkpoints should come from checkpoint_timeout, not from WAL volume; a larger buffer pool dirties more pages between them, so the limit grows with it.");
+
+	s = add_setting(out, "checkpoint_timeout", RECO_UNIT_SECONDS,
+					desktop ? 300 : 900, NULL);
+	s->formula = pstrdup(desktop ? "5min for desktop" : "15min");
+	s->reason = desktop ? pstrdup("A desktop recovers fast after a crash with the default interval.") :
+		pstrdup("Fewer checkpoints write fewer full-page images; crash recovery stays within minutes.");
+
+	s = add_setting(out, "checkpoint_completion_target", RECO_UNIT_NUMBER, 0.9, NULL);
+	s->formula = pstrdup("0.9");
+	s->reason = pstrdup("Spreads checkpoint writes over most of the interval (the default since PostgreSQL 14).");
+
+	s = add_setting(out, "wal_compression", RECO_UNIT_ENUM, 0,
+					in->has_lz4 ? "lz4" : in->has_zstd ? "zstd" : "pglz");
+	s->formula = psprintf("best built in: lz4 %s, zstd %s",
+						  in->has_lz4 ? "yes" : "no", in->has_zstd ? "yes" : "no");
+	s->reason = pstrdup("Full-page images compress well, which cuts WAL volume and checkpoint I/O for a little CPU; only methods this server was built with are offered.");
+}
+
+static void
+emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+{
+	double		base = storage_page_cost[in->storage];
+	double		cached = in->data_size > 0 ? Min(1.0, p->ecs / in->data_size) :
+		(in->data_size == 0 ? 1.0 : 0.0);
+	double		rpc = rint((1.1 + (base - 1.1) * (1.0 - cached)) * 100) / 100;
+	int			eio = in->os == RECO_LINUX ? storage_io_concurrency[in->storage] : 0;
+	RecoSetting *s;
+
+	s = add_setting(out, "random_page_cost", RECO_UNIT_NUMBER, rpc, NULL);
+	s->formula = in->data_size >= 0 ?
+		psprintf("1.1 + (%s %s - 1.1) x (1 - min(1, %s cache / %s data)) = %s",
+				 format_number(base), RecoStorageNames[in->storage],
+				 PB(p->ecs), PB(in->data_size), format_number(rpc)) :
+		psprintf("%s for %s (data size unknown)", format_number(base),
+				 RecoStorageNames[in->storage]);
+	s->reason = pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
+
+	s = add_setting(out, "effective_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
+	s->formula = in->os == RECO_LINUX ?
+		psprintf("%d for %s", eio, RecoStorageNames[in->storage]) :
+		psprintf("0 on %s", RecoOsNames[in->os]);
+	s->reason = in->os == RECO_LINUX ?
+		pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.") :
+		pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+
+	s = add_setting(out, "maintenance_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
+	s->formula = pstrdup(out->settings[out->count - 2].formula);
+	s->reason = pstrdup("The same device depth for VACUUM and other maintenance prefetching.");
+
+	s = add_setting(out, "default_statistics_target", RECO_UNIT_NUMBER,
+					in->workload == RECO_DW ? 500 : 100, NULL);
+	s->formula = pstrdup(in->workload == RECO_DW ? "500 for dw" : "100");
+	s->reason = in->workload == RECO_DW ?
+		pstrdup("Long analytical queries repay finer statistics with better plans.") :
+		pstrdup("Short queries plan well with the default and ANALYZE stays cheap.");
+}
+
+static void
+emit_parallel(const RecommenderInput *in, const RecoPlan *p,
+			  RecommenderResult *out)
+{
+	RecoSetting *s;
+
+	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, p->cores + 8, NULL);
+	s->formula = psprintf("ceil(%s CPUs) + 8 = %d", format_number(p->cpus), p->cores + 8);
+	s->reason = pstrdup("One slot per core for parallel query plus eight for extensions, logical replication and pgbench_lab's own client workers.");
+
+	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
+	s->formula = psprintf("ceil(%s CPUs) = %d", format_number(p->cpus), p->parallel);
+	s->reason = pstrdup("More parallel workers than cores only queue for CPU.");
+
+	s = add_setting(out, "max_parallel_workers_per_gather", RECO_UNIT_NUMBER,
+					p->per_gather, NULL);
+	s->formula = in->workload == RECO_DW ?
+		psprintf("floor(%d cores / 2) = %d", p->cores, p->per_gather) :
+		psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->per_gather);
+	s->reason = pstrdup("Half the cores for one query leaves the other half to the rest; work_mem's divisor counts these workers.");
+
+	s = add_setting(out, "max_parallel_maintenance_workers", RECO_UNIT_NUMBER,
+					p->maint_workers, NULL);
+	s->formula = psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->maint_workers);
+	s->reason = pstrdup("Parallel CREATE INDEX shares maintenance_work_mem among its workers, so a few are enough.");
+
+	s = add_setting(out, "jit", RECO_UNIT_ENUM, 0,
+					in->workload == RECO_DW ? "on" : "off");
+	s->formula = psprintf("%s for %s", s->text, RecoWorkloadNames[in->workload]);
+	s->reason = in->workload == RECO_DW ?
+		pstrdup("Long analytical queries win back the compile time.") :
+		pstrdup("Short queries lose more to compiling than they gain, and cost estimates often trigger it wrongly.");
+}
+
+/*
+ * RecommenderCompute: every setting for the machine described by *in.
+ * The caller validated the inputs (positive, finite RAM and CPUs).
+ */
+void
+RecommenderCompute(const RecommenderInput *in, RecommenderResult *out)
+{
+	RecoPlan	p;
+
+	memset(&p, 0, sizeof(p));
+	out->count = 0;
+	plan_machine(in, &p);
+	plan_memory(in, &p);
+
+	emit_connections(in, &p, out);
+	emit_shared(in, &p, out);
+	emit_work_mem(in, &p, out);
+	emit_maintenance(in, &p, out);
+	emit_huge_pages(in, &p, out);
+	emit_wal(in, &p, out);
+	emit_io(in, &p, out);
+	emit_parallel(in, &p, out);
+}
+
+static RecoBudgetRow *
+add_row(RecoBudgetRow *rows, int *n, const char *component, double bytes,
+		char *note)
+{
+	RecoBudgetRow *r = &rows[(*n)++];
+
+	Assert(*n <= PGBL_RECO_BUDGET_ROWS);
+	r->component = component;
+	r->bytes = bytes;
+	r->status = NULL;
+	r->note = note;
+	return r;
+}
+
+/* The verdict row: out-of-memory risk, warning, or ok, with its reason. */
+static void
+budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double seed,
+			   double total)
+{
+	double		conns = in->max_connections * in->work_mem;
+
+	if (seed > in->ram || total > in->ram)
+	{
+		v->status = "out-of-memory risk";
+		v->note = psprintf("%d connections x %s work_mem = %s alone, %s in all, against %s of RAM: lower work_mem or max_connections (a pooler lets you) before the server runs out of memory under load.",
+						   in->max_connections, PB(in->work_mem), PB(conns),
+						   PB(Max(seed, total)), PB(in->ram));
+	}
+	else if (seed + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
+	{
+		v->status = "warning";
+		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned.",
+						   PB(total), PB(in->ram - total),
+						   PB(in->effective_cache_size));
+	}
+	else
+	{
+		v->status = "ok";
+		v->note = psprintf("%s allocated at most in normal use leaves %s of %s for the OS and its cache, at least the %s effective_cache_size assumes.",
+						   PB(total), PB(in->ram - total), PB(in->ram),
+						   PB(in->effective_cache_size));
+	}
+}
+
+/*
+ * RecommenderBudget: seed 000's memory budget, term by term, with the
+ * worst case the manual warns of and both readings of effective_cache_size.
+ * Fills rows (PGBL_RECO_BUDGET_ROWS at most) and returns their number.
+ */
+int
+RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
+{
+	int			n = 0;
+	int			av = in->autovacuum_max_workers;
+	double		av_mem = in->autovacuum_work_mem >= 0 ?
+		in->autovacuum_work_mem : in->maintenance_work_mem;
+	double		shm = in->shared_memory >= 0 ? in->shared_memory :
+		estimate_shared_memory(in->shared_buffers,
+							   Min(in->shared_buffers / 32, PGBL_WAL_SEGMENT),
+							   in->max_connections);
+	double		conns = in->max_connections * in->work_mem;
+	double		worst = conns * (1.0 + in->hash_mem_multiplier) *
+		(1.0 + in->parallel_per_gather);
+	double		overhead = (in->max_connections + av) * PGBL_BACKEND_OVERHEAD;
+	double		seed = conns + in->shared_buffers + in->maintenance_work_mem;
+	double		total = shm + conns + in->maintenance_work_mem + av * av_mem + overhead;
+	RecoBudgetRow *r;
+
+	add_row(rows, &n, "shared_buffers", in->shared_buffers,
+			pstrdup("The buffer pool, allocated at start."));
+	add_row(rows, &n, "other shared memory", shm - in->shared_buffers,
+			psprintf("Buffer descriptors, WAL buffers, locks and process slots: %s shared in all%s.",
+					 PB(shm), in->shared_memory >= 0 ? " (shared_memory_size)" : ", estimated"));
+	add_row(rows, &n, "connections x work_mem", conns,
+			psprintf("%d connections x %s, one sort or hash each (seed 000's term).",
+					 in->max_connections, PB(in->work_mem)));
+	r = add_row(rows, &n, "connections x work_mem, worst case", worst,
+				psprintf("Every connection running a sort and a hash (x %s hash_mem_multiplier) in a leader and %d parallel workers: %d x %s x %s x %d; not counted in the total.",
+						 format_number(in->hash_mem_multiplier), in->parallel_per_gather,
+						 in->max_connections, PB(in->work_mem),
+						 format_number(1.0 + in->hash_mem_multiplier),
+						 1 + in->parallel_per_gather));
+	r->status = worst > in->ram ? "warning" : "ok";
+	add_row(rows, &n, "maintenance_work_mem", in->maintenance_work_mem,
+			pstrdup("One CREATE INDEX or manual VACUUM at a time."));
+	add_row(rows, &n, "autovacuum workers", av * av_mem,
+			psprintf("%d workers x %s autovacuum_work_mem.", av, PB(av_mem)));
+	add_row(rows, &n, "per-backend overhead", overhead,
+			psprintf("(%d connections + %d autovacuum workers) x 5MB of process memory, catalog and plan caches.",
+					 in->max_connections, av));
+	r = add_row(rows, &n, "seed 000 allocation", seed,
+				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as seed 000 counts it."));
+	r->status = seed > in->ram ? "out-of-memory risk" : "ok";
+	r = add_row(rows, &n, "effective_cache_size, seed 000 reading", in->effective_cache_size,
+				psprintf("Seed 000 counts it as the OS cache's slice: allocation + effective_cache_size = %s of %s RAM.",
+						 PB(seed + in->effective_cache_size), PB(in->ram)));
+	r->status = seed + in->effective_cache_size > in->ram ? "warning" : "ok";
+	r = add_row(rows, &n, "effective_cache_size, manual reading", in->effective_cache_size,
+				psprintf("The manual counts it as shared_buffers + OS cache: it expects %s of OS cache.",
+						 PB(Max(0.0, in->effective_cache_size - in->shared_buffers))));
+	r->status = in->effective_cache_size < in->shared_buffers ? "warning" : "ok";
+	add_row(rows, &n, "total allocated", total,
+			pstrdup("Shared memory + connections x work_mem + maintenance + autovacuum + per-backend overhead."));
+	add_row(rows, &n, "left for OS cache", in->ram - total,
+			pstrdup("RAM minus the total: the OS, other programs and the page cache share it."));
+	r = add_row(rows, &n, "verdict", in->ram, NULL);
+	budget_verdict(in, r, seed, total);
+	return n;
+}

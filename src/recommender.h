@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * recommender.h
+ *		Pure functions from a described machine to settings.
+ *
+ * Nothing here reads the catalog or the machine: the caller fills a
+ * RecommenderInput (explicit values or facts collected elsewhere) and gets
+ * every setting back with its value, unit, the arithmetic that produced it
+ * and a one-sentence reason.  settings.c compares the result with the live
+ * server and validates it against the server's own bounds.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_RECOMMENDER_H
+#define PGBL_RECOMMENDER_H
+
+typedef enum RecoWorkload
+{
+	RECO_WEB,
+	RECO_OLTP,
+	RECO_DW,
+	RECO_MIXED,
+	RECO_DESKTOP
+} RecoWorkload;
+
+typedef enum RecoStorage
+{
+	RECO_HDD,
+	RECO_SSD,
+	RECO_NVME,
+	RECO_SAN
+} RecoStorage;
+
+typedef enum RecoOs
+{
+	RECO_LINUX,
+	RECO_WINDOWS,
+	RECO_MACOS
+} RecoOs;
+
+typedef struct RecommenderInput
+{
+	double		ram;			/* bytes given to PostgreSQL's machine */
+	double		cpus;			/* may be fractional (a CPU quota) */
+	int			max_connections;	/* 0: the workload's default */
+	RecoWorkload workload;
+	RecoStorage storage;
+	RecoOs		os;
+	double		data_size;		/* bytes; < 0 unknown */
+	double		os_reserve;		/* bytes; < 0 derive from ram */
+	double		hugepage_size;	/* bytes; <= 0 assume 2MB */
+	double		wal_disk_free;	/* bytes; < 0 unknown */
+	bool		has_lz4;		/* server built with lz4 / zstd */
+	bool		has_zstd;
+} RecommenderInput;
+
+typedef enum RecoUnit
+{
+	RECO_UNIT_BYTES,			/* value in bytes */
+	RECO_UNIT_SECONDS,			/* value in seconds */
+	RECO_UNIT_NUMBER,			/* plain integer or real */
+	RECO_UNIT_ENUM				/* text only */
+} RecoUnit;
+
+typedef struct RecoSetting
+{
+	const char *name;
+	RecoUnit	unit;
+	double		value;
+	const char *text;			/* RECO_UNIT_ENUM: the value */
+	char	   *formula;
+	char	   *reason;
+} RecoSetting;
+
+#define PGBL_RECO_MAX_SETTINGS 32
+
+typedef struct RecommenderResult
+{
+	int			count;
+	RecoSetting settings[PGBL_RECO_MAX_SETTINGS];
+} RecommenderResult;
+
+/* Inputs of the memory budget; all sizes in bytes. */
+typedef struct RecoBudgetInput
+{
+	double		ram;
+	int			max_connections;
+	double		work_mem;
+	double		shared_buffers;
+	double		shared_memory;	/* whole shared segment; < 0 estimate */
+	double		maintenance_work_mem;
+	double		effective_cache_size;
+	double		autovacuum_work_mem;	/* < 0: maintenance_work_mem */
+	int			autovacuum_max_workers;
+	double		hash_mem_multiplier;
+	int			parallel_per_gather;
+} RecoBudgetInput;
+
+typedef struct RecoBudgetRow
+{
+	const char *component;
+	double		bytes;
+	const char *status;			/* NULL, or ok / warning / out-of-memory risk */
+	char	   *note;
+} RecoBudgetRow;
+
+#define PGBL_RECO_BUDGET_ROWS 13
+
+/* Memory a backend holds beyond work_mem: process, catalog and plan caches. */
+#define PGBL_BACKEND_OVERHEAD (5.0 * 1024 * 1024)
+
+extern const char *const RecoWorkloadNames[];
+extern const char *const RecoStorageNames[];
+extern const char *const RecoOsNames[];
+
+extern void RecommenderCompute(const RecommenderInput *in,
+							   RecommenderResult *out);
+extern int	RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows);
+extern char *RecommenderFormatValue(RecoUnit unit, double value,
+									const char *text);
+extern char *RecommenderPrettyBytes(double bytes);
+
+#endif							/* PGBL_RECOMMENDER_H */

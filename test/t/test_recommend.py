@@ -1,0 +1,323 @@
+"""pgbench_lab.recommend(), memory_budget() and recommend_sql() on real servers.
+
+Property tests run recommend() over a grid of several hundred machines and
+check what must hold whatever the formulas are: every value inside the
+server's own bounds, the memory budget inside the RAM left after the OS
+reserve, monotone answers (more RAM never less shared_buffers, more
+connections never more work_mem) and no cliffs between neighbouring
+machines.  Detection tests lay out a cgroup-limited container on a large
+host under pgbench_lab.sysroot.  The last tests apply recommend_sql()'s
+script to a throwaway cluster, restart it, and revert it.
+"""
+import itertools
+import re
+
+import psycopg
+import pytest
+
+MB = 1024 ** 2
+GB = 1024 ** 3
+WORKLOADS = ["web", "oltp", "dw", "mixed", "desktop"]
+MEMORY = ["shared_buffers", "effective_cache_size", "work_mem", "maintenance_work_mem",
+          "autovacuum_work_mem", "wal_buffers", "min_wal_size", "max_wal_size"]
+
+
+def recommend(conn, **kw):
+    """{name: row dict} for one recommend() call; sizes also in bytes."""
+    types = {"cpus": "numeric", "max_connections": "int"}
+    args = ", ".join(f"{k} => %({k})s::{types.get(k, 'text')}" for k in kw)
+    cur = conn.execute(
+        f"""SELECT r.name, r.current, r.recommended, r.changes, r.context, r.formula,
+                   r.reason, r.within_limits,
+                   CASE WHEN r.recommended ~ '^[0-9]+(kB|MB|GB|TB)$'
+                        THEN pg_size_bytes(r.recommended) END
+              FROM pgbench_lab.recommend({args}) r""", kw)
+    cols = ["name", "current", "recommended", "changes", "context", "formula",
+            "reason", "within_limits", "bytes"]
+    return {row[0]: dict(zip(cols, row)) for row in cur.fetchall()}
+
+
+def grid_rows(conn, rams, cpus, conns, workloads, reserve_share=None):
+    """recommend() over a grid in one statement: {(ram, cpus, conns, wl): {name: row}}."""
+    cur = conn.execute(
+        """SELECT g.ram, g.cpus, g.conns, g.wl, r.name, r.recommended, r.within_limits,
+                  CASE WHEN r.recommended ~ '^[0-9]+(kB|MB|GB|TB)$'
+                       THEN pg_size_bytes(r.recommended) END
+             FROM unnest(%s::bigint[]) AS ram(ram)
+            CROSS JOIN unnest(%s::numeric[]) AS c(cpus)
+            CROSS JOIN unnest(%s::int[]) AS n(conns)
+            CROSS JOIN unnest(%s::text[]) AS w(wl)
+            CROSS JOIN LATERAL (SELECT ram.ram, c.cpus, n.conns, w.wl) AS g
+            CROSS JOIN LATERAL pgbench_lab.recommend(
+                  ram => (g.ram / 1048576) || 'MB', cpus => g.cpus, max_connections => g.conns,
+                  workload => g.wl, storage => 'ssd', os => 'linux', data_size => '10GB',
+                  os_reserve => CASE WHEN %s::float8 IS NULL THEN NULL
+                                     ELSE ((g.ram * %s::float8)::bigint / 1048576) || 'MB' END) r""",
+        [rams, cpus, conns, workloads, reserve_share, reserve_share])
+    out = {}
+    for ram, c, n, wl, name, rec, within, nbytes in cur.fetchall():
+        key = (int(ram), float(c), int(n), wl)
+        out.setdefault(key, {})[name] = (rec, within, nbytes)
+    return out
+
+
+def num(row):
+    rec, _within, nbytes = row
+    return float(nbytes) if nbytes is not None else float(rec)
+
+
+# ---- properties over a grid of machines -----------------------------------
+
+RAMS = [gb * GB for gb in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256, 1024)]
+CPUS = [1.0, 1.5, 2.0, 4.0, 8.0, 16.0, 64.0]
+CONNS = [10, 50, 100, 400, 2000]
+
+
+@pytest.fixture(scope="module")
+def grid(node):
+    with node.connect() as conn:
+        rows = grid_rows(conn, RAMS, CPUS, CONNS, WORKLOADS, reserve_share=0.125)
+    assert len(rows) == len(RAMS) * len(CPUS) * len(CONNS) * len(WORKLOADS)
+    return rows
+
+
+def test_grid_within_bounds(grid):
+    """Every one of the machines' recommendations is inside the GUC bounds."""
+    bad = [(k, name) for k, settings in grid.items()
+           for name, (_rec, within, _b) in settings.items() if not within]
+    assert bad == []
+    assert len(grid) >= 500
+
+
+def test_grid_budget(grid):
+    """shared memory + connections x work_mem + maintenance + autovacuum
+    + per-backend overhead fit in the RAM left after the OS reserve."""
+    for (ram, _c, _n, wl), s in grid.items():
+        usable = ram - int(ram * 0.125) // MB * MB
+        conns = num(s["max_connections"])
+        used = (num(s["shared_buffers"]) + conns * num(s["work_mem"])
+                + num(s["maintenance_work_mem"]) + 3 * num(s["autovacuum_work_mem"])
+                + conns * 5 * MB)
+        assert used <= usable, ((ram, _c, _n, wl), used, usable)
+        # the hash term counted in the divisor is what the server would use
+        assert num(s["hash_mem_multiplier"]) == 2
+        # effective_cache_size never below shared_buffers (the manual's reading)
+        assert num(s["effective_cache_size"]) >= num(s["shared_buffers"])
+
+
+def test_grid_monotone_in_ram(grid):
+    """More RAM never gives less memory to any setting, nor fewer
+    connections; work_mem never falls unless the connections rose with it."""
+    for c, n, wl in itertools.product(CPUS, CONNS, WORKLOADS):
+        prev = None
+        for ram in RAMS:
+            cur = grid[(ram, float(c), n, wl)]
+            if prev is not None:
+                for name in MEMORY:
+                    if name == "work_mem" and num(cur["max_connections"]) > num(prev["max_connections"]):
+                        continue
+                    assert num(cur[name]) >= num(prev[name]), (name, ram, c, n, wl)
+                assert num(cur["max_connections"]) >= num(prev["max_connections"])
+            prev = cur
+
+
+def test_grid_monotone_in_connections(grid):
+    """More connections never give more work_mem, nor fewer max_connections."""
+    for ram, c, wl in itertools.product(RAMS, CPUS, WORKLOADS):
+        prev = None
+        for n in CONNS:
+            cur = grid[(ram, float(c), n, wl)]
+            if prev is not None:
+                assert num(cur["work_mem"]) <= num(prev["work_mem"]), (ram, c, n, wl)
+                assert num(cur["max_connections"]) >= num(prev["max_connections"])
+            prev = cur
+
+
+def test_grid_pooler_instead_of_tiny_work_mem(grid):
+    """Past about 10 connections per CPU (or 8MB each) the answer is a pooler:
+    max_connections stays at the cap and work_mem stops shrinking."""
+    for (ram, c, n, wl), s in grid.items():
+        usable = ram - int(ram * 0.125) // MB * MB
+        cap = min(max(20, int(10 * c)), max(10, usable // 2 // (8 * MB)))
+        assert num(s["max_connections"]) == min(n, cap)
+        if n > cap:
+            same = grid[(ram, c, CONNS[-1], wl)]
+            assert num(same["work_mem"]) == num(s["work_mem"])
+
+
+def test_no_cliffs(node):
+    """Neighbouring machines (RAM 2% apart, CPUs 1.5 vs 1.6) get neighbouring
+    answers: no tier that jumps at a threshold."""
+    rams = [int(GB * 1.02 ** i) // MB * MB for i in range(0, 200, 7)]
+    with node.connect() as conn:
+        rows = grid_rows(conn, rams, [4.0], [100], ["mixed", "oltp"])
+    for wl in ("mixed", "oltp"):
+        for a, b in zip(rams, rams[1:]):
+            sa, sb = rows[(a, 4.0, 100, wl)], rows[(b, 4.0, 100, wl)]
+            for name in ("shared_buffers", "effective_cache_size", "work_mem",
+                         "maintenance_work_mem", "max_wal_size"):
+                ratio = num(sb[name]) / num(sa[name])
+                assert ratio <= (b / a) * 1.05 + 2 * MB / num(sa[name]), (name, a, b, wl, ratio)
+
+
+def test_huge_machines(node):
+    """1 PB, 1024 CPUs, 100000 connections: sensible, clamped, explained."""
+    with node.connect() as conn:
+        r = recommend(conn, ram="1048576TB", cpus=1024, max_connections=100000,
+                      storage="nvme", os="linux", data_size="1TB")
+        maxima = dict(conn.execute(
+            "SELECT name, max_val::float8 * CASE unit WHEN '8kB' THEN 8192 WHEN 'kB' THEN 1024"
+            " WHEN 'MB' THEN 1048576 ELSE 1 END FROM pg_settings").fetchall())
+    for name, row in r.items():
+        if row["bytes"] is not None and name in maxima:
+            assert row["bytes"] <= maxima[name], name
+        if not row["within_limits"]:
+            assert "clamped to its maximum" in row["reason"], name
+    assert r["shared_buffers"]["bytes"] == maxima["shared_buffers"]
+    assert int(r["max_connections"]["recommended"]) == 10240
+    assert "pooler" in r["max_connections"]["reason"]
+
+
+# ---- detection --------------------------------------------------------------
+
+# the system part's factory: lays out {relative path: content} under a sysroot
+from test_system import machine  # noqa: E402,F401  (a pytest fixture)
+
+
+@pytest.fixture
+def container(machine):
+    """A 256 GB, 64-CPU host whose cgroup v2 allows 2 GB and 1.5 CPUs."""
+    return machine({
+        "proc/meminfo": "MemTotal:       268435456 kB\nHugepagesize:       2048 kB\n"
+                        "HugePages_Total:       0\nHugePages_Free:        0\n",
+        "sys/devices/system/cpu/online": "0-63\n",
+        "proc/self/status": "Name:\tpostgres\nCpus_allowed_list:\t0-63\n",
+        "proc/self/cgroup": "0::/kubepods/pod1/postgres\n",
+        "sys/fs/cgroup/cgroup.controllers": "cpuset cpu io memory pids\n",
+        "sys/fs/cgroup/kubepods/pod1/postgres/memory.max": f"{2 * GB}\n",
+        "sys/fs/cgroup/kubepods/pod1/postgres/memory.high": "max\n",
+        "sys/fs/cgroup/kubepods/pod1/postgres/cpu.max": "150000 100000\n",
+    }, base=False)
+
+
+def test_container_limits_detected(node, container):
+    """In a 2 GB / 1.5 CPU container on a 256 GB / 64 CPU host, recommend()
+    with detected inputs equals recommend() for 2 GB and 1.5 CPUs."""
+    with node.connect() as conn:
+        conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
+        detected = recommend(conn)
+        explicit = recommend(conn, ram="2GB", cpus=1.5)
+        conn.execute("RESET pgbench_lab.sysroot")
+        host = recommend(conn, ram="256GB", cpus=64)
+    assert {k: v["recommended"] for k, v in detected.items()} == \
+        {k: v["recommended"] for k, v in explicit.items()}
+    assert detected["shared_buffers"]["formula"].startswith("(2GB RAM - ")
+    assert "1.5 CPUs" in detected["max_connections"]["formula"]
+    assert detected["max_parallel_workers"]["recommended"] == "2"
+    assert detected["shared_buffers"]["bytes"] < 1 * GB
+    assert host["shared_buffers"]["bytes"] > 32 * GB
+
+
+def test_data_size_and_storage_detected(node):
+    """NULL data_size is the databases' total size; NULL storage follows the
+    data directory's device (rotational -> hdd)."""
+    with node.connect() as conn:
+        conn.execute("DROP TABLE IF EXISTS reco_filler")
+        conn.execute("CREATE TABLE reco_filler AS SELECT g, repeat('x', 200) AS pad"
+                     " FROM generate_series(1, 50000) g")
+        total = conn.execute("SELECT sum(pg_database_size(oid))::float8 FROM pg_database"
+                             " WHERE datallowconn").fetchone()[0]
+        rot = conn.execute("SELECT value FROM pgbench_lab.system_info()"
+                           " WHERE name = 'data_rotational'").fetchone()
+        r = recommend(conn, ram="1GB", cpus=2, os="linux")
+        shown = conn.execute("SELECT pg_size_pretty(%s::bigint)", [total]).fetchone()[0]
+        conn.execute("DROP TABLE reco_filler")
+    formula = r["random_page_cost"]["formula"]
+    expected_storage = "hdd" if rot and rot[0] in ("1", "true", "t") else "ssd"
+    assert f" {expected_storage} - 1.1" in formula or f"for {expected_storage}" in formula, formula
+    # the formula prints the size with two decimals
+    m = re.search(r"/ ([0-9.]+)(kB|MB|GB) data\)", formula)
+    assert m, formula
+    size = float(m.group(1)) * {"kB": 1024, "MB": MB, "GB": GB}[m.group(2)]
+    assert abs(size - total) <= 0.006 * {"kB": 1024, "MB": MB, "GB": GB}[m.group(2)], (shown, formula)
+
+
+def test_current_and_context(node):
+    """current is SHOW's text; context is the DBA's word for pg_settings.context."""
+    with node.connect() as conn:
+        r = recommend(conn, ram="8GB", cpus=2)
+        live = dict(conn.execute(
+            "SELECT name, current_setting(name) FROM pg_settings").fetchall())
+        ctx = dict(conn.execute("SELECT name, context FROM pg_settings").fetchall())
+    words = {"postmaster": "restart", "sighup": "reload", "user": "session",
+             "superuser": "session"}
+    for name, row in r.items():
+        if name == "vm.nr_hugepages":
+            assert row["context"] == "sysctl"
+            continue
+        assert row["current"] == live[name], name
+        assert row["context"] == words[ctx[name]], name
+
+
+# ---- apply, restart, revert ------------------------------------------------
+
+def run_and_restart(cluster, statements, args):
+    """Run a script's statements, restart, and recommend() again."""
+    with cluster.connect() as conn:
+        for stmt in statements:
+            conn.execute(stmt)
+    cluster.restart()
+    with cluster.connect() as conn:
+        return recommend(conn, **args)
+
+
+def test_apply_and_revert(new_cluster):
+    """recommend_sql()'s script, applied and the server restarted, leaves
+    nothing to change; its revert script restores every old value."""
+    c = new_cluster("reco", conf={"shared_buffers": "'32MB'", "work_mem": "'3MB'"})
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    args = dict(ram="1GB", cpus=2, max_connections=20, workload="oltp",
+                storage="ssd", os="linux", data_size="100MB")
+    with c.connect() as conn:
+        before = recommend(conn, **args)
+        script = conn.execute(
+            "SELECT kind, statement FROM pgbench_lab.recommend_sql(%(ram)s, %(cpus)s,"
+            " %(max_connections)s, %(workload)s, %(storage)s, %(os)s, %(data_size)s)",
+            args).fetchall()
+    assert before["shared_buffers"]["current"] == "32MB"
+    assert before["shared_buffers"]["changes"]
+    apply = [s for k, s in script if k == "apply" and not s.startswith("--")]
+    revert = [s for k, s in script if k == "revert"]
+    note = [s for k, s in script if k == "note"]
+    assert "shared_buffers" in note[0]
+    after = run_and_restart(c, apply, args)
+    still = [n for n, row in after.items() if row["changes"] and n != "vm.nr_hugepages"]
+    assert still == []
+    assert after["shared_buffers"]["current"] == before["shared_buffers"]["recommended"]
+    back = run_and_restart(c, revert, args)
+    assert {n: r["current"] for n, r in back.items()} == \
+        {n: r["current"] for n, r in before.items()}
+
+
+def test_budget_live_and_explicit(node):
+    """memory_budget() reads the live values; explicit ones replace them."""
+    with node.connect() as conn:
+        live = {r[0]: r for r in conn.execute(
+            "SELECT component, bytes, status FROM pgbench_lab.memory_budget(ram => '8GB')")}
+        sb = conn.execute("SELECT pg_size_bytes(current_setting('shared_buffers'))").fetchone()[0]
+        n = int(conn.execute("SHOW max_connections").fetchone()[0])
+        wm = conn.execute("SELECT pg_size_bytes(current_setting('work_mem'))").fetchone()[0]
+        seed = {r[0]: r for r in conn.execute(
+            "SELECT component, bytes, status FROM pgbench_lab.memory_budget("
+            "'12GB', 16, '128MB', '4096MB', '512MB', '3072MB', 3)")}
+        oom = {r[0]: r for r in conn.execute(
+            "SELECT component, bytes, status FROM pgbench_lab.memory_budget("
+            "'12GB', 1000, '128MB', '4096MB', '512MB', '3072MB', 3)")}
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            conn.execute("SELECT * FROM pgbench_lab.memory_budget(ram => '12GB', work_mem => 'abc')")
+    assert live["shared_buffers"][1] == sb
+    assert live["connections x work_mem"][1] == n * wm
+    assert seed["seed 000 allocation"][1] == int(6.5 * GB)
+    assert seed["left for OS cache"][1] >= 3 * GB
+    assert seed["verdict"][2] == "ok"
+    assert oom["verdict"][2] == "out-of-memory risk"
