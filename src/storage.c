@@ -146,8 +146,13 @@ storage_seconds_arg(FunctionCallInfo fcinfo, int argno)
 				 errhint("Give a number of seconds greater than 0 and at most %d.",
 						 PGBL_STORAGE_MAX_SECONDS)));
 	n = PG_GETARG_NUMERIC(argno);
-	if (numeric_is_nan(n) || numeric_is_inf(n) ||
-		DatumGetBool(DirectFunctionCall2(numeric_le, NumericGetDatum(n), zero)) ||
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("seconds must be a finite number"),
+				 errhint("Give a number of seconds greater than 0 and at most %d.",
+						 PGBL_STORAGE_MAX_SECONDS)));
+	if (DatumGetBool(DirectFunctionCall2(numeric_le, NumericGetDatum(n), zero)) ||
 		DatumGetBool(DirectFunctionCall2(numeric_gt, NumericGetDatum(n), max)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
