@@ -186,7 +186,7 @@ StorageOpen(int flags, bool direct)
 	if (direct && PG_O_DIRECT == 0)
 		return false;
 	StorageFile.fd = BasicOpenFile(StorageFile.path,
-									flags | PG_BINARY | (direct ? PG_O_DIRECT : 0));
+								   flags | PG_BINARY | (direct ? PG_O_DIRECT : 0));
 	if (StorageFile.fd >= 0)
 		return true;
 	if (direct && errno == EINVAL)
@@ -273,7 +273,7 @@ StorageNumeric(double v, int scale)
  */
 void
 StorageRecord(const char *kind, TimestampTz started, Datum seconds,
-			   int64 size_bytes, const char *json)
+			  int64 size_bytes, const char *json)
 {
 	Oid			types[5] = {TEXTOID, TIMESTAMPTZOID, NUMERICOID, INT8OID, TEXTOID};
 	Datum		values[5];
@@ -307,7 +307,7 @@ StorageRecord(const char *kind, TimestampTz started, Datum seconds,
 /* Append "key": number (or null) to a JSON object under construction. */
 void
 StorageJsonNumber(StringInfo buf, const char *key, double v, int scale,
-					bool isnull)
+				  bool isnull)
 {
 	appendStringInfo(buf, ", \"%s\": ", key);
 	if (isnull)
@@ -470,9 +470,9 @@ fsync_json(FsyncMethod *m, int n, const char *current)
 						 "\"write_size\": %d",
 						 m[i].direct ? "true" : "false", m[i].writes, m[i].size);
 		StorageJsonNumber(&buf, "ops_per_second", m[i].ops_per_second, 1,
-							!m[i].supported);
+						  !m[i].supported);
 		StorageJsonNumber(&buf, "usec_per_op", m[i].usec_per_op, 1,
-							!m[i].supported);
+						  !m[i].supported);
 		appendStringInfo(&buf, ", \"supported\": %s, \"is_current\": %s, "
 						 "\"fastest_safe\": %s}",
 						 m[i].supported ? "true" : "false",
@@ -555,7 +555,7 @@ pgbench_lab_fsync_test(PG_FUNCTION_ARGS)
 			fsync_run(&methods[i], seconds / n, buf);
 		fsync_mark(methods, n, current);
 		StorageRecord("fsync", started, PG_GETARG_DATUM(0), -1,
-					   fsync_json(methods, n, current));
+					  fsync_json(methods, n, current));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	StorageCleanup(0, (Datum) 0);

@@ -273,7 +273,7 @@ pgbench_lab_io_test(PG_FUNCTION_ARGS)
 		io_read_random(&r, seconds / 3, buf);
 		r.elapsed = StorageElapsed(start);
 		StorageRecord("io", started, PG_GETARG_DATUM(1), r.file_bytes,
-					   io_json(&r));
+					  io_json(&r));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	StorageCleanup(0, (Datum) 0);
