@@ -85,6 +85,13 @@ io_size_arg(FunctionCallInfo fcinfo)
 	return ((int64) kb * 1024) / PGBL_STORAGE_BLOCK * PGBL_STORAGE_BLOCK;
 }
 
+static char *
+io_pretty(int64 bytes)
+{
+	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
+															  Int64GetDatum(bytes))));
+}
+
 /* Refuse a file that would not leave PGBL_IO_RESERVE_BYTES free. */
 static void
 io_check_space(int64 size)
@@ -104,9 +111,8 @@ io_check_space(int64 size)
 				(errcode(ERRCODE_DISK_FULL),
 				 errmsg("size exceeds the free space of the data directory's file system"),
 				 errdetail("%s is asked for, %s is free, and io_test leaves at least %s free.",
-						   text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty, Int64GetDatum(size)))),
-						   text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty, Int64GetDatum(avail)))),
-						   text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty, Int64GetDatum(PGBL_IO_RESERVE_BYTES))))),
+						   io_pretty(size), io_pretty(avail),
+						   io_pretty(PGBL_IO_RESERVE_BYTES)),
 				 errhint("Give a smaller size.")));
 }
 
@@ -195,8 +201,10 @@ io_read_random(IoResult *r, double share, char *buf)
 		uint64		b = pg_prng_uint64_range(&pg_global_prng_state, 0, blocks - 1);
 
 		CHECK_FOR_INTERRUPTS();
-		if (StoragePread(buf, PGBL_STORAGE_BLOCK, (off_t) b * PGBL_STORAGE_BLOCK) != PGBL_STORAGE_BLOCK)
-			StorageFileError("read");
+		if (StoragePread(buf, PGBL_STORAGE_BLOCK,
+						 (off_t) b * PGBL_STORAGE_BLOCK) != PGBL_STORAGE_BLOCK)
+			elog(ERROR, "short read of block " UINT64_FORMAT " of \"%s\"",
+				 b, StorageFile.path);
 		reads++;
 		elapsed = StorageElapsed(start);
 	} while (elapsed < share);
