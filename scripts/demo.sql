@@ -40,3 +40,11 @@ SELECT status, note FROM pgbench_lab.memory_budget('12GB', 1000, '128MB', '4096M
  WHERE component = 'verdict';
 \echo '== recommend_sql(): the ALTER SYSTEM script and its revert (nothing is applied)'
 SELECT kind, statement FROM pgbench_lab.recommend_sql() LIMIT 8;
+\echo '== storage: the WAL sync methods on the data directory''s device (1 s), then 64MB of I/O (1 s)'
+SELECT method, direct, ops_per_second, is_current, fastest_safe
+  FROM pgbench_lab.fsync_test(1)
+ WHERE writes_per_sync = 1 AND write_size = 8192;
+SELECT * FROM pgbench_lab.io_test('64MB', 1);
+SELECT fastest_safe_method, fdatasync_ops_per_second, random_read_iops,
+       storage_class, random_page_cost, effective_io_concurrency
+  FROM pgbench_lab.storage_latest;

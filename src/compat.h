@@ -138,6 +138,20 @@ pgbl_evict_relation_buffers(Relation rel)
 #endif
 }
 
+/*
+ * Whether the server opens WAL with O_DIRECT, given whether its
+ * wal_sync_method is one of the open_* methods.  PG16+ does so only when
+ * io_direct includes wal (any method); PG15 for the open_* methods when
+ * wal_level is minimal.  Callers include access/xlog.h and storage/fd.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define PGBL_WAL_USES_O_DIRECT(open_method) \
+	((void) (open_method), (io_direct_flags & IO_DIRECT_WAL) != 0)
+#else
+#define PGBL_WAL_USES_O_DIRECT(open_method) \
+	((open_method) && !XLogIsNeeded())
+#endif
+
 #endif							/* PGBL_COMPAT_H */
 
 #include "portability/instr_time.h"

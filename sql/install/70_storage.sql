@@ -1,0 +1,139 @@
+
+-- ---------------------------------------------------------------------
+-- storage: the data directory's device measured from SQL
+-- (fsync_test, io_test), results kept in storage_tests, the latest
+-- figures in the view storage_latest.
+-- ---------------------------------------------------------------------
+
+CREATE SEQUENCE pgbench_lab.storage_tests_id_seq;
+
+-- One row per test; written only by fsync_test() and io_test() (which only
+-- superusers may run), read by pg_monitor.  results holds the rows the
+-- function returned, as jsonb (fsync: {"wal_sync_method", "methods": [...]},
+-- io: one object).
+CREATE TABLE pgbench_lab.storage_tests (
+    id bigint PRIMARY KEY
+        DEFAULT pg_catalog.nextval('pgbench_lab.storage_tests_id_seq'::pg_catalog.regclass),
+    kind text NOT NULL CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['fsync', 'io'])),
+    started_at timestamptz NOT NULL,
+    finished_at timestamptz NOT NULL,
+    seconds numeric NOT NULL,
+    size_bytes bigint,
+    results jsonb NOT NULL
+);
+ALTER SEQUENCE pgbench_lab.storage_tests_id_seq OWNED BY pgbench_lab.storage_tests.id;
+COMMENT ON TABLE pgbench_lab.storage_tests IS
+    'pgbench_lab: results of fsync_test() and io_test(), one row per test';
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.storage_tests', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.storage_tests_id_seq', '');
+REVOKE ALL ON pgbench_lab.storage_tests FROM PUBLIC;
+REVOKE ALL ON SEQUENCE pgbench_lab.storage_tests_id_seq FROM PUBLIC;
+GRANT SELECT ON pgbench_lab.storage_tests TO pg_monitor;
+
+CREATE FUNCTION pgbench_lab.fsync_test(seconds numeric DEFAULT 2)
+RETURNS TABLE (method text, direct boolean, writes_per_sync integer,
+               write_size integer, ops_per_second numeric,
+               usec_per_op numeric, supported boolean, is_current boolean,
+               fastest_safe boolean)
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_fsync_test';
+COMMENT ON FUNCTION pgbench_lab.fsync_test(numeric) IS
+    'pgbench_lab: pg_test_fsync''s comparison of WAL sync methods on the data directory''s device';
+REVOKE EXECUTE ON FUNCTION pgbench_lab.fsync_test(numeric) FROM PUBLIC;
+
+CREATE FUNCTION pgbench_lab.io_test(size text DEFAULT '1GB',
+                                    seconds numeric DEFAULT 10)
+RETURNS TABLE (file_size bigint, write_mb_per_second numeric,
+               read_mb_per_second numeric, random_read_iops numeric,
+               random_read_usec numeric, read_cache_bypass text,
+               elapsed_seconds numeric)
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_io_test';
+COMMENT ON FUNCTION pgbench_lab.io_test(text, numeric) IS
+    'pgbench_lab: sequential write and read MB/s and random 8 kB read IOPS of the data directory''s device';
+REVOKE EXECUTE ON FUNCTION pgbench_lab.io_test(text, numeric) FROM PUBLIC;
+
+-- From random 8 kB reads per second at queue depth one (what io_test
+-- measures) to a storage class and its planner settings.  The bands are
+-- read latencies: over 2 ms a disk head moves (hdd); 0.25 to 2 ms is a
+-- network or array hop (san); 0.1 to 0.25 ms flash behind SATA or SAS
+-- (ssd); under 0.1 ms NVMe.  The settings per class are those of the common
+-- tuning tools (random_page_cost 4 only for hdd; effective_io_concurrency
+-- 2 / 300 / 200 / 1000).
+CREATE FUNCTION pgbench_lab.storage_class(random_read_iops numeric)
+RETURNS TABLE (storage_class text, random_page_cost numeric,
+               effective_io_concurrency integer, reason text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT c.cls, c.rpc, c.eic,
+       pg_catalog.format('%s random 8 kB reads/s (%s us each) at queue depth 1: %s',
+                         pg_catalog.round(random_read_iops), pg_catalog.round(1000000 / NULLIF(random_read_iops, 0)), c.why)
+  FROM (VALUES
+        ('hdd', 4.0, 2, 'over 2 ms per read, a rotating disk',
+         0::numeric, 500::numeric),
+        ('san', 1.1, 300, '0.25 to 2 ms per read, network or array storage',
+         500, 4000),
+        ('ssd', 1.1, 200, '0.1 to 0.25 ms per read, a SATA or SAS SSD',
+         4000, 10000),
+        ('nvme', 1.1, 1000, 'under 0.1 ms per read, NVMe flash',
+         10000, NULL)) AS c(cls, rpc, eic, why, lo, hi)
+ WHERE random_read_iops OPERATOR(pg_catalog.>) 0
+   AND random_read_iops OPERATOR(pg_catalog.>=) c.lo
+   AND (c.hi IS NULL OR random_read_iops OPERATOR(pg_catalog.<) c.hi)
+$$;
+COMMENT ON FUNCTION pgbench_lab.storage_class(numeric) IS
+    'pgbench_lab: storage class, random_page_cost and effective_io_concurrency for a measured random read rate';
+
+-- The latest figures of each kind, one row (NULLs when nothing was
+-- measured), for people and for the recommender.
+CREATE VIEW pgbench_lab.storage_latest AS
+SELECT f.id AS fsync_test_id,
+       f.finished_at AS fsync_measured_at,
+       f.results OPERATOR(pg_catalog.->>) 'wal_sync_method' AS wal_sync_method,
+       cur.ops AS current_ops_per_second,
+       best.method AS fastest_safe_method,
+       best.ops AS fastest_safe_ops_per_second,
+       fds.ops AS fdatasync_ops_per_second,
+       i.id AS io_test_id,
+       i.finished_at AS io_measured_at,
+       i.size_bytes AS io_file_size,
+       (i.results OPERATOR(pg_catalog.->>) 'write_mb_per_second')::numeric AS write_mb_per_second,
+       (i.results OPERATOR(pg_catalog.->>) 'read_mb_per_second')::numeric AS read_mb_per_second,
+       (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::numeric AS random_read_iops,
+       i.results OPERATOR(pg_catalog.->>) 'read_cache_bypass' AS read_cache_bypass,
+       sc.storage_class,
+       sc.random_page_cost,
+       sc.effective_io_concurrency,
+       sc.reason AS storage_class_reason
+  FROM (VALUES (1)) AS one(x)
+  LEFT JOIN LATERAL (
+        SELECT t.* FROM pgbench_lab.storage_tests AS t
+         WHERE t.kind OPERATOR(pg_catalog.=) 'fsync'
+         ORDER BY t.id DESC LIMIT 1) AS f ON true
+  LEFT JOIN LATERAL (
+        SELECT t.* FROM pgbench_lab.storage_tests AS t
+         WHERE t.kind OPERATOR(pg_catalog.=) 'io'
+         ORDER BY t.id DESC LIMIT 1) AS i ON true
+  LEFT JOIN LATERAL (
+        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+          FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
+         WHERE (e OPERATOR(pg_catalog.->>) 'is_current')::boolean LIMIT 1) AS cur ON true
+  LEFT JOIN LATERAL (
+        SELECT e OPERATOR(pg_catalog.->>) 'method' AS method,
+               (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+          FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
+         WHERE (e OPERATOR(pg_catalog.->>) 'fastest_safe')::boolean LIMIT 1) AS best ON true
+  LEFT JOIN LATERAL (
+        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+          FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
+         WHERE e OPERATOR(pg_catalog.@>) '{"method": "fdatasync", "direct": false, "writes_per_sync": 1, "write_size": 8192}'::jsonb
+         LIMIT 1) AS fds ON true
+  LEFT JOIN LATERAL pgbench_lab.storage_class(
+        (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::numeric) AS sc ON true;
+COMMENT ON VIEW pgbench_lab.storage_latest IS
+    'pgbench_lab: latest fsync_test() and io_test() figures and the storage class they suggest';
+REVOKE ALL ON pgbench_lab.storage_latest FROM PUBLIC;
+GRANT SELECT ON pgbench_lab.storage_latest TO pg_monitor;

@@ -1,0 +1,565 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.c
+ *		Storage baseline from SQL: what fsync_test() and io_test() share,
+ *		and fsync_test() itself (io_test() is in storage_io.c).
+ *
+ * Both functions measure the device that holds the data directory by
+ * writing one temporary file in base/pgsql_tmp, the server's own directory
+ * for temporary files of the default tablespace.  The name starts with
+ * "pgsql_tmp", so even a crash that skips every cleanup leaves nothing
+ * behind for long: the postmaster empties that directory at start-up.
+ * Otherwise the file is removed whatever happens: the work runs inside
+ * PG_ENSURE_ERROR_CLEANUP, whose callback runs on ERROR (a cancel, a failed
+ * write) and, as a before_shmem_exit callback, on FATAL (pg_terminate_backend)
+ * as well.  The callback works from static state (StorageFile), not from
+ * memory that error recovery may already have reset.  Syncs are real
+ * fsync()/fdatasync() calls, not pg_fsync(), so the figures do not depend on
+ * the fsync setting.
+ *
+ * fsync_test() follows pg_test_fsync: the file is 16 MB (a WAL segment) and
+ * each method writes 8 kB blocks into it from offset 0, wrapping at the end,
+ * and syncs the way one wal_sync_method value would; each method gets an
+ * equal share of the time.
+ *
+ * Results are inserted into pgbench_lab.storage_tests (as jsonb) in the
+ * caller's transaction, before the file is removed, so that an error there
+ * takes the same cleanup path; the SQL view pgbench_lab.storage_latest
+ * turns the latest of each kind into figures the recommender can read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "catalog/pg_tablespace_d.h"
+#include "catalog/pg_type_d.h"
+#include "common/file_utils.h"
+#include "common/pg_prng.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/json.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "pgbench_lab.h"
+#include "storage.h"
+
+#define PGBL_FSYNC_FILE_SIZE (16 * 1024 * 1024)
+#define PGBL_FSYNC_MAX_METHODS 24
+
+PG_FUNCTION_INFO_V1(pgbench_lab_fsync_test);
+
+/* The one temporary file of this backend, for the cleanup callback. */
+StorageTempFile StorageFile = {-1, ""};
+
+typedef enum FsyncSync
+{
+	FSYNC_NONE,
+	FSYNC_FDATASYNC,
+	FSYNC_FSYNC
+} FsyncSync;
+
+/* One row of fsync_test(): a way to write and sync, and what it did. */
+typedef struct FsyncMethod
+{
+	const char *name;			/* wal_sync_method spelling, or "write" */
+	int			open_flags;		/* O_DSYNC, O_SYNC or 0 */
+	FsyncSync	sync;
+	bool		direct;
+	int			writes;			/* writes per sync */
+	int			size;			/* bytes per write */
+	bool		supported;
+	double		ops_per_second;
+	double		usec_per_op;
+	bool		is_current;
+	bool		fastest_safe;
+} FsyncMethod;
+
+/* ---------------------------------------------------------------------
+ * Shared helpers: arguments, the temporary file, timing, recording
+ * ---------------------------------------------------------------------
+ */
+
+void
+StorageRequireSuperuser(const char *fname)
+{
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s", fname),
+				 errdetail("It writes and syncs files in the data directory."),
+				 errhint("Run it as a superuser.")));
+}
+
+/* The seconds argument: a finite number in (0, PGBL_STORAGE_MAX_SECONDS]. */
+double
+StorageSecondsArg(FunctionCallInfo fcinfo, int argno)
+{
+	Numeric		n;
+	Datum		zero = NumericGetDatum(int64_to_numeric(0));
+	Datum		max = NumericGetDatum(int64_to_numeric(PGBL_STORAGE_MAX_SECONDS));
+
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("seconds must not be null"),
+				 errhint("Give a number of seconds greater than 0 and at most %d.",
+						 PGBL_STORAGE_MAX_SECONDS)));
+	n = PG_GETARG_NUMERIC(argno);
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("seconds must be a finite number"),
+				 errhint("Give a number of seconds greater than 0 and at most %d.",
+						 PGBL_STORAGE_MAX_SECONDS)));
+	if (DatumGetBool(DirectFunctionCall2(numeric_le, NumericGetDatum(n), zero)) ||
+		DatumGetBool(DirectFunctionCall2(numeric_gt, NumericGetDatum(n), max)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("seconds must be greater than 0 and at most %d",
+						PGBL_STORAGE_MAX_SECONDS),
+				 errhint("Give a number of seconds greater than 0 and at most %d.",
+						 PGBL_STORAGE_MAX_SECONDS)));
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(n)));
+}
+
+/* Close and remove the temporary file, if any.  Safe to call twice. */
+void
+StorageCleanup(int code, Datum arg)
+{
+	if (StorageFile.fd >= 0)
+		close(StorageFile.fd);
+	StorageFile.fd = -1;
+	if (StorageFile.path[0] != '\0' &&
+		unlink(StorageFile.path) != 0 && errno != ENOENT)
+		ereport(WARNING,
+				(errcode_for_file_access(),
+				 errmsg("could not remove file \"%s\": %m", StorageFile.path)));
+	StorageFile.path[0] = '\0';
+}
+
+/* Choose the temporary file's name, making base/pgsql_tmp if needed. */
+void
+StoragePreparePath(const char *kind)
+{
+	char		dir[MAXPGPATH];
+
+	TempTablespacePath(dir, DEFAULTTABLESPACE_OID);
+	if (MakePGDirectory(dir) != 0 && errno != EEXIST)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create directory \"%s\": %m", dir)));
+	snprintf(StorageFile.path, MAXPGPATH, "%s/%s%d.pgbench_lab_%s",
+			 dir, PG_TEMP_FILE_PREFIX, MyProcPid, kind);
+}
+
+void
+StorageFileError(const char *what)
+{
+	ereport(ERROR,
+			(errcode_for_file_access(),
+			 errmsg("could not %s file \"%s\": %m", what, StorageFile.path)));
+}
+
+/*
+ * Open the temporary file into StorageFile.fd.  Returns false, with the
+ * file closed, when O_DIRECT was asked for and the file system refuses it.
+ */
+bool
+StorageOpen(int flags, bool direct)
+{
+	Assert(StorageFile.fd < 0);
+	if (direct && PG_O_DIRECT == 0)
+		return false;
+	StorageFile.fd = BasicOpenFile(StorageFile.path,
+								   flags | PG_BINARY | (direct ? PG_O_DIRECT : 0));
+	if (StorageFile.fd >= 0)
+		return true;
+	if (direct && errno == EINVAL)
+		return false;
+	StorageFileError("open");
+	return false;				/* keep the compiler quiet */
+}
+
+void
+StorageClose(void)
+{
+	int			fd = StorageFile.fd;
+
+	StorageFile.fd = -1;
+	if (fd >= 0 && close(fd) != 0)
+		StorageFileError("close");
+}
+
+/* Write len bytes at offset; false only for EINVAL under O_DIRECT. */
+bool
+StoragePwrite(const char *buf, int len, off_t offset, bool direct)
+{
+	ssize_t		n = pwrite(StorageFile.fd, buf, len, offset);
+
+	if (n == len)
+		return true;
+	if (n < 0 && direct && errno == EINVAL)
+		return false;
+	if (n >= 0)
+		errno = ENOSPC;			/* a short write means a full disk */
+	StorageFileError("write");
+	return false;
+}
+
+int
+StoragePread(char *buf, int len, off_t offset)
+{
+	ssize_t		n = pread(StorageFile.fd, buf, len, offset);
+
+	if (n < 0)
+		StorageFileError("read");
+	return (int) n;
+}
+
+/* Seconds since start, never 0 so that rates stay finite. */
+double
+StorageElapsed(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return Max(INSTR_TIME_GET_DOUBLE(now), 1e-9);
+}
+
+/* A buffer aligned for O_DIRECT, filled with random bytes. */
+char *
+StorageBuffer(int size)
+{
+	char	   *buf = (char *) TYPEALIGN(PGBL_STORAGE_ALIGN,
+										 palloc(size + PGBL_STORAGE_ALIGN));
+
+	for (int i = 0; i < size; i += sizeof(uint32))
+	{
+		uint32		r = pg_prng_uint32(&pg_global_prng_state);
+
+		memcpy(buf + i, &r, sizeof(r));
+	}
+	return buf;
+}
+
+Datum
+StorageNumeric(double v, int scale)
+{
+	Datum		n = DirectFunctionCall1(float8_numeric, Float8GetDatum(v));
+
+	return DirectFunctionCall2(numeric_round, n, Int32GetDatum(scale));
+}
+
+/*
+ * Insert one row into pgbench_lab.storage_tests in the caller's
+ * transaction.  On a standby nothing can be written, so the figures are
+ * only returned.
+ */
+void
+StorageRecord(const char *kind, TimestampTz started, Datum seconds,
+			  int64 size_bytes, const char *json)
+{
+	Oid			types[5] = {TEXTOID, TIMESTAMPTZOID, NUMERICOID, INT8OID, TEXTOID};
+	Datum		values[5];
+	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+
+	if (RecoveryInProgress())
+	{
+		ereport(NOTICE,
+				(errmsg("results not recorded in pgbench_lab.storage_tests"),
+				 errdetail("The server is in recovery.")));
+		return;
+	}
+	values[0] = CStringGetTextDatum(kind);
+	values[1] = TimestampTzGetDatum(started);
+	values[2] = seconds;
+	values[3] = Int64GetDatum(size_bytes);
+	if (size_bytes < 0)
+		nulls[3] = 'n';
+	values[4] = CStringGetTextDatum(json);
+
+	SPI_connect();
+	if (SPI_execute_with_args("INSERT INTO pgbench_lab.storage_tests "
+							  "(kind, started_at, finished_at, seconds, size_bytes, results) "
+							  "VALUES ($1, $2, pg_catalog.clock_timestamp(), $3, $4, "
+							  "$5::pg_catalog.jsonb)",
+							  5, types, values, nulls, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "could not record storage test results");
+	SPI_finish();
+}
+
+/* Append "key": number (or null) to a JSON object under construction. */
+void
+StorageJsonNumber(StringInfo buf, const char *key, double v, int scale,
+				  bool isnull)
+{
+	appendStringInfo(buf, ", \"%s\": ", key);
+	if (isnull)
+		appendStringInfoString(buf, "null");
+	else
+		appendStringInfo(buf, "%.*f", scale, v);
+}
+
+/* ---------------------------------------------------------------------
+ * fsync_test()
+ * ---------------------------------------------------------------------
+ */
+
+static void
+fsync_add(FsyncMethod *m, int *n, const char *name, int open_flags,
+		  FsyncSync sync, bool direct, int writes, int size)
+{
+	FsyncMethod *r = &m[(*n)++];
+
+	Assert(*n <= PGBL_FSYNC_MAX_METHODS);
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->open_flags = open_flags;
+	r->sync = sync;
+	r->direct = direct;
+	r->writes = writes;
+	r->size = size;
+}
+
+/*
+ * pg_test_fsync's comparisons: every sync method with one and with two 8 kB
+ * writes per sync, each with and without O_DIRECT, the plain write as the
+ * unsafe ceiling, and open_sync with one 16 kB write against two 8 kB ones.
+ */
+static int
+fsync_methods(FsyncMethod *m)
+{
+	static const struct
+	{
+		const char *name;
+		int			open_flags;
+		FsyncSync	sync;
+	}			kinds[] = {
+		{"open_datasync", O_DSYNC, FSYNC_NONE},
+		{"fdatasync", 0, FSYNC_FDATASYNC},
+		{"fsync", 0, FSYNC_FSYNC},
+		{"open_sync", O_SYNC, FSYNC_NONE},
+	};
+	int			n = 0;
+
+	fsync_add(m, &n, "write", 0, FSYNC_NONE, false, 1, PGBL_STORAGE_BLOCK);
+	for (int writes = 1; writes <= 2; writes++)
+		for (int k = 0; k < lengthof(kinds); k++)
+			for (int direct = 0; direct <= 1; direct++)
+				fsync_add(m, &n, kinds[k].name, kinds[k].open_flags,
+						  kinds[k].sync, direct, writes, PGBL_STORAGE_BLOCK);
+	for (int direct = 0; direct <= 1; direct++)
+		fsync_add(m, &n, "open_sync", O_SYNC, FSYNC_NONE, direct,
+				  1, 2 * PGBL_STORAGE_BLOCK);
+	return n;
+}
+
+/* Write the 16 MB file once and sync it, as WAL segments are preallocated. */
+static void
+fsync_create_file(const char *buf)
+{
+	(void) StorageOpen(O_RDWR | O_CREAT | O_EXCL, false);
+	for (off_t off = 0; off < PGBL_FSYNC_FILE_SIZE; off += PGBL_STORAGE_BLOCK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) StoragePwrite(buf, PGBL_STORAGE_BLOCK, off, false);
+	}
+	if (fsync(StorageFile.fd) != 0)
+		StorageFileError("fsync");
+	StorageClose();
+}
+
+/* Run one method for share seconds; unsupported if O_DIRECT is refused. */
+static void
+fsync_run(FsyncMethod *m, double share, const char *buf)
+{
+	instr_time	start;
+	int64		ops = 0;
+	off_t		offset = 0;
+	double		elapsed;
+
+	if (!StorageOpen(O_RDWR | m->open_flags, m->direct))
+		return;
+	INSTR_TIME_SET_CURRENT(start);
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		for (int w = 0; w < m->writes; w++)
+		{
+			if (offset + m->size > PGBL_FSYNC_FILE_SIZE)
+				offset = 0;
+			if (!StoragePwrite(buf, m->size, offset, m->direct))
+			{
+				StorageClose();
+				return;
+			}
+			offset += m->size;
+		}
+		if (m->sync == FSYNC_FDATASYNC && fdatasync(StorageFile.fd) != 0)
+			StorageFileError("fdatasync");
+		if (m->sync == FSYNC_FSYNC && fsync(StorageFile.fd) != 0)
+			StorageFileError("fsync");
+		ops++;
+		elapsed = StorageElapsed(start);
+	} while (elapsed < share);
+	StorageClose();
+
+	m->supported = true;
+	m->ops_per_second = ops / elapsed;
+	m->usec_per_op = elapsed * 1e6 / ops;
+}
+
+/*
+ * Mark the row the server's WAL writes look like (its wal_sync_method, one
+ * 8 kB write, O_DIRECT as the server would use it) and the fastest row that
+ * really syncs among those wal_sync_method alone selects (one 8 kB write,
+ * no O_DIRECT).
+ */
+static void
+fsync_mark(FsyncMethod *m, int n, const char *current)
+{
+	bool		current_open = strncmp(current, "open_", 5) == 0;
+	bool		current_direct = PGBL_WAL_USES_O_DIRECT(current_open);
+	FsyncMethod *best = NULL;
+
+	for (int i = 0; i < n; i++)
+	{
+		bool		plain = m[i].writes == 1 && m[i].size == PGBL_STORAGE_BLOCK;
+
+		m[i].is_current = plain && strcmp(m[i].name, current) == 0 &&
+			m[i].direct == current_direct;
+		if (plain && !m[i].direct && m[i].supported &&
+			strcmp(m[i].name, "write") != 0 &&
+			(best == NULL || m[i].ops_per_second > best->ops_per_second))
+			best = &m[i];
+	}
+	if (best != NULL)
+		best->fastest_safe = true;
+}
+
+static char *
+fsync_json(FsyncMethod *m, int n, const char *current)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "{\"wal_sync_method\": ");
+	escape_json(&buf, current);
+	appendStringInfoString(&buf, ", \"methods\": [");
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfo(&buf, "%s{\"method\": ", i > 0 ? ", " : "");
+		escape_json(&buf, m[i].name);
+		appendStringInfo(&buf, ", \"direct\": %s, \"writes_per_sync\": %d, "
+						 "\"write_size\": %d",
+						 m[i].direct ? "true" : "false", m[i].writes, m[i].size);
+		StorageJsonNumber(&buf, "ops_per_second", m[i].ops_per_second, 1,
+						  !m[i].supported);
+		StorageJsonNumber(&buf, "usec_per_op", m[i].usec_per_op, 1,
+						  !m[i].supported);
+		appendStringInfo(&buf, ", \"supported\": %s, \"is_current\": %s, "
+						 "\"fastest_safe\": %s}",
+						 m[i].supported ? "true" : "false",
+						 m[i].is_current ? "true" : "false",
+						 m[i].fastest_safe ? "true" : "false");
+	}
+	appendStringInfoString(&buf, "]}");
+	return buf.data;
+}
+
+static void
+fsync_emit(FunctionCallInfo fcinfo, FsyncMethod *m, int n)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[9];
+		bool		nulls[9] = {false};
+
+		values[0] = CStringGetTextDatum(m[i].name);
+		values[1] = BoolGetDatum(m[i].direct);
+		values[2] = Int32GetDatum(m[i].writes);
+		values[3] = Int32GetDatum(m[i].size);
+		values[4] = StorageNumeric(m[i].ops_per_second, 1);
+		values[5] = StorageNumeric(m[i].usec_per_op, 1);
+		nulls[4] = nulls[5] = !m[i].supported;
+		values[6] = BoolGetDatum(m[i].supported);
+		values[7] = BoolGetDatum(m[i].is_current);
+		values[8] = BoolGetDatum(m[i].fastest_safe);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
+static void
+fsync_notices(const char *current)
+{
+	struct stat st;
+
+	if (lstat(XLOGDIR, &st) == 0 && S_ISLNK(st.st_mode))
+		ereport(NOTICE,
+				(errmsg("pg_wal is a symbolic link: the test measures the data directory's device, not the WAL device")));
+	if (!enableFsync)
+		ereport(NOTICE,
+				(errmsg("fsync is off: the server does not sync WAL, whatever wal_sync_method (%s) says",
+						current)));
+}
+
+/*
+ * pgbench_lab.fsync_test(seconds numeric DEFAULT 2)
+ *	RETURNS TABLE (method text, direct boolean, writes_per_sync integer,
+ *				   write_size integer, ops_per_second numeric,
+ *				   usec_per_op numeric, supported boolean,
+ *				   is_current boolean, fastest_safe boolean)
+ */
+Datum
+pgbench_lab_fsync_test(PG_FUNCTION_ARGS)
+{
+	FsyncMethod methods[PGBL_FSYNC_MAX_METHODS];
+	int			n;
+	double		seconds;
+	const char *current;
+	TimestampTz started = GetCurrentTimestamp();
+	char	   *buf;
+
+	StorageRequireSuperuser("fsync_test");
+	seconds = StorageSecondsArg(fcinfo, 0);
+	InitMaterializedSRF(fcinfo, 0);
+
+	current = pstrdup(GetConfigOption("wal_sync_method", false, false));
+	fsync_notices(current);
+	n = fsync_methods(methods);
+	buf = StorageBuffer(2 * PGBL_STORAGE_BLOCK);
+	StoragePreparePath("fsync");
+
+	PG_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
+	{
+		fsync_create_file(buf);
+		for (int i = 0; i < n; i++)
+			fsync_run(&methods[i], seconds / n, buf);
+		fsync_mark(methods, n, current);
+		StorageRecord("fsync", started, PG_GETARG_DATUM(0), -1,
+					  fsync_json(methods, n, current));
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
+	StorageCleanup(0, (Datum) 0);
+
+	fsync_emit(fcinfo, methods, n);
+	return (Datum) 0;
+}
