@@ -152,7 +152,6 @@ pgbl_evict_relation_buffers(Relation rel)
 	((open_method) && !XLogIsNeeded())
 #endif
 
-#endif							/* PGBL_COMPAT_H */
 
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
@@ -198,3 +197,5 @@ pgbl_evict_relation_buffers(Relation rel)
 #define PGBL_NAMESPACE_ACLCHECK(nsp, role, mode) \
 	pg_namespace_aclcheck((nsp), (role), (mode))
 #endif
+
+#endif							/* PGBL_COMPAT_H */

@@ -106,6 +106,7 @@ def test_options_match_pgbench(lab):
     assert steps[-1][0] == "foreign keys"
     assert shape(lab, "postgres") == shape(lab, "ref")
     assert lab.scalar("SELECT count(*) FROM pg_constraint WHERE contype = 'f' "
+                      "AND connamespace = 'public'::regnamespace "
                       "AND conrelid::regclass::text LIKE 'pgbench%'") == 5
     assert lab.scalar("SELECT relpersistence FROM pg_class WHERE relname = 'pgbench_accounts'") == "u"
     for table in TABLES:
