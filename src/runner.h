@@ -124,6 +124,7 @@ extern Oid	RunnerExtensionOwner(void);
 extern void RunnerReapOrphans(void);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
+extern bool pgbl_instrument;
 
 /* coordinator.c, client.c: background worker entry points */
 extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);
