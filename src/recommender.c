@@ -429,32 +429,54 @@ emit_wal(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 	s->reason = pstrdup("Full-page images compress well, which cuts WAL volume and checkpoint I/O for a little CPU; only methods this server was built with are offered.");
 }
 
+/* random_page_cost: the device's cost for the share of data not cached. */
 static void
-emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+emit_page_cost(const RecommenderInput *in, const RecoPlan *p,
+			   RecommenderResult *out)
 {
-	double		base = storage_page_cost[in->storage];
+	bool		measured = in->storage_note != NULL;
+	double		base = measured ? in->measured_page_cost :
+		storage_page_cost[in->storage];
 	double		cached = in->data_size > 0 ? Min(1.0, p->ecs / in->data_size) :
 		(in->data_size == 0 ? 1.0 : 0.0);
 	double		rpc = rint((1.1 + (base - 1.1) * (1.0 - cached)) * 100) / 100;
-	int			eio = in->os == RECO_LINUX ? storage_io_concurrency[in->storage] : 0;
+	const char *device = psprintf("%s%s", measured ? "measured " : "",
+								  RecoStorageNames[in->storage]);
 	RecoSetting *s;
 
 	s = add_setting(out, "random_page_cost", RECO_UNIT_NUMBER, rpc, NULL);
 	s->formula = in->data_size >= 0 ?
 		psprintf("1.1 + (%s %s - 1.1) x (1 - min(1, %s cache / %s data)) = %s",
-				 format_number(base), RecoStorageNames[in->storage],
+				 format_number(base), device,
 				 PB(p->ecs), PB(in->data_size), format_number(rpc)) :
-		psprintf("%s for %s (data size unknown)", format_number(base),
-				 RecoStorageNames[in->storage]);
-	s->reason = pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
+		psprintf("%s for %s (data size unknown)", format_number(base), device);
+	s->reason = measured ?
+		psprintf("Storage %s (random_page_cost %s there), and random reads cost that for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.",
+				 in->storage_note, format_number(base)) :
+		pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
+}
 
+static void
+emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+{
+	bool		measured = in->storage_note != NULL;
+	int			eio = in->os != RECO_LINUX ? 0 : measured ?
+		in->measured_io_concurrency : storage_io_concurrency[in->storage];
+	RecoSetting *s;
+
+	emit_page_cost(in, p, out);
 	s = add_setting(out, "effective_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
-	s->formula = in->os == RECO_LINUX ?
-		psprintf("%d for %s", eio, RecoStorageNames[in->storage]) :
-		psprintf("0 on %s", RecoOsNames[in->os]);
-	s->reason = in->os == RECO_LINUX ?
-		pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.") :
-		pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+	s->formula = in->os != RECO_LINUX ?
+		psprintf("0 on %s", RecoOsNames[in->os]) :
+		psprintf("%d for %s%s", eio, measured ? "measured " : "",
+				 RecoStorageNames[in->storage]);
+	if (in->os != RECO_LINUX)
+		s->reason = pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+	else if (measured)
+		s->reason = psprintf("Storage %s, so bitmap heap scans prefetch as many pages as such a device serves at once.",
+							 in->storage_note);
+	else
+		s->reason = pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.");
 
 	s = add_setting(out, "maintenance_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
 	s->formula = pstrdup(out->settings[out->count - 2].formula);
