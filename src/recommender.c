@@ -13,7 +13,8 @@
  * and parallel worker that may sort or hash at once.  Connections beyond
  * what the CPUs can run (about ten per CPU) are not bought with a smaller
  * work_mem: the recommendation keeps max_connections there and says to put
- * a pooler in front.
+ * a pooler in front.  Parallel workers are backends too: they get one per
+ * core only while the RAM can give each what a connection gets.
  *
  * Nothing here reads the catalog or the machine (settings.c and system.c
  * do); each setting carries its formula with the actual numbers and a
@@ -222,11 +223,13 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
 	p->connections = (int) Min((double) p->requested, p->conn_cap);
 
-	p->parallel = p->cores;
-	p->per_gather = p->cores / 2;
+	/* parallel workers are backends too: what the connections leave */
+	p->parallel = (int) Min((double) p->cores,
+							Max(0.0, p->conn_mem_cap - p->connections));
+	p->per_gather = Min(p->cores / 2, p->parallel);
 	if (in->workload != RECO_DW)
 		p->per_gather = Min(p->per_gather, 4);
-	p->maint_workers = Min(p->cores / 2, 4);
+	p->maint_workers = Min(Min(p->cores / 2, 4), p->parallel);
 }
 
 /* shared_buffers, the caches, maintenance, and what is left for queries. */
@@ -490,6 +493,20 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 		pstrdup("Short queries plan well with the default and ANALYZE stays cheap.");
 }
 
+/* "min(floor(K cores / 2), 4, P max_parallel_workers) = v", the terms that apply. */
+static char *
+half_cores_formula(const RecoPlan *p, bool cap4, int value)
+{
+	bool		capped = p->parallel < p->cores;
+	char	   *terms = psprintf("floor(%d cores / 2)%s", p->cores, cap4 ? ", 4" : "");
+
+	if (capped)
+		terms = psprintf("%s, %d max_parallel_workers", terms, p->parallel);
+	if (cap4 || capped)
+		return psprintf("min(%s) = %d", terms, value);
+	return psprintf("%s = %d", terms, value);
+}
+
 static void
 emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 			  RecommenderResult *out)
@@ -501,19 +518,27 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 	s->reason = pstrdup("One slot per core for parallel query plus eight for extensions, logical replication and pgbench_lab's own client workers.");
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
-	s->formula = psprintf("ceil(%s CPUs) = %d", format_number(p->cpus), p->parallel);
-	s->reason = pstrdup("More parallel workers than cores only queue for CPU.");
+	if (p->parallel < p->cores)
+	{
+		s->formula = psprintf("min(ceil(%s CPUs), %s usable / 2 / 8MB - %d connections) = %d",
+							  format_number(p->cpus), PB(p->usable),
+							  p->connections, p->parallel);
+		s->reason = pstrdup("Each parallel worker is a backend that needs memory like a connection, and this RAM cannot give one per core.");
+	}
+	else
+	{
+		s->formula = psprintf("ceil(%s CPUs) = %d", format_number(p->cpus), p->parallel);
+		s->reason = pstrdup("More parallel workers than cores only queue for CPU.");
+	}
 
 	s = add_setting(out, "max_parallel_workers_per_gather", RECO_UNIT_NUMBER,
 					p->per_gather, NULL);
-	s->formula = in->workload == RECO_DW ?
-		psprintf("floor(%d cores / 2) = %d", p->cores, p->per_gather) :
-		psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->per_gather);
+	s->formula = half_cores_formula(p, in->workload != RECO_DW, p->per_gather);
 	s->reason = pstrdup("Half the cores for one query leaves the other half to the rest; work_mem's divisor counts these workers.");
 
 	s = add_setting(out, "max_parallel_maintenance_workers", RECO_UNIT_NUMBER,
 					p->maint_workers, NULL);
-	s->formula = psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->maint_workers);
+	s->formula = half_cores_formula(p, true, p->maint_workers);
 	s->reason = pstrdup("Parallel CREATE INDEX shares maintenance_work_mem among its workers, so a few are enough.");
 
 	s = add_setting(out, "jit", RECO_UNIT_ENUM, 0,

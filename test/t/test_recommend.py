@@ -13,6 +13,7 @@ import itertools
 import math
 import pathlib
 import re
+import sys
 
 import psycopg
 import pytest
@@ -93,18 +94,38 @@ def test_grid_within_bounds(grid):
 
 def test_grid_budget(grid):
     """shared memory + connections x work_mem + maintenance + autovacuum
-    + per-backend overhead fit in the RAM left after the OS reserve."""
+    + per-backend overhead fit in the RAM left after the OS reserve; and so
+    do they when every connection and parallel worker sorts and hashes at
+    once (work_mem x (1 + hash_mem_multiplier) each), background workers'
+    process memory included."""
     for (ram, _c, _n, wl), s in grid.items():
         usable = ram - int(ram * 0.125) // MB * MB
         conns = num(s["max_connections"])
-        used = (num(s["shared_buffers"]) + conns * num(s["work_mem"])
-                + num(s["maintenance_work_mem"]) + 3 * num(s["autovacuum_work_mem"])
-                + conns * 5 * MB)
+        fixed = (num(s["shared_buffers"]) + num(s["maintenance_work_mem"])
+                 + 3 * num(s["autovacuum_work_mem"]))
+        used = fixed + conns * num(s["work_mem"]) + conns * 5 * MB
         assert used <= usable, ((ram, _c, _n, wl), used, usable)
+        backends = conns + num(s["max_parallel_workers"])
+        busy = (fixed + backends * num(s["work_mem"]) * (1 + num(s["hash_mem_multiplier"]))
+                + (backends + 3) * 5 * MB)
+        assert busy <= usable, ((ram, _c, _n, wl), busy, usable)
         # the hash term counted in the divisor is what the server would use
         assert num(s["hash_mem_multiplier"]) == 2
         # effective_cache_size never below shared_buffers (the manual's reading)
         assert num(s["effective_cache_size"]) >= num(s["shared_buffers"])
+
+
+def test_grid_parallel_workers_fit_memory(grid):
+    """Parallel workers get one per core only while the RAM gives each what a
+    connection gets (8MB): 64 cores with 1GB and 50 connections get 6."""
+    for (ram, c, n, wl), s in grid.items():
+        usable = ram - int(ram * 0.125) // MB * MB
+        conns = num(s["max_connections"])
+        expected = min(math.ceil(c), max(0, max(10, usable // 2 // (8 * MB)) - conns))
+        assert num(s["max_parallel_workers"]) == expected, ((ram, c, n, wl))
+        assert num(s["max_parallel_workers_per_gather"]) <= expected
+        assert num(s["max_parallel_maintenance_workers"]) <= expected
+    assert num(grid[(GB, 64.0, 50, "web")]["max_parallel_workers"]) == 6
 
 
 def test_grid_monotone_in_ram(grid):
@@ -242,6 +263,20 @@ def test_data_size_and_storage_detected(node):
     assert m, formula
     size = float(m.group(1)) * {"kB": 1024, "MB": MB, "GB": GB}[m.group(2)]
     assert abs(size - total) <= 0.006 * {"kB": 1024, "MB": MB, "GB": GB}[m.group(2)], (shown, formula)
+
+
+def test_os_detected(node):
+    """NULL os is the server's own: on this Linux test machine the same as
+    os => 'linux' (huge pages sized, prefetch advice given)."""
+    assert sys.platform.startswith("linux")
+    args = dict(ram="8GB", cpus=2, storage="ssd", data_size="1GB")
+    with node.connect() as conn:
+        detected = recommend(conn, **args)
+        linux = recommend(conn, os="linux", **args)
+        windows = recommend(conn, os="windows", **args)
+    assert {k: v["recommended"] for k, v in detected.items()} == \
+        {k: v["recommended"] for k, v in linux.items()}
+    assert "vm.nr_hugepages" in detected and "vm.nr_hugepages" not in windows
 
 
 def test_current_and_context(node):
