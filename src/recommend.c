@@ -11,7 +11,9 @@
  * settings.c compare each recommendation with the live value and clamp it
  * to the server's bounds.  Explicit inputs describe a machine that may not
  * be this one, so facts of this machine are used only for inputs left NULL;
- * that keeps explicit calls deterministic.
+ * that keeps explicit calls deterministic.  Storage left NULL is the class
+ * io_test() measured last (pgbench_lab.storage_latest) when there is one,
+ * else the data directory's rotational flag; the reason column says which.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,9 +21,13 @@
 
 #include <math.h>
 
+#include "catalog/namespace.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/guc.h"
@@ -156,6 +162,58 @@ detected_os(const SystemFacts *facts)
 	return RECO_LINUX;
 }
 
+/*
+ * The storage class io_test() measured last, from pgbench_lab.storage_latest
+ * (looked up now: the storage part installs it after this one).  Returns
+ * false, leaving *in alone, when nothing was measured or this role may not
+ * read the results; the caller then falls back to the device's flags.
+ */
+static bool
+measured_storage(RecommenderInput *in)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	RangeVar   *rv = makeRangeVar("pgbench_lab", "storage_latest", -1);
+	Oid			view = RangeVarGetRelid(rv, NoLock, true);
+	bool		found = false;
+
+	if (!OidIsValid(view) ||
+		pg_class_aclcheck(view, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		return false;
+	SPI_connect();
+	if (SPI_execute("SELECT storage_class, random_page_cost::float8,"
+					" effective_io_concurrency,"
+					" pg_catalog.to_char(io_measured_at, 'YYYY-MM-DD'),"
+					" pg_catalog.round(random_read_iops)"
+					" FROM pgbench_lab.storage_latest"
+					" WHERE storage_class IS NOT NULL", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab.storage_latest");
+	if (SPI_processed == 1)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *cls = SPI_getvalue(tup, desc, 1);
+		char	   *rpc = SPI_getvalue(tup, desc, 2);
+		char	   *eio = SPI_getvalue(tup, desc, 3);
+		char	   *note;
+
+		for (int i = 0; RecoStorageNames[i] != NULL && !found; i++)
+		{
+			if (strcmp(cls, RecoStorageNames[i]) != 0 || rpc == NULL || eio == NULL)
+				continue;
+			found = true;
+			in->storage = (RecoStorage) i;
+			in->measured_page_cost = strtod(rpc, NULL);
+			in->measured_io_concurrency = atoi(eio);
+			note = psprintf("measured by pgbench_lab.io_test() on %s: %s random 8 kB reads/s -> %s",
+							SPI_getvalue(tup, desc, 4),
+							SPI_getvalue(tup, desc, 5), cls);
+			in->storage_note = MemoryContextStrdup(caller, note);
+		}
+	}
+	SPI_finish();
+	return found;
+}
+
 /* recommend()'s arguments, each NULL one detected. */
 static void
 recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
@@ -180,7 +238,7 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	if (!PG_ARGISNULL(4))
 		in->storage = parse_choice("storage", PG_GETARG_TEXT_PP(4), RecoStorageNames,
 								   "hdd, ssd, nvme and san");
-	else
+	else if (!measured_storage(in))
 		in->storage = facts->data_rotational == 1 ? RECO_HDD : RECO_SSD;
 	in->wal_disk_free = PG_ARGISNULL(4) ? facts->data_free_bytes : -1;
 	in->os = PG_ARGISNULL(5) ? detected_os(facts) :

@@ -13,7 +13,8 @@
  * and parallel worker that may sort or hash at once.  Connections beyond
  * what the CPUs can run (about ten per CPU) are not bought with a smaller
  * work_mem: the recommendation keeps max_connections there and says to put
- * a pooler in front.
+ * a pooler in front.  Parallel workers are backends too: they get one per
+ * core only while the RAM can give each what a connection gets.
  *
  * Nothing here reads the catalog or the machine (settings.c and system.c
  * do); each setting carries its formula with the actual numbers and a
@@ -222,11 +223,13 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
 	p->connections = (int) Min((double) p->requested, p->conn_cap);
 
-	p->parallel = p->cores;
-	p->per_gather = p->cores / 2;
+	/* parallel workers are backends too: what the connections leave */
+	p->parallel = (int) Min((double) p->cores,
+							Max(0.0, p->conn_mem_cap - p->connections));
+	p->per_gather = Min(p->cores / 2, p->parallel);
 	if (in->workload != RECO_DW)
 		p->per_gather = Min(p->per_gather, 4);
-	p->maint_workers = Min(p->cores / 2, 4);
+	p->maint_workers = Min(Min(p->cores / 2, 4), p->parallel);
 }
 
 /* shared_buffers, the caches, maintenance, and what is left for queries. */
@@ -429,32 +432,54 @@ emit_wal(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 	s->reason = pstrdup("Full-page images compress well, which cuts WAL volume and checkpoint I/O for a little CPU; only methods this server was built with are offered.");
 }
 
+/* random_page_cost: the device's cost for the share of data not cached. */
 static void
-emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+emit_page_cost(const RecommenderInput *in, const RecoPlan *p,
+			   RecommenderResult *out)
 {
-	double		base = storage_page_cost[in->storage];
+	bool		measured = in->storage_note != NULL;
+	double		base = measured ? in->measured_page_cost :
+		storage_page_cost[in->storage];
 	double		cached = in->data_size > 0 ? Min(1.0, p->ecs / in->data_size) :
 		(in->data_size == 0 ? 1.0 : 0.0);
 	double		rpc = rint((1.1 + (base - 1.1) * (1.0 - cached)) * 100) / 100;
-	int			eio = in->os == RECO_LINUX ? storage_io_concurrency[in->storage] : 0;
+	const char *device = psprintf("%s%s", measured ? "measured " : "",
+								  RecoStorageNames[in->storage]);
 	RecoSetting *s;
 
 	s = add_setting(out, "random_page_cost", RECO_UNIT_NUMBER, rpc, NULL);
 	s->formula = in->data_size >= 0 ?
 		psprintf("1.1 + (%s %s - 1.1) x (1 - min(1, %s cache / %s data)) = %s",
-				 format_number(base), RecoStorageNames[in->storage],
+				 format_number(base), device,
 				 PB(p->ecs), PB(in->data_size), format_number(rpc)) :
-		psprintf("%s for %s (data size unknown)", format_number(base),
-				 RecoStorageNames[in->storage]);
-	s->reason = pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
+		psprintf("%s for %s (data size unknown)", format_number(base), device);
+	s->reason = measured ?
+		psprintf("Storage %s (random_page_cost %s there), and random reads cost that for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.",
+				 in->storage_note, format_number(base)) :
+		pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
+}
 
+static void
+emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
+{
+	bool		measured = in->storage_note != NULL;
+	int			eio = in->os != RECO_LINUX ? 0 : measured ?
+		in->measured_io_concurrency : storage_io_concurrency[in->storage];
+	RecoSetting *s;
+
+	emit_page_cost(in, p, out);
 	s = add_setting(out, "effective_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
-	s->formula = in->os == RECO_LINUX ?
-		psprintf("%d for %s", eio, RecoStorageNames[in->storage]) :
-		psprintf("0 on %s", RecoOsNames[in->os]);
-	s->reason = in->os == RECO_LINUX ?
-		pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.") :
-		pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+	s->formula = in->os != RECO_LINUX ?
+		psprintf("0 on %s", RecoOsNames[in->os]) :
+		psprintf("%d for %s%s", eio, measured ? "measured " : "",
+				 RecoStorageNames[in->storage]);
+	if (in->os != RECO_LINUX)
+		s->reason = pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+	else if (measured)
+		s->reason = psprintf("Storage %s, so bitmap heap scans prefetch as many pages as such a device serves at once.",
+							 in->storage_note);
+	else
+		s->reason = pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.");
 
 	s = add_setting(out, "maintenance_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
 	s->formula = pstrdup(out->settings[out->count - 2].formula);
@@ -468,6 +493,20 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 		pstrdup("Short queries plan well with the default and ANALYZE stays cheap.");
 }
 
+/* "min(floor(K cores / 2), 4, P max_parallel_workers) = v", the terms that apply. */
+static char *
+half_cores_formula(const RecoPlan *p, bool cap4, int value)
+{
+	bool		capped = p->parallel < p->cores;
+	char	   *terms = psprintf("floor(%d cores / 2)%s", p->cores, cap4 ? ", 4" : "");
+
+	if (capped)
+		terms = psprintf("%s, %d max_parallel_workers", terms, p->parallel);
+	if (cap4 || capped)
+		return psprintf("min(%s) = %d", terms, value);
+	return psprintf("%s = %d", terms, value);
+}
+
 static void
 emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 			  RecommenderResult *out)
@@ -479,19 +518,27 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 	s->reason = pstrdup("One slot per core for parallel query plus eight for extensions, logical replication and pgbench_lab's own client workers.");
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
-	s->formula = psprintf("ceil(%s CPUs) = %d", format_number(p->cpus), p->parallel);
-	s->reason = pstrdup("More parallel workers than cores only queue for CPU.");
+	if (p->parallel < p->cores)
+	{
+		s->formula = psprintf("min(ceil(%s CPUs), %s usable / 2 / 8MB - %d connections) = %d",
+							  format_number(p->cpus), PB(p->usable),
+							  p->connections, p->parallel);
+		s->reason = pstrdup("Each parallel worker is a backend that needs memory like a connection, and this RAM cannot give one per core.");
+	}
+	else
+	{
+		s->formula = psprintf("ceil(%s CPUs) = %d", format_number(p->cpus), p->parallel);
+		s->reason = pstrdup("More parallel workers than cores only queue for CPU.");
+	}
 
 	s = add_setting(out, "max_parallel_workers_per_gather", RECO_UNIT_NUMBER,
 					p->per_gather, NULL);
-	s->formula = in->workload == RECO_DW ?
-		psprintf("floor(%d cores / 2) = %d", p->cores, p->per_gather) :
-		psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->per_gather);
+	s->formula = half_cores_formula(p, in->workload != RECO_DW, p->per_gather);
 	s->reason = pstrdup("Half the cores for one query leaves the other half to the rest; work_mem's divisor counts these workers.");
 
 	s = add_setting(out, "max_parallel_maintenance_workers", RECO_UNIT_NUMBER,
 					p->maint_workers, NULL);
-	s->formula = psprintf("min(floor(%d cores / 2), 4) = %d", p->cores, p->maint_workers);
+	s->formula = half_cores_formula(p, true, p->maint_workers);
 	s->reason = pstrdup("Parallel CREATE INDEX shares maintenance_work_mem among its workers, so a few are enough.");
 
 	s = add_setting(out, "jit", RECO_UNIT_ENUM, 0,

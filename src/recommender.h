@@ -52,6 +52,10 @@ typedef struct RecommenderInput
 	double		wal_disk_free;	/* bytes; < 0 unknown */
 	bool		has_lz4;		/* server built with lz4 / zstd */
 	bool		has_zstd;
+	/* storage measured by io_test(): used when storage_note is not NULL */
+	const char *storage_note;	/* "measured by ... -> nvme" */
+	double		measured_page_cost; /* the class's random_page_cost */
+	int			measured_io_concurrency;	/* its effective_io_concurrency */
 } RecommenderInput;
 
 typedef enum RecoUnit

@@ -3,7 +3,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(24);
+SELECT plan(30);
 
 SELECT has_function('pgbench_lab', 'recommend',
                     ARRAY['text', 'numeric', 'integer', 'text', 'text', 'text', 'text', 'text']);
@@ -93,6 +93,39 @@ SELECT is((SELECT statement FROM pgbench_lab.recommend_sql('64GB', 16, 100, 'olt
              FROM pgbench_lab.recommend('64GB', 16, 100, 'oltp', 'ssd', 'linux', '10GB')
             WHERE changes AND context = 'restart'),
           'the restart note lists the restart settings that change');
+
+-- every setting issue 3 asks for, and no other
+SELECT set_eq($$SELECT name FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', 'ssd', 'linux', '10GB')$$,
+              ARRAY['max_connections', 'shared_buffers', 'effective_cache_size', 'work_mem',
+                    'hash_mem_multiplier', 'maintenance_work_mem', 'autovacuum_work_mem',
+                    'huge_pages', 'vm.nr_hugepages', 'wal_buffers', 'min_wal_size',
+                    'max_wal_size', 'checkpoint_timeout', 'checkpoint_completion_target',
+                    'random_page_cost', 'effective_io_concurrency', 'maintenance_io_concurrency',
+                    'default_statistics_target', 'max_worker_processes', 'max_parallel_workers',
+                    'max_parallel_workers_per_gather', 'max_parallel_maintenance_workers',
+                    'jit', 'wal_compression'],
+              'all 24 settings of issue 3');
+
+-- storage measured by io_test() (a result row as it writes one) replaces
+-- the device's flag when storage is NULL, and the reason says so
+DELETE FROM pgbench_lab.storage_tests;
+INSERT INTO pgbench_lab.storage_tests (kind, started_at, finished_at, seconds, size_bytes, results)
+VALUES ('io', now(), now(), 1, 67108864, '{"random_read_iops": 12000}');
+SELECT matches((SELECT reason FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', NULL, 'linux', '10GB')
+                 WHERE name = 'random_page_cost'),
+               '^Storage measured by pgbench_lab\.io_test\(\) on [0-9]{4}-[0-9]{2}-[0-9]{2}: 12000 random 8 kB reads/s -> nvme ',
+               'random_page_cost names the measurement');
+SELECT is((SELECT recommended FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', NULL, 'linux', '10GB')
+            WHERE name = 'effective_io_concurrency'), '1000',
+          'effective_io_concurrency of the measured class');
+SELECT matches((SELECT formula FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', NULL, 'linux', '10GB')
+                 WHERE name = 'maintenance_io_concurrency'), '^1000 for measured nvme$',
+               'maintenance_io_concurrency follows');
+SELECT is((SELECT recommended FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', 'hdd', 'linux', '10GB')
+            WHERE name = 'effective_io_concurrency'), '2', 'an explicit storage wins');
+SELECT is((SELECT count(*)::int FROM pgbench_lab.recommend('16GB', 4, 100, 'mixed', 'hdd', 'linux', '10GB')
+            WHERE reason LIKE '%measured%' OR formula LIKE '%measured%'), 0,
+          'an explicit storage mentions no measurement');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -10,7 +10,10 @@ host under pgbench_lab.sysroot.  The last tests apply recommend_sql()'s
 script to a throwaway cluster, restart it, and revert it.
 """
 import itertools
+import math
+import pathlib
 import re
+import sys
 
 import psycopg
 import pytest
@@ -91,18 +94,38 @@ def test_grid_within_bounds(grid):
 
 def test_grid_budget(grid):
     """shared memory + connections x work_mem + maintenance + autovacuum
-    + per-backend overhead fit in the RAM left after the OS reserve."""
+    + per-backend overhead fit in the RAM left after the OS reserve; and so
+    do they when every connection and parallel worker sorts and hashes at
+    once (work_mem x (1 + hash_mem_multiplier) each), background workers'
+    process memory included."""
     for (ram, _c, _n, wl), s in grid.items():
         usable = ram - int(ram * 0.125) // MB * MB
         conns = num(s["max_connections"])
-        used = (num(s["shared_buffers"]) + conns * num(s["work_mem"])
-                + num(s["maintenance_work_mem"]) + 3 * num(s["autovacuum_work_mem"])
-                + conns * 5 * MB)
+        fixed = (num(s["shared_buffers"]) + num(s["maintenance_work_mem"])
+                 + 3 * num(s["autovacuum_work_mem"]))
+        used = fixed + conns * num(s["work_mem"]) + conns * 5 * MB
         assert used <= usable, ((ram, _c, _n, wl), used, usable)
+        backends = conns + num(s["max_parallel_workers"])
+        busy = (fixed + backends * num(s["work_mem"]) * (1 + num(s["hash_mem_multiplier"]))
+                + (backends + 3) * 5 * MB)
+        assert busy <= usable, ((ram, _c, _n, wl), busy, usable)
         # the hash term counted in the divisor is what the server would use
         assert num(s["hash_mem_multiplier"]) == 2
         # effective_cache_size never below shared_buffers (the manual's reading)
         assert num(s["effective_cache_size"]) >= num(s["shared_buffers"])
+
+
+def test_grid_parallel_workers_fit_memory(grid):
+    """Parallel workers get one per core only while the RAM gives each what a
+    connection gets (8MB): 64 cores with 1GB and 50 connections get 6."""
+    for (ram, c, n, wl), s in grid.items():
+        usable = ram - int(ram * 0.125) // MB * MB
+        conns = num(s["max_connections"])
+        expected = min(math.ceil(c), max(0, max(10, usable // 2 // (8 * MB)) - conns))
+        assert num(s["max_parallel_workers"]) == expected, ((ram, c, n, wl))
+        assert num(s["max_parallel_workers_per_gather"]) <= expected
+        assert num(s["max_parallel_maintenance_workers"]) <= expected
+    assert num(grid[(GB, 64.0, 50, "web")]["max_parallel_workers"]) == 6
 
 
 def test_grid_monotone_in_ram(grid):
@@ -242,6 +265,20 @@ def test_data_size_and_storage_detected(node):
     assert abs(size - total) <= 0.006 * {"kB": 1024, "MB": MB, "GB": GB}[m.group(2)], (shown, formula)
 
 
+def test_os_detected(node):
+    """NULL os is the server's own: on this Linux test machine the same as
+    os => 'linux' (huge pages sized, prefetch advice given)."""
+    assert sys.platform.startswith("linux")
+    args = dict(ram="8GB", cpus=2, storage="ssd", data_size="1GB")
+    with node.connect() as conn:
+        detected = recommend(conn, **args)
+        linux = recommend(conn, os="linux", **args)
+        windows = recommend(conn, os="windows", **args)
+    assert {k: v["recommended"] for k, v in detected.items()} == \
+        {k: v["recommended"] for k, v in linux.items()}
+    assert "vm.nr_hugepages" in detected and "vm.nr_hugepages" not in windows
+
+
 def test_current_and_context(node):
     """current is SHOW's text; context is the DBA's word for pg_settings.context."""
     with node.connect() as conn:
@@ -321,3 +358,213 @@ def test_budget_live_and_explicit(node):
     assert seed["left for OS cache"][1] >= 3 * GB
     assert seed["verdict"][2] == "ok"
     assert oom["verdict"][2] == "out-of-memory risk"
+
+
+# ---- storage measured by io_test() -----------------------------------------
+
+DEVICE_EIO = {"hdd": "2", "ssd": "200", "nvme": "1000", "san": "300"}
+MACHINE = dict(ram="4GB", cpus=2, os="linux", data_size="100GB")
+
+
+def fake_io_result(conn, iops):
+    """A result row as io_test() writes it, for a chosen random read rate."""
+    conn.execute(
+        "INSERT INTO pgbench_lab.storage_tests (kind, started_at, finished_at, seconds,"
+        " size_bytes, results) VALUES ('io', now(), now(), 1, 67108864,"
+        " jsonb_build_object('random_read_iops', %s::numeric))", [iops])
+
+
+def latest_storage(conn):
+    """storage_latest's class, random_page_cost, effective_io_concurrency, and
+    the note recommend() must quote."""
+    cls, rpc, eio, day, iops = conn.execute(
+        "SELECT storage_class, random_page_cost::float8, effective_io_concurrency,"
+        " to_char(io_measured_at, 'YYYY-MM-DD'), round(random_read_iops)"
+        " FROM pgbench_lab.storage_latest").fetchone()
+    note = f"measured by pgbench_lab.io_test() on {day}: {iops} random 8 kB reads/s -> {cls}"
+    return cls, rpc, eio, note
+
+
+def expected_page_cost(rows, device_cost):
+    """recommend()'s random_page_cost for a device cost and 100GB of data."""
+    cached = min(1.0, rows["effective_cache_size"]["bytes"] / (100 * GB))
+    return round(1.1 + (device_cost - 1.1) * (1 - cached), 2)
+
+
+def says_measured(rows):
+    return any("measured" in rows[n][k] for n in ("random_page_cost", "effective_io_concurrency",
+                                                 "maintenance_io_concurrency")
+               for k in ("formula", "reason"))
+
+
+def test_measured_storage_from_io_test(node):
+    """After a real io_test() run, recommend() with storage NULL takes the
+    measured class, its random_page_cost and effective_io_concurrency, and
+    its reason says where they come from; an explicit storage wins; without
+    results the device's rotational flag decides."""
+    with node.connect() as conn, conn.transaction(force_rollback=True):
+        conn.execute("DELETE FROM pgbench_lab.storage_tests")
+        rot = conn.execute("SELECT value FROM pgbench_lab.system_info()"
+                           " WHERE name = 'data_rotational'").fetchone()
+        unmeasured = recommend(conn, **MACHINE)
+        conn.execute("SELECT * FROM pgbench_lab.io_test('64MB', 1)").fetchall()
+        cls, rpc, eio, note = latest_storage(conn)
+        measured = recommend(conn, **MACHINE)
+        other = "nvme" if cls != "nvme" else "hdd"
+        explicit = recommend(conn, storage=other, **MACHINE)
+    flagged = "hdd" if rot and rot[0] in ("1", "true", "t") else "ssd"
+    assert not says_measured(unmeasured)
+    assert unmeasured["effective_io_concurrency"]["recommended"] == DEVICE_EIO[flagged]
+    assert f" {flagged} - 1.1" in unmeasured["random_page_cost"]["formula"]
+
+    assert note in measured["random_page_cost"]["reason"]
+    assert note in measured["effective_io_concurrency"]["reason"]
+    assert f"measured {cls} - 1.1" in measured["random_page_cost"]["formula"]
+    assert measured["effective_io_concurrency"]["recommended"] == str(eio)
+    assert measured["maintenance_io_concurrency"]["recommended"] == str(eio)
+    assert float(measured["random_page_cost"]["recommended"]) == \
+        expected_page_cost(measured, rpc)
+
+    assert not says_measured(explicit)
+    assert explicit["effective_io_concurrency"]["recommended"] == DEVICE_EIO[other]
+
+
+def test_measured_storage_latest_wins(node):
+    """The latest io_test() result decides, whatever the device's flag says:
+    a slow result gives hdd's costs, a later fast one NVMe's."""
+    with node.connect() as conn, conn.transaction(force_rollback=True):
+        conn.execute("DELETE FROM pgbench_lab.storage_tests")
+        fake_io_result(conn, 150)
+        slow_note = latest_storage(conn)[3]
+        slow = recommend(conn, **MACHINE)
+        fake_io_result(conn, 25000)
+        fast_note = latest_storage(conn)[3]
+        fast = recommend(conn, **MACHINE)
+        windows = recommend(conn, **{**MACHINE, "os": "windows"})
+    assert slow_note.endswith(": 150 random 8 kB reads/s -> hdd")
+    assert slow_note in slow["random_page_cost"]["reason"]
+    assert slow["effective_io_concurrency"]["recommended"] == "2"
+    assert float(slow["random_page_cost"]["recommended"]) == expected_page_cost(slow, 4.0)
+    assert fast_note.endswith(": 25000 random 8 kB reads/s -> nvme")
+    assert fast_note in fast["effective_io_concurrency"]["reason"]
+    assert fast["effective_io_concurrency"]["recommended"] == "1000"
+    assert fast["random_page_cost"]["recommended"] == "1.1"
+    # the OS rule still holds: no prefetch advice without posix_fadvise
+    assert windows["effective_io_concurrency"]["recommended"] == "0"
+    assert fast_note in windows["random_page_cost"]["reason"]
+
+
+def test_measured_storage_unreadable_falls_back(node):
+    """A role that may run recommend() but not read the results gets the
+    device's flag, not an error."""
+    with node.connect() as conn, conn.transaction(force_rollback=True):
+        fake_io_result(conn, 25000)
+        conn.execute("CREATE ROLE reco_reader")
+        conn.execute("GRANT USAGE ON SCHEMA pgbench_lab TO reco_reader")
+        conn.execute("GRANT EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int,"
+                     " text, text, text, text, text) TO reco_reader")
+        conn.execute("SET LOCAL ROLE reco_reader")
+        rows = recommend(conn, **MACHINE)
+    assert not says_measured(rows)
+    assert rows["effective_io_concurrency"]["recommended"] in ("2", "200")
+
+
+# ---- the README's comparison table can't drift -----------------------------
+
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+UNITS = {"kB": 1024, "MB": MB, "GB": GB, "TB": 1024 * GB}
+SHARE = {"web": 1.0, "oltp": 1.0, "dw": 0.5, "mixed": 0.5, "desktop": 1 / 6}
+
+
+def readme_comparison():
+    """[(machine dict, setting, {tool: cell})] from the README's table."""
+    lines = README.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("| machine | setting | pgbench_lab | PGTune |"))
+    tools = [c.strip() for c in lines[start].strip("|").split("|")][2:]
+    rows, machine = [], None
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0]:
+            m = re.fullmatch(r"(\w+), (\d+)GB, (\d+) CPUs, (\d+) conns, (\w+)", cells[0])
+            assert m, cells[0]
+            machine = dict(workload=m[1], ram=int(m[2]) * GB, cpus=int(m[3]),
+                           max_connections=int(m[4]), storage=m[5])
+        rows.append((machine, cells[1], dict(zip(tools, cells[2:]))))
+    return rows
+
+
+def pgtune(m, data=100 * GB):
+    """PGTune (2026) per recommenders.md §1.1, Linux, PostgreSQL 18."""
+    r, c, n, wl = m["ram"], m["cpus"], m["max_connections"], m["workload"]
+    sb = r / 16 if wl == "desktop" else r / 4
+    workers = c if c >= 4 else 8
+    wm = (r - sb) / (3 * (n + workers)) * SHARE[wl]
+    wm *= 1.3 if data < r else 0.9 if data > 3 * r else 1.0
+    gather = math.ceil(c / 2) if wl == "dw" else min(math.ceil(c / 2), 4)
+    return {"max_connections": n, "shared_buffers": sb,
+            "effective_cache_size": r / 4 if wl == "desktop" else 3 * r / 4,
+            "work_mem": max(wm, 4 * MB),
+            "maintenance_work_mem": min(r / (8 if wl == "dw" else 16), 8 * GB),
+            "max_wal_size": {"web": 4, "oltp": 8, "dw": 16, "mixed": 4, "desktop": 2}[wl] * GB,
+            "max_parallel_workers_per_gather": gather}
+
+
+def timescaledb_tune(m):
+    """timescaledb-tune 0.19 per recommenders.md §1.3 (default profile)."""
+    r, c, n = m["ram"], m["cpus"], m["max_connections"]
+    return {"max_connections": n, "shared_buffers": r / 4, "effective_cache_size": 3 * r / 4,
+            "work_mem": max(r / GB * 400 * MB / n / math.floor(c / 2 + 0.5), 64 * 1024),
+            "maintenance_work_mem": min(r / 8, 2047 * MB), "max_wal_size": 1 * GB,
+            "max_parallel_workers_per_gather": math.floor(c / 2 + 0.5)}
+
+
+def pgconfig(m):
+    """PGConfig per recommenders.md §1.4."""
+    n, wl = m["max_connections"], m["workload"]
+    r = m["ram"] * {"web": 1, "oltp": 1, "dw": 1, "mixed": 0.5, "desktop": 0.2}[wl]
+    p = {"web": 0.25, "oltp": 0.35, "dw": 0.5, "mixed": 0.2, "desktop": 0.1}[wl]
+    return {"max_connections": n,
+            "shared_buffers": m["ram"] / 16 if wl == "desktop" else r / 4,
+            "effective_cache_size": 3 * r / 4, "work_mem": r * p / n,
+            "maintenance_work_mem": r * 0.05, "max_wal_size": 3 * GB,
+            "max_parallel_workers_per_gather": 2}
+
+
+def shows(cell, value):
+    """Whether a README cell is value rounded to the precision it is printed
+    with: '35MB' for 35.4MB, '3.2GB' for 3276.8MB, '100' for 100."""
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?(kB|MB|GB|TB)?", cell)
+    assert m, cell
+    unit = UNITS[m[3]] if m[3] else 1
+    shown = float(m[1] + "." + (m[2] or "0")) * unit
+    return abs(shown - value) <= 0.5 * unit / 10 ** len(m[2] or "") + 1e-9 * unit
+
+
+def test_readme_comparison_competitors():
+    """The PGTune, timescaledb-tune and PGConfig columns are those tools'
+    formulas (recommenders.md) applied to the machines in the first column."""
+    rows = readme_comparison()
+    assert len(rows) >= 18
+    tools = {"PGTune": pgtune, "timescaledb-tune": timescaledb_tune, "PGConfig": pgconfig}
+    wrong = [(m["workload"], setting, tool, cells[tool], f(m)[setting])
+             for m, setting, cells in rows for tool, f in tools.items()
+             if not shows(cells[tool], f(m)[setting])]
+    assert wrong == []
+
+
+def test_readme_comparison_pgbench_lab(node):
+    """The pgbench_lab column is what recommend() answers today."""
+    rows = readme_comparison()
+    with node.connect() as conn:
+        wrong = []
+        for m, setting, cells in rows:
+            got = recommend(conn, ram=f"{m['ram'] // GB}GB", cpus=m["cpus"],
+                            max_connections=m["max_connections"], workload=m["workload"],
+                            storage=m["storage"], os="linux", data_size="100GB")
+            if got[setting]["recommended"] != cells["pgbench_lab"]:
+                wrong.append((m["workload"], setting, cells["pgbench_lab"],
+                              got[setting]["recommended"]))
+    assert wrong == []
