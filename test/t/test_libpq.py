@@ -285,4 +285,15 @@ def test_connection_cost(lab):
     assert all(res[k] > 0 for k in ("spi_tps", "libpq_tps", "connect_tps", "connection_avg_ms"))
     assert res["spi_vs_libpq"] == pytest.approx(res["spi_tps"] / res["libpq_tps"])
     assert res["libpq_vs_connect"] == pytest.approx(res["libpq_tps"] / res["connect_tps"])
-    assert "tps" in res["finding"]
+    assert "tps" in res["finding"] and "'" not in res["finding"]
+
+
+def test_connection_cost_needs_call_outside_a_transaction(lab):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with lab.connect() as conn:
+        with pytest.raises(psycopg.errors.InvalidTransactionTermination):
+            with conn.transaction():
+                conn.execute("CALL pgbench_lab.connection_cost('select-only', 1, '1 s')")
+    with pytest.raises(psycopg.errors.NullValueNotAllowed):
+        lab.sql("CALL pgbench_lab.connection_cost(NULL)")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
