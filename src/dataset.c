@@ -53,6 +53,7 @@
 
 #include "pgbench_lab.h"
 #include "dataset.h"
+#include "worker.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_init);
 PG_FUNCTION_INFO_V1(pgbench_lab_init_sql);
@@ -404,7 +405,7 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 {
 	dsm_segment *seg = dsm_create(sizeof(DatasetShared), 0);
 	DatasetShared *sh = dsm_segment_address(seg);
-	BackgroundWorker w;
+	char		name[BGW_MAXLEN];
 	MemoryContext old;
 
 	memset(sh, 0, sizeof(*sh));
@@ -416,19 +417,10 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 	pg_atomic_init_u32(&sh->state, DATASET_STATE_NEW);
 	pg_atomic_init_u32(&sh->step, DATASET_STEP_DROP);
 
-	memset(&w, 0, sizeof(w));
-	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	w.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	w.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(w.bgw_library_name, BGW_MAXLEN, "pgbench_lab");
-	snprintf(w.bgw_function_name, BGW_MAXLEN, "pgbench_lab_dataset_main");
-	snprintf(w.bgw_name, BGW_MAXLEN, "pgbench_lab init for PID %d", MyProcPid);
-	snprintf(w.bgw_type, BGW_MAXLEN, "pgbench_lab init");
-	w.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	w.bgw_notify_pid = MyProcPid;
-
+	snprintf(name, sizeof(name), "pgbench_lab init for PID %d", MyProcPid);
 	old = MemoryContextSwitchTo(TopTransactionContext);
-	if (!RegisterDynamicBackgroundWorker(&w, handle))
+	if (!WorkerRegister("pgbench_lab_dataset_main", "pgbench_lab init", name,
+						UInt32GetDatum(dsm_segment_handle(seg)), 0, handle))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start the pgbench_lab init worker: no free background worker slot"),

@@ -50,6 +50,7 @@
 
 #include "pgbench_lab.h"
 #include "dataset.h"
+#include "worker.h"
 
 /* rows per table_multi_insert call */
 #define PGBL_DATASET_BATCH	1000
@@ -75,11 +76,7 @@ static instr_time step_start;
 static void
 connect_as_caller(const DatasetShared *sh)
 {
-	Oid			login = PGBL_BGW_CAN_LOGIN_NOLOGIN ? sh->run_role : sh->login_role;
-
-	BackgroundWorkerInitializeConnectionByOid(sh->database, login, PGBL_BGW_CONNECT_FLAGS);
-	if (GetUserId() != sh->run_role)
-		SetUserIdAndSecContext(sh->run_role, 0);
+	WorkerConnectAs(sh->database, sh->login_role, sh->run_role);
 	/* every name is qualified; nothing should resolve elsewhere */
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
 }
@@ -105,26 +102,6 @@ step_end(DatasetShared *sh, DatasetStep step, int64 rows)
 	sh->seconds[step] = INSTR_TIME_GET_DOUBLE(now);
 	sh->rows[step] = rows;
 	sh->step_done[step] = true;
-}
-
-static void
-xact_begin(void)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
-}
-
-static void
-xact_commit(void)
-{
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	pgstat_report_stat(false);
-	MemoryContextSwitchTo(worker_context);
 }
 
 static void
@@ -224,7 +201,7 @@ drop_create_generate(DatasetShared *sh)
 	Oid			nspoid;
 	int64		rows = 0;
 
-	xact_begin();
+	WorkerXactBegin();
 	nspoid = get_namespace_oid(p->schema, false);
 	/* init() checked too, but the tables may have changed since */
 	DatasetCheckExisting(nspoid);
@@ -240,7 +217,8 @@ drop_create_generate(DatasetShared *sh)
 	step_begin(sh, DATASET_STEP_GENERATE);
 	for (int i = 0; i < lengthof(gen_specs); i++)
 		rows += generate_table(nspoid, &gen_specs[i], DatasetRows(p, gen_specs[i].table));
-	xact_commit();
+	WorkerXactCommit();
+	MemoryContextSwitchTo(worker_context);
 	step_end(sh, DATASET_STEP_GENERATE, rows);
 	return rows;
 }
@@ -279,9 +257,10 @@ static void
 add_keys(DatasetShared *sh, DatasetStep step, int64 rows)
 {
 	step_begin(sh, step);
-	xact_begin();
+	WorkerXactBegin();
 	run_statements(sh, step);
-	xact_commit();
+	WorkerXactCommit();
+	MemoryContextSwitchTo(worker_context);
 	step_end(sh, step, rows);
 }
 
@@ -312,8 +291,7 @@ pgbench_lab_dataset_main(Datum main_arg)
 	dsm_segment *seg;
 	DatasetShared *sh;
 
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
+	WorkerSignals();
 
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)

@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/guc.h"
 
 #include "pgbench_lab.h"
 
@@ -25,4 +26,5 @@ _PG_init(void)
 	RunnerInit();
 	CacheInit();
 	DatasetInit();
+	MarkGUCPrefixReserved(PGBL_GUC_PREFIX);
 }

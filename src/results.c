@@ -38,25 +38,6 @@
 	"'random_page_cost', 'effective_io_concurrency']"
 
 static void
-xact_begin(void)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
-}
-
-static void
-xact_end(void)
-{
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	pgstat_report_stat(false);
-}
-
-static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
 {
 	int			rc = SPI_execute_with_args(sql, n, types, values, nulls, false, 0);
@@ -102,7 +83,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	char		nulls[13] = "            ";
 	bool		isnull;
 
-	xact_begin();
+	WorkerXactBegin();
 	v[0] = text_or_null(run->label, &nulls[0]);
 	v[1] = CStringGetTextDatum(WorkloadName(run->wl.kind));
 	v[2] = Int32GetDatum(run->clients);
@@ -140,7 +121,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 														  SPI_tuptable->tupdesc, 2, &isnull));
 	cache_snapshot(run->run_id, "cache_before", "before");
 	LibpqRecord(run, false);
-	xact_end();
+	WorkerXactCommit();
 }
 
 /* One progress row: the difference between two samples. */
@@ -170,12 +151,12 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
 	v[8] = Float8GetDatum(hit + read ? (double) hit / (hit + read) : 0);
 	nulls[8] = hit + read ? ' ' : 'n';
 
-	xact_begin();
+	WorkerXactBegin();
 	exec("INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, "
 		 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio) "
 		 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
 		 9, types, v, nulls, SPI_OK_INSERT);
-	xact_end();
+	WorkerXactCommit();
 }
 
 /* The run's status and first error, from how its clients ended. */
@@ -255,12 +236,12 @@ ResultsFailed(RunShared *run, const char *message)
 
 	v[0] = Int64GetDatum(run->run_id);
 	v[1] = CStringGetTextDatum(message);
-	xact_begin();
+	WorkerXactBegin();
 	exec("UPDATE pgbench_lab.runs SET status = 'failed', finished_at = pg_catalog.clock_timestamp(), "
 		 "error = $2, coordinator_pid = NULL, dsm_handle = NULL "
 		 "WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 2, types, v, NULL, SPI_OK_UPDATE);
-	xact_end();
+	WorkerXactCommit();
 }
 
 /* The machine the run ran on, as system_info() sees it (when present). */
@@ -315,7 +296,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	status = run_status(run, &error);
 	avg_us = s.xacts ? (double) s.latency_sum_ns / s.xacts / 1000.0 : 0;
 
-	xact_begin();
+	WorkerXactBegin();
 	write_latency(run, all, &total);
 	pgstat_clear_snapshot();
 	memset(nulls, ' ', sizeof(nulls));
@@ -362,5 +343,5 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	record_system(run->run_id);
 	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");
-	xact_end();
+	WorkerXactCommit();
 }

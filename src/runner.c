@@ -44,6 +44,7 @@ PG_FUNCTION_INFO_V1(pgbench_lab_start);
 
 int			pgbl_max_clients = 64;
 int			pgbl_max_duration = 3600;
+bool		pgbl_instrument = true;
 
 void
 RunnerInit(void)
@@ -58,6 +59,12 @@ RunnerInit(void)
 							"Only superusers may raise this.",
 							&pgbl_max_duration, 3600, 1, INT_MAX,
 							PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+	DefineCustomBoolVariable(PGBL_GUC_PREFIX ".instrument",
+							 "Whether run clients time each transaction and count its buffers.",
+							 "Off leaves only transaction counts: for measuring what the "
+							 "instrumentation costs (as a run setting).",
+							 &pgbl_instrument, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }
 
 /*

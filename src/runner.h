@@ -17,6 +17,7 @@
 #include "utils/timestamp.h"
 
 #include "stats.h"
+#include "worker.h"
 #include "workload.h"
 
 #define PGBL_RUN_MAGIC		0x5042524E	/* "PBRN" */
@@ -140,6 +141,7 @@ extern Oid	RunnerExtensionOwner(void);
 extern void RunnerReapOrphans(void);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
+extern bool pgbl_instrument;
 
 /* client_libpq.c: the client path through libpq */
 extern void LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p);
@@ -153,12 +155,6 @@ extern void LibpqRecord(RunShared *run, bool final);
 extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);
 extern PGDLLEXPORT void pgbench_lab_client_main(Datum arg);
 
-/* worker.c: launching and connecting workers */
-extern bool WorkerRegister(const char *function, const char *type, const char *name,
-						   Datum arg, int extra, BackgroundWorkerHandle **handle);
-extern void WorkerConnectAs(Oid dboid, Oid login_role, Oid run_role);
-extern void WorkerSignals(void);
-extern void WorkerSetLatchOf(int pid);
-extern int64 WorkerNowNs(void);
+
 
 #endif							/* PGBL_RUNNER_H */

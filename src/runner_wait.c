@@ -81,6 +81,18 @@ read_run_row(int64 run_id)
 	return row;
 }
 
+/* The run named by the first argument, after marking orphans aborted. */
+static RunRow
+lookup_run(FunctionCallInfo fcinfo, int64 *run_id)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("run_id must not be NULL")));
+	*run_id = PG_GETARG_INT64(0);
+	RunnerReapOrphans();
+	return read_run_row(*run_id);
+}
+
 static bool
 may_control(Oid owner)
 {
@@ -226,12 +238,7 @@ pgbench_lab_wait(PG_FUNCTION_ARGS)
 	RunShared  *run;
 
 	require_nonatomic(fcinfo, "pgbench_lab.wait()");
-	if (PG_ARGISNULL(0))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("run_id must not be NULL")));
-	run_id = PG_GETARG_INT64(0);
-	RunnerReapOrphans();
-	row = read_run_row(run_id);
+	row = lookup_run(fcinfo, &run_id);
 	if (strcmp(row.status, "running") == 0 && row.has_handle &&
 		(run = RunnerAttach(row.handle, run_id, &seg)) != NULL)
 		wait_finished(run, seg, may_control(row.owner));
@@ -248,12 +255,7 @@ pgbench_lab_cancel(PG_FUNCTION_ARGS)
 	RunShared  *run;
 	bool		stopped = false;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("run_id must not be NULL")));
-	run_id = PG_GETARG_INT64(0);
-	RunnerReapOrphans();
-	row = read_run_row(run_id);
+	row = lookup_run(fcinfo, &run_id);
 	if (!may_control(row.owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -13,7 +13,10 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -21,6 +24,7 @@
 #include "storage/procarray.h"
 #include "tcop/tcopprot.h"
 #include "utils/acl.h"
+#include "utils/snapmgr.h"
 
 #include "pgbench_lab.h"
 #include "runner.h"
@@ -99,4 +103,28 @@ WorkerNowNs(void)
 
 	INSTR_TIME_SET_CURRENT(now);
 	return (int64) PGBL_INSTR_NS(now);
+}
+
+/*
+ * A worker's own transaction with SPI and a snapshot, for bookkeeping
+ * statements (results, data generation).  WorkerXactCommit ends it and
+ * flushes the worker's statistics.
+ */
+void
+WorkerXactBegin(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+void
+WorkerXactCommit(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
 }

@@ -1,0 +1,233 @@
+"""pgbench_lab against pgbench and a PL/pgSQL loop, side by side in one run.
+
+Started by test/bench/run.sh, which builds and installs the extension into
+a private server and passes its bin directory.  Makes its own throwaway
+cluster and data, alternates the contenders A B C A B C ... and prints the
+median of each, with ratios.  Nothing here asserts a speed: this measures.
+
+    test/bench/run.sh [--rounds 3] [--seconds 10] [--memory-minutes 5] [--quick]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import psycopg
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "t"))
+from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
+
+PLPGSQL_LOOP = r"""
+CREATE SCHEMA IF NOT EXISTS bench;
+CREATE OR REPLACE PROCEDURE bench.loop(kind text, seconds float8, INOUT n bigint DEFAULT 0)
+LANGUAGE plpgsql AS $$
+DECLARE
+    scale int := (SELECT count(*) FROM pgbench_branches);
+    stop timestamptz := clock_timestamp() + seconds * interval '1 second';
+    v_aid int; v_bid int; v_tid int; v_delta int; v_bal int;
+BEGIN
+    n := 0;
+    WHILE clock_timestamp() < stop LOOP
+        v_aid := 1 + floor(random() * 100000 * scale)::int;
+        IF kind = 'select-only' THEN
+            SELECT abalance INTO v_bal FROM pgbench_accounts WHERE aid = v_aid;
+        ELSE
+            v_bid := 1 + floor(random() * scale)::int;
+            v_tid := 1 + floor(random() * 10 * scale)::int;
+            v_delta := -5000 + floor(random() * 10001)::int;
+            UPDATE pgbench_accounts SET abalance = abalance + v_delta WHERE aid = v_aid;
+            SELECT abalance INTO v_bal FROM pgbench_accounts WHERE aid = v_aid;
+            IF kind = 'tpcb-like' THEN
+                UPDATE pgbench_tellers SET tbalance = tbalance + v_delta WHERE tid = v_tid;
+                UPDATE pgbench_branches SET bbalance = bbalance + v_delta WHERE bid = v_bid;
+            END IF;
+            INSERT INTO pgbench_history (tid, bid, aid, delta, mtime)
+                 VALUES (v_tid, v_bid, v_aid, v_delta, CURRENT_TIMESTAMP);
+        END IF;
+        COMMIT;
+        n := n + 1;
+    END LOOP;
+END $$;
+"""
+
+PGBENCH_FLAGS = {"select-only": ["-S"], "simple-update": ["-N"], "tpcb-like": []}
+
+
+def lab_tps(c, workload, clients, seconds, settings="{}"):
+    row = c.sql("CALL pgbench_lab.run(%s, clients => %s, duration => %s, settings => %s)",
+                (workload, clients, f"{seconds} s", settings))[0]
+    assert row[1] == "done", row
+    return row[3]
+
+
+def pgbench_tps(c, workload, clients, seconds):
+    out = c.run_client("pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(clients),
+                       "-T", str(seconds), *PGBENCH_FLAGS[workload], "postgres").stdout
+    return float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
+
+
+def plpgsql_tps(c, workload, clients, seconds):
+    counts = []
+
+    def one():
+        with c.connect() as conn:
+            counts.append(conn.execute("CALL bench.loop(%s, %s)", (workload, seconds)).fetchone()[0])
+
+    threads = [threading.Thread(target=one) for _ in range(clients)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / max(seconds, time.monotonic() - t0 - 0.05 * clients)
+
+
+def median_rounds(contenders, rounds):
+    """Run the contenders alternately, `rounds` times; return their medians."""
+    results = {name: [] for name, _ in contenders}
+    for _ in range(rounds):
+        for name, fn in contenders:
+            results[name].append(fn())
+    return {name: statistics.median(v) for name, v in results.items()}, results
+
+
+def drop_tables(c):
+    c.sql("DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history")
+
+
+def init_seconds(c, how, scale):
+    drop_tables(c)
+    t0 = time.monotonic()
+    if how == "pgbench_lab.init":
+        c.sql("SELECT * FROM pgbench_lab.init(%s)", (scale,))
+    elif how == "pgbench -i":
+        c.run_client("pgbench", "-i", "-q", "-s", str(scale), "postgres")
+    else:
+        c.run_client("pgbench", "-i", "-q", "-I", "dtGvp", "-s", str(scale), "postgres")
+    return time.monotonic() - t0
+
+
+def worker_memory(c, pid):
+    """Grand total of a backend's memory contexts, from pg_log_backend_memory_contexts."""
+    before = len(c.log())
+    c.sql("SELECT pg_log_backend_memory_contexts(%s)", (pid,))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        m = re.search(rf"\[{pid}\].*Grand total: (\d+) bytes", c.log()[before:])
+        if m:
+            return int(m.group(1))
+        time.sleep(0.1)
+    return None
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, what, a_name, a, b_name, b):
+        self.rows.append((what, a_name, a, b_name, b, a / b if b else float("nan")))
+        print(f"  {what:<34} {a_name:>18} {a:>12.1f}   {b_name:<26} {b:>12.1f}   ratio {a / b if b else float('nan'):6.2f}",
+              flush=True)
+
+    def show(self):
+        print("\n== results (medians; ratio = first / second)")
+        print(f"  {'comparison':<34} {'A':>18} {'':>12}   {'B':<26} {'':>12}   ratio")
+        for what, an, a, bn, b, r in self.rows:
+            print(f"  {what:<34} {an:>18} {a:>12.1f}   {bn:<26} {b:>12.1f}   {r:6.2f}")
+
+
+def throughput(c, table, args, workload, clients):
+    s = args.seconds
+    contenders = [
+        ("pgbench_lab", lambda: lab_tps(c, workload, clients, s)),
+        ("pgbench", lambda: pgbench_tps(c, workload, clients, s)),
+        ("plpgsql", lambda: plpgsql_tps(c, workload, clients, s)),
+    ]
+    med, _ = median_rounds(contenders, args.rounds)
+    what = f"{workload}, {clients} client{'s' if clients > 1 else ''} (tps)"
+    table.add(what, "pgbench_lab", med["pgbench_lab"], "pgbench -M prepared", med["pgbench"])
+    table.add(what, "pgbench_lab", med["pgbench_lab"], "PL/pgSQL loop+COMMIT", med["plpgsql"])
+
+
+def instrumentation(c, table, args):
+    s = args.seconds
+    contenders = [
+        ("on", lambda: lab_tps(c, "select-only", 2, s)),
+        ("off", lambda: lab_tps(c, "select-only", 2, s, '{"pgbench_lab.instrument": "off"}')),
+    ]
+    med, _ = median_rounds(contenders, args.rounds)
+    table.add("instrumentation, select-only 2 (tps)", "with", med["on"], "without", med["off"])
+
+
+def init_speed(c, table, args, scale):
+    contenders = [(h, lambda h=h: init_seconds(c, h, scale))
+                  for h in ("pgbench_lab.init", "pgbench -i", "pgbench -i -I dtGvp")]
+    med, _ = median_rounds(contenders, args.rounds)
+    best = min(med["pgbench -i"], med["pgbench -i -I dtGvp"])
+    rows = 100000 * scale
+    print(f"  init scale {scale}: pgbench_lab.init {med['pgbench_lab.init']:.2f} s, "
+          f"pgbench -i {med['pgbench -i']:.2f} s, -I dtGvp {med['pgbench -i -I dtGvp']:.2f} s")
+    table.add(f"init scale {scale} (rows/s)", "pgbench_lab.init", rows / med["pgbench_lab.init"],
+              "faster pgbench -i mode", rows / best)
+
+
+def memory(c, table, args):
+    minutes = args.memory_minutes
+    if minutes <= 0:
+        return
+    run_id = c.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, duration => %s)",
+                      (f"{minutes} min",))
+    c.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
+    pid = c.scalar("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
+    time.sleep(5)
+    start = worker_memory(c, pid)
+    time.sleep(max(0, minutes * 60 - 15))
+    end = worker_memory(c, pid)
+    c.sql("CALL pgbench_lab.wait(%s)", (run_id,))
+    print(f"  client worker memory: {start} bytes after 5 s, {end} bytes after {minutes * 60 - 10} s")
+    table.add(f"worker memory, {minutes} min tpcb (bytes)", "end", end or 0, "start", start or 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--scale", type=int, default=10)
+    ap.add_argument("--memory-minutes", type=float, default=5)
+    ap.add_argument("--quick", action="store_true", help="2-s runs, 3 rounds, no init 50, 1 min memory")
+    args = ap.parse_args()
+    if args.quick:
+        args.seconds, args.memory_minutes = 2, 1
+    c = Cluster("bench", {"shared_buffers": "512MB", "max_wal_size": "4GB",
+                          "max_worker_processes": "16", "fsync": "on"})
+    try:
+        c.start()
+        print(f"== PostgreSQL {c.scalar('SHOW server_version')}, {os.cpu_count()} CPUs; "
+              f"{args.rounds} rounds of {args.seconds} s, alternating; medians", flush=True)
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        table = Table()
+        init_speed(c, table, args, 10)
+        if not args.quick:
+            init_speed(c, table, args, 50)
+        drop_tables(c)
+        c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
+        c.sql(PLPGSQL_LOOP)
+        for workload, clients in (("select-only", 1), ("select-only", 2), ("tpcb-like", 1),
+                                  ("tpcb-like", 4), ("simple-update", 2)):
+            throughput(c, table, args, workload, clients)
+        instrumentation(c, table, args)
+        memory(c, table, args)
+        table.show()
+    finally:
+        c.destroy()
+
+
+if __name__ == "__main__":
+    main()
