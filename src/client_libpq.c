@@ -67,23 +67,35 @@ typedef struct LibpqStmt
 
 static const LibpqStmt stmt_begin = {"BEGIN;", 0, {0}};
 static const LibpqStmt stmt_end = {"END;", 0, {0}};
-static const LibpqStmt stmt_update_account =
-{"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;", 2, {ARG_DELTA, ARG_AID}};
-static const LibpqStmt stmt_select_account =
-{"SELECT abalance FROM pgbench_accounts WHERE aid = $1;", 1, {ARG_AID}};
-static const LibpqStmt stmt_update_teller =
-{"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;", 2, {ARG_DELTA, ARG_TID}};
-static const LibpqStmt stmt_update_branch =
-{"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;", 2, {ARG_DELTA, ARG_BID}};
-static const LibpqStmt stmt_insert_history =
-{"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
-4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}};
+static const LibpqStmt stmt_update_account = {
+	"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;",
+	2, {ARG_DELTA, ARG_AID}
+};
+static const LibpqStmt stmt_select_account = {
+	"SELECT abalance FROM pgbench_accounts WHERE aid = $1;",
+	1, {ARG_AID}
+};
+static const LibpqStmt stmt_update_teller = {
+	"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;",
+	2, {ARG_DELTA, ARG_TID}
+};
+static const LibpqStmt stmt_update_branch = {
+	"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;",
+	2, {ARG_DELTA, ARG_BID}
+};
+static const LibpqStmt stmt_insert_history = {
+	"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
+	4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}
+};
 
-static const LibpqStmt *const script_tpcb[] = {&stmt_begin, &stmt_update_account,
-	&stmt_select_account, &stmt_update_teller, &stmt_update_branch, &stmt_insert_history,
-&stmt_end, NULL};
-static const LibpqStmt *const script_simple_update[] = {&stmt_begin, &stmt_update_account,
-&stmt_select_account, &stmt_insert_history, &stmt_end, NULL};
+static const LibpqStmt *const script_tpcb[] = {
+	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_update_teller,
+	&stmt_update_branch, &stmt_insert_history, &stmt_end, NULL
+};
+static const LibpqStmt *const script_simple_update[] = {
+	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_insert_history,
+	&stmt_end, NULL
+};
 static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
 
 /* This client worker's connection (one client per process). */
