@@ -18,6 +18,12 @@ REGRESS_OPTS = --inputdir=test --load-extension=pg_prewarm --load-extension=pgbe
 PG_CPPFLAGS = -I$(srcdir)/src
 PG_CFLAGS = -Werror
 
+# The client path (src/client_libpq.c) links libpq, as contrib/dblink and
+# postgres_fdw do under PGXS (libpq_srcdir comes from Makefile.global; the
+# reference is expanded after PGXS is included).
+SHLIB_LINK_INTERNAL = $(libpq)
+PG_CPPFLAGS += -I$(libpq_srcdir)
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)

@@ -48,3 +48,7 @@ SELECT * FROM pgbench_lab.io_test('64MB', 1);
 SELECT fastest_safe_method, fdatasync_ops_per_second, random_read_iops,
        storage_class, random_page_cost, effective_io_concurrency
   FROM pgbench_lab.storage_latest;
+\echo '== the client path: select-only in-server, over libpq, and with a new connection per transaction (3 x 1 s)'
+\x on
+CALL pgbench_lab.connection_cost('select-only', clients => 1, duration => '1 s');
+\x off

@@ -98,7 +98,10 @@ client_setup(ClientCtx *cx)
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
 		PushActiveSnapshot(GetTransactionSnapshot());
-		WorkloadPrepare(&cx->run->wl, &cx->plans);
+		if (cx->run->via == RUN_VIA_SPI)
+			WorkloadPrepare(&cx->run->wl, &cx->plans);
+		else
+			LibpqClientSetup(cx->run, cx->me);
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -217,7 +220,10 @@ client_step(ClientCtx *cx)
 
 		MemoryContextReset(cx->loopcxt);
 		MemoryContextSwitchTo(cx->loopcxt);
-		code = client_xact(cx, &d, &edata);
+		if (cx->run->via == RUN_VIA_SPI)
+			code = client_xact(cx, &d, &edata);
+		else
+			code = LibpqXact(cx->run, cx->me, &d, &edata);
 		tries++;
 		if (code == 0)
 		{

@@ -120,6 +120,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	res->checkpoints_before = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 2, &isnull));
 	cache_snapshot(run->run_id, "cache_before", "before");
+	LibpqRecord(run, false);
 	WorkerXactCommit();
 }
 
@@ -340,6 +341,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 19, types, v, nulls, SPI_OK_UPDATE);
 	record_system(run->run_id);
+	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");
 	WorkerXactCommit();
 }

@@ -219,6 +219,7 @@ read_args(FunctionCallInfo fcinfo, RunShared *p)
 		refuse("max_tries must be at least 1 (or 0, for unlimited, in a timed run)", NULL);
 	p->seed_given = !PG_ARGISNULL(7);
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(7) : 0;
+	LibpqReadArgs(fcinfo, p);	/* via and target, the last two arguments */
 }
 
 /*
@@ -244,10 +245,11 @@ prepare_run(FunctionCallInfo fcinfo)
 		strlcpy(p->settings_json, "{}", PGBL_SETTINGS_MAX);
 	p->owner_role = RunnerExtensionOwner();
 	SPI_finish();
-	WorkloadResolve(&p->wl);
 	p->dboid = MyDatabaseId;
 	p->login_role = GetSessionUserId();
 	p->run_role = GetUserId();
+	if (!LibpqResolve(p))		/* libpq: the tables as the target sees them */
+		WorkloadResolve(&p->wl);
 	return p;
 }
 
@@ -281,6 +283,8 @@ create_shared(RunShared *p, dsm_segment **segp)
 		pg_atomic_init_u64(&c->latency_max_interval, 0);
 		pg_atomic_init_u64(&c->blks_hit, 0);
 		pg_atomic_init_u64(&c->blks_read, 0);
+		pg_atomic_init_u64(&c->connects, 0);
+		pg_atomic_init_u64(&c->connect_ns, 0);
 	}
 	*segp = seg;
 	return run;
@@ -356,7 +360,8 @@ RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
 /*
  * pgbench_lab.start(workload text, clients int, duration interval,
  *                   transactions bigint, label text, settings jsonb,
- *                   max_tries int, random_seed bigint) RETURNS bigint
+ *                   max_tries int, random_seed bigint, via text,
+ *                   target text) RETURNS bigint
  */
 Datum
 pgbench_lab_start(PG_FUNCTION_ARGS)

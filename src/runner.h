@@ -24,6 +24,15 @@
 #define PGBL_SETTINGS_MAX	4096		/* serialised worker settings */
 #define PGBL_LABEL_MAX		256
 #define PGBL_ERRMSG_MAX		512
+#define PGBL_CONNINFO_MAX	1024
+
+/* How the clients reach the server (RunShared.via); client_libpq.c. */
+typedef enum RunVia
+{
+	RUN_VIA_SPI = 0,			/* in-server, through SPI */
+	RUN_VIA_LIBPQ,				/* one libpq connection per client */
+	RUN_VIA_LIBPQ_CONNECT		/* a new libpq connection per transaction */
+} RunVia;
 
 /* Life of a run, as seen in shared memory (RunShared.phase). */
 typedef enum RunPhase
@@ -70,6 +79,9 @@ typedef struct RunClient
 	pg_atomic_uint64 blks_hit;
 	pg_atomic_uint64 blks_read;
 	int64		end_ns;			/* when it left its loop */
+	int64		initial_connect_ns; /* libpq: connecting before the go */
+	pg_atomic_uint64 connects;	/* libpq: connections made after the go */
+	pg_atomic_uint64 connect_ns;	/* ... and the time they took */
 	char		sqlstate[6];
 	char		errmsg[PGBL_ERRMSG_MAX];
 	LatencyHistogram hist;
@@ -100,6 +112,10 @@ typedef struct RunShared
 	char		settings_json[PGBL_SETTINGS_MAX];	/* as given */
 	int			nsettings;
 	char		settings[PGBL_SETTINGS_MAX];	/* name\0value\0... */
+	RunVia		via;
+	bool		target_local;	/* target NULL: this server's own socket */
+	char		conninfo[PGBL_CONNINFO_MAX];	/* may hold a password */
+	char		target_display[PGBL_CONNINFO_MAX];	/* without passwords */
 
 	/* control */
 	pg_atomic_uint32 phase;
@@ -126,6 +142,14 @@ extern void RunnerReapOrphans(void);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
+
+/* client_libpq.c: the client path through libpq */
+extern void LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p);
+extern bool LibpqResolve(RunShared *p);
+extern void LibpqClientSetup(RunShared *run, RunClient *me);
+extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
+					  ErrorData **edata);
+extern void LibpqRecord(RunShared *run, bool final);
 
 /* coordinator.c, client.c: background worker entry points */
 extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);

@@ -209,7 +209,8 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 
 /*
  * CALL pgbench_lab.run(workload, clients, duration, transactions, label,
- *                      settings, max_tries, random_seed, INOUT run_id, ...)
+ *                      settings, max_tries, random_seed, INOUT run_id, ...,
+ *                      via, target)
  */
 Datum
 pgbench_lab_run(PG_FUNCTION_ARGS)

@@ -36,7 +36,7 @@ def _free_port():
 class Cluster:
     """One throwaway cluster: initdb, start, connect, stop, crash, remove."""
 
-    def __init__(self, name="node", conf=None):
+    def __init__(self, name="node", conf=None, hba=None):
         if not BINDIR:
             pytest.skip("PGBL_BINDIR is not set: run through scripts/test.sh")
         self.name = name
@@ -61,6 +61,13 @@ class Cluster:
         for k, v in (conf or {}).items():
             lines.append(f"{k} = {v}")
         self.append_conf("\n".join(lines) + "\n")
+        if hba:
+            # lines placed before initdb's trust lines, so they win
+            path = os.path.join(self.datadir, "pg_hba.conf")
+            with open(path) as f:
+                old = f.read()
+            with open(path, "w") as f:
+                f.write("\n".join(hba) + "\n" + old)
 
     # -- process control -------------------------------------------------
     def _run(self, cmd, check=True, **kw):
@@ -154,8 +161,8 @@ def new_cluster():
     """Factory for extra clusters in one test; all are removed afterwards."""
     made = []
 
-    def make(name="extra", conf=None, start=True):
-        c = Cluster(name, conf)
+    def make(name="extra", conf=None, start=True, hba=None):
+        c = Cluster(name, conf, hba)
         made.append(c)
         return c.start() if start else c
 

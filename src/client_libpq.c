@@ -1,0 +1,778 @@
+/*-------------------------------------------------------------------------
+ *
+ * client_libpq.c
+ *		The client path: a run's workload sent over libpq, as pgbench sends
+ *		it, by client workers that still live in the server.
+ *
+ * A run with via => 'libpq' gives each client worker one connection, made
+ * before the clock starts, on which pgbench's own statements are prepared
+ * under names and then executed, one round trip each (pgbench -M prepared);
+ * via => 'libpq-connect' opens a new connection for every transaction and
+ * prepares the statements on it again (pgbench -C -M prepared).  The time
+ * spent connecting is counted apart, so a run reports its TPS with and
+ * without connection set-up.
+ *
+ * Every network wait goes through the asynchronous API (PQconnectPoll,
+ * PQsendQueryPrepared, PQconsumeInput, PQisBusy) and WaitLatchOrSocket, with
+ * CHECK_FOR_INTERRUPTS and a look at the run's stop flag every 100 ms at the
+ * latest, so a cancelled run never stays behind a silent server.  A stop at
+ * the end of the run lets the transaction under way finish; a cancel
+ * abandons it (and, on this server, cancels the query).
+ *
+ * Security follows dblink and postgres_fdw: a role that is not a superuser
+ * must put a password in target, and the server must have asked for it
+ * (PQconnectionUsedPassword), so nobody borrows the server's own identity
+ * (its Unix socket, .pgpass or certificates).  The conninfo is parsed with
+ * PQconninfoParse before anything starts.  The password stays in the run's
+ * shared memory; what is recorded (runs.target_display) has it removed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "commands/dbcommands.h"
+#include "common/string.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "libpq-fe.h"
+#include "miscadmin.h"
+#include "postmaster/postmaster.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/varlena.h"
+#include "utils/wait_event.h"
+
+#include "pgbench_lab.h"
+#include "runner.h"
+
+#define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
+#define PGBL_STMT_MAX		7
+
+/* pgbench's builtin scripts, with :variables as $n (pgbench -M prepared). */
+typedef enum StmtArg
+{
+	ARG_AID, ARG_BID, ARG_TID, ARG_DELTA
+} StmtArg;
+
+typedef struct LibpqStmt
+{
+	const char *sql;
+	int			nargs;
+	StmtArg		args[4];
+} LibpqStmt;
+
+static const LibpqStmt stmt_begin = {"BEGIN;", 0, {0}};
+static const LibpqStmt stmt_end = {"END;", 0, {0}};
+static const LibpqStmt stmt_update_account = {
+	"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;",
+	2, {ARG_DELTA, ARG_AID}
+};
+static const LibpqStmt stmt_select_account = {
+	"SELECT abalance FROM pgbench_accounts WHERE aid = $1;",
+	1, {ARG_AID}
+};
+static const LibpqStmt stmt_update_teller = {
+	"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;",
+	2, {ARG_DELTA, ARG_TID}
+};
+static const LibpqStmt stmt_update_branch = {
+	"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;",
+	2, {ARG_DELTA, ARG_BID}
+};
+static const LibpqStmt stmt_insert_history = {
+	"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
+	4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}
+};
+
+static const LibpqStmt *const script_tpcb[] = {
+	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_update_teller,
+	&stmt_update_branch, &stmt_insert_history, &stmt_end, NULL
+};
+static const LibpqStmt *const script_simple_update[] = {
+	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_insert_history,
+	&stmt_end, NULL
+};
+static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
+
+/* This client worker's connection (one client per process). */
+static PGconn *client_conn = NULL;
+
+static const LibpqStmt *const *
+script_of(WorkloadKind kind)
+{
+	return kind == WORKLOAD_TPCB ? script_tpcb :
+		kind == WORKLOAD_SIMPLE_UPDATE ? script_simple_update : script_select_only;
+}
+
+/* ---------------------------------------------------------------------
+ * Arguments: via and target, checked before anything starts
+ * ---------------------------------------------------------------------
+ */
+
+/* key='value' with the quoting libpq's conninfo parser expects. */
+static void
+append_option(StringInfo buf, const char *key, const char *value)
+{
+	if (buf->len > 0)
+		appendStringInfoChar(buf, ' ');
+	appendStringInfo(buf, "%s='", key);
+	for (const char *c = value; *c; c++)
+	{
+		if (*c == '\'' || *c == '\\')
+			appendStringInfoChar(buf, '\\');
+		appendStringInfoChar(buf, *c);
+	}
+	appendStringInfoChar(buf, '\'');
+}
+
+static bool
+is_secret(const char *key)
+{
+	return strcmp(key, "password") == 0 || strcmp(key, "sslpassword") == 0;
+}
+
+static void
+refuse_password(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+			 errmsg("password is required"),
+			 errdetail("Non-superusers must connect with a password, and the target server must ask for it."),
+			 errhint("Give target a conninfo with a password, for a role the server authenticates by password "
+					 "(md5 or scram-sha-256 in pg_hba.conf).")));
+}
+
+/* The conninfo of this server's first Unix socket, as the calling role. */
+static void
+local_conninfo(RunShared *p)
+{
+	char	   *dirs = pstrdup(GetConfigOption("unix_socket_directories", false, false));
+	List	   *list = NIL;
+	StringInfoData buf;
+
+	if (!SplitDirectoriesString(dirs, ',', &list) || list == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server listens on no Unix socket"),
+				 errhint("Give target a conninfo such as 'host=127.0.0.1 port=5432 dbname=postgres'.")));
+	if (!superuser())
+		refuse_password();
+	initStringInfo(&buf);
+	append_option(&buf, "host", (char *) linitial(list));
+	append_option(&buf, "port", psprintf("%d", PostPortNumber));
+	append_option(&buf, "dbname", get_database_name(MyDatabaseId));
+	append_option(&buf, "user", GetUserNameFromId(GetUserId(), false));
+	strlcpy(p->conninfo, buf.data, PGBL_CONNINFO_MAX);
+	strlcpy(p->target_display, buf.data, PGBL_CONNINFO_MAX);
+	p->target_local = true;
+}
+
+/* Parse target; keep it, and its display form without passwords. */
+static void
+target_conninfo(RunShared *p, const char *target)
+{
+	char	   *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(target, &err);
+	StringInfoData shown;
+	bool		has_password = false;
+
+	if (opts == NULL)
+	{
+		char	   *msg = pstrdup(err ? err : "out of memory");
+
+		PQfreemem(err);
+		(void) pg_strip_crlf(msg);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid target: %s", msg),
+				 errhint("target is a libpq conninfo, such as 'host=db1 port=5432 dbname=bench user=alice password=...'.")));
+	}
+	initStringInfo(&shown);
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+	{
+		if (o->val == NULL || o->val[0] == '\0')
+			continue;
+		if (strcmp(o->keyword, "password") == 0)
+			has_password = true;
+		if (!is_secret(o->keyword))
+			append_option(&shown, o->keyword, o->val);
+	}
+	PQconninfoFree(opts);
+	if (!superuser() && !has_password)
+		refuse_password();
+	if (strlen(target) >= PGBL_CONNINFO_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+				 errmsg("target is longer than %d bytes", PGBL_CONNINFO_MAX - 1)));
+	strlcpy(p->conninfo, target, PGBL_CONNINFO_MAX);
+	strlcpy(p->target_display, shown.data, PGBL_CONNINFO_MAX);
+}
+
+/*
+ * Read via and target, the last two arguments of start() and run(), into
+ * *p.  Also refuses what dblink would refuse, before anything starts.
+ */
+void
+LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p)
+{
+	int			via_arg = PG_NARGS() - 2;
+	char	   *via;
+
+	if (PG_ARGISNULL(via_arg))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("via must not be NULL"),
+				 errhint("Valid values are spi, libpq and libpq-connect.")));
+	via = text_to_cstring(PG_GETARG_TEXT_PP(via_arg));
+	if (strcmp(via, "spi") == 0)
+		p->via = RUN_VIA_SPI;
+	else if (strcmp(via, "libpq") == 0)
+		p->via = RUN_VIA_LIBPQ;
+	else if (strcmp(via, "libpq-connect") == 0)
+		p->via = RUN_VIA_LIBPQ_CONNECT;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown via \"%s\"", via),
+				 errhint("Valid values are spi, libpq and libpq-connect.")));
+	if (p->via == RUN_VIA_SPI)
+	{
+		if (!PG_ARGISNULL(via_arg + 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("target needs via libpq or libpq-connect"),
+					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
+		return;
+	}
+	if (PG_ARGISNULL(via_arg + 1))
+		local_conninfo(p);
+	else
+		target_conninfo(p, text_to_cstring(PG_GETARG_TEXT_PP(via_arg + 1)));
+}
+
+/* ---------------------------------------------------------------------
+ * Interruptible waits on the network
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * An ERROR carrying libpq's message and SQLSTATE: the server's, or "code"
+ * when the failure is the connection's (libpq's further lines as detail).
+ */
+static void
+conn_error(PGconn *conn, const PGresult *res, int code, const char *what)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char	   *text = pstrdup(msg ? msg : PQerrorMessage(conn));
+	char	   *rest = strchr(text, '\n');
+
+	if (state != NULL && strlen(state) == 5)
+		code = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
+	if (rest != NULL)
+	{
+		*rest++ = '\0';
+		while (*rest == '\t' || *rest == ' ')
+			rest++;
+		(void) pg_strip_crlf(rest);
+	}
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s: %s", what, text),
+			 rest && *rest ? errdetail("%s", rest) : 0));
+}
+
+/*
+ * Wait until the socket is ready for "events", a latch is set or 100 ms
+ * passed.  Raises an ERROR if the run's stop flag reached "stop_level"
+ * (RUN_STOP_END or RUN_STOP_CANCEL).  Returns the events that happened.
+ */
+static int
+wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level)
+{
+	int			rc;
+
+	rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | events,
+						   PQsocket(conn), PGBL_LIBPQ_POLL_MS, PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+	if (run != NULL && pg_atomic_read_u32(&run->stop) >= stop_level)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("the run was stopped while waiting for the target server")));
+	return rc;
+}
+
+/* The options a connection gets from the run's settings (-c name=value). */
+static char *
+settings_options(const RunShared *run, const char *given)
+{
+	StringInfoData buf;
+	const char *p = run->settings;
+
+	initStringInfo(&buf);
+	if (given != NULL)
+		appendStringInfoString(&buf, given);
+	for (int i = 0; i < run->nsettings; i++)
+	{
+		const char *value = p + strlen(p) + 1;
+
+		appendStringInfo(&buf, "%s-c %s=", buf.len > 0 ? " " : "", p);
+		for (const char *c = value; *c; c++)
+		{
+			if (*c == ' ' || *c == '\\')
+				appendStringInfoChar(&buf, '\\');
+			appendStringInfoChar(&buf, *c);
+		}
+		p = value + strlen(value) + 1;
+	}
+	return buf.data;
+}
+
+/* Start connecting: the run's conninfo, plus its settings as options. */
+static PGconn *
+connect_start(const RunShared *run)
+{
+	PQconninfoOption *opts = PQconninfoParse(run->conninfo, NULL);
+	const char *keys[64];
+	const char *vals[64];
+	int			n = 0;
+	PGconn	   *conn;
+
+	if (opts == NULL)
+		elog(ERROR, "could not parse the run's conninfo");
+	for (PQconninfoOption *o = opts; o->keyword && n < lengthof(keys) - 3; o++)
+	{
+		if (o->val == NULL || strcmp(o->keyword, "options") == 0)
+			continue;
+		keys[n] = o->keyword;
+		vals[n++] = o->val;
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		if (strcmp(o->keyword, "options") == 0)
+		{
+			keys[n] = "options";
+			vals[n++] = settings_options(run, o->val);
+		}
+	keys[n] = "fallback_application_name";
+	vals[n++] = "pgbench_lab";
+	keys[n] = NULL;
+	vals[n] = NULL;
+	conn = PQconnectStartParams(keys, vals, 0);
+	PQconninfoFree(opts);
+	if (conn == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	return conn;
+}
+
+/*
+ * Connect to the run's target; each wait is interruptible, and any stop of
+ * the run abandons the attempt.  Refuses a connection that did not use a
+ * password when the run's role is not a superuser.
+ */
+static PGconn *
+connect_target(RunShared *run, bool watch_stop)
+{
+	PGconn	   *conn = connect_start(run);
+
+	PG_TRY();
+	{
+		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+
+		if (PQstatus(conn) == CONNECTION_BAD)
+			conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+						   "could not connect to the target server");
+		while (st != PGRES_POLLING_OK)
+		{
+			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+
+			if (st == PGRES_POLLING_FAILED)
+				conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+						   "could not connect to the target server");
+			if (wait_socket(conn, want, watch_stop ? run : NULL, RUN_STOP_END) & want)
+				st = PQconnectPoll(conn);
+		}
+		if (!superuser_arg(run->run_role) && !PQconnectionUsedPassword(conn))
+			refuse_password();
+	}
+	PG_CATCH();
+	{
+		PQfinish(conn);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return conn;
+}
+
+/*
+ * Wait until the result of the command sent last has arrived.  Waiting
+ * stops only for a cancel (or an interrupt), not for the end of the run:
+ * the transaction under way may finish.
+ */
+static void
+await_result(PGconn *conn, RunShared *run, const char *what)
+{
+	while (PQisBusy(conn))
+	{
+		if ((wait_socket(conn, WL_SOCKET_READABLE, run, RUN_STOP_CANCEL) & WL_SOCKET_READABLE) &&
+			!PQconsumeInput(conn))
+			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
+	}
+}
+
+/* Collect the results of the command sent last; raise its error, if any. */
+static void
+finish_command(PGconn *conn, RunShared *run, const char *what)
+{
+	PGresult   *res;
+	PGresult   *failed = NULL;
+
+	for (;;)
+	{
+		await_result(conn, run, what);
+		res = PQgetResult(conn);
+		if (res == NULL)
+			break;
+		if (failed == NULL && PQresultStatus(res) != PGRES_COMMAND_OK &&
+			PQresultStatus(res) != PGRES_TUPLES_OK)
+			failed = res;
+		else
+			PQclear(res);
+	}
+	if (failed != NULL)
+	{
+		PG_TRY();
+		{
+			conn_error(conn, failed, ERRCODE_CONNECTION_FAILURE, what);
+		}
+		PG_FINALLY();
+		{
+			PQclear(failed);
+		}
+		PG_END_TRY();
+	}
+}
+
+/* Prepare the workload's statements on a new connection, as P_0, P_1... */
+static void
+prepare_script(PGconn *conn, RunShared *run)
+{
+	const LibpqStmt *const *script = script_of(run->wl.kind);
+	char		name[16];
+
+	for (int i = 0; script[i] != NULL; i++)
+	{
+		snprintf(name, sizeof(name), "P_%d", i);
+		if (!PQsendPrepare(conn, name, script[i]->sql, script[i]->nargs, NULL))
+			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare the workload");
+		finish_command(conn, run, "could not prepare the workload");
+	}
+}
+
+/* Connect (timed) and prepare; the worker's connection from now on. */
+static void
+open_client_conn(RunShared *run, RunClient *me, bool in_run)
+{
+	int64		t0 = WorkerNowNs();
+	int64		dt;
+
+	client_conn = connect_target(run, true);
+	dt = WorkerNowNs() - t0;
+	if (!in_run)
+		me->initial_connect_ns = dt;
+	else
+	{
+		pg_atomic_write_u64(&me->connects, pg_atomic_read_u64(&me->connects) + 1);
+		pg_atomic_write_u64(&me->connect_ns, pg_atomic_read_u64(&me->connect_ns) + dt);
+	}
+	prepare_script(client_conn, run);
+}
+
+static void
+close_client_conn(int code, Datum arg)
+{
+	if (client_conn != NULL)
+		PQfinish(client_conn);
+	client_conn = NULL;
+}
+
+/*
+ * A client worker's setup: with via libpq, connect and prepare now, before
+ * the clock starts (pgbench's initial connection); with libpq-connect every
+ * transaction connects.
+ */
+void
+LibpqClientSetup(RunShared *run, RunClient *me)
+{
+	on_proc_exit(close_client_conn, (Datum) 0);
+	if (run->via == RUN_VIA_LIBPQ)
+		open_client_conn(run, me, false);
+}
+
+/* ---------------------------------------------------------------------
+ * One transaction
+ * ---------------------------------------------------------------------
+ */
+
+static void
+run_script(PGconn *conn, RunShared *run, const WorkloadDraw *d)
+{
+	const LibpqStmt *const *script = script_of(run->wl.kind);
+	char		vals[4][24];
+	const char *params[4];
+	char		name[16];
+
+	snprintf(vals[ARG_AID], sizeof(vals[0]), INT64_FORMAT, d->aid);
+	snprintf(vals[ARG_BID], sizeof(vals[0]), "%d", d->bid);
+	snprintf(vals[ARG_TID], sizeof(vals[0]), "%d", d->tid);
+	snprintf(vals[ARG_DELTA], sizeof(vals[0]), "%d", d->delta);
+	for (int i = 0; script[i] != NULL; i++)
+	{
+		for (int a = 0; a < script[i]->nargs; a++)
+			params[a] = vals[script[i]->args[a]];
+		snprintf(name, sizeof(name), "P_%d", i);
+		if (!PQsendQueryPrepared(conn, name, script[i]->nargs, params, NULL, NULL, 0))
+			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send the workload");
+		finish_command(conn, run, "workload statement failed");
+	}
+}
+
+/*
+ * After a failed transaction: roll back if the connection is still in one
+ * (then it can serve a retry), else drop it.  On this server a query still
+ * running is cancelled first; a remote one learns of the closed connection.
+ */
+static void
+recover_conn(RunShared *run, bool stopping)
+{
+	PGTransactionStatusType ts;
+
+	if (client_conn == NULL)
+		return;
+	ts = PQtransactionStatus(client_conn);
+	if (!stopping && PQstatus(client_conn) == CONNECTION_OK &&
+		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS))
+	{
+		PG_TRY();
+		{
+			if (!PQsendQuery(client_conn, "ROLLBACK"))
+				conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not roll back");
+			finish_command(client_conn, run, "could not roll back");
+		}
+		PG_CATCH();
+		{
+			FlushErrorState();
+			ts = PQTRANS_UNKNOWN;
+		}
+		PG_END_TRY();
+		if (ts != PQTRANS_UNKNOWN)
+			return;
+	}
+	if (ts == PQTRANS_ACTIVE && run->target_local)
+	{
+		PGcancel   *cancel = PQgetCancel(client_conn);
+		char		err[256];
+
+		if (cancel != NULL)
+		{
+			(void) PQcancel(cancel, err, sizeof(err));
+			PQfreeCancel(cancel);
+		}
+	}
+	PQfinish(client_conn);
+	client_conn = NULL;
+}
+
+/*
+ * Run one transaction over libpq.  Returns 0 when committed, else the
+ * SQLSTATE of the error that ended it (the error is kept in *edata_out), as
+ * the SPI path does.
+ */
+int
+LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d, ErrorData **edata_out)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile int sqlerrcode = 0;
+
+	PG_TRY();
+	{
+		if (client_conn == NULL)
+			open_client_conn(run, me, true);
+		run_script(client_conn, run, d);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		sqlerrcode = edata->sqlerrcode;
+		*edata_out = edata;
+	}
+	PG_END_TRY();
+	if (sqlerrcode != 0)
+		recover_conn(run, pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+	else if (run->via == RUN_VIA_LIBPQ_CONNECT)
+	{
+		PQfinish(client_conn);
+		client_conn = NULL;
+	}
+	return sqlerrcode;
+}
+
+/* ---------------------------------------------------------------------
+ * The launching session: the target's tables, before anything starts
+ * ---------------------------------------------------------------------
+ */
+
+/* Run one query on conn; its first row, as text values in *out. */
+static int
+query_row(PGconn *conn, const char *sql, char **out, int ncols)
+{
+	PGresult   *res;
+	int			n;
+
+	if (!PQsendQuery(conn, sql))
+		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
+	await_result(conn, NULL, "could not query the target server");
+	res = PQgetResult(conn);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		PG_TRY();
+		{
+			conn_error(conn, res, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
+		}
+		PG_FINALLY();
+		{
+			PQclear(res);
+		}
+		PG_END_TRY();
+	}
+	n = PQntuples(res);
+	for (int i = 0; i < ncols && n > 0; i++)
+		out[i] = pstrdup(PQgetvalue(res, 0, i));
+	PQclear(res);
+	while ((res = PQgetResult(conn)) != NULL)
+		PQclear(res);
+	return n;
+}
+
+/* Find the tables as the target's statements will (its search_path). */
+static void
+resolve_tables(PGconn *conn, RunShared *p)
+{
+	char	   *row[2];
+	char	   *nsp;
+	char	   *sql;
+
+	if (query_row(conn, "SELECT n.nspname, a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype "
+				  "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace JOIN pg_catalog.pg_attribute a "
+				  "ON a.attrelid OPERATOR(pg_catalog.=) c.oid AND a.attname OPERATOR(pg_catalog.=) 'aid' "
+				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_accounts')",
+				  row, 2) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation \"pgbench_accounts\" does not exist on the target server"),
+				 errhint("Create pgbench's tables there with pgbench_lab.init(scale => 10) or pgbench -i, "
+						 "in a schema on the search_path of target's role.")));
+	strlcpy(p->wl.schema, row[0], NAMEDATALEN);
+	p->wl.aid_bigint = strcmp(row[1], "t") == 0;
+	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
+	if (nsp == NULL)
+		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
+	PQfreemem(nsp);
+	(void) query_row(conn, sql, row, 1);
+	p->wl.scale = pg_strtoint32(row[0]);
+	if (p->wl.scale <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbench_branches is empty on the target server"),
+				 errhint("Load pgbench's data with pgbench_lab.init(scale => 10) or pgbench -i.")));
+}
+
+/*
+ * For a libpq run, connect once from the launching session (the same checks
+ * as a client's connection, interruptible) and read the scale and the
+ * tables' schema there, as pgbench does at start-up.  Returns false for an
+ * in-server run: the caller resolves the tables itself.
+ */
+bool
+LibpqResolve(RunShared *p)
+{
+	PGconn	   *conn;
+
+	if (p->via == RUN_VIA_SPI)
+		return false;
+	conn = connect_target(p, false);
+	PG_TRY();
+	{
+		resolve_tables(conn, p);
+	}
+	PG_FINALLY();
+	{
+		PQfinish(conn);
+	}
+	PG_END_TRY();
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * Results: runs.via, target_display and the connection figures
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Called by the coordinator inside the results' transactions (SPI
+ * connected): at the start, how the clients connect; at the end, the
+ * connection counts and times and the TPS without them.
+ */
+void
+LibpqRecord(RunShared *run, bool final)
+{
+	Oid			types[6] = {INT8OID, TEXTOID, TEXTOID, INT8OID, FLOAT8OID, FLOAT8OID};
+	Datum		v[6];
+	char		nulls[7] = "      ";
+	uint64		connects = 0;
+	uint64		all_ns = 0;
+	uint64		run_ns = 0;
+	static const char *const names[] = {"spi", "libpq", "libpq-connect"};
+
+	if (run->via == RUN_VIA_SPI)
+		return;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = CStringGetTextDatum(names[run->via]);
+	v[2] = CStringGetTextDatum(run->target_display);
+	if (!final)
+	{
+		if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET via = $2, target_display = $3 "
+								  "WHERE run_id OPERATOR(pg_catalog.=) $1",
+								  3, types, v, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not record how run " INT64_FORMAT " connects", run->run_id);
+		return;
+	}
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+
+		connects += pg_atomic_read_u64(&c->connects) + (c->initial_connect_ns > 0);
+		run_ns += pg_atomic_read_u64(&c->connect_ns);
+		all_ns += pg_atomic_read_u64(&c->connect_ns) + c->initial_connect_ns;
+	}
+	v[3] = Int64GetDatum((int64) connects);
+	v[4] = Float8GetDatum((double) run_ns / run->clients / 1e9);
+	v[5] = Float8GetDatum(connects > 0 ? (double) all_ns / connects / 1e6 : 0);
+	nulls[5] = connects > 0 ? ' ' : 'n';
+	if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET connections = $4, connection_avg_ms = $6, "
+							  "tps_without_connections = transactions OPERATOR(pg_catalog./) "
+							  "NULLIF(measured_seconds OPERATOR(pg_catalog.-) $5, 0) "
+							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
+							  6, types, v, nulls, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);
+}

@@ -1,0 +1,304 @@
+"""The client path: runs whose clients send the workload over libpq.
+
+One cluster with pgbench's tables (scale 1); role alice must authenticate
+with a password over TCP (scram-sha-256), every other role is trusted.
+"""
+import socket
+import threading
+import time
+
+import psycopg
+import pytest
+
+from conftest import Cluster
+
+START_SIG = ("pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
+             "integer, bigint, text, text)")
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("libpq", hba=["host all alice 127.0.0.1/32 scram-sha-256"])
+    c.start()
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE ROLE alice LOGIN PASSWORD 'sesame-4711'")
+    c.sql("CREATE ROLE bob LOGIN PASSWORD 'bob-pw-0815'")
+    for role in ("alice", "bob"):
+        c.sql(f"GRANT EXECUTE ON FUNCTION {START_SIG} TO {role}")
+        c.sql(f"GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, "
+              f"pgbench_tellers, pgbench_history TO {role}")
+    yield c
+    c.destroy()
+
+
+# the run has stopped when its client workers are gone (an in-server client
+# stuck on a lock would stay until the coordinator's 5 s grace ends)
+NO_CLIENTS = ("SELECT count(*) = 0 FROM pg_stat_activity "
+              "WHERE backend_type = 'pgbench_lab client'")
+
+
+def tcp_target(lab, user, password=None):
+    t = f"host=127.0.0.1 port={lab.port} dbname=postgres user={user}"
+    return t + (f" password={password}" if password else "")
+
+
+def run_row(lab, run_id):
+    return lab.sql("SELECT status, transactions, via, connections, connection_avg_ms, "
+                   "tps, tps_without_connections, target_display, error "
+                   "FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))[0]
+
+
+def client_workers(lab):
+    return lab.scalar("SELECT count(*) FROM pg_stat_activity "
+                      "WHERE backend_type = 'pgbench_lab client'")
+
+
+def test_tpcb_reports_exactly_what_it_committed(lab):
+    lab.sql("TRUNCATE pgbench_history")
+    before = lab.scalar("SELECT sum(abalance) FROM pgbench_accounts")
+    with lab.connect() as conn:
+        r = conn.execute("CALL pgbench_lab.run('tpcb-like', clients => 2, transactions => 40, "
+                         "via => 'libpq')").fetchone()
+    run_id, status, done = r[0], r[1], r[2]
+    assert status == "done", r
+    assert done == 80
+    assert lab.scalar("SELECT count(*) FROM pgbench_history") == 80
+    # every committed transaction moved its delta into accounts, tellers, branches
+    moved = lab.scalar("SELECT sum(delta) FROM pgbench_history")
+    assert lab.scalar("SELECT sum(abalance) FROM pgbench_accounts") - before == moved
+    row = run_row(lab, run_id)
+    assert row[2] == "libpq"
+    assert row[3] == 2                      # one connection per client, before the clock
+    assert row[4] > 0
+    assert row[6] == pytest.approx(row[5])  # no connecting during the run
+    assert "host=" in row[7] and "password" not in row[7]
+
+
+def test_libpq_connect_records_connection_time(lab):
+    with lab.connect() as conn:
+        r = conn.execute("CALL pgbench_lab.run('select-only', clients => 1, duration => '2 s', "
+                         "via => 'libpq-connect')").fetchone()
+    assert r[1] == "done", r
+    status, xacts, via, conns, conn_ms, tps, tps_wo, _, _ = run_row(lab, r[0])
+    assert via == "libpq-connect"
+    assert xacts > 0
+    assert conns == xacts                   # one connection per transaction
+    assert conn_ms > 0
+    assert tps_wo > tps                     # connecting took part of the time
+
+
+def test_the_statements_are_pgbench_s(lab):
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, duration => '30 s', "
+                        "via => 'libpq')")
+    try:
+        lab.poll("SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                 "AND query LIKE 'UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;'")
+    finally:
+        assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+
+
+def test_cancel_during_connection_setup(lab):
+    """A target that accepts TCP connections and never answers."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)
+    silent.settimeout(30)
+    port = silent.getsockname()[1]
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    outcome = {}
+    conn = lab.connect()
+    pid = conn.info.backend_pid
+
+    def call_start():
+        try:
+            conn.execute("SELECT pgbench_lab.start('select-only', via => 'libpq', target => %s)",
+                         (f"host=127.0.0.1 port={port} dbname=postgres user=postgres",))
+        except psycopg.Error as e:
+            outcome["error"] = e
+        outcome["at"] = time.monotonic()
+
+    t = threading.Thread(target=call_start)
+    t.start()
+    peer, _ = silent.accept()               # the connection attempt arrived
+    try:
+        lab.poll("SELECT wait_event = 'Extension' FROM pg_stat_activity WHERE pid = %s", (pid,))
+        t0 = time.monotonic()
+        assert lab.scalar("SELECT pg_cancel_backend(%s)", (pid,))
+        t.join(10)
+        assert not t.is_alive()
+        assert isinstance(outcome.get("error"), psycopg.errors.QueryCanceled), outcome
+        assert outcome["at"] - t0 < 1.0
+    finally:
+        peer.close()
+        silent.close()
+        conn.close()
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    assert client_workers(lab) == 0
+
+
+class Proxy:
+    """TCP forwarder to the cluster that can stop answering new connections."""
+
+    def __init__(self, port):
+        self.port_to = port
+        self.silent = False
+        self.held = []
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            if self.silent:
+                self.held.append(c)
+                continue
+            s = socket.create_connection(("127.0.0.1", self.port_to))
+            for a, b in ((c, s), (s, c)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for x in (a, b):
+            try:
+                x.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self):
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+def test_cancel_while_a_client_connects_during_the_run(lab):
+    proxy = Proxy(lab.port)
+    try:
+        run_id = lab.scalar("SELECT pgbench_lab.start('select-only', duration => '60 s', "
+                            "via => 'libpq-connect', target => %s)",
+                            (f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres",))
+        lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+        proxy.silent = True
+        deadline = time.monotonic() + 30
+        while not proxy.held and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proxy.held, "the client did not try to connect again"
+        t0 = time.monotonic()
+        assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+        lab.poll(NO_CLIENTS, timeout=10)
+        assert time.monotonic() - t0 < 1.0
+    finally:
+        proxy.close()
+    lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+    assert run_row(lab, run_id)[0] == "cancelled"
+
+
+def test_cancel_during_a_query(lab):
+    with lab.connect(autocommit=False) as holder:
+        holder.execute("SELECT * FROM pgbench_branches FOR UPDATE")
+        run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, "
+                            "duration => '60 s', via => 'libpq')")
+        lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                 "AND wait_event_type = 'Lock'")
+        t0 = time.monotonic()
+        assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+        lab.poll(NO_CLIENTS, timeout=10)
+        elapsed = time.monotonic() - t0
+        # this server's query was cancelled too: nobody waits for the lock
+        lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                 "AND wait_event_type = 'Lock'", timeout=5)
+        holder.rollback()
+    assert elapsed < 1.0
+    lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+    assert run_row(lab, run_id)[0] == "cancelled"
+
+
+def refused(lab, user, target):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with pytest.raises(psycopg.errors.ProhibitedSqlStatementAttempted) as e:
+        lab.sql("SELECT pgbench_lab.start('select-only', transactions => 1, via => 'libpq', "
+                "target => %s)", (target,), user=user)
+    assert "password is required" in str(e.value)
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    assert client_workers(lab) == 0
+
+
+def test_non_superuser_needs_a_password(lab):
+    with lab.connect(user="alice", password="sesame-4711") as conn:
+        with pytest.raises(psycopg.errors.ProhibitedSqlStatementAttempted):
+            conn.execute("SELECT pgbench_lab.start('select-only', via => 'libpq')")
+    # no password in target
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with lab.connect(user="alice", password="sesame-4711") as conn:
+        with pytest.raises(psycopg.errors.ProhibitedSqlStatementAttempted):
+            conn.execute("SELECT pgbench_lab.start('select-only', via => 'libpq', target => %s)",
+                         (tcp_target(lab, "alice"),))
+    # bob gives a password, but the server trusts him and never asks for it
+    refused(lab, "bob", tcp_target(lab, "bob", "bob-pw-0815"))
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+
+
+def test_password_works_and_is_never_recorded(lab):
+    with lab.connect(user="alice", password="sesame-4711") as conn:
+        run_id = conn.execute("SELECT pgbench_lab.start('select-only', transactions => 5, "
+                              "via => 'libpq', target => %s)",
+                              (tcp_target(lab, "alice", "sesame-4711"),)).fetchone()[0]
+        r = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert r[1] == "done", r
+    assert r[2] == 5
+    row = run_row(lab, run_id)
+    assert "user='alice'" in row[7]
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs r WHERE r::text LIKE '%%sesame%%'") == 0
+    assert "sesame" not in lab.log()
+
+
+@pytest.mark.parametrize("args, error", [
+    ("via => 'carrier-pigeon'", psycopg.errors.InvalidParameterValue),
+    ("via => NULL", psycopg.errors.NullValueNotAllowed),
+    ("target => 'host=x'", psycopg.errors.InvalidParameterValue),
+    ("via => 'libpq', target => 'nonsense'", psycopg.errors.InvalidParameterValue),
+    ("via => 'libpq', target => 'host=127.0.0.1 port=1 dbname=postgres'",
+     psycopg.errors.SqlclientUnableToEstablishSqlconnection),
+])
+def test_bad_arguments_refused(lab, args, error):
+    with pytest.raises(error):
+        lab.sql(f"SELECT pgbench_lab.start('select-only', {args})")
+    assert client_workers(lab) == 0
+
+
+def test_connection_cost(lab):
+    with lab.connect() as conn:
+        r = conn.execute("CALL pgbench_lab.connection_cost('select-only', 1, '1 s')").fetchone()
+    cols = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",
+            "connect_tps", "connect_tps_without_connections", "connection_avg_ms",
+            "spi_vs_libpq", "libpq_vs_connect", "finding"]
+    res = dict(zip(cols, r))
+    vias = lab.sql("SELECT via FROM pgbench_lab.runs WHERE label = %s ORDER BY run_id",
+                   (res["label"],))
+    assert vias == [("spi",), ("libpq",), ("libpq-connect",)]
+    assert all(res[k] > 0 for k in ("spi_tps", "libpq_tps", "connect_tps", "connection_avg_ms"))
+    assert res["spi_vs_libpq"] == pytest.approx(res["spi_tps"] / res["libpq_tps"])
+    assert res["libpq_vs_connect"] == pytest.approx(res["libpq_tps"] / res["connect_tps"])
+    assert "tps" in res["finding"] and "'" not in res["finding"]
+
+
+def test_connection_cost_needs_call_outside_a_transaction(lab):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with lab.connect() as conn:
+        with pytest.raises(psycopg.errors.InvalidTransactionTermination):
+            with conn.transaction():
+                conn.execute("CALL pgbench_lab.connection_cost('select-only', 1, '1 s')")
+    with pytest.raises(psycopg.errors.NullValueNotAllowed):
+        lab.sql("CALL pgbench_lab.connection_cost(NULL)")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
