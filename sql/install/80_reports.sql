@@ -363,7 +363,7 @@ DECLARE
     i integer := 0;
     hint CONSTANT text := 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
 BEGIN
-    IF doc IS NULL THEN
+    IF doc IS NULL OR jsonb_typeof(doc) = 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
             USING ERRCODE = 'null_value_not_allowed', HINT = hint;
     END IF;
@@ -502,7 +502,7 @@ LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT x.kind, x.source_id, x.id
-      FROM jsonb_to_recordset(pgbench_lab.record('import', doc))
+      FROM jsonb_to_recordset(pgbench_lab.record('import', coalesce(doc, 'null')))
            AS x(kind text, source_id bigint, id bigint)
 $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
@@ -526,6 +526,7 @@ $$;
 CREATE FUNCTION pgbench_lab.export(run_ids bigint[] DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     rids bigint[];
@@ -672,6 +673,7 @@ CREATE FUNCTION pgbench_lab.compare_params(workload text, settings jsonb[], clie
                                            duration interval, rounds integer)
 RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 BEGIN
     IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
@@ -854,6 +856,7 @@ CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer
                                                   OUT experiment_id bigint, OUT steps integer)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     counts integer[] := pgbench_lab.sweep_counts(workload, clients);
@@ -945,6 +948,30 @@ COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interv
 -- ---------------------------------------------------------------------------
 -- Reports: text for psql, one line per row, charts in Unicode blocks.
 -- ---------------------------------------------------------------------------
+
+-- A paragraph cut into lines of at most width characters at spaces; the
+-- first line starts with lead, the others with as many spaces.
+CREATE FUNCTION pgbench_lab.wrap(paragraph text, lead text, width integer DEFAULT 100)
+RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    word text;
+    line text := lead;
+    fresh boolean := true;
+BEGIN
+    FOREACH word IN ARRAY regexp_split_to_array(paragraph, ' +') LOOP
+        IF NOT fresh AND length(line) + 1 + length(word) > width THEN
+            RETURN NEXT line;
+            line := repeat(' ', length(lead));
+            fresh := true;
+        END IF;
+        line := line || CASE WHEN fresh THEN '' ELSE ' ' END || word;
+        fresh := false;
+    END LOOP;
+    RETURN NEXT line;
+END
+$$;
 
 -- Vertical bars, top row first: each column a value, eighth-block precision.
 CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
@@ -1123,7 +1150,9 @@ BEGIN
     RETURN QUERY SELECT pgbench_lab.run_charts(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'Notes';
-    RETURN QUERY SELECT '  - ' || n FROM pgbench_lab.run_notes(r) AS n;
+    RETURN QUERY SELECT x.w FROM pgbench_lab.run_notes(r) WITH ORDINALITY AS n(t, i),
+                                 pgbench_lab.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
+                        ORDER BY n.i, x.j;
 END
 $$;
 
@@ -1135,8 +1164,8 @@ DECLARE
     top double precision;
     v record;
 BEGIN
-    RETURN QUERY SELECT format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', 'clients', 'run', 'TPS', 'change',
-                       'lat avg ms', 'change', 'p99 ms', '');
+    RETURN QUERY SELECT format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s', 'clients', 'run', 'TPS', 'change',
+                       'lat avg ms', 'change', 'p99 ms');
     RETURN QUERY
         SELECT rtrim(format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
                             pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
@@ -1150,7 +1179,9 @@ BEGIN
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
-    RETURN QUERY SELECT v.finding;
+    RETURN QUERY SELECT x.w FROM regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
+                                 pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
+                        ORDER BY f.i, x.j;
 END
 $$;
 
@@ -1186,7 +1217,7 @@ BEGIN
                       pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
           FROM pgbench_lab.settings_ratios(experiment_id) s;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab.settings_finding(experiment_id);
+    RETURN QUERY SELECT pgbench_lab.wrap(pgbench_lab.settings_finding(experiment_id), '');
 END
 $$;
 
@@ -1458,7 +1489,7 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH runs AS (
-        SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k
+        SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k, x.variant, x.round
           FROM unnest(ids) WITH ORDINALITY AS u(id, n)
           LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id
           JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id))
@@ -1474,7 +1505,10 @@ AS $$
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
         (SELECT jsonb_agg(jsonb_build_object(
-             'label', format('run %s: %s, %s%s%s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+             'color', coalesce(r.variant - 1, r.k - 1),
+             'label', format('%srun %s: %s, %s%s%s',
+                             CASE WHEN r.variant IS NOT NULL THEN format('%s, round %s: ', chr(64 + r.variant), r.round) ELSE '' END,
+                             r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
                              coalesce(', ' || r.label, ''),
                              CASE WHEN r.settings->'session' <> '{}'
                                   THEN ', ' || pgbench_lab.settings_text(r.settings->'session') ELSE '' END),
@@ -1497,7 +1531,12 @@ DECLARE
     sweeps integer;
 BEGIN
     PERFORM pgbench_lab.check_ids(ids, true);
-    IF metric IS NULL OR metric NOT IN ('tps', 'latency', 'latency_max', 'hit_ratio') THEN
+    IF metric IS NULL THEN
+        RAISE EXCEPTION 'metric must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
+    END IF;
+    IF metric NOT IN ('tps', 'latency', 'latency_max', 'hit_ratio') THEN
         RAISE EXCEPTION 'unknown metric "%"', metric
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
