@@ -251,6 +251,18 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
+-- Every complaint about a document has the same shape and hint.
+CREATE FUNCTION pgbench_lab.doc_invalid(problem text)
+RETURNS void LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION 'invalid export document: %', problem
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+END
+$$;
+
 -- Check one object of the document against a spec {"key": "kind[!]"}
 -- ('!' = required); the first bad field raises an error naming its path.
 CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
@@ -266,17 +278,13 @@ DECLARE
     maxint CONSTANT numeric := 9223372036854775807;
 BEGIN
     IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
-        RAISE EXCEPTION 'invalid export document: % must be an object', path
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
     END IF;
     FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
         v := obj->k;
         IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
             IF want LIKE '%!' THEN
-                RAISE EXCEPTION 'invalid export document: %.% is missing', path, k
-                    USING ERRCODE = 'invalid_parameter_value',
-                          HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+                PERFORM pgbench_lab.doc_invalid(format('%s.%s is missing', path, k));
             END IF;
             CONTINUE;
         END IF;
@@ -299,7 +307,7 @@ BEGIN
             WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings')
             END;
         IF NOT ok THEN
-            RAISE EXCEPTION 'invalid export document: %.% is not %', path, k,
+            PERFORM pgbench_lab.doc_invalid(format('%s.%s is not %s', path, k,
                 CASE want
                     WHEN 'text' THEN 'a string'
                     WHEN 'num' THEN 'a number'
@@ -314,9 +322,7 @@ BEGIN
                     WHEN 'interval' THEN 'an interval'
                     WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
                     WHEN 'exp_status' THEN 'one of done, failed'
-                    ELSE 'one of sweep, compare_settings' END
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+                    ELSE 'one of sweep, compare_settings' END));
         END IF;
     END LOOP;
 END
@@ -334,9 +340,7 @@ DECLARE
     seen text[] := '{}';
 BEGIN
     IF jsonb_typeof(arr) IS DISTINCT FROM 'array' THEN
-        RAISE EXCEPTION 'invalid export document: % must be an array', path
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        PERFORM pgbench_lab.doc_invalid(format('%s must be an array', path));
     END IF;
     FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
         PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
@@ -361,11 +365,11 @@ DECLARE
     ids text[];
     elem jsonb;
     i integer := 0;
-    hint CONSTANT text := 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
 BEGIN
     IF doc IS NULL OR jsonb_typeof(doc) = 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
-            USING ERRCODE = 'null_value_not_allowed', HINT = hint;
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
         "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
@@ -408,8 +412,7 @@ BEGIN
                 "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
             IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
                         WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
-                RAISE EXCEPTION 'invalid export document: $.experiments[%] names a run that is not in $.runs', i
-                    USING ERRCODE = 'invalid_parameter_value', HINT = hint;
+                PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
             END IF;
             i := i + 1;
         END LOOP;
