@@ -663,6 +663,12 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Pass positive client counts, for example ''{1,2,4,8}''.';
     END IF;
+    IF (SELECT max(c) FROM unnest(clients) c) > current_setting('pgbench_lab.max_clients')::integer THEN
+        RAISE EXCEPTION 'client counts must not exceed pgbench_lab.max_clients (%)',
+                        current_setting('pgbench_lab.max_clients')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Checked before the first run, so that a sweep does not stop halfway; a superuser can raise pgbench_lab.max_clients.';
+    END IF;
     IF (SELECT count(DISTINCT c) FROM unnest(clients) c) < cardinality(clients) THEN
         RAISE EXCEPTION 'client counts must not repeat'
             USING ERRCODE = 'invalid_parameter_value',
@@ -903,15 +909,15 @@ BEGIN
     IF e.kind = 'sweep' THEN
         variant := step;
         round := 1;
-        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
-                       e.workload, e.params->'clients'->(step - 1), e.params->>'duration', e.label,
+        step_call := format('CALL pgbench_lab.run(%L, %L::pg_catalog.int4, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->'clients'->>(step - 1), e.params->>'duration', e.label,
                        e.params->'settings');
     ELSE
         n := jsonb_array_length(e.params->'settings');
         variant := (step - 1) % n + 1;
         round := (step - 1) / n + 1;
-        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
-                       e.workload, e.params->'clients', e.params->>'duration', e.label,
+        step_call := format('CALL pgbench_lab.run(%L, %L::pg_catalog.int4, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->>'clients', e.params->>'duration', e.label,
                        e.params->'settings'->(variant - 1));
     END IF;
 END

@@ -8,6 +8,8 @@ import statistics
 import struct
 import subprocess
 import tempfile
+import threading
+import time
 import zlib
 
 import psycopg
@@ -64,6 +66,25 @@ def test_sweep_names_peak_and_knee(lab):
     assert "Notes" in run_lines
 
 
+def test_sweep_holds_no_snapshot_between_and_during_runs(lab):
+    """The sweeping session commits around each run: no xmin, no xid."""
+    with lab.connect() as conn:
+        pid = conn.info.backend_pid
+        t = threading.Thread(target=conn.execute,
+                             args=("CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s')",))
+        t.start()
+        samples = []
+        while t.is_alive():
+            samples.append(lab.sql("""SELECT state, backend_xmin IS NULL, backend_xid IS NULL,
+                                             (SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running')
+                                        FROM pg_stat_activity WHERE pid = %s""", (pid,))[0])
+            time.sleep(0.05)
+        t.join()
+    during = [s for s in samples if s[0] == "active" and s[3] > 0]
+    assert len(during) >= 5, samples
+    assert all(s[1] and s[2] for s in during), during
+
+
 def test_compare_settings_interleaves_rounds(lab):
     res = call(lab, """CALL pgbench_lab.compare_settings('select-only',
                            ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], clients => 1,
@@ -93,6 +114,7 @@ def test_experiments_refuse_a_transaction_block_and_bad_input(lab):
         ("CALL pgbench_lab.sweep('select-only', '{1,0}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.sweep('select-only', '{1,1}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.sweep('no-such-workload', '{1}', '1 s')", psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.sweep('select-only', '{1,100000}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}']::jsonb[])",
          psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '[]']::jsonb[])",
