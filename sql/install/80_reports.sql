@@ -1369,7 +1369,73 @@ BEGIN
 END
 $$;
 
+-- The plot area is fixed: x from 80 to x1 (730, or 680 with a right
+-- axis), y from 340 (zero) up to 50; an axis is {top, step}.
+CREATE FUNCTION pgbench_lab.svg_x(v double precision, xa double precision[], x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pgbench_lab.svg_num(80 + v / xa[1] * (x1 - 80)) $$;
+
+CREATE FUNCTION pgbench_lab.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pgbench_lab.svg_num(340 - v / ya[1] * 290 + shift) $$;
+
+-- The largest value under key ('x' or 'y') of the series on an axis (any
+-- axis when axis is NULL).
+CREATE FUNCTION pgbench_lab.svg_max(series jsonb, key text, axis text)
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT max(v::float8) FROM jsonb_array_elements(series) e, jsonb_array_elements_text(e->key) v
+     WHERE v IS NOT NULL AND (axis IS NULL OR coalesce(e->>'axis', '1') = axis)
+$$;
+
+-- Grid lines and tick labels of both axes, and of the right axis if any.
+CREATE FUNCTION pgbench_lab.svg_grid(xa double precision[], ya double precision[],
+                                     y2a double precision[], x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT (SELECT string_agg(format('<line x1="80" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="74" y="%s" text-anchor="end">%s</text>',
+                                     pgbench_lab.svg_y(t, ya), x1, pgbench_lab.svg_y(t, ya),
+                                     pgbench_lab.svg_y(t, ya, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+              FROM generate_series(0, round(ya[1] / ya[2])::integer) k, LATERAL (SELECT k * ya[2] AS t) v)
+        || E'\n'
+        || (SELECT string_agg(format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
+                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_x(t, xa, x1),
+                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+              FROM generate_series(0, round(xa[1] / xa[2])::integer) k, LATERAL (SELECT k * xa[2] AS t) v)
+        || E'\n'
+        || coalesce((SELECT string_agg(format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 + 6,
+                                              pgbench_lab.svg_y(t, y2a, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+                       FROM generate_series(0, round(y2a[1] / y2a[2])::integer) k, LATERAL (SELECT k * y2a[2] AS t) v)
+                    || E'\n', '')
+$$;
+
+-- One series: a polyline (dashed on the right axis) and, if asked, dots.
+CREATE FUNCTION pgbench_lab.svg_curve(s jsonb, xa double precision[], ax double precision[],
+                                      color text, x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH p AS (
+        SELECT k, pgbench_lab.svg_x(x::float8, xa, x1) AS px, pgbench_lab.svg_y(y::float8, ax) AS py
+          FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS a(x, k)
+          JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS b(y, k2) ON k = k2
+         WHERE y IS NOT NULL)
+    SELECT format('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>', color,
+                  CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                  (SELECT coalesce(string_agg(px || ',' || py, ' ' ORDER BY k), '') FROM p)) || E'\n'
+        || CASE WHEN (s->>'points')::boolean
+                THEN (SELECT coalesce(string_agg(format('<circle cx="%s" cy="%s" r="3.5" fill="%s"/>', px, py, color),
+                                                 '' ORDER BY k), '') FROM p) || E'\n'
+                ELSE '' END
+$$;
+
 -- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
+-- Axes start at zero and end at a round value; the legend lists the
+-- series below the x axis, one per line.
 CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1377,95 +1443,41 @@ AS $$
 DECLARE
     colors CONSTANT text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd',
                                     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-    n integer := jsonb_array_length(series);
-    w CONSTANT integer := 760;
-    h integer := 430 + 20 * n;
-    x0 CONSTANT integer := 80;
+    h integer := 430 + 20 * jsonb_array_length(series);
     x1 integer := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
-    y0 CONSTANT integer := 340;
-    y1 CONSTANT integer := 50;
-    xa double precision[];
-    ya double precision[];
-    y2a double precision[];
+    xa double precision[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'x', NULL));
+    ya double precision[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '1'));
+    y2a double precision[] := CASE WHEN y2_title IS NOT NULL
+                                   THEN pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '2')) END;
     out text;
     s jsonb;
     i integer := 0;
-    t double precision;
-    ax double precision[];
     c text;
 BEGIN
-    xa := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                jsonb_array_elements_text(e->'x') v));
-    ya := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                jsonb_array_elements_text(e->'y') v
-                                WHERE coalesce(e->>'axis', '1') = '1' AND v IS NOT NULL));
-    y2a := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                 jsonb_array_elements_text(e->'y') v
-                                 WHERE e->>'axis' = '2' AND v IS NOT NULL));
-    out := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
-                  w, h, w, h) || E'\n'
-        || format('<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>', w, h) || E'\n'
-        || format('<text x="%s" y="28" text-anchor="middle" font-size="16">%s</text>', w / 2,
-                  pgbench_lab.svg_escape(title)) || E'\n';
-    -- grid and tick labels
-    t := 0;
-    WHILE t <= ya[1] + ya[2] / 2 LOOP
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="end">%s</text>',
-                             x0, pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x1,
-                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x0 - 6,
-                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
-        t := t + ya[2];
-    END LOOP;
-    t := 0;
-    WHILE t <= xa[1] + xa[2] / 2 LOOP
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="middle">%s</text>',
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y1,
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0,
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0 + 18,
-                             pgbench_lab.svg_num(t, 6)) || E'\n';
-        t := t + xa[2];
-    END LOOP;
+    out := format('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%s" viewBox="0 0 760 %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
+                  h, h) || E'\n'
+        || format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) || E'\n'
+        || format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
+                  pgbench_lab.svg_escape(title)) || E'\n'
+        || pgbench_lab.svg_grid(xa, ya, y2a, x1);
     IF y2_title IS NOT NULL THEN
-        t := 0;
-        WHILE t <= y2a[1] + y2a[2] / 2 LOOP
-            out := out || format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 + 6,
-                                 pgbench_lab.svg_num(y0 - t / y2a[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
-            t := t + y2a[2];
-        END LOOP;
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x1, y0, x1, y1) || E'\n'
-            || format('<text transform="translate(%s %s) rotate(90)" text-anchor="middle">%s</text>',
-                      x1 + 55, (y0 + y1) / 2, pgbench_lab.svg_escape(y2_title)) || E'\n';
+        out := out || format('<line x1="%s" y1="340" x2="%s" y2="50" stroke="#000000"/>', x1, x1) || E'\n'
+            || format('<text transform="translate(%s 195) rotate(90)" text-anchor="middle">%s</text>',
+                      x1 + 55, pgbench_lab.svg_escape(y2_title)) || E'\n';
     END IF;
-    -- axes and their titles
-    out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x1, y0) || E'\n'
-        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x0, y1) || E'\n'
-        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', (x0 + x1) / 2, y0 + 40,
+    out := out || format('<line x1="80" y1="340" x2="%s" y2="340" stroke="#000000"/>', x1) || E'\n'
+        || '<line x1="80" y1="340" x2="80" y2="50" stroke="#000000"/>' || E'\n'
+        || format('<text x="%s" y="380" text-anchor="middle">%s</text>', (80 + x1) / 2,
                   pgbench_lab.svg_escape(x_title)) || E'\n'
-        || format('<text transform="translate(%s %s) rotate(-90)" text-anchor="middle">%s</text>',
-                  22, (y0 + y1) / 2, pgbench_lab.svg_escape(y_title)) || E'\n';
-    -- the series and the legend
+        || format('<text transform="translate(22 195) rotate(-90)" text-anchor="middle">%s</text>',
+                  pgbench_lab.svg_escape(y_title)) || E'\n';
     FOR s IN SELECT value FROM jsonb_array_elements(series) LOOP
-        ax := CASE WHEN s->>'axis' = '2' THEN y2a ELSE ya END;
         c := colors[1 + coalesce((s->>'color')::integer, i) % 10];
-        out := out || format('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>', c,
-                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
-                             (SELECT string_agg(pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)) || ','
-                                                || pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), ' ' ORDER BY k)
-                                FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
-                                JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
-                               WHERE y IS NOT NULL)) || E'\n';
-        IF (s->>'points')::boolean THEN
-            out := out || (SELECT string_agg(format('<circle cx="%s" cy="%s" r="3.5" fill="%s"/>',
-                                                    pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)),
-                                                    pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), c), '' ORDER BY k)
-                             FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
-                             JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
-                            WHERE y IS NOT NULL) || E'\n';
-        END IF;
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/><text x="%s" y="%s">%s</text>',
-                             x0, 410 + 20 * i, x0 + 30, 410 + 20 * i, c,
-                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
-                             x0 + 38, 414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
+        out := out || pgbench_lab.svg_curve(s, xa, CASE WHEN s->>'axis' = '2' THEN y2a ELSE ya END, c, x1)
+            || format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text x="118" y="%s">%s</text>',
+                      410 + 20 * i, 410 + 20 * i, c,
+                      CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                      414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
         i := i + 1;
     END LOOP;
     RETURN out || '</svg>' || E'\n';

@@ -234,9 +234,14 @@ def render(svg):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "lab_a.json")
+
+
 def test_plot_renders_in_chromium(lab):
-    sweep = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'sweep'")
-    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (sweep,))
+    with open(FIXTURE) as f:
+        mapping = lab.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)", (f.read(),))
+    exp = {source: local for kind, source, local in mapping if kind == "experiment"}
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (exp[900],))
     assert svg.startswith("<svg") and "clients" in svg and "TPS (transactions per second)" in svg
     pixels = render(svg)
     colors = set(pixels)
@@ -246,6 +251,5 @@ def test_plot_renders_in_chromium(lab):
     assert any(abs(p[0] - 0x1f) < 40 and abs(p[1] - 0x77) < 40 and p[2] > 150 for p in colors), \
         "the first curve's blue is on the page"
     # per-second curves of the comparison's runs render as well
-    cmp = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'compare_settings'")
-    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (cmp,)))
+    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (exp[910],)))
     assert len(set(pixels)) > 20
