@@ -275,16 +275,18 @@ DECLARE
     v jsonb;
     s text;
     ok boolean;
+    kp text;
     maxint CONSTANT numeric := 9223372036854775807;
 BEGIN
     IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
         PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
     END IF;
     FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
+        kp := path || CASE WHEN k = '' THEN '' ELSE '.' || k END;
         v := obj->k;
         IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
             IF want LIKE '%!' THEN
-                PERFORM pgbench_lab.doc_invalid(format('%s.%s is missing', path, k));
+                PERFORM pgbench_lab.doc_invalid(kp || ' is missing');
             END IF;
             CONTINUE;
         END IF;
@@ -307,7 +309,7 @@ BEGIN
             WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings')
             END;
         IF NOT ok THEN
-            PERFORM pgbench_lab.doc_invalid(format('%s.%s is not %s', path, k,
+            PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
                 CASE want
                     WHEN 'text' THEN 'a string'
                     WHEN 'num' THEN 'a number'
@@ -345,15 +347,25 @@ BEGIN
     FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
         PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
         IF (elem->>uniq) = ANY (seen) THEN
-            RAISE EXCEPTION 'invalid export document: %[%].% % appears twice', path, i, uniq, elem->>uniq
+            RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, i,
+                            CASE WHEN uniq = '' THEN '' ELSE '.' || uniq END, elem->>uniq
                 USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Each run, progress second, latency bucket and experiment appears once.';
+                      HINT = 'Each run, progress second, latency bucket, experiment, ordinal and sweep client count appears once.';
         END IF;
         seen := seen || (elem->>uniq);
         i := i + 1;
     END LOOP;
     RETURN seen;
 END
+$$;
+
+-- [v1, v2] as [{"": v1}, {"": v2}], to check array elements with doc_check_each.
+CREATE FUNCTION pgbench_lab.json_wrap(arr jsonb)
+RETURNS jsonb LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('', v) ORDER BY i), '[]')
+      FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)
 $$;
 
 CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
@@ -402,7 +414,7 @@ BEGIN
     END LOOP;
     IF doc ? 'experiments' THEN
         PERFORM pgbench_lab.doc_check_each(doc->'experiments', '{"experiment_id": "id!",
-            "kind": "kind!", "workload": "text!", "label": "text", "params": "object",
+            "kind": "kind!", "workload": "text!", "label": "text", "params": "object!",
             "started_at": "time!", "finished_at": "time", "status": "exp_status!",
             "source_server": "text", "source_experiment_id": "id", "runs": "array!"}',
             '$.experiments', 'experiment_id');
@@ -410,6 +422,17 @@ BEGIN
         FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
             ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
                 "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
+            IF elem->>'kind' = 'sweep' THEN
+                PERFORM pgbench_lab.doc_check(elem->'params', '{"clients": "array!", "duration": "interval",
+                    "settings": "object"}', format('$.experiments[%s].params', i));
+                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'clients'),
+                    '{"": "count!"}', format('$.experiments[%s].params.clients', i), '');
+            ELSE
+                PERFORM pgbench_lab.doc_check(elem->'params', '{"settings": "array!", "clients": "count!",
+                    "duration": "interval", "rounds": "count!"}', format('$.experiments[%s].params', i));
+                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'settings'),
+                    '{"": "object!"}', format('$.experiments[%s].params.settings', i), 'none');
+            END IF;
             IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
                         WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
                 PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
@@ -490,12 +513,16 @@ RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF action IS NULL OR action NOT IN ('experiment_begin', 'experiment_add', 'experiment_end', 'import') THEN
+        RAISE EXCEPTION 'unknown action "%"', action
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid actions are experiment_begin, experiment_add, experiment_end and import.';
+    END IF;
     RETURN CASE action
         WHEN 'experiment_begin' THEN pgbench_lab.experiment_begin_as(caller, args)
         WHEN 'experiment_add' THEN pgbench_lab.experiment_add_as(caller, args)
         WHEN 'experiment_end' THEN pgbench_lab.experiment_end_as(caller, args)
-        WHEN 'import' THEN pgbench_lab.import_as(caller, args)
-        END;
+        ELSE pgbench_lab.import_as(caller, args) END;
 END
 $$;
 
@@ -1105,7 +1132,9 @@ BEGIN
         RETURN QUERY SELECT format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
                            r.failures, r.max_tries);
     END IF;
-    IF r.status <> 'done' THEN
+    IF r.status = 'running' THEN
+        RETURN QUERY SELECT 'The run is still going: the figures so far are partial.'::text;
+    ELSIF r.status <> 'done' THEN
         RETURN QUERY SELECT format('The run ended %s%s: its figures cover only what it measured until then.',
                            r.status, coalesce(' (' || r.error || ')', ''));
     END IF;
