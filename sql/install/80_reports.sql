@@ -1216,6 +1216,14 @@ BEGIN
         SELECT format('  %7s │%s %s', s.clients, rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
+    RETURN QUERY
+        SELECT x.w FROM (SELECT min(r.scale) AS scale, min(r.clients) FILTER (WHERE r.clients > r.scale) AS c
+                           FROM pgbench_lab.experiment_runs e JOIN pgbench_lab.runs r ON r.run_id = e.run_id
+                          WHERE e.experiment_id = report_sweep.experiment_id AND r.workload = 'tpcb-like') s,
+                        pgbench_lab.wrap(format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
+                                                s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
+         WHERE s.c IS NOT NULL
+         ORDER BY x.j;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
     RETURN QUERY SELECT x.w FROM regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
                                  pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
