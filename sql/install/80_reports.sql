@@ -166,15 +166,13 @@ BEGIN
 END
 $$;
 
--- Link a run to an experiment: the caller must own both.
-CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
-RETURNS jsonb LANGUAGE plpgsql
+-- The id of a running experiment of the caller, locked; an error otherwise.
+CREATE FUNCTION pgbench_lab.running_experiment_of(caller regrole, args jsonb)
+RETURNS bigint LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
-    rid bigint := pgbench_lab.json_int(args->'run_id', 1, 9223372036854775807);
-    n integer;
 BEGIN
     PERFORM FROM pgbench_lab.experiments e
      WHERE e.experiment_id = eid AND e.status = 'running' AND e.source_server IS NULL
@@ -183,8 +181,22 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'Runs are added by the procedure that started the experiment.';
+                  HINT = 'Only the procedure that started an experiment adds its runs and ends it.';
     END IF;
+    RETURN eid;
+END
+$$;
+
+-- Link a run to an experiment: the caller must own both.
+CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid bigint := pgbench_lab.running_experiment_of(caller, args);
+    rid bigint := pgbench_lab.json_int(args->'run_id', 1, 9223372036854775807);
+    n integer;
+BEGIN
     PERFORM FROM pgbench_lab.runs r
      WHERE r.run_id = rid AND r.source_server IS NULL
        AND pg_has_role(caller::oid, r.owner::oid, 'USAGE');
@@ -202,29 +214,24 @@ BEGIN
 END
 $$;
 
+-- Done if every run is done, else failed.
 CREATE FUNCTION pgbench_lab.experiment_end_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
+    eid bigint := pgbench_lab.running_experiment_of(caller, args);
     st text;
 BEGIN
     UPDATE pgbench_lab.experiments e
        SET finished_at = clock_timestamp(),
            status = CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x
-                                        JOIN pgbench_lab.runs r USING (run_id)
+                                        JOIN pgbench_lab.runs r ON r.run_id = x.run_id
                                        WHERE x.experiment_id = e.experiment_id
                                          AND r.status <> 'done')
                          THEN 'failed' ELSE 'done' END
-     WHERE e.experiment_id = eid AND e.status = 'running'
-       AND pg_has_role(caller::oid, e.owner::oid, 'USAGE')
+     WHERE e.experiment_id = eid
     RETURNING e.status INTO st;
-    IF st IS NULL THEN
-        RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'Experiments are ended by the procedure that started them.';
-    END IF;
     RETURN jsonb_build_object('status', st);
 END
 $$;
@@ -1631,6 +1638,7 @@ REVOKE ALL ON FUNCTION pgbench_lab.record_as(regrole, text, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_add_as(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_end_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.running_experiment_of(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.import_as(regrole, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]),
     pgbench_lab.plot(bigint[], text), pgbench_lab.export(bigint[]),
