@@ -258,6 +258,42 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
+-- The fields of a run and of an experiment in a document (version 1),
+-- with their kinds for doc_check(): export writes these and no others (a
+-- column another part adds to runs, such as a local snapshot id, does not
+-- travel), import reads these.
+CREATE FUNCTION pgbench_lab.doc_spec(what text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE what
+        WHEN 'run' THEN '{"run_id": "id!", "label": "text",
+            "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
+            "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
+            "random_seed": "int", "started_at": "time!", "finished_at": "time",
+            "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
+            "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
+            "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
+            "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
+            "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
+            "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
+            "source_server": "text", "source_run_id": "id"}'::jsonb
+        WHEN 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
+            "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
+            "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::jsonb
+        END
+$$;
+
+-- The fields of a row that the document carries.
+CREATE FUNCTION pgbench_lab.doc_fields(row_doc jsonb, what text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_object_agg(r.key, r.value), '{}')
+      FROM jsonb_each(row_doc) r
+     WHERE pgbench_lab.doc_spec(what) ? r.key
+$$;
+
 -- Every complaint about a document has the same shape and hint.
 CREATE FUNCTION pgbench_lab.doc_invalid(problem text)
 RETURNS void LANGUAGE plpgsql VOLATILE
@@ -398,18 +434,8 @@ BEGIN
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc->'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    run_ids := pgbench_lab.doc_check_each(doc->'runs', '{"run_id": "id!", "label": "text",
-        "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
-        "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
-        "random_seed": "int", "started_at": "time!", "finished_at": "time",
-        "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
-        "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
-        "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
-        "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
-        "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
-        "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
-        "source_server": "text", "source_run_id": "id", "progress": "array!",
-        "latency": "array!"}', '$.runs', 'run_id');
+    run_ids := pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
+        || '{"progress": "array!", "latency": "array!"}', '$.runs', 'run_id');
     FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
         PERFORM pgbench_lab.doc_check_each(elem->'progress', '{"second": "count!",
             "interval_seconds": "num!", "transactions": "nonneg!", "tps": "num!",
@@ -420,11 +446,8 @@ BEGIN
         i := i + 1;
     END LOOP;
     IF doc ? 'experiments' THEN
-        PERFORM pgbench_lab.doc_check_each(doc->'experiments', '{"experiment_id": "id!",
-            "kind": "kind!", "workload": "text!", "label": "text", "params": "object!",
-            "started_at": "time!", "finished_at": "time", "status": "exp_status!",
-            "source_server": "text", "source_experiment_id": "id", "runs": "array!"}',
-            '$.experiments', 'experiment_id');
+        PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
+            || '{"runs": "array!"}', '$.experiments', 'experiment_id');
         i := 0;
         FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
             ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
@@ -550,7 +573,7 @@ CREATE FUNCTION pgbench_lab.export_run(r pgbench_lab.runs)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT to_jsonb(r) - ARRAY['owner', 'coordinator_pid', 'dsm_handle', 'imported_at']
+    SELECT pgbench_lab.doc_fields(to_jsonb(r), 'run')
         || jsonb_build_object(
             'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id),
@@ -603,7 +626,7 @@ BEGIN
             'extension_version', (SELECT extversion FROM pg_extension WHERE extname = 'pgbench_lab')),
         'runs', (SELECT coalesce(jsonb_agg(pgbench_lab.export_run(r) ORDER BY r.run_id), '[]')
                    FROM pgbench_lab.runs r WHERE r.run_id = ANY (rids)),
-        'experiments', (SELECT coalesce(jsonb_agg(to_jsonb(e) - ARRAY['owner', 'imported_at']
+        'experiments', (SELECT coalesce(jsonb_agg(pgbench_lab.doc_fields(to_jsonb(e), 'experiment')
                   || jsonb_build_object('runs',
                        (SELECT coalesce(jsonb_agg(to_jsonb(x) - 'experiment_id' ORDER BY x.ordinal), '[]')
                           FROM pgbench_lab.experiment_runs x
