@@ -32,6 +32,7 @@
 #include "utils/datum.h"
 
 #include "pgbench_lab.h"
+#include "runner.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_sweep);
 PG_FUNCTION_INFO_V1(pgbench_lab_compare_settings);
@@ -117,37 +118,6 @@ run_step(int64 experiment_id, int32 step)
 	select_one("SELECT pgbench_lab.experiment_add($1, $2, $3, $4)", 4, types, values, NULL);
 }
 
-/* The procedure's result row, copied out of SPI's memory into cxt. */
-static Datum
-result_row(FunctionCallInfo fcinfo, MemoryContext cxt)
-{
-	TupleDesc	desc;
-	Datum	   *values;
-	bool	   *nulls;
-	HeapTuple	tuple;
-	MemoryContext old;
-
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	old = MemoryContextSwitchTo(cxt);
-	desc = BlessTupleDesc(CreateTupleDescCopy(desc));
-	if (SPI_tuptable->tupdesc->natts != desc->natts)
-		elog(ERROR, "pgbench_lab: result has %d columns, expected %d",
-			 SPI_tuptable->tupdesc->natts, desc->natts);
-	values = palloc(sizeof(Datum) * desc->natts);
-	nulls = palloc(sizeof(bool) * desc->natts);
-	for (int i = 0; i < desc->natts; i++)
-	{
-		values[i] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &nulls[i]);
-		if (!nulls[i])
-			values[i] = datumCopy(values[i], TupleDescAttr(desc, i)->attbyval,
-								  TupleDescAttr(desc, i)->attlen);
-	}
-	tuple = heap_form_tuple(desc, values, nulls);
-	MemoryContextSwitchTo(old);
-	return HeapTupleGetDatum(tuple);
-}
-
 /* Plan, run every step, end the experiment and return its findings. */
 static Datum
 run_experiment(FunctionCallInfo fcinfo, const ExperimentProc *proc)
@@ -188,7 +158,7 @@ run_experiment(FunctionCallInfo fcinfo, const ExperimentProc *proc)
 
 	select_one("SELECT pgbench_lab.experiment_end($1)", 1, &type, &id, NULL);
 	select_one(proc->final_sql, 1, &type, &id, NULL);
-	result = result_row(fcinfo, cxt);
+	result = RunnerCallResult(fcinfo, cxt);
 	SPI_finish();
 	return result;
 }

@@ -139,6 +139,7 @@ extern void RunnerInit(void);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
 extern Oid	RunnerExtensionOwner(void);
 extern void RunnerReapOrphans(void);
+extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;

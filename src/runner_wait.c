@@ -168,13 +168,15 @@ wait_finished(RunShared *run, dsm_segment *seg, bool stop_on_cancel)
 	RunnerReapOrphans();
 }
 
-/* The headline figures as the INOUT columns of run() and wait(). */
-static Datum
-result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
+/*
+ * The first row of SPI's last result as a procedure's INOUT columns,
+ * copied out of SPI's memory into cxt (which outlives the procedure's
+ * commits).  Shared by run(), wait() and the experiment procedures.
+ */
+Datum
+RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt)
 {
 	TupleDesc	desc;
-	Oid			type = INT8OID;
-	Datum		arg = Int64GetDatum(run_id);
 	Datum	   *values;
 	bool	   *nulls;
 	HeapTuple	tuple;
@@ -182,16 +184,11 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT run_id, status, transactions, tps, latency_avg_ms, "
-							  "latency_p99_ms, failures, error FROM pgbench_lab.runs "
-							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "run " INT64_FORMAT " has no row", run_id);
 	old = MemoryContextSwitchTo(cxt);
 	desc = BlessTupleDesc(CreateTupleDescCopy(desc));
+	if (SPI_tuptable->tupdesc->natts != desc->natts)
+		elog(ERROR, "pgbench_lab: result has %d columns, expected %d",
+			 SPI_tuptable->tupdesc->natts, desc->natts);
 	values = palloc(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 	for (int i = 0; i < desc->natts; i++)
@@ -203,8 +200,28 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 	}
 	tuple = heap_form_tuple(desc, values, nulls);
 	MemoryContextSwitchTo(old);
-	SPI_finish();
 	return HeapTupleGetDatum(tuple);
+}
+
+/* The headline figures as the INOUT columns of run() and wait(). */
+static Datum
+result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
+{
+	Oid			type = INT8OID;
+	Datum		arg = Int64GetDatum(run_id);
+	Datum		result;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT run_id, status, transactions, tps, latency_avg_ms, "
+							  "latency_p99_ms, failures, error FROM pgbench_lab.runs "
+							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "run " INT64_FORMAT " has no row", run_id);
+	result = RunnerCallResult(fcinfo, cxt);
+	SPI_finish();
+	return result;
 }
 
 /*
