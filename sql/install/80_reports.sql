@@ -1,0 +1,1540 @@
+
+-- ---------------------------------------------------------------------------
+-- reports: experiments (client sweeps, settings A/B), reports, comparisons,
+-- SVG plots, export and import.  Reading is plain SQL under row-level
+-- security; writing goes through pgbench_lab.record() (C, src/report.c),
+-- which switches to the extension's owner and calls record_as() with the
+-- calling role, so the rows a user's experiment or import makes are owned
+-- by that user and nobody writes the tables directly.
+--
+-- Runs and experiments draw their ids from one sequence, so an id names
+-- exactly one of them and report(id) / plot(ids) / export(ids) accept both.
+-- ---------------------------------------------------------------------------
+
+-- Imported runs keep where they came from; their local run_id is new.
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN source_server text,
+    ADD COLUMN source_run_id bigint,
+    ADD COLUMN imported_at timestamptz;
+COMMENT ON COLUMN pgbench_lab.runs.source_server IS
+    'Server an imported run was measured on (NULL: measured here)';
+COMMENT ON COLUMN pgbench_lab.runs.source_run_id IS
+    'The run''s id on the server it was measured on (NULL: measured here)';
+
+CREATE TABLE pgbench_lab.experiments (
+    experiment_id bigint PRIMARY KEY
+        DEFAULT pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass),
+    kind text NOT NULL
+        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings'])),
+    workload text NOT NULL,
+    label text,
+    params jsonb NOT NULL DEFAULT '{}',
+    started_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    finished_at timestamptz,
+    status text NOT NULL DEFAULT 'running'
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed'])),
+    owner regrole NOT NULL,
+    source_server text,
+    source_experiment_id bigint,
+    imported_at timestamptz
+);
+COMMENT ON TABLE pgbench_lab.experiments IS
+    'Groups of runs made by sweep() or compare_settings(); ids shared with runs';
+
+-- variant: position of the client count (sweep) or of the settings set
+-- (compare_settings, 1 = A); round: the interleaved round (1 for a sweep).
+CREATE TABLE pgbench_lab.experiment_runs (
+    experiment_id bigint NOT NULL REFERENCES pgbench_lab.experiments ON DELETE CASCADE,
+    ordinal integer NOT NULL,
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    variant integer NOT NULL,
+    round integer NOT NULL,
+    PRIMARY KEY (experiment_id, ordinal),
+    UNIQUE (experiment_id, run_id)
+);
+COMMENT ON TABLE pgbench_lab.experiment_runs IS 'The runs of each experiment, in the order they ran';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.experiments', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.experiment_runs', '');
+
+ALTER TABLE pgbench_lab.experiments ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgbench_lab.experiment_runs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY experiments_read ON pgbench_lab.experiments FOR SELECT
+    USING (pgbench_lab.may_read_run(owner));
+CREATE POLICY experiment_runs_read ON pgbench_lab.experiment_runs FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.experiments e
+                   WHERE e.experiment_id OPERATOR(pg_catalog.=) experiment_runs.experiment_id));
+GRANT SELECT ON pgbench_lab.experiments, pgbench_lab.experiment_runs TO PUBLIC;
+
+-- ---------------------------------------------------------------------------
+-- Small formatting helpers shared by reports and plots.
+-- ---------------------------------------------------------------------------
+
+-- A figure rounded for reading; '-' for a missing one.
+CREATE FUNCTION pgbench_lab.fmt(x double precision, digits integer DEFAULT 1)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE WHEN x IS NULL THEN '-' ELSE round(x::numeric, digits)::text END $$;
+
+-- The change from old to new in percent, signed ('+76%'); '' when unknown.
+CREATE FUNCTION pgbench_lab.pct_change(new double precision, old double precision)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN new IS NULL OR old IS NULL OR old = 0 THEN ''
+                WHEN new >= old THEN '+' || round(((new / old - 1) * 100)::numeric)::text || '%'
+                ELSE round(((new / old - 1) * 100)::numeric)::text || '%' END
+$$;
+
+-- '5 s', '0.5 s': a duration in seconds.
+CREATE FUNCTION pgbench_lab.seconds_text(d interval)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT trim_scale(extract(epoch FROM d))::text || ' s' $$;
+
+-- '1 client', '4 clients'.
+CREATE FUNCTION pgbench_lab.clients_text(n integer)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT n || CASE WHEN n = 1 THEN ' client' ELSE ' clients' END $$;
+
+-- Session settings as 'name=value, ...' in name order.
+CREATE FUNCTION pgbench_lab.settings_text(settings jsonb)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(key || '=' || value, ', ' ORDER BY key), '(none)')
+      FROM jsonb_each_text(CASE WHEN jsonb_typeof(settings) = 'object' THEN settings END)
+$$;
+
+-- The name this server gives itself in exports: cluster_name if set, else
+-- its system identifier (unique per initdb).
+CREATE FUNCTION pgbench_lab.server_name()
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(nullif(current_setting('cluster_name'), ''),
+                    'system ' || (SELECT system_identifier::text FROM pg_control_system()))
+$$;
+
+-- ---------------------------------------------------------------------------
+-- Writing: pgbench_lab.record() (C) runs record_as() as the extension's owner.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pgbench_lab.record(action text, args jsonb)
+RETURNS jsonb
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_record';
+COMMENT ON FUNCTION pgbench_lab.record(text, jsonb) IS
+    'Internal: write an experiment or an import as the extension owner, on behalf of the caller';
+
+-- A jsonb number that is a whole number within [lo, hi], or NULL.
+CREATE FUNCTION pgbench_lab.json_int(v jsonb, lo numeric, hi numeric)
+RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN jsonb_typeof(v) = 'number' AND v::numeric = trunc(v::numeric)
+                     AND v::numeric BETWEEN lo AND hi
+                THEN v::numeric::bigint END
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_begin_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id bigint;
+    proc text := CASE args->>'kind'
+        WHEN 'sweep' THEN 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,bigint,integer,double precision,integer,text)'
+        WHEN 'compare_settings' THEN 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)'
+        END;
+BEGIN
+    IF proc IS NULL THEN
+        RAISE EXCEPTION 'unknown experiment kind "%"', args->>'kind'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid kinds are sweep and compare_settings.';
+    END IF;
+    IF NOT has_function_privilege(caller::oid, proc, 'EXECUTE') THEN
+        RAISE EXCEPTION 'permission denied to record a % experiment', args->>'kind'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Experiments are recorded by the procedures that run them.';
+    END IF;
+    INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner)
+    VALUES (args->>'kind', args->>'workload', args->>'label', coalesce(args->'params', '{}'), caller)
+    RETURNING experiment_id INTO id;
+    RETURN jsonb_build_object('experiment_id', id);
+END
+$$;
+
+-- Link a run to an experiment: the caller must own both.
+CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
+    rid bigint := pgbench_lab.json_int(args->'run_id', 1, 9223372036854775807);
+    n integer;
+BEGIN
+    PERFORM FROM pgbench_lab.experiments e
+     WHERE e.experiment_id = eid AND e.status = 'running' AND e.source_server IS NULL
+       AND pg_has_role(caller::oid, e.owner::oid, 'USAGE')
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Runs are added by the procedure that started the experiment.';
+    END IF;
+    PERFORM FROM pgbench_lab.runs r
+     WHERE r.run_id = rid AND r.source_server IS NULL
+       AND pg_has_role(caller::oid, r.owner::oid, 'USAGE');
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'run % is not a run of role %', rid, caller
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'An experiment links only runs its owner made on this server.';
+    END IF;
+    SELECT count(*) + 1 INTO n FROM pgbench_lab.experiment_runs WHERE experiment_id = eid;
+    INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
+    VALUES (eid, n, rid,
+            coalesce(pgbench_lab.json_int(args->'variant', 1, 2147483647), n),
+            coalesce(pgbench_lab.json_int(args->'round', 1, 2147483647), 1));
+    RETURN jsonb_build_object('ordinal', n);
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_end_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
+    st text;
+BEGIN
+    UPDATE pgbench_lab.experiments e
+       SET finished_at = clock_timestamp(),
+           status = CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x
+                                        JOIN pgbench_lab.runs r USING (run_id)
+                                       WHERE x.experiment_id = e.experiment_id
+                                         AND r.status <> 'done')
+                         THEN 'failed' ELSE 'done' END
+     WHERE e.experiment_id = eid AND e.status = 'running'
+       AND pg_has_role(caller::oid, e.owner::oid, 'USAGE')
+    RETURNING e.status INTO st;
+    IF st IS NULL THEN
+        RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Experiments are ended by the procedure that started them.';
+    END IF;
+    RETURN jsonb_build_object('status', st);
+END
+$$;
+
+-- ---------------------------------------------------------------------------
+-- Export and import.  The document (format "pgbench_lab export", version 1)
+-- is described in README.md; import validates all of it before writing.
+-- ---------------------------------------------------------------------------
+
+-- True if s reads as a value of the type (timestamptz or interval).
+CREATE FUNCTION pgbench_lab.reads_as(s text, typ text)
+RETURNS boolean LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF typ = 'timestamptz' THEN
+        PERFORM s::timestamptz;
+    ELSE
+        PERFORM s::interval;
+    END IF;
+    RETURN true;
+EXCEPTION WHEN data_exception THEN
+    RETURN false;
+END
+$$;
+
+-- Check one object of the document against a spec {"key": "kind[!]"}
+-- ('!' = required); the first bad field raises an error naming its path.
+CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k text;
+    want text;
+    v jsonb;
+    s text;
+    ok boolean;
+    maxint CONSTANT numeric := 9223372036854775807;
+BEGIN
+    IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
+        RAISE EXCEPTION 'invalid export document: % must be an object', path
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+    END IF;
+    FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
+        v := obj->k;
+        IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
+            IF want LIKE '%!' THEN
+                RAISE EXCEPTION 'invalid export document: %.% is missing', path, k
+                    USING ERRCODE = 'invalid_parameter_value',
+                          HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+            END IF;
+            CONTINUE;
+        END IF;
+        want := rtrim(want, '!');
+        s := v #>> '{}';
+        ok := CASE want
+            WHEN 'text' THEN jsonb_typeof(v) = 'string'
+            WHEN 'num' THEN jsonb_typeof(v) = 'number' AND abs(v::numeric) < 1e300
+            WHEN 'ratio' THEN jsonb_typeof(v) = 'number' AND v::numeric BETWEEN 0 AND 1
+            WHEN 'int' THEN pgbench_lab.json_int(v, -maxint - 1, maxint) IS NOT NULL
+            WHEN 'nonneg' THEN pgbench_lab.json_int(v, 0, maxint) IS NOT NULL
+            WHEN 'count' THEN pgbench_lab.json_int(v, 1, 2147483647) IS NOT NULL
+            WHEN 'id' THEN pgbench_lab.json_int(v, 1, maxint) IS NOT NULL
+            WHEN 'object' THEN jsonb_typeof(v) = 'object'
+            WHEN 'array' THEN jsonb_typeof(v) = 'array'
+            WHEN 'time' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'timestamptz')
+            WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
+            WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
+            WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed')
+            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings')
+            END;
+        IF NOT ok THEN
+            RAISE EXCEPTION 'invalid export document: %.% is not %', path, k,
+                CASE want
+                    WHEN 'text' THEN 'a string'
+                    WHEN 'num' THEN 'a number'
+                    WHEN 'ratio' THEN 'a number from 0 to 1'
+                    WHEN 'int' THEN 'a whole number'
+                    WHEN 'nonneg' THEN 'a whole number of 0 or more'
+                    WHEN 'count' THEN 'a whole number from 1 to 2147483647'
+                    WHEN 'id' THEN 'a positive whole number'
+                    WHEN 'object' THEN 'an object'
+                    WHEN 'array' THEN 'an array'
+                    WHEN 'time' THEN 'a timestamp'
+                    WHEN 'interval' THEN 'an interval'
+                    WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
+                    WHEN 'exp_status' THEN 'one of done, failed'
+                    ELSE 'one of sweep, compare_settings' END
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- Every element of the array at doc->key checked against spec; the values
+-- of the unique key must not repeat.  Returns those values.
+CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text)
+RETURNS text[] LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    elem jsonb;
+    i integer := 0;
+    seen text[] := '{}';
+BEGIN
+    IF jsonb_typeof(arr) IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'invalid export document: % must be an array', path
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+    END IF;
+    FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
+        PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
+        IF (elem->>uniq) = ANY (seen) THEN
+            RAISE EXCEPTION 'invalid export document: %[%].% % appears twice', path, i, uniq, elem->>uniq
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Each run, progress second, latency bucket and experiment appears once.';
+        END IF;
+        seen := seen || (elem->>uniq);
+        i := i + 1;
+    END LOOP;
+    RETURN seen;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    run_ids text[];
+    ids text[];
+    elem jsonb;
+    i integer := 0;
+    hint CONSTANT text := 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+BEGIN
+    IF doc IS NULL THEN
+        RAISE EXCEPTION 'export document must not be null'
+            USING ERRCODE = 'null_value_not_allowed', HINT = hint;
+    END IF;
+    PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
+        "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
+    IF doc->>'format' <> 'pgbench_lab export' OR doc->'version' <> '1' THEN
+        RAISE EXCEPTION 'unsupported export document: format "%" version %', doc->>'format', doc->'version'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
+    END IF;
+    PERFORM pgbench_lab.doc_check(doc->'server', '{"name": "text!", "server_version": "text"}', '$.server');
+    run_ids := pgbench_lab.doc_check_each(doc->'runs', '{"run_id": "id!", "label": "text",
+        "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
+        "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
+        "random_seed": "int", "started_at": "time!", "finished_at": "time",
+        "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
+        "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
+        "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
+        "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
+        "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
+        "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
+        "source_server": "text", "source_run_id": "id", "progress": "array!",
+        "latency": "array!"}', '$.runs', 'run_id');
+    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
+        PERFORM pgbench_lab.doc_check_each(elem->'progress', '{"second": "count!",
+            "interval_seconds": "num!", "transactions": "nonneg!", "tps": "num!",
+            "latency_avg_ms": "num", "latency_max_ms": "num", "failures": "nonneg!",
+            "hit_ratio": "ratio"}', format('$.runs[%s].progress', i), 'second');
+        PERFORM pgbench_lab.doc_check_each(elem->'latency', '{"bucket_upper_us": "num!",
+            "count": "nonneg!"}', format('$.runs[%s].latency', i), 'bucket_upper_us');
+        i := i + 1;
+    END LOOP;
+    IF doc ? 'experiments' THEN
+        PERFORM pgbench_lab.doc_check_each(doc->'experiments', '{"experiment_id": "id!",
+            "kind": "kind!", "workload": "text!", "label": "text", "params": "object",
+            "started_at": "time!", "finished_at": "time", "status": "exp_status!",
+            "source_server": "text", "source_experiment_id": "id", "runs": "array!"}',
+            '$.experiments', 'experiment_id');
+        i := 0;
+        FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
+            ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
+                "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
+            IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
+                        WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
+                RAISE EXCEPTION 'invalid export document: $.experiments[%] names a run that is not in $.runs', i
+                    USING ERRCODE = 'invalid_parameter_value', HINT = hint;
+            END IF;
+            i := i + 1;
+        END LOOP;
+    END IF;
+END
+$$;
+
+-- Import as caller: new local ids, source server and source ids kept.
+CREATE FUNCTION pgbench_lab.import_as(caller regrole, doc jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    src text;
+    elem jsonb;
+    new_id bigint;
+    ids jsonb := '{}';
+    out jsonb := '[]';
+BEGIN
+    IF NOT has_function_privilege(caller::oid, 'pgbench_lab.import(jsonb)', 'EXECUTE') THEN
+        RAISE EXCEPTION 'permission denied for function import'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'A superuser can GRANT EXECUTE ON FUNCTION pgbench_lab.import(jsonb).';
+    END IF;
+    PERFORM pgbench_lab.doc_validate(doc);
+    src := doc->'server'->>'name';
+    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
+        INSERT INTO pgbench_lab.runs (label, workload, via, clients, scale, duration,
+            transactions_per_client, max_tries, random_seed, started_at, finished_at, status,
+            measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
+            latency_stddev_ms, latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms,
+            latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
+            system, owner, error, source_server, source_run_id, imported_at)
+        SELECT r.label, r.workload, coalesce(r.via, 'spi'), r.clients, r.scale, r.duration,
+            r.transactions_per_client, r.max_tries, r.random_seed, r.started_at, r.finished_at,
+            r.status, r.measured_seconds, r.transactions, r.failures, r.retries, r.tps,
+            r.latency_avg_ms, r.latency_stddev_ms, r.latency_p50_ms, r.latency_p90_ms,
+            r.latency_p95_ms, r.latency_p99_ms, r.latency_max_ms, r.blks_hit, r.blks_read,
+            r.hit_ratio, r.wal_bytes, r.checkpoints, coalesce(r.settings, '{}'), r.system, caller,
+            r.error, coalesce(r.source_server, src), coalesce(r.source_run_id, r.run_id), now()
+          FROM jsonb_populate_record(NULL::pgbench_lab.runs, elem - 'owner') r
+        RETURNING run_id INTO new_id;
+        INSERT INTO pgbench_lab.run_progress
+        SELECT new_id, p.second, p.interval_seconds, p.transactions, p.tps, p.latency_avg_ms,
+               p.latency_max_ms, p.failures, p.hit_ratio
+          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_progress, elem->'progress') p;
+        INSERT INTO pgbench_lab.run_latency
+        SELECT new_id, l.bucket_upper_us, l.count
+          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_latency, elem->'latency') l;
+        ids := ids || jsonb_build_object(elem->>'run_id', new_id);
+        out := out || jsonb_build_object('kind', 'run', 'source_id', (elem->>'run_id')::bigint, 'id', new_id);
+    END LOOP;
+    FOR elem IN SELECT value FROM jsonb_array_elements(coalesce(doc->'experiments', '[]')) LOOP
+        INSERT INTO pgbench_lab.experiments (kind, workload, label, params, started_at,
+            finished_at, status, owner, source_server, source_experiment_id, imported_at)
+        SELECT e.kind, e.workload, e.label, coalesce(e.params, '{}'), e.started_at,
+               e.finished_at, e.status, caller, coalesce(e.source_server, src),
+               coalesce(e.source_experiment_id, e.experiment_id), now()
+          FROM jsonb_populate_record(NULL::pgbench_lab.experiments, elem - 'owner') e
+        RETURNING experiment_id INTO new_id;
+        INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
+        SELECT new_id, x.ordinal, (ids->>x.run_id::text)::bigint, x.variant, x.round
+          FROM jsonb_to_recordset(elem->'runs') AS x(run_id bigint, ordinal integer,
+                                                     variant integer, round integer);
+        out := out || jsonb_build_object('kind', 'experiment', 'source_id',
+                                         (elem->>'experiment_id')::bigint, 'id', new_id);
+    END LOOP;
+    RETURN out;
+END
+$$;
+
+-- The only entry of record(): dispatch to the action, as the extension owner.
+CREATE FUNCTION pgbench_lab.record_as(caller regrole, action text, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN CASE action
+        WHEN 'experiment_begin' THEN pgbench_lab.experiment_begin_as(caller, args)
+        WHEN 'experiment_add' THEN pgbench_lab.experiment_add_as(caller, args)
+        WHEN 'experiment_end' THEN pgbench_lab.experiment_end_as(caller, args)
+        WHEN 'import' THEN pgbench_lab.import_as(caller, args)
+        END;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.import(doc jsonb)
+RETURNS TABLE (kind text, source_id bigint, id bigint)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT x.kind, x.source_id, x.id
+      FROM jsonb_to_recordset(pgbench_lab.record('import', doc))
+           AS x(kind text, source_id bigint, id bigint)
+$$;
+COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
+    'Import runs and experiments from an export document: new local ids, marked with their source server';
+
+-- One run as the document holds it.
+CREATE FUNCTION pgbench_lab.export_run(r pgbench_lab.runs)
+RETURNS jsonb LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT to_jsonb(r) - ARRAY['owner', 'coordinator_pid', 'dsm_handle', 'imported_at']
+        || jsonb_build_object(
+            'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY p.second), '[]')
+                           FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id),
+            'latency', (SELECT coalesce(jsonb_agg(to_jsonb(l) - 'run_id' ORDER BY l.bucket_upper_us), '[]')
+                          FROM pgbench_lab.run_latency l WHERE l.run_id = r.run_id))
+$$;
+
+-- ids: runs and experiments (an experiment brings its runs); NULL = every
+-- finished run and experiment the caller can read.
+CREATE FUNCTION pgbench_lab.export(run_ids bigint[] DEFAULT NULL)
+RETURNS jsonb LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rids bigint[];
+    eids bigint[];
+    bad bigint;
+BEGIN
+    IF run_ids IS NULL THEN
+        rids := ARRAY(SELECT r.run_id FROM pgbench_lab.runs r WHERE r.status <> 'running');
+        eids := ARRAY(SELECT e.experiment_id FROM pgbench_lab.experiments e
+                       WHERE e.status <> 'running'
+                         AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x
+                                          WHERE x.experiment_id = e.experiment_id
+                                            AND NOT x.run_id = ANY (rids)));
+    ELSE
+        PERFORM pgbench_lab.check_ids(run_ids, true);
+        eids := ARRAY(SELECT e.experiment_id FROM pgbench_lab.experiments e
+                       WHERE e.experiment_id = ANY (run_ids));
+        rids := ARRAY(SELECT r.run_id FROM pgbench_lab.runs r WHERE r.run_id = ANY (run_ids)
+                      UNION
+                      SELECT x.run_id FROM pgbench_lab.experiment_runs x
+                       WHERE x.experiment_id = ANY (eids));
+        SELECT r.run_id INTO bad FROM pgbench_lab.runs r
+         WHERE r.run_id = ANY (rids) AND r.status = 'running' LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'run % is still running', bad
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Export it when it has finished: CALL pgbench_lab.wait(run_id).';
+        END IF;
+    END IF;
+    RETURN jsonb_build_object(
+        'format', 'pgbench_lab export',
+        'version', 1,
+        'exported_at', now(),
+        'server', jsonb_build_object(
+            'name', pgbench_lab.server_name(),
+            'server_version', current_setting('server_version'),
+            'extension_version', (SELECT extversion FROM pg_extension WHERE extname = 'pgbench_lab')),
+        'runs', (SELECT coalesce(jsonb_agg(pgbench_lab.export_run(r) ORDER BY r.run_id), '[]')
+                   FROM pgbench_lab.runs r WHERE r.run_id = ANY (rids)),
+        'experiments', (SELECT coalesce(jsonb_agg(to_jsonb(e) - ARRAY['owner', 'imported_at']
+                  || jsonb_build_object('runs',
+                       (SELECT coalesce(jsonb_agg(to_jsonb(x) - 'experiment_id' ORDER BY x.ordinal), '[]')
+                          FROM pgbench_lab.experiment_runs x
+                         WHERE x.experiment_id = e.experiment_id))
+                  ORDER BY e.experiment_id), '[]')
+                   FROM pgbench_lab.experiments e WHERE e.experiment_id = ANY (eids)));
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.export(bigint[]) IS
+    'A versioned jsonb document of runs and experiments (progress, histograms, settings, system facts)';
+
+-- ---------------------------------------------------------------------------
+-- Experiments: sweep() and compare_settings().  They commit between runs,
+-- so they are C loops (src/report_experiment.c) around the SQL functions
+-- here, which check, plan, link and judge.
+-- ---------------------------------------------------------------------------
+
+-- Errors for an id list: NULL, empty, NULL elements, ids the caller cannot read.
+CREATE FUNCTION pgbench_lab.check_ids(ids bigint[], experiments_too boolean)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad bigint;
+BEGIN
+    IF ids IS NULL OR cardinality(ids) = 0 THEN
+        RAISE EXCEPTION 'ids must not be null or empty'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass an array of run ids, for example ARRAY[41, 42].';
+    END IF;
+    IF array_position(ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'ids must not contain null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass an array of run ids, for example ARRAY[41, 42].';
+    END IF;
+    SELECT i INTO bad FROM unnest(ids) AS i
+     WHERE NOT EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = i)
+       AND NOT (experiments_too AND EXISTS (SELECT FROM pgbench_lab.experiments e
+                                             WHERE e.experiment_id = i))
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% % does not exist or is not visible to you',
+            CASE WHEN experiments_too THEN 'run or experiment' ELSE 'run' END, bad
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'pgbench_lab.runs and pgbench_lab.experiments list what you can read: your own, or all for members of pg_monitor.';
+    END IF;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_begin(kind text, workload text, label text, params jsonb)
+RETURNS bigint LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT (pgbench_lab.record('experiment_begin', jsonb_build_object('kind', kind,
+            'workload', workload, 'label', label, 'params', params))->>'experiment_id')::bigint
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_add(experiment_id bigint, run_id bigint, variant integer, round integer)
+RETURNS void LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT FROM pgbench_lab.record('experiment_add', jsonb_build_object('experiment_id', experiment_id,
+            'run_id', run_id, 'variant', variant, 'round', round))
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_end(experiment_id bigint)
+RETURNS void LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT FROM pgbench_lab.record('experiment_end', jsonb_build_object('experiment_id', experiment_id))
+$$;
+
+-- The sweep's client counts, checked and in rising order.
+CREATE FUNCTION pgbench_lab.sweep_counts(workload text, clients integer[])
+RETURNS integer[] LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF workload IS NULL THEN
+        RAISE EXCEPTION 'workload must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
+    END IF;
+    IF clients IS NULL OR cardinality(clients) = 0 OR array_position(clients, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'clients must be a non-empty array without nulls'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass the client counts to try, for example ''{1,2,4,8}''.';
+    END IF;
+    IF EXISTS (SELECT FROM unnest(clients) c WHERE c < 1) THEN
+        RAISE EXCEPTION 'client counts must be 1 or more'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass positive client counts, for example ''{1,2,4,8}''.';
+    END IF;
+    IF (SELECT count(DISTINCT c) FROM unnest(clients) c) < cardinality(clients) THEN
+        RAISE EXCEPTION 'client counts must not repeat'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass each client count once; run compare_settings for repeated rounds.';
+    END IF;
+    RETURN ARRAY(SELECT c FROM unnest(clients) c ORDER BY c);
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.compare_params(workload text, settings jsonb[], clients integer,
+                                           duration interval, rounds integer)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
+        RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
+    END IF;
+    IF settings IS NULL OR cardinality(settings) NOT BETWEEN 2 AND 26 THEN
+        RAISE EXCEPTION 'settings must hold 2 to 26 sets of settings'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass an array of jsonb objects, for example ARRAY[''{"synchronous_commit": "on"}'', ''{"synchronous_commit": "off"}'']::jsonb[].';
+    END IF;
+    IF EXISTS (SELECT FROM unnest(settings) s WHERE jsonb_typeof(s) IS DISTINCT FROM 'object') THEN
+        RAISE EXCEPTION 'each set of settings must be a jsonb object'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use ''{}'' for the current settings and {"name": "value"} for others.';
+    END IF;
+    IF rounds NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'rounds must be from 1 to 100'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Three rounds or more give a spread worth reading.';
+    END IF;
+    RETURN jsonb_build_object('settings', to_jsonb(settings), 'clients', clients,
+                              'duration', duration::text, 'rounds', rounds);
+END
+$$;
+
+-- Each finished client count with the step from the one before it.
+-- linear_share: the TPS gained as a share of what linear scaling with the
+-- added clients would give (1 = linear, 0 = nothing, negative = a loss).
+CREATE FUNCTION pgbench_lab.sweep_steps(experiment_id bigint)
+RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
+               latency_p99_ms double precision, prev_clients integer, prev_tps double precision,
+               prev_latency_avg_ms double precision, linear_share double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.*, (s.tps / s.prev_tps - 1) / (s.clients::float8 / s.prev_clients - 1)
+      FROM (SELECT r.clients, r.run_id, r.tps, r.latency_avg_ms, r.latency_p99_ms,
+                   lag(r.clients) OVER w AS prev_clients, lag(r.tps) OVER w AS prev_tps,
+                   lag(r.latency_avg_ms) OVER w AS prev_latency_avg_ms
+              FROM pgbench_lab.experiment_runs x
+              JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+             WHERE x.experiment_id = sweep_steps.experiment_id
+               AND r.status = 'done' AND r.tps > 0
+            WINDOW w AS (ORDER BY r.clients, x.ordinal)) s
+     ORDER BY s.clients
+$$;
+
+-- Seed 004's method: the peak is the highest TPS; the knee is the last
+-- count before the first step whose added clients bring less than half of
+-- linear throughput; past it, clients mostly add latency.
+CREATE FUNCTION pgbench_lab.sweep_verdict(experiment_id bigint,
+    OUT peak_clients integer, OUT peak_tps double precision,
+    OUT knee_clients integer, OUT finding text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    pk record;
+    kn record;
+    n integer;
+    top integer;
+    tail record;
+    peak_text text;
+    knee_text text;
+BEGIN
+    SELECT count(*), max(s.clients) INTO n, top FROM pgbench_lab.sweep_steps(experiment_id) s;
+    IF n = 0 THEN
+        finding := 'No finished runs: no peak and no knee.';
+        RETURN;
+    END IF;
+    SELECT * INTO pk FROM pgbench_lab.sweep_steps(experiment_id) s ORDER BY s.tps DESC, s.clients LIMIT 1;
+    peak_clients := pk.clients;
+    peak_tps := pk.tps;
+    peak_text := format('Peak: %s at %s tps, the highest throughput of the sweep',
+                        pgbench_lab.clients_text(pk.clients), pgbench_lab.fmt(pk.tps));
+    SELECT * INTO tail FROM pgbench_lab.sweep_steps(experiment_id) s WHERE s.clients > pk.clients
+     ORDER BY s.clients DESC LIMIT 1;
+    IF tail IS NULL THEN
+        IF n > 1 THEN
+            peak_text := peak_text || ' (the largest count tried: more clients may go higher)';
+        END IF;
+    ELSE
+        peak_text := peak_text || format('; at %s clients TPS was %s lower', tail.clients,
+                                         ltrim(pgbench_lab.pct_change(tail.tps, pk.tps), '-'));
+    END IF;
+    SELECT * INTO kn FROM pgbench_lab.sweep_steps(experiment_id) s
+     WHERE s.linear_share < 0.5 ORDER BY s.clients LIMIT 1;
+    IF n < 2 THEN
+        knee_text := 'Knee: not found: it needs at least two finished client counts';
+    ELSIF kn IS NULL THEN
+        knee_text := format('Knee: not reached: up to %s clients every step added at least half of linear throughput; sweep higher counts', top);
+    ELSE
+        knee_clients := kn.prev_clients;
+        knee_text := format('Knee: %s: going from %s to %s clients (%s) changed TPS by %s (%s%% of linear scaling) while average latency changed by %s, so more clients add latency rather than throughput',
+                            pgbench_lab.clients_text(kn.prev_clients), kn.prev_clients, kn.clients,
+                            pgbench_lab.pct_change(kn.clients, kn.prev_clients),
+                            pgbench_lab.pct_change(kn.tps, kn.prev_tps),
+                            round((kn.linear_share * 100)::numeric),
+                            coalesce(nullif(pgbench_lab.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms), ''), 'an unknown amount'));
+    END IF;
+    finding := peak_text || '. ' || knee_text || '.';
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.sweep_summary(experiment_id bigint)
+RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
+               latency_p99_ms double precision, tps_change text, latency_change text,
+               linear_share double precision, mark text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.clients, s.run_id, s.tps, s.latency_avg_ms, s.latency_p99_ms,
+           pgbench_lab.pct_change(s.tps, s.prev_tps),
+           pgbench_lab.pct_change(s.latency_avg_ms, s.prev_latency_avg_ms),
+           s.linear_share,
+           nullif(concat_ws(', ', CASE WHEN s.clients = v.peak_clients THEN 'peak' END,
+                                  CASE WHEN s.clients = v.knee_clients THEN 'knee' END), '')
+      FROM pgbench_lab.sweep_steps(sweep_summary.experiment_id) s,
+           pgbench_lab.sweep_verdict(sweep_summary.experiment_id) v
+     ORDER BY s.clients
+$$;
+COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
+    'TPS and latency per client count of a sweep, with the peak and the knee marked';
+
+-- Per settings set: TPS and the ratio to set A, paired round by round (the
+-- interleaving cancels drift), as a median with its min and max.
+CREATE FUNCTION pgbench_lab.settings_ratios(experiment_id bigint)
+RETURNS TABLE (variant integer, name text, settings jsonb, rounds integer,
+               tps_median double precision, tps_min double precision, tps_max double precision,
+               latency_avg_ms_median double precision, ratio_median double precision,
+               ratio_min double precision, ratio_max double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH t AS (
+        SELECT x.variant, x.round, r.tps, r.latency_avg_ms
+          FROM pgbench_lab.experiment_runs x
+          JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+         WHERE x.experiment_id = settings_ratios.experiment_id AND r.status = 'done')
+    SELECT t.variant, chr(64 + t.variant),
+           (SELECT e.params->'settings'->(t.variant - 1) FROM pgbench_lab.experiments e
+             WHERE e.experiment_id = settings_ratios.experiment_id),
+           count(*)::integer,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps), min(t.tps), max(t.tps),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps / nullif(a.tps, 0)),
+           min(t.tps / nullif(a.tps, 0)), max(t.tps / nullif(a.tps, 0))
+      FROM t LEFT JOIN t a ON a.variant = 1 AND a.round = t.round
+     GROUP BY t.variant
+     ORDER BY t.variant
+$$;
+COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
+    'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds)';
+
+CREATE FUNCTION pgbench_lab.settings_finding(experiment_id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(format('%s (%s) against A: TPS ×%s median over %s rounds (min ×%s, max ×%s); %s',
+                    s.name, pgbench_lab.settings_text(s.settings),
+                    pgbench_lab.fmt(s.ratio_median, 3), s.rounds,
+                    pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3),
+                    CASE WHEN s.ratio_median IS NULL THEN 'no round of A to compare with'
+                         WHEN s.rounds < 2 THEN 'one round only: no spread to judge by'
+                         WHEN s.ratio_min < 1 AND s.ratio_max > 1
+                         THEN 'the rounds disagree on the direction: within the noise'
+                         WHEN s.ratio_min >= 1 THEN 'faster in every round'
+                         ELSE 'slower in every round' END), '. ' ORDER BY s.variant) || '.',
+                    'No finished runs to compare.')
+      FROM pgbench_lab.settings_ratios(experiment_id) s
+     WHERE s.variant > 1
+$$;
+
+-- Check the arguments and begin the experiment; returns its id and how
+-- many runs it will make.  The procedures below (C) then run each step.
+CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer[], duration interval,
+                                                  label text, settings jsonb,
+                                                  OUT experiment_id bigint, OUT steps integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    counts integer[] := pgbench_lab.sweep_counts(workload, clients);
+BEGIN
+    IF duration IS NULL OR settings IS NULL THEN
+        RAISE EXCEPTION 'duration and settings must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Leave them out for the defaults: 10 s and no session settings (''{}'').';
+    END IF;
+    experiment_id := pgbench_lab.experiment_begin('sweep', workload, label,
+        jsonb_build_object('clients', counts, 'duration', duration::text, 'settings', settings));
+    steps := cardinality(counts);
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_plan_settings(workload text, settings jsonb[], clients integer,
+                                                     duration interval, rounds integer, label text,
+                                                     OUT experiment_id bigint, OUT steps integer)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pgbench_lab.experiment_begin('compare_settings', workload, label,
+               pgbench_lab.compare_params(workload, settings, clients, duration, rounds)),
+           cardinality(settings) * rounds
+$$;
+
+-- Step n (from 1) of an experiment: the CALL that makes its run, spelled
+-- with quoted literals, and where the run goes (variant, round).  A
+-- compare_settings experiment runs its sets in order within each round.
+CREATE FUNCTION pgbench_lab.experiment_step(experiment_id bigint, step integer,
+                                            OUT step_call text, OUT variant integer, OUT round integer)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e pgbench_lab.experiments;
+    n integer;
+BEGIN
+    SELECT * INTO STRICT e FROM pgbench_lab.experiments x
+     WHERE x.experiment_id = experiment_step.experiment_id;
+    IF e.kind = 'sweep' THEN
+        variant := step;
+        round := 1;
+        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->'clients'->(step - 1), e.params->>'duration', e.label,
+                       e.params->'settings');
+    ELSE
+        n := jsonb_array_length(e.params->'settings');
+        variant := (step - 1) % n + 1;
+        round := (step - 1) / n + 1;
+        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->'clients', e.params->>'duration', e.label,
+                       e.params->'settings'->(variant - 1));
+    END IF;
+END
+$$;
+
+-- C procedures with no SET clause: they commit between runs.
+CREATE PROCEDURE pgbench_lab.sweep(
+    workload text,
+    clients integer[] DEFAULT '{1,2,4,8}',
+    duration interval DEFAULT '10 s',
+    label text DEFAULT NULL,
+    settings jsonb DEFAULT '{}',
+    INOUT experiment_id bigint DEFAULT NULL,
+    INOUT peak_clients integer DEFAULT NULL,
+    INOUT peak_tps double precision DEFAULT NULL,
+    INOUT knee_clients integer DEFAULT NULL,
+    INOUT finding text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_sweep';
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text) IS
+    'One run per client count, recorded as an experiment; names the peak and the knee';
+
+CREATE PROCEDURE pgbench_lab.compare_settings(
+    workload text,
+    settings jsonb[],
+    clients integer DEFAULT 1,
+    duration interval DEFAULT '10 s',
+    rounds integer DEFAULT 3,
+    label text DEFAULT NULL,
+    INOUT experiment_id bigint DEFAULT NULL,
+    INOUT finding text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_compare_settings';
+COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) IS
+    'The same workload under each set of session settings, rounds interleaved; TPS ratios with their spread';
+
+-- ---------------------------------------------------------------------------
+-- Reports: text for psql, one line per row, charts in Unicode blocks.
+-- ---------------------------------------------------------------------------
+
+-- Vertical bars, top row first: each column a value, eighth-block precision.
+CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
+RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    blocks CONSTANT text := ' ▁▂▃▄▅▆▇█';
+    k integer;
+    v double precision;
+    line text;
+BEGIN
+    FOR k IN REVERSE height..1 LOOP
+        line := '';
+        FOREACH v IN ARRAY vals LOOP
+            line := line || CASE WHEN v IS NULL OR top IS NULL OR top <= 0 THEN ' '
+                ELSE substr(blocks, 1 + least(8, greatest(0, round(v / top * height * 8)::integer - (k - 1) * 8)), 1) END;
+        END LOOP;
+        RETURN NEXT line;
+    END LOOP;
+END
+$$;
+
+-- One character per value between lo and hi (a sparkline); NULL is blank.
+CREATE FUNCTION pgbench_lab.spark(vals double precision[], lo double precision, hi double precision)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT string_agg(CASE WHEN v IS NULL THEN ' '
+                           ELSE substr('▁▂▃▄▅▆▇█', 1 + least(7, greatest(0,
+                                round((v - lo) / nullif(hi - lo, 0) * 7)::integer)), 1) END,
+                      '' ORDER BY i)
+      FROM unnest(vals) WITH ORDINALITY AS u(v, i)
+$$;
+
+-- A horizontal bar of v against top, width characters at most.
+CREATE FUNCTION pgbench_lab.hbar(v double precision, top double precision, width integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN v IS NULL OR top IS NULL OR top <= 0 OR v <= 0 THEN ''
+                ELSE repeat('█', e / 8) || rtrim(substr(' ▏▎▍▌▋▊▉', 1 + e % 8, 1)) END
+      FROM (SELECT least(width * 8, round(v / top * width * 8)::integer) AS e) s
+$$;
+
+-- Per-second TPS chart and hit-ratio line of a run.  Seconds are averaged
+-- in groups when a run has more than 60; a last partial second (the clients
+-- finishing) is left out.
+CREATE FUNCTION pgbench_lab.run_charts(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    per integer;
+    last integer;
+    tps double precision[];
+    hits double precision[];
+    top double precision;
+    bars text[];
+    axis CONSTANT text := repeat(' ', 9);
+BEGIN
+    SELECT ceil(count(*) / 60.0)::integer, max(p.second) INTO per, last
+      FROM pgbench_lab.run_progress p
+     WHERE p.run_id = run_charts.run_id AND p.interval_seconds >= 0.5;
+    IF per = 0 THEN
+        RETURN QUERY SELECT 'No per-second progress was recorded.';
+        RETURN;
+    END IF;
+    SELECT array_agg(q.t ORDER BY q.g), array_agg(q.h ORDER BY q.g) INTO tps, hits
+      FROM (SELECT (p.second - 1) / per AS g, avg(p.tps) AS t, avg(p.hit_ratio) AS h
+              FROM pgbench_lab.run_progress p
+             WHERE p.run_id = run_charts.run_id AND p.interval_seconds >= 0.5
+             GROUP BY 1) q;
+    SELECT max(t) INTO top FROM unnest(tps) t;
+    RETURN QUERY SELECT format('TPS per second (%s; top = %s tps)',
+                       CASE per WHEN 1 THEN 'one column per second'
+                                ELSE format('one column per %s seconds, averaged', per) END,
+                       pgbench_lab.fmt(top));
+    bars := ARRAY(SELECT pgbench_lab.chart_rows(tps, top, 5));
+    FOR k IN 1..5 LOOP
+        RETURN QUERY SELECT format('%s │%s', lpad(CASE k WHEN 1 THEN pgbench_lab.fmt(top, 0) WHEN 5 THEN '0' ELSE '' END, 8),
+                           bars[k]);
+    END LOOP;
+    RETURN QUERY SELECT axis || '└' || repeat('─', cardinality(tps));
+    RETURN QUERY SELECT axis || ' ' || CASE WHEN cardinality(tps) > 8
+        THEN rpad('1 s', cardinality(tps) - length(last || ' s')) || last || ' s' ELSE '1 s' END;
+    RETURN QUERY SELECT 'Buffer hit ratio per second (▁ = 0 %, █ = 100 %)';
+    RETURN QUERY SELECT format('%s │%s', lpad('hit', 8), pgbench_lab.spark(hits, 0, 1));
+END
+$$;
+
+-- Plain words on what the figures of a run need care with.
+CREATE FUNCTION pgbench_lab.run_notes(r pgbench_lab.runs)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ct interval;
+    first_hit double precision;
+BEGIN
+    RETURN QUERY SELECT 'In-server figures: the clients are background workers inside the server, so there are no network round trips and no client CPU in the way; pgbench over a network will report less.';
+    IF r.workload = 'tpcb-like' AND r.scale < r.clients THEN
+        RETURN QUERY SELECT format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
+                           r.scale, r.clients, r.scale);
+    END IF;
+    ct := CASE WHEN pgbench_lab.reads_as(r.settings->'server'->>'checkpoint_timeout', 'interval')
+               THEN (r.settings->'server'->>'checkpoint_timeout')::interval END;
+    IF r.measured_seconds < extract(epoch FROM ct) THEN
+        RETURN QUERY SELECT format('The run (%s s) is shorter than checkpoint_timeout (%s): a steady state includes checkpoints and their full-page writes, so a longer run can show lower TPS.',
+                           pgbench_lab.fmt(r.measured_seconds), r.settings->'server'->>'checkpoint_timeout');
+    END IF;
+    IF r.checkpoints > 0 THEN
+        RETURN QUERY SELECT format('%s checkpoint(s) happened during the run: their writes are inside the measured interval.', r.checkpoints);
+    END IF;
+    SELECT p.hit_ratio INTO first_hit FROM pgbench_lab.run_progress p
+     WHERE p.run_id = r.run_id ORDER BY p.second LIMIT 1;
+    IF first_hit < 0.9 THEN
+        RETURN QUERY SELECT format('Cold cache at the start: the buffer hit ratio in the first second was %s %% (%s %% over the whole run), so the first seconds waited for reads. Warm the cache first or run longer to measure the steady state.',
+                           pgbench_lab.fmt(first_hit * 100), pgbench_lab.fmt(r.hit_ratio * 100));
+    END IF;
+    IF r.failures > 0 THEN
+        RETURN QUERY SELECT format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
+                           r.failures, r.max_tries);
+    END IF;
+    IF r.status <> 'done' THEN
+        RETURN QUERY SELECT format('The run ended %s%s: its figures cover only what it measured until then.',
+                           r.status, coalesce(' (' || r.error || ')', ''));
+    END IF;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_run(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r pgbench_lab.runs;
+    srv jsonb;
+BEGIN
+    SELECT * INTO r FROM pgbench_lab.runs x WHERE x.run_id = report_run.run_id;
+    srv := coalesce(r.settings->'server', '{}');
+    RETURN QUERY SELECT format('Run %s: %s, %s, %s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+                       coalesce(pgbench_lab.seconds_text(r.duration),
+                                r.transactions_per_client || ' transactions per client'));
+    IF r.label IS NOT NULL THEN
+        RETURN QUERY SELECT 'label: ' || r.label;
+    END IF;
+    RETURN QUERY SELECT format('status %s, started %s, measured %s s', r.status,
+                       to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), pgbench_lab.fmt(r.measured_seconds));
+    IF r.source_server IS NOT NULL THEN
+        RETURN QUERY SELECT format('imported from %s, where it was run %s', r.source_server, r.source_run_id);
+    END IF;
+    RETURN QUERY SELECT format('server: PostgreSQL %s, shared_buffers %s, max_wal_size %s, checkpoint_timeout %s, synchronous_commit %s',
+                       coalesce(srv->>'server_version', '-'), coalesce(srv->>'shared_buffers', '-'),
+                       coalesce(srv->>'max_wal_size', '-'), coalesce(srv->>'checkpoint_timeout', '-'),
+                       coalesce(srv->>'synchronous_commit', '-'));
+    RETURN QUERY SELECT format('scale %s, max tries %s, random seed %s, session settings: %s',
+                       coalesce(r.scale::text, '-'), r.max_tries, coalesce(r.random_seed::text, '-'),
+                       pgbench_lab.settings_text(r.settings->'session'));
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Figures (in-server: no network round trips)';
+    RETURN QUERY SELECT format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::text, '-'),
+                       coalesce(r.failures::text, '-'), coalesce(r.retries::text, '-'));
+    RETURN QUERY SELECT format('  TPS           %s', pgbench_lab.fmt(r.tps));
+    RETURN QUERY SELECT format('  latency (ms)  avg %s   stddev %s', pgbench_lab.fmt(r.latency_avg_ms, 3),
+                       pgbench_lab.fmt(r.latency_stddev_ms, 3));
+    RETURN QUERY SELECT format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',
+                       pgbench_lab.fmt(r.latency_p50_ms, 3), pgbench_lab.fmt(r.latency_p90_ms, 3),
+                       pgbench_lab.fmt(r.latency_p95_ms, 3), pgbench_lab.fmt(r.latency_p99_ms, 3),
+                       pgbench_lab.fmt(r.latency_max_ms, 3));
+    RETURN QUERY SELECT format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab.fmt(r.hit_ratio * 100, 2),
+                       coalesce(r.blks_hit::text, '-'), coalesce(r.blks_read::text, '-'));
+    RETURN QUERY SELECT format('  WAL written   %s, checkpoints during the run: %s',
+                       coalesce(pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::text, '-'));
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab.run_charts(r.run_id);
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Notes';
+    RETURN QUERY SELECT '  - ' || n FROM pgbench_lab.run_notes(r) AS n;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_sweep(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    top double precision;
+    v record;
+BEGIN
+    RETURN QUERY SELECT format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', 'clients', 'run', 'TPS', 'change',
+                       'lat avg ms', 'change', 'p99 ms', '');
+    RETURN QUERY
+        SELECT rtrim(format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
+                            pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
+                            s.latency_change, pgbench_lab.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
+          FROM pgbench_lab.sweep_summary(experiment_id) s;
+    SELECT max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'TPS by clients';
+    RETURN QUERY
+        SELECT format('  %7s │%s %s', s.clients, rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
+          FROM pgbench_lab.sweep_summary(experiment_id) s;
+    RETURN QUERY SELECT '';
+    SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
+    RETURN QUERY SELECT v.finding;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_settings(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    sets jsonb;
+BEGIN
+    SELECT e.params->'settings' INTO sets FROM pgbench_lab.experiments e
+     WHERE e.experiment_id = report_settings.experiment_id;
+    RETURN QUERY SELECT 'Settings sets';
+    RETURN QUERY SELECT format('  %s: %s', chr(64 + i::integer), pgbench_lab.settings_text(s))
+                   FROM jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i);
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'TPS per round (the sets run interleaved within each round)';
+    RETURN QUERY SELECT format('  %5s', 'round') || (SELECT string_agg(format('  %10s', chr(64 + i::integer)), '' ORDER BY i)
+                                              FROM jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i));
+    RETURN QUERY
+        SELECT format('  %5s', x.round) || string_agg(format('  %10s', CASE WHEN r.status = 'done'
+                      THEN pgbench_lab.fmt(r.tps) ELSE r.status END), '' ORDER BY x.variant)
+          FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+         WHERE x.experiment_id = report_settings.experiment_id
+         GROUP BY x.round ORDER BY x.round;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT format('  %3s  %10s  %10s  %10s  %12s  %s', 'set', 'median TPS', 'min', 'max',
+                       'lat avg ms', 'TPS ratio to A: median (min - max)');
+    RETURN QUERY
+        SELECT format('  %3s  %10s  %10s  %10s  %12s  ×%s (×%s - ×%s)', s.name, pgbench_lab.fmt(s.tps_median),
+                      pgbench_lab.fmt(s.tps_min), pgbench_lab.fmt(s.tps_max),
+                      pgbench_lab.fmt(s.latency_avg_ms_median, 3), pgbench_lab.fmt(s.ratio_median, 3),
+                      pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
+          FROM pgbench_lab.settings_ratios(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab.settings_finding(experiment_id);
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_experiment(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e pgbench_lab.experiments;
+    n integer;
+BEGIN
+    SELECT * INTO e FROM pgbench_lab.experiments x WHERE x.experiment_id = report_experiment.experiment_id;
+    SELECT count(*) INTO n FROM pgbench_lab.experiment_runs x WHERE x.experiment_id = e.experiment_id;
+    RETURN QUERY SELECT format('Experiment %s: %s of %s, %s per run%s', e.experiment_id,
+                       replace(e.kind, '_', ' '), e.workload,
+                       CASE WHEN pgbench_lab.reads_as(e.params->>'duration', 'interval')
+                            THEN pgbench_lab.seconds_text((e.params->>'duration')::interval) ELSE '-' END,
+                       CASE e.kind WHEN 'sweep' THEN ', clients ' || (SELECT string_agg(c, ', ')
+                                                    FROM jsonb_array_elements_text(e.params->'clients') c)
+                            ELSE format(', %s, %s round(s)', pgbench_lab.clients_text((e.params->>'clients')::integer),
+                                        e.params->>'rounds') END);
+    IF e.label IS NOT NULL THEN
+        RETURN QUERY SELECT 'label: ' || e.label;
+    END IF;
+    RETURN QUERY SELECT format('status %s, started %s, %s run(s)%s', e.status,
+                       to_char(e.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), n,
+                       CASE e.status WHEN 'running' THEN ' (still going, or stopped by an error)' ELSE '' END);
+    IF e.source_server IS NOT NULL THEN
+        RETURN QUERY SELECT format('imported from %s, where it was experiment %s', e.source_server, e.source_experiment_id);
+    END IF;
+    IF e.kind = 'sweep' THEN
+        RETURN QUERY SELECT 'session settings: ' || pgbench_lab.settings_text(e.params->'settings');
+    END IF;
+    RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
+    RETURN QUERY SELECT '';
+    IF e.kind = 'sweep' THEN
+        RETURN QUERY SELECT pgbench_lab.report_sweep(e.experiment_id);
+    ELSE
+        RETURN QUERY SELECT pgbench_lab.report_settings(e.experiment_id);
+    END IF;
+    RETURN QUERY
+        SELECT format('Run %s did not finish: %s%s', r.run_id, r.status, coalesce(' (' || r.error || ')', ''))
+          FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+         WHERE x.experiment_id = e.experiment_id AND r.status <> 'done'
+         ORDER BY x.ordinal;
+    RETURN QUERY SELECT 'Each run in detail: SELECT * FROM pgbench_lab.report(run_id);';
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report(id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF id IS NULL THEN
+        RAISE EXCEPTION 'id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass a run_id from pgbench_lab.runs or an experiment_id from pgbench_lab.experiments.';
+    END IF;
+    PERFORM pgbench_lab.check_ids(ARRAY[id], true);
+    IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = id) THEN
+        RETURN QUERY SELECT pgbench_lab.report_run(id);
+    ELSE
+        RETURN QUERY SELECT pgbench_lab.report_experiment(id);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.report(bigint) IS
+    'A readable report of a run or an experiment: figures, charts and notes (one line per row)';
+
+-- Runs side by side in the order given, with ratios to the first.
+CREATE FUNCTION pgbench_lab.compare(run_ids bigint[])
+RETURNS TABLE (run_id bigint, label text, server text, workload text, clients integer,
+               scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
+               latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
+               latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
+               server_differences text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM pgbench_lab.check_ids(run_ids, false);
+    RETURN QUERY
+    WITH l AS (
+        SELECT r.*, u.n FROM unnest(run_ids) WITH ORDINALITY AS u(id, n)
+          JOIN pgbench_lab.runs r ON r.run_id = u.id),
+    f AS (SELECT * FROM l WHERE l.n = 1)
+    SELECT l.run_id, l.label, coalesce(l.source_server, 'here'), l.workload, l.clients, l.scale,
+           l.status, round(l.measured_seconds::numeric, 1), round(l.tps::numeric, 1),
+           round((l.tps / nullif(f.tps, 0))::numeric, 3), round(l.latency_avg_ms::numeric, 3),
+           round((l.latency_avg_ms / nullif(f.latency_avg_ms, 0))::numeric, 3),
+           round(l.latency_p99_ms::numeric, 3),
+           round((l.latency_p99_ms / nullif(f.latency_p99_ms, 0))::numeric, 3),
+           round((l.hit_ratio * 100)::numeric, 2),
+           pgbench_lab.settings_text(l.settings->'session'),
+           (SELECT coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), '')
+              FROM jsonb_each_text(coalesce(l.settings->'server', '{}')) a
+             WHERE (f.settings->'server'->>a.key) IS DISTINCT FROM a.value)
+      FROM l CROSS JOIN f
+     ORDER BY l.n;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
+    'Runs side by side in the order given, with ratios to the first and the server settings that differ';
+
+-- ---------------------------------------------------------------------------
+-- Plots: SVG documents (text) with axes, units and a legend.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pgbench_lab.svg_escape(s text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT replace(replace(replace(replace(s, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') $$;
+
+-- A number as SVG and tick labels want it: no trailing zeros.
+CREATE FUNCTION pgbench_lab.svg_num(x double precision, digits integer DEFAULT 1)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT trim_scale(round(x::numeric, digits))::text $$;
+
+-- The top of an axis from 0 that holds hi, in steps of 1, 2 or 5 x 10^k,
+-- about five ticks: returns {top, step}.
+CREATE FUNCTION pgbench_lab.svg_axis(hi double precision)
+RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    raw double precision;
+    mag double precision;
+    step double precision;
+BEGIN
+    IF hi IS NULL OR hi <= 0 THEN
+        hi := 1;
+    END IF;
+    raw := hi / 5;
+    mag := power(10, floor(log(raw)));
+    step := mag * CASE WHEN raw / mag <= 1 THEN 1 WHEN raw / mag <= 2 THEN 2
+                       WHEN raw / mag <= 5 THEN 5 ELSE 10 END;
+    RETURN ARRAY[ceil(hi / step - 1e-9) * step, step];
+END
+$$;
+
+-- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
+CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb)
+RETURNS text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    colors CONSTANT text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd',
+                                    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+    n integer := jsonb_array_length(series);
+    w CONSTANT integer := 760;
+    h integer := 430 + 20 * n;
+    x0 CONSTANT integer := 80;
+    x1 integer := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
+    y0 CONSTANT integer := 340;
+    y1 CONSTANT integer := 50;
+    xa double precision[];
+    ya double precision[];
+    y2a double precision[];
+    out text;
+    s jsonb;
+    i integer := 0;
+    t double precision;
+    ax double precision[];
+    c text;
+BEGIN
+    xa := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
+                                jsonb_array_elements_text(e->'x') v));
+    ya := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
+                                jsonb_array_elements_text(e->'y') v
+                                WHERE coalesce(e->>'axis', '1') = '1' AND v IS NOT NULL));
+    y2a := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
+                                 jsonb_array_elements_text(e->'y') v
+                                 WHERE e->>'axis' = '2' AND v IS NOT NULL));
+    out := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
+                  w, h, w, h) || E'\n'
+        || format('<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>', w, h) || E'\n'
+        || format('<text x="%s" y="28" text-anchor="middle" font-size="16">%s</text>', w / 2,
+                  pgbench_lab.svg_escape(title)) || E'\n';
+    -- grid and tick labels
+    t := 0;
+    WHILE t <= ya[1] + ya[2] / 2 LOOP
+        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="end">%s</text>',
+                             x0, pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x1,
+                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x0 - 6,
+                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
+        t := t + ya[2];
+    END LOOP;
+    t := 0;
+    WHILE t <= xa[1] + xa[2] / 2 LOOP
+        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="middle">%s</text>',
+                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y1,
+                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0,
+                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0 + 18,
+                             pgbench_lab.svg_num(t, 6)) || E'\n';
+        t := t + xa[2];
+    END LOOP;
+    IF y2_title IS NOT NULL THEN
+        t := 0;
+        WHILE t <= y2a[1] + y2a[2] / 2 LOOP
+            out := out || format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 + 6,
+                                 pgbench_lab.svg_num(y0 - t / y2a[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
+            t := t + y2a[2];
+        END LOOP;
+        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x1, y0, x1, y1) || E'\n'
+            || format('<text transform="translate(%s %s) rotate(90)" text-anchor="middle">%s</text>',
+                      x1 + 55, (y0 + y1) / 2, pgbench_lab.svg_escape(y2_title)) || E'\n';
+    END IF;
+    -- axes and their titles
+    out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x1, y0) || E'\n'
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x0, y1) || E'\n'
+        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', (x0 + x1) / 2, y0 + 40,
+                  pgbench_lab.svg_escape(x_title)) || E'\n'
+        || format('<text transform="translate(%s %s) rotate(-90)" text-anchor="middle">%s</text>',
+                  22, (y0 + y1) / 2, pgbench_lab.svg_escape(y_title)) || E'\n';
+    -- the series and the legend
+    FOR s IN SELECT value FROM jsonb_array_elements(series) LOOP
+        ax := CASE WHEN s->>'axis' = '2' THEN y2a ELSE ya END;
+        c := colors[1 + coalesce((s->>'color')::integer, i) % 10];
+        out := out || format('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>', c,
+                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                             (SELECT string_agg(pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)) || ','
+                                                || pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), ' ' ORDER BY k)
+                                FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
+                                JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
+                               WHERE y IS NOT NULL)) || E'\n';
+        IF (s->>'points')::boolean THEN
+            out := out || (SELECT string_agg(format('<circle cx="%s" cy="%s" r="3.5" fill="%s"/>',
+                                                    pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)),
+                                                    pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), c), '' ORDER BY k)
+                             FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
+                             JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
+                            WHERE y IS NOT NULL) || E'\n';
+        END IF;
+        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/><text x="%s" y="%s">%s</text>',
+                             x0, 410 + 20 * i, x0 + 30, 410 + 20 * i, c,
+                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                             x0 + 38, 414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
+        i := i + 1;
+    END LOOP;
+    RETURN out || '</svg>' || E'\n';
+END
+$$;
+
+-- TPS and average latency against clients, one pair of curves per sweep.
+CREATE FUNCTION pgbench_lab.plot_sweeps(ids bigint[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pgbench_lab.svg_chart('TPS and latency against clients (in-server)', 'clients',
+               'TPS (transactions per second), solid', 'average latency (ms), dashed',
+               (SELECT jsonb_agg(x.s ORDER BY x.n, x.axis) FROM (
+                   SELECT u.n, a.axis, jsonb_build_object(
+                       'label', format('%s %s (experiment %s)', coalesce(e.label, e.workload),
+                                       CASE a.axis WHEN 1 THEN 'TPS' ELSE 'latency avg ms' END, e.experiment_id),
+                       'x', (SELECT jsonb_agg(s.clients ORDER BY s.clients) FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                       'y', (SELECT jsonb_agg(CASE a.axis WHEN 1 THEN s.tps ELSE s.latency_avg_ms END ORDER BY s.clients)
+                               FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                       'axis', a.axis, 'color', u.n - 1, 'points', true) AS s
+                     FROM unnest(ids) WITH ORDINALITY AS u(id, n)
+                     JOIN pgbench_lab.experiments e ON e.experiment_id = u.id
+                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x))
+$$;
+
+-- Per-second curves of runs (experiments of settings bring their runs).
+CREATE FUNCTION pgbench_lab.plot_runs(ids bigint[], metric text)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k
+          FROM unnest(ids) WITH ORDINALITY AS u(id, n)
+          LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id
+          JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id))
+    SELECT pgbench_lab.svg_chart(
+        CASE metric WHEN 'tps' THEN 'TPS per second (in-server)'
+                    WHEN 'latency' THEN 'Average latency per second (in-server)'
+                    WHEN 'latency_max' THEN 'Maximum latency per second (in-server)'
+                    ELSE 'Buffer hit ratio per second' END,
+        'time since the start (s)',
+        CASE metric WHEN 'tps' THEN 'TPS (transactions per second)'
+                    WHEN 'latency' THEN 'average latency (ms)'
+                    WHEN 'latency_max' THEN 'maximum latency (ms)'
+                    ELSE 'buffer hit ratio (%)' END,
+        NULL,
+        (SELECT jsonb_agg(jsonb_build_object(
+             'label', format('run %s: %s, %s%s%s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+                             coalesce(', ' || r.label, ''),
+                             CASE WHEN r.settings->'session' <> '{}'
+                                  THEN ', ' || pgbench_lab.settings_text(r.settings->'session') ELSE '' END),
+             'x', (SELECT coalesce(jsonb_agg(p.second ORDER BY p.second), '[]') FROM pgbench_lab.run_progress p
+                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5),
+             'y', (SELECT coalesce(jsonb_agg(CASE metric WHEN 'tps' THEN p.tps
+                                                         WHEN 'latency' THEN p.latency_avg_ms
+                                                         WHEN 'latency_max' THEN p.latency_max_ms
+                                                         ELSE p.hit_ratio * 100 END ORDER BY p.second), '[]')
+                     FROM pgbench_lab.run_progress p
+                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5)) ORDER BY r.k)
+           FROM runs r))
+$$;
+
+CREATE FUNCTION pgbench_lab.plot(ids bigint[], metric text DEFAULT 'tps')
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    sweeps integer;
+BEGIN
+    PERFORM pgbench_lab.check_ids(ids, true);
+    IF metric IS NULL OR metric NOT IN ('tps', 'latency', 'latency_max', 'hit_ratio') THEN
+        RAISE EXCEPTION 'unknown metric "%"', metric
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
+    END IF;
+    SELECT count(*) INTO sweeps FROM pgbench_lab.experiments e
+     WHERE e.experiment_id = ANY (ids) AND e.kind = 'sweep';
+    IF sweeps = 0 THEN
+        RETURN pgbench_lab.plot_runs(ids, metric);
+    END IF;
+    IF sweeps < cardinality(ids) THEN
+        RAISE EXCEPTION 'sweeps cannot be plotted with runs or other experiments'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Plot sweeps together (TPS and latency against clients) and runs together (per-second curves).';
+    END IF;
+    IF metric NOT IN ('tps', 'latency') THEN
+        RAISE EXCEPTION 'a sweep plots TPS and latency, not %', metric
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use metric tps or latency for sweeps; both draw TPS and latency against clients.';
+    END IF;
+    RETURN pgbench_lab.plot_sweeps(ids);
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.plot(bigint[], text) IS
+    'An SVG document: per-second curves of runs, or TPS and latency against clients for sweeps';
+
+-- ---------------------------------------------------------------------------
+-- Privileges: what starts workers or writes is not for PUBLIC; reading is
+-- (under row-level security), and pg_monitor reads every run.
+-- ---------------------------------------------------------------------------
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.import(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.record_as(regrole, text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_add_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_end_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.import_as(regrole, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]),
+    pgbench_lab.plot(bigint[], text), pgbench_lab.export(bigint[]),
+    pgbench_lab.sweep_summary(bigint), pgbench_lab.settings_ratios(bigint) TO pg_monitor;
