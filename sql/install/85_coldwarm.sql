@@ -66,7 +66,7 @@ BEGIN
     END IF;
     SELECT r INTO bad FROM unnest(relations) r GROUP BY r HAVING count(*) > 1 LIMIT 1;
     IF FOUND THEN
-        RAISE EXCEPTION 'relation % appears twice in relations', bad
+        RAISE EXCEPTION 'relation "%" appears twice in relations', bad
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Name each table once; its indexes and TOAST table come with it.';
     END IF;
