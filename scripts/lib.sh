@@ -5,7 +5,7 @@
 # system's own PostgreSQL.  Sourced, not run.
 
 PGBL_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PGBL_APT_PACKAGES="build-essential postgresql-15 postgresql-server-dev-15 \
+PGBL_APT_PACKAGES="build-essential postgresql-15 postgresql-server-dev-15 chromium \
 postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl python3 python3-venv \
 python3-pip util-linux"
 PGBL_PIP_PACKAGES="pytest psycopg[binary] pgspot"

@@ -252,6 +252,18 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
+-- Every complaint about a document has the same shape and hint.
+CREATE FUNCTION pgbench_lab.doc_invalid(problem text)
+RETURNS void LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION 'invalid export document: %', problem
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+END
+$$;
+
 -- Check one object of the document against a spec {"key": "kind[!]"}
 -- ('!' = required); the first bad field raises an error naming its path.
 CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
@@ -267,17 +279,13 @@ DECLARE
     maxint CONSTANT numeric := 9223372036854775807;
 BEGIN
     IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
-        RAISE EXCEPTION 'invalid export document: % must be an object', path
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
     END IF;
     FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
         v := obj->k;
         IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
             IF want LIKE '%!' THEN
-                RAISE EXCEPTION 'invalid export document: %.% is missing', path, k
-                    USING ERRCODE = 'invalid_parameter_value',
-                          HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+                PERFORM pgbench_lab.doc_invalid(format('%s.%s is missing', path, k));
             END IF;
             CONTINUE;
         END IF;
@@ -300,7 +308,7 @@ BEGIN
             WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm')
             END;
         IF NOT ok THEN
-            RAISE EXCEPTION 'invalid export document: %.% is not %', path, k,
+            PERFORM pgbench_lab.doc_invalid(format('%s.%s is not %s', path, k,
                 CASE want
                     WHEN 'text' THEN 'a string'
                     WHEN 'num' THEN 'a number'
@@ -315,9 +323,7 @@ BEGIN
                     WHEN 'interval' THEN 'an interval'
                     WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
                     WHEN 'exp_status' THEN 'one of done, failed'
-                    ELSE 'one of sweep, compare_settings, cold_vs_warm' END
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+                    ELSE 'one of sweep, compare_settings, cold_vs_warm' END));
         END IF;
     END LOOP;
 END
@@ -335,9 +341,7 @@ DECLARE
     seen text[] := '{}';
 BEGIN
     IF jsonb_typeof(arr) IS DISTINCT FROM 'array' THEN
-        RAISE EXCEPTION 'invalid export document: % must be an array', path
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        PERFORM pgbench_lab.doc_invalid(format('%s must be an array', path));
     END IF;
     FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
         PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
@@ -362,11 +366,11 @@ DECLARE
     ids text[];
     elem jsonb;
     i integer := 0;
-    hint CONSTANT text := 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
 BEGIN
-    IF doc IS NULL THEN
+    IF doc IS NULL OR jsonb_typeof(doc) = 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
-            USING ERRCODE = 'null_value_not_allowed', HINT = hint;
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
         "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
@@ -409,8 +413,7 @@ BEGIN
                 "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
             IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
                         WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
-                RAISE EXCEPTION 'invalid export document: $.experiments[%] names a run that is not in $.runs', i
-                    USING ERRCODE = 'invalid_parameter_value', HINT = hint;
+                PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
             END IF;
             i := i + 1;
         END LOOP;
@@ -503,7 +506,7 @@ LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT x.kind, x.source_id, x.id
-      FROM jsonb_to_recordset(pgbench_lab.record('import', doc))
+      FROM jsonb_to_recordset(pgbench_lab.record('import', coalesce(doc, 'null')))
            AS x(kind text, source_id bigint, id bigint)
 $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
@@ -527,6 +530,7 @@ $$;
 CREATE FUNCTION pgbench_lab.export(run_ids bigint[] DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     rids bigint[];
@@ -673,6 +677,7 @@ CREATE FUNCTION pgbench_lab.compare_params(workload text, settings jsonb[], clie
                                            duration interval, rounds integer)
 RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 BEGIN
     IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
@@ -855,6 +860,7 @@ CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer
                                                   OUT experiment_id bigint, OUT steps integer)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     counts integer[] := pgbench_lab.sweep_counts(workload, clients);
@@ -946,6 +952,30 @@ COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interv
 -- ---------------------------------------------------------------------------
 -- Reports: text for psql, one line per row, charts in Unicode blocks.
 -- ---------------------------------------------------------------------------
+
+-- A paragraph cut into lines of at most width characters at spaces; the
+-- first line starts with lead, the others with as many spaces.
+CREATE FUNCTION pgbench_lab.wrap(paragraph text, lead text, width integer DEFAULT 100)
+RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    word text;
+    line text := lead;
+    fresh boolean := true;
+BEGIN
+    FOREACH word IN ARRAY regexp_split_to_array(paragraph, ' +') LOOP
+        IF NOT fresh AND length(line) + 1 + length(word) > width THEN
+            RETURN NEXT line;
+            line := repeat(' ', length(lead));
+            fresh := true;
+        END IF;
+        line := line || CASE WHEN fresh THEN '' ELSE ' ' END || word;
+        fresh := false;
+    END LOOP;
+    RETURN NEXT line;
+END
+$$;
 
 -- Vertical bars, top row first: each column a value, eighth-block precision.
 CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
@@ -1124,7 +1154,9 @@ BEGIN
     RETURN QUERY SELECT pgbench_lab.run_charts(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'Notes';
-    RETURN QUERY SELECT '  - ' || n FROM pgbench_lab.run_notes(r) AS n;
+    RETURN QUERY SELECT x.w FROM pgbench_lab.run_notes(r) WITH ORDINALITY AS n(t, i),
+                                 pgbench_lab.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
+                        ORDER BY n.i, x.j;
 END
 $$;
 
@@ -1136,8 +1168,8 @@ DECLARE
     top double precision;
     v record;
 BEGIN
-    RETURN QUERY SELECT format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', 'clients', 'run', 'TPS', 'change',
-                       'lat avg ms', 'change', 'p99 ms', '');
+    RETURN QUERY SELECT format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s', 'clients', 'run', 'TPS', 'change',
+                       'lat avg ms', 'change', 'p99 ms');
     RETURN QUERY
         SELECT rtrim(format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
                             pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
@@ -1151,7 +1183,9 @@ BEGIN
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
-    RETURN QUERY SELECT v.finding;
+    RETURN QUERY SELECT x.w FROM regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
+                                 pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
+                        ORDER BY f.i, x.j;
 END
 $$;
 
@@ -1187,7 +1221,7 @@ BEGIN
                       pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
           FROM pgbench_lab.settings_ratios(experiment_id) s;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab.settings_finding(experiment_id);
+    RETURN QUERY SELECT pgbench_lab.wrap(pgbench_lab.settings_finding(experiment_id), '');
 END
 $$;
 
@@ -1462,7 +1496,7 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH runs AS (
-        SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k
+        SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k, x.variant, x.round
           FROM unnest(ids) WITH ORDINALITY AS u(id, n)
           LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id
           JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id))
@@ -1478,7 +1512,10 @@ AS $$
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
         (SELECT jsonb_agg(jsonb_build_object(
-             'label', format('run %s: %s, %s%s%s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+             'color', coalesce(r.variant - 1, r.k - 1),
+             'label', format('%srun %s: %s, %s%s%s',
+                             CASE WHEN r.variant IS NOT NULL THEN format('%s, round %s: ', chr(64 + r.variant), r.round) ELSE '' END,
+                             r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
                              coalesce(', ' || r.label, ''),
                              CASE WHEN r.settings->'session' <> '{}'
                                   THEN ', ' || pgbench_lab.settings_text(r.settings->'session') ELSE '' END),
@@ -1501,7 +1538,12 @@ DECLARE
     sweeps integer;
 BEGIN
     PERFORM pgbench_lab.check_ids(ids, true);
-    IF metric IS NULL OR metric NOT IN ('tps', 'latency', 'latency_max', 'hit_ratio') THEN
+    IF metric IS NULL THEN
+        RAISE EXCEPTION 'metric must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
+    END IF;
+    IF metric NOT IN ('tps', 'latency', 'latency_max', 'hit_ratio') THEN
         RAISE EXCEPTION 'unknown metric "%"', metric
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';

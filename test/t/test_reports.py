@@ -1,0 +1,229 @@
+"""Experiments, reports, plots, export and import on real servers: a sweep
+and a settings comparison with short runs, the export -> import round trip
+between two clusters, and an SVG plot rendered by headless Chromium."""
+import json
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import tempfile
+import zlib
+
+import psycopg
+import pytest
+
+from conftest import Cluster
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("reports", {"shared_buffers": "32MB", "max_worker_processes": "16"})
+    c.start()
+    c.run_client("pgbench", "-i", "-s", "2", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    yield c
+    c.destroy()
+
+
+def call(c, sql, params=None, user="postgres"):
+    """CALL a procedure; return its result row as a dict."""
+    with c.connect(user=user) as conn:
+        cur = conn.execute(sql, params)
+        return dict(zip([d.name for d in cur.description], cur.fetchone()))
+
+
+def experiment_runs(c, eid):
+    return c.sql("""SELECT x.ordinal, x.variant, x.round, r.run_id, r.clients, r.status, r.tps,
+                           r.latency_avg_ms, r.settings->'session'
+                      FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id)
+                     WHERE x.experiment_id = %s ORDER BY x.ordinal""", (eid,))
+
+
+def test_sweep_names_peak_and_knee(lab):
+    res = call(lab, "CALL pgbench_lab.sweep('select-only', clients => '{2,1}', duration => '1 s')")
+    eid = res["experiment_id"]
+    assert lab.scalar("SELECT status FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "done"
+    runs = experiment_runs(lab, eid)
+    assert [r[4] for r in runs] == [1, 2], "one run per client count, in rising order"
+    assert all(r[5] == "done" and r[6] > 0 for r in runs)
+    # the peak is the highest TPS; the knee follows the rule in the README
+    tps = {r[4]: r[6] for r in runs}
+    assert res["peak_clients"] == max(tps, key=tps.get)
+    assert res["peak_tps"] == pytest.approx(max(tps.values()))
+    share = (tps[2] / tps[1] - 1) / (2 / 1 - 1)
+    assert res["knee_clients"] == (1 if share < 0.5 else None)
+    assert res["finding"].startswith(f"Peak: {res['peak_clients']} client")
+    assert ("Knee: not reached" in res["finding"]) == (share >= 0.5)
+    lines = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert lines[0].startswith(f"Experiment {eid}: sweep of select-only, 1 s per run, clients 1, 2")
+    assert any(line.rstrip().endswith("peak") or "peak, knee" in line for line in lines)
+    # every run of the sweep has its own report with a chart and notes
+    run_lines = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (runs[1][3],))]
+    assert any("│" in line and "█" in line for line in run_lines)
+    assert "Notes" in run_lines
+
+
+def test_compare_settings_interleaves_rounds(lab):
+    res = call(lab, """CALL pgbench_lab.compare_settings('select-only',
+                           ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], clients => 1,
+                           duration => '1 s', rounds => 2)""")
+    eid = res["experiment_id"]
+    runs = experiment_runs(lab, eid)
+    assert [(r[1], r[2]) for r in runs] == [(1, 1), (2, 1), (1, 2), (2, 2)], "A B A B"
+    assert [r[8] for r in runs] == [{}, {"work_mem": "8MB"}, {}, {"work_mem": "8MB"}]
+    assert all(r[5] == "done" for r in runs)
+    # ratios are paired by round: B / A in the same round
+    ratios = [runs[1][6] / runs[0][6], runs[3][6] / runs[2][6]]
+    row = lab.sql("""SELECT ratio_median, ratio_min, ratio_max, rounds
+                       FROM pgbench_lab.settings_ratios(%s) WHERE name = 'B'""", (eid,))[0]
+    assert row[0] == pytest.approx(statistics.median(ratios))
+    assert row[1] == pytest.approx(min(ratios)) and row[2] == pytest.approx(max(ratios))
+    assert row[3] == 2
+    assert res["finding"].startswith("B (work_mem=8MB) against A: TPS ×")
+
+
+def test_experiments_refuse_a_transaction_block_and_bad_input(lab):
+    with lab.connect(autocommit=False) as conn:
+        with pytest.raises(psycopg.errors.InvalidTransactionTermination):
+            conn.execute("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.experiments")
+    for sql, err in [
+        ("CALL pgbench_lab.sweep('select-only', '{}', '1 s')", psycopg.errors.NullValueNotAllowed),
+        ("CALL pgbench_lab.sweep('select-only', '{1,0}', '1 s')", psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.sweep('select-only', '{1,1}', '1 s')", psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.sweep('no-such-workload', '{1}', '1 s')", psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}']::jsonb[])",
+         psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '[]']::jsonb[])",
+         psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '{}']::jsonb[], rounds => 0)",
+         psycopg.errors.InvalidParameterValue),
+    ]:
+        with pytest.raises(err):
+            lab.sql(sql)
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before, \
+        "a refused experiment leaves nothing behind"
+
+
+def test_sweep_is_not_for_public(lab):
+    lab.sql("CREATE ROLE rep_nobody LOGIN")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')", user="rep_nobody")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("SELECT pgbench_lab.record('experiment_begin', '{\"kind\": \"sweep\"}')", user="rep_nobody")
+
+
+def portable(doc):
+    """A document's runs without what import changes (ids, source)."""
+    drop = {"run_id", "source_server", "source_run_id"}
+    return sorted(({k: v for k, v in r.items() if k not in drop} for r in doc["runs"]),
+                  key=lambda r: r["started_at"])
+
+
+def test_export_import_round_trip_between_servers(lab, new_cluster):
+    ids = [r[0] for r in lab.sql("SELECT run_id FROM pgbench_lab.runs ORDER BY run_id")]
+    assert ids, "the tests above made runs"
+    eids = [r[0] for r in lab.sql("SELECT experiment_id FROM pgbench_lab.experiments ORDER BY 1")]
+    doc = lab.scalar("SELECT pgbench_lab.export(%s)", (eids,))
+    assert doc["format"] == "pgbench_lab export" and doc["version"] == 1
+    assert {r["run_id"] for r in doc["runs"]} == set(ids)
+    assert all(r["progress"] and r["latency"] for r in doc["runs"])
+    name = lab.scalar("SELECT pgbench_lab.server_name()")
+
+    other = new_cluster("importer")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    mapping = other.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)", (json.dumps(doc),))
+    assert len(mapping) == len(doc["runs"]) + len(doc["experiments"])
+    new_ids = [m[2] for m in mapping if m[0] == "run"]
+    back = other.scalar("SELECT pgbench_lab.export(%s)", ([m[2] for m in mapping if m[0] == "experiment"],))
+    assert portable(back) == portable(doc), "exported then imported, the runs read back the same"
+    assert {r["source_server"] for r in back["runs"]} == {name}
+    assert sorted(r["source_run_id"] for r in back["runs"]) == sorted(ids)
+    assert other.scalar("SELECT count(*) FROM pgbench_lab.run_progress WHERE run_id = ANY(%s)", (new_ids,)) == \
+        sum(len(r["progress"]) for r in doc["runs"])
+
+    # importing into the server it came from keeps the local runs as they are
+    before = lab.sql("SELECT run_id, tps FROM pgbench_lab.runs ORDER BY run_id")
+    again = lab.sql("SELECT id FROM pgbench_lab.import(%s) WHERE kind = 'run'", (json.dumps(back),))
+    assert min(r[0] for r in again) > max(ids)
+    assert lab.sql("SELECT run_id, tps FROM pgbench_lab.runs WHERE run_id <= %s ORDER BY run_id",
+                   (max(ids),)) == before
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGB/RGBA PNG (what Chromium writes) into pixel tuples."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    prev = bytearray(stride)
+    pixels = []
+    for y in range(height):
+        ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        pixels.extend(tuple(line[i:i + 3]) for i in range(0, stride, bpp))
+        prev = line
+    return pixels
+
+
+def render(svg):
+    """Screenshot an SVG document with headless Chromium; return the pixels."""
+    browser = shutil.which("chromium")
+    if browser is None:
+        pytest.skip("chromium is not installed (scripts/lib.sh installs Debian's chromium)")
+    tmp = tempfile.mkdtemp(prefix="pgbl-svg-")
+    try:
+        src, png = os.path.join(tmp, "plot.svg"), os.path.join(tmp, "plot.png")
+        with open(src, "w") as f:
+            f.write(svg)
+        subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={tmp}/profile", "--window-size=800,600",
+                        f"--screenshot={png}", "file://" + src],
+                       check=True, capture_output=True, timeout=120)
+        return png_pixels(png)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_plot_renders_in_chromium(lab):
+    sweep = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'sweep'")
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (sweep,))
+    assert svg.startswith("<svg") and "clients" in svg and "TPS (transactions per second)" in svg
+    pixels = render(svg)
+    colors = set(pixels)
+    ink = sum(1 for p in pixels if p != (255, 255, 255))
+    assert len(colors) > 20, "the picture has text, axes and curves, not one colour"
+    assert 0.005 < ink / len(pixels) < 0.5, "something is drawn on a white page"
+    assert any(abs(p[0] - 0x1f) < 40 and abs(p[1] - 0x77) < 40 and p[2] > 150 for p in colors), \
+        "the first curve's blue is on the page"
+    # per-second curves of the comparison's runs render as well
+    cmp = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'compare_settings'")
+    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (cmp,)))
+    assert len(set(pixels)) > 20
