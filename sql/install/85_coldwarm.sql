@@ -229,17 +229,19 @@ DECLARE
     reach text;
 BEGIN
     SELECT string_agg(format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
-                             CASE r.state WHEN 'os-warm' THEN 'OS-warm' ELSE r.state END,
-                             pgbench_lab.fmt(r.tps, 0), pgbench_lab.fmt(r.latency_avg_ms, 3),
+                             r.name, pgbench_lab.fmt(r.tps, 0), pgbench_lab.fmt(r.latency_avg_ms, 3),
                              pgbench_lab.fmt(100 * r.hit_ratio, 1), pgbench_lab.fmt(r.buffers_pct, 0)),
-                      ', ' ORDER BY r.state = 'warm', r.state),
+                      ', ' ORDER BY r.variant),
            max(r.tps) FILTER (WHERE r.state = 'cold'), max(r.tps) FILTER (WHERE r.state = 'warm'),
-           string_agg(format('%s %s', CASE r.state WHEN 'os-warm' THEN 'OS-warm' ELSE r.state END,
+           string_agg(format('%s %s', r.name,
                              CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
                                   ELSE 'after ' || pgbench_lab.fmt(r.seconds_to_90pct, 1) || ' s' END),
-                      ', ' ORDER BY r.state = 'warm', r.state) FILTER (WHERE r.state <> 'warm')
+                      ', ' ORDER BY r.variant) FILTER (WHERE r.state <> 'warm')
       INTO runs, cold, warm, reach
-      FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
+      FROM (SELECT x.*, replace(x.state, 'os-', 'OS-') AS name, v.variant
+              FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
+              JOIN generate_series(1, 3) AS v(variant)
+                ON pgbench_lab.cold_vs_warm_state(v.variant) = x.state) r;
     IF runs IS NULL THEN
         RETURN 'No runs recorded.';
     END IF;
