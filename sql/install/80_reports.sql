@@ -512,12 +512,14 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
     'Import runs and experiments from an export document: new local ids, marked with their source server';
 
--- One run as the document holds it.
+-- One run as the document holds it.  cache_before/cache_after are ids of
+-- this server's cache snapshots, which are not exported: they stay here.
 CREATE FUNCTION pgbench_lab.export_run(r pgbench_lab.runs)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT to_jsonb(r) - ARRAY['owner', 'coordinator_pid', 'dsm_handle', 'imported_at']
+    SELECT to_jsonb(r) - ARRAY['owner', 'coordinator_pid', 'dsm_handle', 'imported_at',
+                               'cache_before', 'cache_after']
         || jsonb_build_object(
             'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id),
