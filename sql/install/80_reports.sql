@@ -167,15 +167,13 @@ BEGIN
 END
 $$;
 
--- Link a run to an experiment: the caller must own both.
-CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
-RETURNS jsonb LANGUAGE plpgsql
+-- The id of a running experiment of the caller, locked; an error otherwise.
+CREATE FUNCTION pgbench_lab.running_experiment_of(caller regrole, args jsonb)
+RETURNS bigint LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
-    rid bigint := pgbench_lab.json_int(args->'run_id', 1, 9223372036854775807);
-    n integer;
 BEGIN
     PERFORM FROM pgbench_lab.experiments e
      WHERE e.experiment_id = eid AND e.status = 'running' AND e.source_server IS NULL
@@ -184,8 +182,22 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'Runs are added by the procedure that started the experiment.';
+                  HINT = 'Only the procedure that started an experiment adds its runs and ends it.';
     END IF;
+    RETURN eid;
+END
+$$;
+
+-- Link a run to an experiment: the caller must own both.
+CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid bigint := pgbench_lab.running_experiment_of(caller, args);
+    rid bigint := pgbench_lab.json_int(args->'run_id', 1, 9223372036854775807);
+    n integer;
+BEGIN
     PERFORM FROM pgbench_lab.runs r
      WHERE r.run_id = rid AND r.source_server IS NULL
        AND pg_has_role(caller::oid, r.owner::oid, 'USAGE');
@@ -203,29 +215,24 @@ BEGIN
 END
 $$;
 
+-- Done if every run is done, else failed.
 CREATE FUNCTION pgbench_lab.experiment_end_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid bigint := pgbench_lab.json_int(args->'experiment_id', 1, 9223372036854775807);
+    eid bigint := pgbench_lab.running_experiment_of(caller, args);
     st text;
 BEGIN
     UPDATE pgbench_lab.experiments e
        SET finished_at = clock_timestamp(),
            status = CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x
-                                        JOIN pgbench_lab.runs r USING (run_id)
+                                        JOIN pgbench_lab.runs r ON r.run_id = x.run_id
                                        WHERE x.experiment_id = e.experiment_id
                                          AND r.status <> 'done')
                          THEN 'failed' ELSE 'done' END
-     WHERE e.experiment_id = eid AND e.status = 'running'
-       AND pg_has_role(caller::oid, e.owner::oid, 'USAGE')
+     WHERE e.experiment_id = eid
     RETURNING e.status INTO st;
-    IF st IS NULL THEN
-        RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'Experiments are ended by the procedure that started them.';
-    END IF;
     RETURN jsonb_build_object('status', st);
 END
 $$;
@@ -252,6 +259,42 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
+-- The fields of a run and of an experiment in a document (version 1),
+-- with their kinds for doc_check(): export writes these and no others (a
+-- column another part adds to runs, such as a local snapshot id, does not
+-- travel), import reads these.
+CREATE FUNCTION pgbench_lab.doc_spec(what text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE what
+        WHEN 'run' THEN '{"run_id": "id!", "label": "text",
+            "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
+            "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
+            "random_seed": "int", "started_at": "time!", "finished_at": "time",
+            "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
+            "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
+            "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
+            "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
+            "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
+            "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
+            "source_server": "text", "source_run_id": "id"}'::jsonb
+        WHEN 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
+            "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
+            "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::jsonb
+        END
+$$;
+
+-- The fields of a row that the document carries.
+CREATE FUNCTION pgbench_lab.doc_fields(row_doc jsonb, what text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_object_agg(r.key, r.value), '{}')
+      FROM jsonb_each(row_doc) r
+     WHERE pgbench_lab.doc_spec(what) ? r.key
+$$;
+
 -- Every complaint about a document has the same shape and hint.
 CREATE FUNCTION pgbench_lab.doc_invalid(problem text)
 RETURNS void LANGUAGE plpgsql VOLATILE
@@ -276,16 +319,18 @@ DECLARE
     v jsonb;
     s text;
     ok boolean;
+    kp text;
     maxint CONSTANT numeric := 9223372036854775807;
 BEGIN
     IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
         PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
     END IF;
     FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
+        kp := path || CASE WHEN k = '' THEN '' ELSE '.' || k END;
         v := obj->k;
         IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
             IF want LIKE '%!' THEN
-                PERFORM pgbench_lab.doc_invalid(format('%s.%s is missing', path, k));
+                PERFORM pgbench_lab.doc_invalid(kp || ' is missing');
             END IF;
             CONTINUE;
         END IF;
@@ -308,7 +353,7 @@ BEGIN
             WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm')
             END;
         IF NOT ok THEN
-            PERFORM pgbench_lab.doc_invalid(format('%s.%s is not %s', path, k,
+            PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
                 CASE want
                     WHEN 'text' THEN 'a string'
                     WHEN 'num' THEN 'a number'
@@ -346,15 +391,25 @@ BEGIN
     FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
         PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
         IF (elem->>uniq) = ANY (seen) THEN
-            RAISE EXCEPTION 'invalid export document: %[%].% % appears twice', path, i, uniq, elem->>uniq
+            RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, i,
+                            CASE WHEN uniq = '' THEN '' ELSE '.' || uniq END, elem->>uniq
                 USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Each run, progress second, latency bucket and experiment appears once.';
+                      HINT = 'Each run, progress second, latency bucket, experiment, ordinal and sweep client count appears once.';
         END IF;
         seen := seen || (elem->>uniq);
         i := i + 1;
     END LOOP;
     RETURN seen;
 END
+$$;
+
+-- [v1, v2] as [{"": v1}, {"": v2}], to check array elements with doc_check_each.
+CREATE FUNCTION pgbench_lab.json_wrap(arr jsonb)
+RETURNS jsonb LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('', v) ORDER BY i), '[]')
+      FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)
 $$;
 
 CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
@@ -380,18 +435,8 @@ BEGIN
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc->'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    run_ids := pgbench_lab.doc_check_each(doc->'runs', '{"run_id": "id!", "label": "text",
-        "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
-        "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
-        "random_seed": "int", "started_at": "time!", "finished_at": "time",
-        "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
-        "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
-        "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
-        "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
-        "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
-        "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
-        "source_server": "text", "source_run_id": "id", "progress": "array!",
-        "latency": "array!"}', '$.runs', 'run_id');
+    run_ids := pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
+        || '{"progress": "array!", "latency": "array!"}', '$.runs', 'run_id');
     FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
         PERFORM pgbench_lab.doc_check_each(elem->'progress', '{"second": "count!",
             "interval_seconds": "num!", "transactions": "nonneg!", "tps": "num!",
@@ -402,15 +447,23 @@ BEGIN
         i := i + 1;
     END LOOP;
     IF doc ? 'experiments' THEN
-        PERFORM pgbench_lab.doc_check_each(doc->'experiments', '{"experiment_id": "id!",
-            "kind": "kind!", "workload": "text!", "label": "text", "params": "object",
-            "started_at": "time!", "finished_at": "time", "status": "exp_status!",
-            "source_server": "text", "source_experiment_id": "id", "runs": "array!"}',
-            '$.experiments', 'experiment_id');
+        PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
+            || '{"runs": "array!"}', '$.experiments', 'experiment_id');
         i := 0;
         FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
             ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
                 "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
+            IF elem->>'kind' = 'sweep' THEN
+                PERFORM pgbench_lab.doc_check(elem->'params', '{"clients": "array!", "duration": "interval",
+                    "settings": "object"}', format('$.experiments[%s].params', i));
+                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'clients'),
+                    '{"": "count!"}', format('$.experiments[%s].params.clients', i), '');
+            ELSE
+                PERFORM pgbench_lab.doc_check(elem->'params', '{"settings": "array!", "clients": "count!",
+                    "duration": "interval", "rounds": "count!"}', format('$.experiments[%s].params', i));
+                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'settings'),
+                    '{"": "object!"}', format('$.experiments[%s].params.settings', i), 'none');
+            END IF;
             IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
                         WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
                 PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
@@ -491,12 +544,16 @@ RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF action IS NULL OR action NOT IN ('experiment_begin', 'experiment_add', 'experiment_end', 'import') THEN
+        RAISE EXCEPTION 'unknown action "%"', action
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid actions are experiment_begin, experiment_add, experiment_end and import.';
+    END IF;
     RETURN CASE action
         WHEN 'experiment_begin' THEN pgbench_lab.experiment_begin_as(caller, args)
         WHEN 'experiment_add' THEN pgbench_lab.experiment_add_as(caller, args)
         WHEN 'experiment_end' THEN pgbench_lab.experiment_end_as(caller, args)
-        WHEN 'import' THEN pgbench_lab.import_as(caller, args)
-        END;
+        ELSE pgbench_lab.import_as(caller, args) END;
 END
 $$;
 
@@ -512,14 +569,12 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
     'Import runs and experiments from an export document: new local ids, marked with their source server';
 
--- One run as the document holds it.  cache_before/cache_after are ids of
--- this server's cache snapshots, which are not exported: they stay here.
+-- One run as the document holds it.
 CREATE FUNCTION pgbench_lab.export_run(r pgbench_lab.runs)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT to_jsonb(r) - ARRAY['owner', 'coordinator_pid', 'dsm_handle', 'imported_at',
-                               'cache_before', 'cache_after']
+    SELECT pgbench_lab.doc_fields(to_jsonb(r), 'run')
         || jsonb_build_object(
             'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id),
@@ -572,7 +627,7 @@ BEGIN
             'extension_version', (SELECT extversion FROM pg_extension WHERE extname = 'pgbench_lab')),
         'runs', (SELECT coalesce(jsonb_agg(pgbench_lab.export_run(r) ORDER BY r.run_id), '[]')
                    FROM pgbench_lab.runs r WHERE r.run_id = ANY (rids)),
-        'experiments', (SELECT coalesce(jsonb_agg(to_jsonb(e) - ARRAY['owner', 'imported_at']
+        'experiments', (SELECT coalesce(jsonb_agg(pgbench_lab.doc_fields(to_jsonb(e), 'experiment')
                   || jsonb_build_object('runs',
                        (SELECT coalesce(jsonb_agg(to_jsonb(x) - 'experiment_id' ORDER BY x.ordinal), '[]')
                           FROM pgbench_lab.experiment_runs x
@@ -665,6 +720,12 @@ BEGIN
         RAISE EXCEPTION 'client counts must be 1 or more'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Pass positive client counts, for example ''{1,2,4,8}''.';
+    END IF;
+    IF (SELECT max(c) FROM unnest(clients) c) > current_setting('pgbench_lab.max_clients')::integer THEN
+        RAISE EXCEPTION 'client counts must not exceed pgbench_lab.max_clients (%)',
+                        current_setting('pgbench_lab.max_clients')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Checked before the first run, so that a sweep does not stop halfway; a superuser can raise pgbench_lab.max_clients.';
     END IF;
     IF (SELECT count(DISTINCT c) FROM unnest(clients) c) < cardinality(clients) THEN
         RAISE EXCEPTION 'client counts must not repeat'
@@ -906,15 +967,15 @@ BEGIN
     IF e.kind = 'sweep' THEN
         variant := step;
         round := 1;
-        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
-                       e.workload, e.params->'clients'->(step - 1), e.params->>'duration', e.label,
+        step_call := format('CALL pgbench_lab.run(%L, %L::pg_catalog.int4, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->'clients'->>(step - 1), e.params->>'duration', e.label,
                        e.params->'settings');
     ELSE
         n := jsonb_array_length(e.params->'settings');
         variant := (step - 1) % n + 1;
         round := (step - 1) / n + 1;
-        step_call := format('CALL pgbench_lab.run(%L, %s, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
-                       e.workload, e.params->'clients', e.params->>'duration', e.label,
+        step_call := format('CALL pgbench_lab.run(%L, %L::pg_catalog.int4, %L::pg_catalog.interval, NULL, %L, %L::pg_catalog.jsonb)',
+                       e.workload, e.params->>'clients', e.params->>'duration', e.label,
                        e.params->'settings'->(variant - 1));
     END IF;
 END
@@ -1102,7 +1163,9 @@ BEGIN
         RETURN QUERY SELECT format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
                            r.failures, r.max_tries);
     END IF;
-    IF r.status <> 'done' THEN
+    IF r.status = 'running' THEN
+        RETURN QUERY SELECT 'The run is still going: the figures so far are partial.'::text;
+    ELSIF r.status <> 'done' THEN
         RETURN QUERY SELECT format('The run ended %s%s: its figures cover only what it measured until then.',
                            r.status, coalesce(' (' || r.error || ')', ''));
     END IF;
@@ -1184,6 +1247,14 @@ BEGIN
         SELECT format('  %7s │%s %s', s.clients, rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
+    RETURN QUERY
+        SELECT x.w FROM (SELECT min(r.scale) AS scale, min(r.clients) FILTER (WHERE r.clients > r.scale) AS c
+                           FROM pgbench_lab.experiment_runs e JOIN pgbench_lab.runs r ON r.run_id = e.run_id
+                          WHERE e.experiment_id = report_sweep.experiment_id AND r.workload = 'tpcb-like') s,
+                        pgbench_lab.wrap(format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
+                                                s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
+         WHERE s.c IS NOT NULL
+         ORDER BY x.j;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
     RETURN QUERY SELECT x.w FROM regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
                                  pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
@@ -1369,7 +1440,73 @@ BEGIN
 END
 $$;
 
+-- The plot area is fixed: x from 80 to x1 (730, or 680 with a right
+-- axis), y from 340 (zero) up to 50; an axis is {top, step}.
+CREATE FUNCTION pgbench_lab.svg_x(v double precision, xa double precision[], x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pgbench_lab.svg_num(80 + v / xa[1] * (x1 - 80)) $$;
+
+CREATE FUNCTION pgbench_lab.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pgbench_lab.svg_num(340 - v / ya[1] * 290 + shift) $$;
+
+-- The largest value under key ('x' or 'y') of the series on an axis (any
+-- axis when axis is NULL).
+CREATE FUNCTION pgbench_lab.svg_max(series jsonb, key text, axis text)
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT max(v::float8) FROM jsonb_array_elements(series) e, jsonb_array_elements_text(e->key) v
+     WHERE v IS NOT NULL AND (axis IS NULL OR coalesce(e->>'axis', '1') = axis)
+$$;
+
+-- Grid lines and tick labels of both axes, and of the right axis if any.
+CREATE FUNCTION pgbench_lab.svg_grid(xa double precision[], ya double precision[],
+                                     y2a double precision[], x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT (SELECT string_agg(format('<line x1="80" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="74" y="%s" text-anchor="end">%s</text>',
+                                     pgbench_lab.svg_y(t, ya), x1, pgbench_lab.svg_y(t, ya),
+                                     pgbench_lab.svg_y(t, ya, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+              FROM generate_series(0, round(ya[1] / ya[2])::integer) k, LATERAL (SELECT k * ya[2] AS t) v)
+        || E'\n'
+        || (SELECT string_agg(format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
+                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_x(t, xa, x1),
+                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+              FROM generate_series(0, round(xa[1] / xa[2])::integer) k, LATERAL (SELECT k * xa[2] AS t) v)
+        || E'\n'
+        || coalesce((SELECT string_agg(format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 + 6,
+                                              pgbench_lab.svg_y(t, y2a, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+                       FROM generate_series(0, round(y2a[1] / y2a[2])::integer) k, LATERAL (SELECT k * y2a[2] AS t) v)
+                    || E'\n', '')
+$$;
+
+-- One series: a polyline (dashed on the right axis) and, if asked, dots.
+CREATE FUNCTION pgbench_lab.svg_curve(s jsonb, xa double precision[], ax double precision[],
+                                      color text, x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH p AS (
+        SELECT k, pgbench_lab.svg_x(x::float8, xa, x1) AS px, pgbench_lab.svg_y(y::float8, ax) AS py
+          FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS a(x, k)
+          JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS b(y, k2) ON k = k2
+         WHERE y IS NOT NULL)
+    SELECT format('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>', color,
+                  CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                  (SELECT coalesce(string_agg(px || ',' || py, ' ' ORDER BY k), '') FROM p)) || E'\n'
+        || CASE WHEN (s->>'points')::boolean
+                THEN (SELECT coalesce(string_agg(format('<circle cx="%s" cy="%s" r="3.5" fill="%s"/>', px, py, color),
+                                                 '' ORDER BY k), '') FROM p) || E'\n'
+                ELSE '' END
+$$;
+
 -- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
+-- Axes start at zero and end at a round value; the legend lists the
+-- series below the x axis, one per line.
 CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1377,95 +1514,41 @@ AS $$
 DECLARE
     colors CONSTANT text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd',
                                     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-    n integer := jsonb_array_length(series);
-    w CONSTANT integer := 760;
-    h integer := 430 + 20 * n;
-    x0 CONSTANT integer := 80;
+    h integer := 430 + 20 * jsonb_array_length(series);
     x1 integer := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
-    y0 CONSTANT integer := 340;
-    y1 CONSTANT integer := 50;
-    xa double precision[];
-    ya double precision[];
-    y2a double precision[];
+    xa double precision[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'x', NULL));
+    ya double precision[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '1'));
+    y2a double precision[] := CASE WHEN y2_title IS NOT NULL
+                                   THEN pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '2')) END;
     out text;
     s jsonb;
     i integer := 0;
-    t double precision;
-    ax double precision[];
     c text;
 BEGIN
-    xa := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                jsonb_array_elements_text(e->'x') v));
-    ya := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                jsonb_array_elements_text(e->'y') v
-                                WHERE coalesce(e->>'axis', '1') = '1' AND v IS NOT NULL));
-    y2a := pgbench_lab.svg_axis((SELECT max(v::float8) FROM jsonb_array_elements(series) e,
-                                 jsonb_array_elements_text(e->'y') v
-                                 WHERE e->>'axis' = '2' AND v IS NOT NULL));
-    out := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
-                  w, h, w, h) || E'\n'
-        || format('<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>', w, h) || E'\n'
-        || format('<text x="%s" y="28" text-anchor="middle" font-size="16">%s</text>', w / 2,
-                  pgbench_lab.svg_escape(title)) || E'\n';
-    -- grid and tick labels
-    t := 0;
-    WHILE t <= ya[1] + ya[2] / 2 LOOP
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="end">%s</text>',
-                             x0, pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x1,
-                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1)), x0 - 6,
-                             pgbench_lab.svg_num(y0 - t / ya[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
-        t := t + ya[2];
-    END LOOP;
-    t := 0;
-    WHILE t <= xa[1] + xa[2] / 2 LOOP
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="%s" y="%s" text-anchor="middle">%s</text>',
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y1,
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0,
-                             pgbench_lab.svg_num(x0 + t / xa[1] * (x1 - x0)), y0 + 18,
-                             pgbench_lab.svg_num(t, 6)) || E'\n';
-        t := t + xa[2];
-    END LOOP;
+    out := format('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%s" viewBox="0 0 760 %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
+                  h, h) || E'\n'
+        || format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) || E'\n'
+        || format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
+                  pgbench_lab.svg_escape(title)) || E'\n'
+        || pgbench_lab.svg_grid(xa, ya, y2a, x1);
     IF y2_title IS NOT NULL THEN
-        t := 0;
-        WHILE t <= y2a[1] + y2a[2] / 2 LOOP
-            out := out || format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 + 6,
-                                 pgbench_lab.svg_num(y0 - t / y2a[1] * (y0 - y1) + 4), pgbench_lab.svg_num(t, 6)) || E'\n';
-            t := t + y2a[2];
-        END LOOP;
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x1, y0, x1, y1) || E'\n'
-            || format('<text transform="translate(%s %s) rotate(90)" text-anchor="middle">%s</text>',
-                      x1 + 55, (y0 + y1) / 2, pgbench_lab.svg_escape(y2_title)) || E'\n';
+        out := out || format('<line x1="%s" y1="340" x2="%s" y2="50" stroke="#000000"/>', x1, x1) || E'\n'
+            || format('<text transform="translate(%s 195) rotate(90)" text-anchor="middle">%s</text>',
+                      x1 + 55, pgbench_lab.svg_escape(y2_title)) || E'\n';
     END IF;
-    -- axes and their titles
-    out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x1, y0) || E'\n'
-        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>', x0, y0, x0, y1) || E'\n'
-        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', (x0 + x1) / 2, y0 + 40,
+    out := out || format('<line x1="80" y1="340" x2="%s" y2="340" stroke="#000000"/>', x1) || E'\n'
+        || '<line x1="80" y1="340" x2="80" y2="50" stroke="#000000"/>' || E'\n'
+        || format('<text x="%s" y="380" text-anchor="middle">%s</text>', (80 + x1) / 2,
                   pgbench_lab.svg_escape(x_title)) || E'\n'
-        || format('<text transform="translate(%s %s) rotate(-90)" text-anchor="middle">%s</text>',
-                  22, (y0 + y1) / 2, pgbench_lab.svg_escape(y_title)) || E'\n';
-    -- the series and the legend
+        || format('<text transform="translate(22 195) rotate(-90)" text-anchor="middle">%s</text>',
+                  pgbench_lab.svg_escape(y_title)) || E'\n';
     FOR s IN SELECT value FROM jsonb_array_elements(series) LOOP
-        ax := CASE WHEN s->>'axis' = '2' THEN y2a ELSE ya END;
         c := colors[1 + coalesce((s->>'color')::integer, i) % 10];
-        out := out || format('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>', c,
-                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
-                             (SELECT string_agg(pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)) || ','
-                                                || pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), ' ' ORDER BY k)
-                                FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
-                                JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
-                               WHERE y IS NOT NULL)) || E'\n';
-        IF (s->>'points')::boolean THEN
-            out := out || (SELECT string_agg(format('<circle cx="%s" cy="%s" r="3.5" fill="%s"/>',
-                                                    pgbench_lab.svg_num(x0 + x::float8 / xa[1] * (x1 - x0)),
-                                                    pgbench_lab.svg_num(y0 - y::float8 / ax[1] * (y0 - y1)), c), '' ORDER BY k)
-                             FROM jsonb_array_elements_text(s->'x') WITH ORDINALITY AS px(x, k)
-                             JOIN jsonb_array_elements_text(s->'y') WITH ORDINALITY AS py(y, k2) ON k = k2
-                            WHERE y IS NOT NULL) || E'\n';
-        END IF;
-        out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/><text x="%s" y="%s">%s</text>',
-                             x0, 410 + 20 * i, x0 + 30, 410 + 20 * i, c,
-                             CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
-                             x0 + 38, 414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
+        out := out || pgbench_lab.svg_curve(s, xa, CASE WHEN s->>'axis' = '2' THEN y2a ELSE ya END, c, x1)
+            || format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text x="118" y="%s">%s</text>',
+                      410 + 20 * i, 410 + 20 * i, c,
+                      CASE WHEN s->>'axis' = '2' THEN ' stroke-dasharray="6 4"' ELSE '' END,
+                      414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
         i := i + 1;
     END LOOP;
     RETURN out || '</svg>' || E'\n';
@@ -1582,6 +1665,7 @@ REVOKE ALL ON FUNCTION pgbench_lab.record_as(regrole, text, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_add_as(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.experiment_end_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.running_experiment_of(regrole, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.import_as(regrole, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]),
     pgbench_lab.plot(bigint[], text), pgbench_lab.export(bigint[]),

@@ -3,7 +3,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(30);
+SELECT plan(31);
 \set fixture `cat test/fixtures/lab_a.json`
 
 -- what starts workers or writes is not PUBLIC's; reading is pg_monitor's
@@ -49,6 +49,8 @@ SELECT throws_ok(format('SELECT * FROM pgbench_lab.import(%L)', :'fixture'), '42
                  'a role without EXECUTE may not import');
 SELECT throws_ok($$SELECT pgbench_lab.record('import', '{}')$$, '42501', NULL,
                  'nor import through record()');
+SELECT throws_ok($$SELECT pgbench_lab.record('drop_everything', '{}')$$, '22023', NULL,
+                 'record() knows only its actions');
 SELECT throws_ok($$SELECT pgbench_lab.record('experiment_begin', '{"kind": "sweep", "workload": "tpcb-like"}')$$,
                  '42501', NULL, 'nor begin an experiment without EXECUTE on sweep()');
 SELECT throws_ok($$INSERT INTO pgbench_lab.experiments (kind, workload, owner) VALUES ('sweep', 'x', 'tap_rep_alice')$$,

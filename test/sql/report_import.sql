@@ -29,6 +29,10 @@ SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{runs,9,transactions}', 
 SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,0,runs,2,run_id}', '999'));
 SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,1,kind}', '"guess"'));
 SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,1,runs}', '{}'));
+SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,0,params,clients}', '[1, "two"]'));
+SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,0,params,clients}', '[1, 2, 2]'));
+SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{experiments,1,params,settings}', '[{}, 3]'));
+SELECT * FROM pgbench_lab.import(:'fixture'::jsonb #- '{experiments,1,params,rounds}');
 SELECT count(*) AS runs_after_bad_documents FROM pgbench_lab.runs;
 
 -- a good document: new ids from 2000 on, marked with where they came from

@@ -8,6 +8,8 @@ import statistics
 import struct
 import subprocess
 import tempfile
+import threading
+import time
 import zlib
 
 import psycopg
@@ -64,6 +66,25 @@ def test_sweep_names_peak_and_knee(lab):
     assert "Notes" in run_lines
 
 
+def test_sweep_holds_no_snapshot_between_and_during_runs(lab):
+    """The sweeping session commits around each run: no xmin, no xid."""
+    with lab.connect() as conn:
+        pid = conn.info.backend_pid
+        t = threading.Thread(target=conn.execute,
+                             args=("CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s')",))
+        t.start()
+        samples = []
+        while t.is_alive():
+            samples.append(lab.sql("""SELECT state, backend_xmin IS NULL, backend_xid IS NULL,
+                                             (SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running')
+                                        FROM pg_stat_activity WHERE pid = %s""", (pid,))[0])
+            time.sleep(0.05)
+        t.join()
+    during = [s for s in samples if s[0] == "active" and s[3] > 0]
+    assert len(during) >= 5, samples
+    assert all(s[1] and s[2] for s in during), during
+
+
 def test_compare_settings_interleaves_rounds(lab):
     res = call(lab, """CALL pgbench_lab.compare_settings('select-only',
                            ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], clients => 1,
@@ -93,6 +114,7 @@ def test_experiments_refuse_a_transaction_block_and_bad_input(lab):
         ("CALL pgbench_lab.sweep('select-only', '{1,0}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.sweep('select-only', '{1,1}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.sweep('no-such-workload', '{1}', '1 s')", psycopg.errors.InvalidParameterValue),
+        ("CALL pgbench_lab.sweep('select-only', '{1,100000}', '1 s')", psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}']::jsonb[])",
          psycopg.errors.InvalidParameterValue),
         ("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '[]']::jsonb[])",
@@ -122,8 +144,8 @@ def portable(doc):
 
 
 def test_export_import_round_trip_between_servers(lab, new_cluster):
+    call(lab, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s', label => 'to export')")
     ids = [r[0] for r in lab.sql("SELECT run_id FROM pgbench_lab.runs ORDER BY run_id")]
-    assert ids, "the tests above made runs"
     eids = [r[0] for r in lab.sql("SELECT experiment_id FROM pgbench_lab.experiments ORDER BY 1")]
     doc = lab.scalar("SELECT pgbench_lab.export(%s)", (eids,))
     assert doc["format"] == "pgbench_lab export" and doc["version"] == 1
@@ -212,9 +234,14 @@ def render(svg):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "lab_a.json")
+
+
 def test_plot_renders_in_chromium(lab):
-    sweep = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'sweep'")
-    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (sweep,))
+    with open(FIXTURE) as f:
+        mapping = lab.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)", (f.read(),))
+    exp = {source: local for kind, source, local in mapping if kind == "experiment"}
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (exp[900],))
     assert svg.startswith("<svg") and "clients" in svg and "TPS (transactions per second)" in svg
     pixels = render(svg)
     colors = set(pixels)
@@ -224,6 +251,5 @@ def test_plot_renders_in_chromium(lab):
     assert any(abs(p[0] - 0x1f) < 40 and abs(p[1] - 0x77) < 40 and p[2] > 150 for p in colors), \
         "the first curve's blue is on the page"
     # per-second curves of the comparison's runs render as well
-    cmp = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'compare_settings'")
-    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (cmp,)))
+    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (exp[910],)))
     assert len(set(pixels)) > 20
