@@ -74,3 +74,16 @@ SELECT length(pgbench_lab.plot(ARRAY[(SELECT max(experiment_id) FROM pgbench_lab
 \else
 \echo '(skipped: no pgbench tables; run pgbench -i or pgbench_lab.init() first)'
 \endif
+
+\echo '== autoprewarm_status(), then cold_vs_warm(): cold, OS-warm and warm runs of 1 s'
+SELECT preloaded, autoprewarm, restart_warm, warning FROM pgbench_lab.autoprewarm_status();
+SELECT to_regclass('public.pgbench_accounts') IS NOT NULL AS coldwarm_has_tables \gset
+\if :coldwarm_has_tables
+CALL pgbench_lab.cold_vs_warm(duration => '1 s');
+SELECT state, run_id, round(tps) AS tps, round(buffers_pct) AS buffers_pct, round(os_pct) AS os_pct,
+       seconds_to_90pct
+  FROM pgbench_lab.cold_vs_warm_runs((SELECT max(experiment_id) FROM pgbench_lab.experiments
+                                       WHERE kind = 'cold_vs_warm'));
+\else
+\echo '(skipped: no pgbench tables; run pgbench -i or pgbench_lab.init() first)'
+\endif

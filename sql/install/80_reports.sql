@@ -25,7 +25,7 @@ CREATE TABLE pgbench_lab.experiments (
     experiment_id bigint PRIMARY KEY
         DEFAULT pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass),
     kind text NOT NULL
-        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings'])),
+        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings', 'cold_vs_warm'])),
     workload text NOT NULL,
     label text,
     params jsonb NOT NULL DEFAULT '{}',
@@ -147,12 +147,13 @@ DECLARE
     proc text := CASE args->>'kind'
         WHEN 'sweep' THEN 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,bigint,integer,double precision,integer,text)'
         WHEN 'compare_settings' THEN 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)'
+        WHEN 'cold_vs_warm' THEN 'pgbench_lab.cold_vs_warm(text,integer,interval,regclass[],bigint,text)'
         END;
 BEGIN
     IF proc IS NULL THEN
         RAISE EXCEPTION 'unknown experiment kind "%"', args->>'kind'
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid kinds are sweep and compare_settings.';
+                  HINT = 'Valid kinds are sweep, compare_settings and cold_vs_warm.';
     END IF;
     IF NOT has_function_privilege(caller::oid, proc, 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied to record a % experiment', args->>'kind'
@@ -349,7 +350,7 @@ BEGIN
             WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
             WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
             WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed')
-            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings')
+            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm')
             END;
         IF NOT ok THEN
             PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
@@ -367,7 +368,7 @@ BEGIN
                     WHEN 'interval' THEN 'an interval'
                     WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
                     WHEN 'exp_status' THEN 'one of done, failed'
-                    ELSE 'one of sweep, compare_settings' END));
+                    ELSE 'one of sweep, compare_settings, cold_vs_warm' END));
         END IF;
     END LOOP;
 END
@@ -1313,6 +1314,7 @@ BEGIN
                             THEN pgbench_lab.seconds_text((e.params->>'duration')::interval) ELSE '-' END,
                        CASE e.kind WHEN 'sweep' THEN ', clients ' || (SELECT string_agg(c, ', ')
                                                     FROM jsonb_array_elements_text(e.params->'clients') c)
+                            WHEN 'cold_vs_warm' THEN ', ' || pgbench_lab.clients_text((e.params->>'clients')::integer)
                             ELSE format(', %s, %s round(s)', pgbench_lab.clients_text((e.params->>'clients')::integer),
                                         e.params->>'rounds') END);
     IF e.label IS NOT NULL THEN
@@ -1331,6 +1333,8 @@ BEGIN
     RETURN QUERY SELECT '';
     IF e.kind = 'sweep' THEN
         RETURN QUERY SELECT pgbench_lab.report_sweep(e.experiment_id);
+    ELSIF e.kind = 'cold_vs_warm' THEN
+        RETURN QUERY SELECT pgbench_lab.report_cold_vs_warm(e.experiment_id);
     ELSE
         RETURN QUERY SELECT pgbench_lab.report_settings(e.experiment_id);
     END IF;

@@ -1,0 +1,334 @@
+
+-- ---------------------------------------------------------------------------
+-- Cold vs warm: autoprewarm_status() and the cold_vs_warm experiment.
+-- This fragment comes after 80_reports.sql because cold_vs_warm records
+-- its runs as an experiment (kind 'cold_vs_warm') in the reports part's
+-- tables, through its recording functions, and the SQL functions below
+-- read those tables (SQL function bodies are checked when created).
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pgbench_lab.autoprewarm_status()
+RETURNS TABLE (preloaded boolean, autoprewarm boolean,
+               autoprewarm_interval interval,
+               dump_file text, dump_modified timestamptz, dump_age interval,
+               dump_blocks bigint, dump_blocks_this_database bigint,
+               pending_restart boolean, restart_warm boolean, warning text)
+LANGUAGE c VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_autoprewarm_status';
+COMMENT ON FUNCTION pgbench_lab.autoprewarm_status() IS
+    'Whether pg_prewarm''s autoprewarm would make a restart come back warm: settings, leader, dump file';
+REVOKE ALL ON FUNCTION pgbench_lab.autoprewarm_status() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.autoprewarm_status() TO pg_monitor;
+
+CREATE FUNCTION pgbench_lab.os_page_size()
+RETURNS integer
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'pgbench_lab_os_page_size';
+COMMENT ON FUNCTION pgbench_lab.os_page_size() IS
+    'The kernel''s page size in bytes (cache snapshots count OS pages)';
+
+-- The three states, in the order they run; a run's variant is its position.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_state(variant integer)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT (ARRAY['cold', 'os-warm', 'warm'])[variant] $$;
+
+-- The relations of an experiment: those given (tables or materialized
+-- views, each once), or pgbench's four tables in the schema of the
+-- pgbench_accounts that the caller's search_path finds (accounts passed in
+-- by the procedure, which has no search_path of its own).
+CREATE FUNCTION pgbench_lab.cold_vs_warm_relations(relations regclass[], accounts regclass)
+RETURNS regclass[] LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad regclass;
+BEGIN
+    IF relations IS NULL THEN
+        IF accounts IS NULL THEN
+            RAISE EXCEPTION 'relation "pgbench_accounts" does not exist'
+                USING ERRCODE = 'undefined_table',
+                      HINT = 'Create pgbench''s tables with pgbench_lab.init(scale => 10) or pgbench -i, '
+                             'put their schema in search_path, or pass relations.';
+        END IF;
+        RETURN ARRAY(SELECT c.oid::regclass
+                       FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                                         'pgbench_history']) WITH ORDINALITY AS t(name, i)
+                       JOIN pg_class c ON c.relname = t.name
+                      WHERE c.relnamespace = (SELECT a.relnamespace FROM pg_class a WHERE a.oid = accounts)
+                      ORDER BY t.i);
+    END IF;
+    IF cardinality(relations) = 0 OR array_position(relations, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'relations must not be empty or contain null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass NULL for pgbench''s tables, or tables such as ARRAY[''pgbench_accounts''::regclass].';
+    END IF;
+    SELECT r INTO bad FROM unnest(relations) r GROUP BY r HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'relation "%" appears twice in relations', bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Name each table once; its indexes and TOAST table come with it.';
+    END IF;
+    SELECT r INTO bad FROM unnest(relations) r JOIN pg_class c ON c.oid = r
+     WHERE c.relkind NOT IN ('r', 'm') LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"%" is not a table or materialized view', bad
+            USING ERRCODE = 'wrong_object_type',
+                  HINT = 'Pass tables (or materialized views); their indexes and TOAST tables come with them.';
+    END IF;
+    SELECT r INTO bad FROM unnest(relations) r JOIN pg_class c ON c.oid = r
+     WHERE c.relnamespace IN ('pg_catalog'::regnamespace, 'pg_toast'::regnamespace) LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'permission denied: "%" is a system catalog', bad
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'make_cold never evicts the system catalogs.';
+    END IF;
+    RETURN relations;
+END
+$$;
+
+-- Check the arguments and begin the experiment.  Everything that can be
+-- refused is refused here, before anything is evicted or recorded.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_begin(workload text, clients integer, duration interval,
+                                               relations regclass[])
+RETURNS bigint LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied for procedure cold_vs_warm'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'It evicts buffers with pgbench_lab.make_cold(), which only superusers may do: it affects every session.';
+    END IF;
+    IF workload IS NULL OR clients IS NULL OR duration IS NULL THEN
+        RAISE EXCEPTION 'workload, clients and duration must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
+    END IF;
+    IF workload NOT IN ('tpcb-like', 'simple-update', 'select-only') THEN
+        RAISE EXCEPTION 'unknown workload "%"', workload
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
+    END IF;
+    IF clients < 1 THEN
+        RAISE EXCEPTION 'clients must be at least 1'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass a number of clients from 1 to pgbench_lab.max_clients.';
+    END IF;
+    IF NOT isfinite(duration) OR duration <= '0'::interval THEN
+        RAISE EXCEPTION 'duration must be a positive, finite interval'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass a duration such as ''20 s''; each of the three runs lasts that long.';
+    END IF;
+    RETURN pgbench_lab.experiment_begin('cold_vs_warm', workload, NULL,
+        jsonb_build_object('clients', clients, 'duration', duration::text,
+            'relations', (SELECT jsonb_agg(r::text ORDER BY i) FROM unnest(relations) WITH ORDINALITY AS x(r, i)),
+            -- the relations and their indexes and TOAST, for the cache states
+            'relids', (SELECT jsonb_agg(DISTINCT o::bigint) FROM unnest(relations) r,
+                            LATERAL (SELECT r::oid UNION ALL
+                                     SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = r
+                                     UNION ALL
+                                     SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = r AND c.reltoastrelid <> 0
+                                     UNION ALL
+                                     SELECT i.indexrelid FROM pg_class c JOIN pg_index i ON i.indrelid = c.reltoastrelid
+                                      WHERE c.oid = r) AS s(o))));
+END
+$$;
+
+-- Bring the relations into a run's starting state; returns what it did.
+-- cold: make_cold() of shared buffers and the OS page cache; os-warm:
+-- make_cold() of shared buffers only, the OS keeps what the cold run read
+-- (seed 002's second run); warm: warm() through pg_prewarm, on top of that.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_prepare(relations regclass[], state text)
+RETURNS text LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a numeric;
+    b numeric;
+    c numeric;
+BEGIN
+    IF state = 'warm' THEN
+        SELECT sum(w.blocks_loaded), sum(w.seconds) INTO a, b
+          FROM unnest(relations) WITH ORDINALITY AS x(r, i),
+               LATERAL pgbench_lab.warm(x.r) w;
+        RETURN format('warm: pg_prewarm loaded %s blocks in %s s', a, round(b, 2));
+    END IF;
+    SELECT sum(m.buffers_evicted), sum(m.dirty_written), sum(m.os_pages_dropped) INTO a, b, c
+      FROM unnest(relations) WITH ORDINALITY AS x(r, i),
+           LATERAL pgbench_lab.make_cold(x.r, true, state = 'cold') m;
+    RETURN format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
+                  CASE WHEN state = 'cold' THEN format(' and dropped %s OS pages', c) ELSE '' END);
+END
+$$;
+
+-- The label of each run: the experiment and the state.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_label(experiment_id bigint, variant integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT format('cold_vs_warm %s: %s', experiment_id, pgbench_lab.cold_vs_warm_state(variant)) $$;
+
+-- Each run of a cold_vs_warm experiment: headline figures, the cache state
+-- it started from (its cache_before snapshot, over the experiment's
+-- relations with their indexes: relations under pgbench_lab.cache_min_size
+-- are not in snapshots), the per-second curves, and when its TPS first
+-- reached 90% of the warm run's (end of that second, from the run's start;
+-- NULL if it never did).
+CREATE FUNCTION pgbench_lab.cold_vs_warm_runs(experiment_id bigint)
+RETURNS TABLE (state text, run_id bigint, status text, tps double precision,
+               latency_avg_ms double precision, latency_p99_ms double precision,
+               hit_ratio double precision, buffers_pct double precision,
+               os_pct double precision, seconds_to_90pct double precision,
+               tps_curve double precision[], hit_ratio_curve double precision[])
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH e AS (
+        SELECT x.experiment_id, x.params FROM pgbench_lab.experiments x
+         WHERE x.experiment_id = cold_vs_warm_runs.experiment_id AND x.kind = 'cold_vs_warm'
+    ), r AS (
+        SELECT x.variant, u.*
+          FROM e JOIN pgbench_lab.experiment_runs x ON x.experiment_id = e.experiment_id
+          JOIN pgbench_lab.runs u ON u.run_id = x.run_id
+    ), warm AS (
+        SELECT max(r.tps) AS tps FROM r WHERE r.variant = 3
+    )
+    SELECT pgbench_lab.cold_vs_warm_state(r.variant), r.run_id, r.status, r.tps,
+           r.latency_avg_ms, r.latency_p99_ms, r.hit_ratio, c.buffers_pct, c.os_pct,
+           (SELECT min(p.elapsed) FROM (
+                SELECT q.tps, sum(q.interval_seconds) OVER (ORDER BY q.second) AS elapsed
+                  FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id) p, warm
+             WHERE p.tps >= 0.9 * warm.tps),
+           ARRAY(SELECT q.tps FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id ORDER BY q.second),
+           ARRAY(SELECT q.hit_ratio FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id ORDER BY q.second)
+      FROM r
+      LEFT JOIN LATERAL (
+        SELECT 100.0 * sum(s.buffers) / nullif(sum(s.blocks), 0) AS buffers_pct,
+               100.0 * sum(s.os_pages) * pgbench_lab.os_page_size()
+                     / nullif(sum(s.blocks) * current_setting('block_size')::integer, 0) AS os_pct
+          FROM pgbench_lab.cache_snapshot_relations s, e
+         WHERE s.snapshot_id = r.cache_before
+           AND s.relid IN (SELECT o::oid FROM jsonb_array_elements_text(e.params->'relids') AS o)) c ON true
+     ORDER BY r.variant
+$$;
+COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) IS
+    'The runs of a cold_vs_warm experiment: figures, starting cache state, per-second curves, time to 90% of warm TPS';
+REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) TO pg_monitor;
+
+-- The comparison the way seed 002 tells it.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_finding(experiment_id bigint)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    runs text;
+    cold double precision;
+    warm double precision;
+    reach text;
+BEGIN
+    SELECT string_agg(format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
+                             r.name, pgbench_lab.fmt(r.tps, 0), pgbench_lab.fmt(r.latency_avg_ms, 3),
+                             pgbench_lab.fmt(100 * r.hit_ratio, 1), pgbench_lab.fmt(r.buffers_pct, 0)),
+                      ', ' ORDER BY r.variant),
+           max(r.tps) FILTER (WHERE r.state = 'cold'), max(r.tps) FILTER (WHERE r.state = 'warm'),
+           string_agg(format('%s %s', r.name,
+                             CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
+                                  ELSE 'after ' || pgbench_lab.fmt(r.seconds_to_90pct, 1) || ' s' END),
+                      ', ' ORDER BY r.variant) FILTER (WHERE r.state <> 'warm')
+      INTO runs, cold, warm, reach
+      FROM (SELECT x.*, replace(x.state, 'os-', 'OS-') AS name, v.variant
+              FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
+              JOIN generate_series(1, 3) AS v(variant)
+                ON pgbench_lab.cold_vs_warm_state(v.variant) = x.state) r;
+    IF runs IS NULL THEN
+        RETURN 'No runs recorded.';
+    END IF;
+    RETURN runs || format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
+                          CASE WHEN cold > 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(warm / cold, 2) || 'x'
+                               ELSE '-' END,
+                          coalesce(reach, '-'));
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS
+    'One paragraph comparing the cold, OS-warm and warm runs of a cold_vs_warm experiment';
+REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) TO pg_monitor;
+
+-- The body of report(experiment_id) for a cold_vs_warm experiment.
+CREATE FUNCTION pgbench_lab.report_cold_vs_warm(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
+        RETURN QUERY SELECT 'The cache states need membership in pg_monitor (they come from pgbench_lab.cache_snapshot_relations).';
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT format('%-8s %8s %10s %12s %10s %10s %8s %10s', 'state', 'run', 'tps', 'latency ms',
+                       'hit %', 'buffers %', 'OS %', 'to 90% s');
+    RETURN QUERY
+        SELECT format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab.fmt(r.tps, 0),
+                      pgbench_lab.fmt(r.latency_avg_ms, 3), pgbench_lab.fmt(100 * r.hit_ratio, 1),
+                      pgbench_lab.fmt(r.buffers_pct, 0), pgbench_lab.fmt(r.os_pct, 0),
+                      pgbench_lab.fmt(r.seconds_to_90pct, 1))
+          FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT format('%-8s tps per second: %s', r.state, array_to_string(
+                        ARRAY(SELECT pgbench_lab.fmt(t, 0) FROM unnest(r.tps_curve) t), ' '))
+                   FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab.cold_vs_warm_finding(experiment_id);
+END
+$$;
+
+-- A PL/pgSQL procedure with no SET clause, so that it can commit around
+-- each run (pgbench_lab.run commits before it waits; a procedure with a SET
+-- clause cannot commit).  Its body therefore names everything with its
+-- schema and uses no operator; the work is in the functions above.  The
+-- Makefile's pgspot target lets it through with --proc-without-search-path.
+CREATE PROCEDURE pgbench_lab.cold_vs_warm(
+    workload text DEFAULT 'select-only',
+    clients integer DEFAULT 1,
+    duration interval DEFAULT '20 s',
+    relations regclass[] DEFAULT NULL,
+    INOUT experiment_id bigint DEFAULT NULL,
+    INOUT finding text DEFAULT NULL)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    rels pg_catalog.regclass[];
+    variant pg_catalog.int4;
+    rid pg_catalog.int8;
+    st pg_catalog.text;
+    n pg_catalog.int8;
+    tps pg_catalog.float8;
+    lat pg_catalog.float8;
+    p99 pg_catalog.float8;
+    fails pg_catalog.int8;
+    err pg_catalog.text;
+BEGIN
+    rels := pgbench_lab.cold_vs_warm_relations(relations, pg_catalog.to_regclass('pgbench_accounts'));
+    experiment_id := pgbench_lab.cold_vs_warm_begin(workload, clients, duration, rels);
+    COMMIT;
+    FOR variant IN 1..3 LOOP
+        RAISE NOTICE '%', pgbench_lab.cold_vs_warm_prepare(rels, pgbench_lab.cold_vs_warm_state(variant));
+        COMMIT;     -- on PostgreSQL 15 make_cold holds AccessExclusiveLock until here
+        rid := NULL;
+        CALL pgbench_lab.run(workload => workload, clients => clients, duration => duration,
+                             label => pgbench_lab.cold_vs_warm_label(experiment_id, variant),
+                             run_id => rid, status => st, transactions_done => n, tps => tps,
+                             latency_avg_ms => lat, latency_p99_ms => p99, failures => fails,
+                             error => err);
+        PERFORM pgbench_lab.experiment_add(experiment_id, rid, variant, 1);
+        COMMIT;
+    END LOOP;
+    PERFORM pgbench_lab.experiment_end(experiment_id);
+    finding := pgbench_lab.cold_vs_warm_finding(experiment_id);
+    RAISE NOTICE '%', finding;
+END
+$$;
+COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) IS
+    'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
+REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) FROM PUBLIC;

@@ -1,0 +1,258 @@
+"""cold_vs_warm, autoprewarm_status and make_cold beside a run, on real
+servers.
+
+The lab cluster has shared_buffers = 16MB and pgbench's data at scale 2
+(about 30MB with indexes), so the data set is larger than shared buffers,
+as in a real cold-vs-warm question.  Runs are 2-3 s: these tests check what
+is recorded, never which state is faster.
+"""
+import os
+import re
+import threading
+
+import psycopg
+import pytest
+
+from conftest import PG_MAJOR, Cluster
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"})
+    c.start()
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.run_client("pgbench", "-i", "-s", "2", "-q", "postgres")
+    yield c
+    c.destroy()
+
+
+def call_cold_vs_warm(c, args):
+    """CALL cold_vs_warm; return (experiment_id, finding, notices)."""
+    notices = []
+    with c.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        row = conn.execute(f"CALL pgbench_lab.cold_vs_warm({args})").fetchone()
+    return row[0], row[1], notices
+
+
+def rows_as_dicts(c, query, params=None):
+    with c.connect() as conn:
+        cur = conn.execute(query, params)
+        names = [d.name for d in cur.description]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def snapshot(c, snapshot_id, rel):
+    """A relation's row of a cache snapshot (buffers, os_pages, blocks)."""
+    rows = rows_as_dicts(c, "SELECT buffers, os_pages, blocks FROM pgbench_lab.cache_snapshot_relations"
+                            " WHERE snapshot_id = %s AND relid = %s::regclass", (snapshot_id, rel))
+    return rows[0]
+
+
+def first_reach(progress, target):
+    """Seconds from the run's start to the end of the first second at or above target."""
+    elapsed = 0.0
+    for p in progress:
+        elapsed += p["interval_seconds"]
+        if p["tps"] >= target:
+            return elapsed
+    return None
+
+
+def test_cold_vs_warm_records_three_runs(lab):
+    eid, finding, notices = call_cold_vs_warm(lab, "duration => '2 s'")
+    exp = rows_as_dicts(lab, "SELECT * FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))[0]
+    assert exp["kind"] == "cold_vs_warm" and exp["status"] == "done"
+    assert exp["workload"] == "select-only"
+    assert exp["params"]["relations"] == ["public.pgbench_accounts", "public.pgbench_branches",
+                                          "public.pgbench_tellers", "public.pgbench_history"]
+    accounts_pkey = lab.scalar("SELECT 'pgbench_accounts_pkey'::regclass::oid")
+    assert accounts_pkey in exp["params"]["relids"]
+
+    linked = rows_as_dicts(lab, "SELECT x.variant, r.* FROM pgbench_lab.experiment_runs x"
+                                " JOIN pgbench_lab.runs r USING (run_id)"
+                                " WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,))
+    assert [r["variant"] for r in linked] == [1, 2, 3]
+    assert all(r["status"] == "done" and r["transactions"] > 0 for r in linked)
+    assert [r["label"] for r in linked] == [f"cold_vs_warm {eid}: {s}" for s in ("cold", "os-warm", "warm")]
+
+    runs = rows_as_dicts(lab, "SELECT * FROM pgbench_lab.cold_vs_warm_runs(%s)", (eid,))
+    assert [r["state"] for r in runs] == ["cold", "os-warm", "warm"]
+    warm_tps = runs[2]["tps"]
+    for r, run in zip(runs, linked):
+        assert r["run_id"] == run["run_id"] and r["tps"] == run["tps"]
+        progress = rows_as_dicts(lab, "SELECT second, interval_seconds, tps, hit_ratio"
+                                      " FROM pgbench_lab.run_progress WHERE run_id = %s ORDER BY second",
+                                 (run["run_id"],))
+        assert len(progress) >= 2
+        assert r["tps_curve"] == [p["tps"] for p in progress]
+        assert r["hit_ratio_curve"] == [p["hit_ratio"] for p in progress]
+        expected = first_reach(progress, 0.9 * warm_tps)
+        if expected is None:
+            assert r["seconds_to_90pct"] is None
+        else:
+            assert r["seconds_to_90pct"] == pytest.approx(expected)
+
+    # cache states, read from the snapshots each run took before it started
+    cold, os_warm, warm = (snapshot(lab, run["cache_before"], "pgbench_accounts") for run in linked)
+    page = os.sysconf("SC_PAGESIZE")
+    assert cold["buffers"] == 0 and os_warm["buffers"] == 0
+    assert cold["os_pages"] * page <= 0.1 * cold["blocks"] * 8192
+    assert os_warm["os_pages"] > cold["os_pages"]         # the cold run read through the OS
+    assert warm["buffers"] > 0                             # pg_prewarm loaded what fits
+    assert runs[0]["buffers_pct"] < runs[2]["buffers_pct"]
+    assert linked[0]["blks_read"] > 0                      # a cold start reads
+
+    # printed the way seed 002 tells it, and kept for report()
+    assert notices[-1] == finding
+    assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*: warm/cold [\d.]+x; "
+                    r"90% of the warm TPS reached: cold (after [\d.]+ s|never \(within the run\)), "
+                    r"OS-warm (after [\d.]+ s|never \(within the run\))", finding), finding
+    assert any(n.startswith("cold: make_cold evicted") for n in notices)
+    assert any(n.startswith("warm: pg_prewarm loaded") for n in notices)
+    report = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert report[0].startswith(f"Experiment {eid}: cold vs warm of select-only, 2 s per run, 1 client")
+    assert finding in report
+    print("\n" + "\n".join(report))
+
+
+def test_cold_vs_warm_given_relations_outside_a_transaction_only(lab):
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.experiments")
+    with lab.connect(autocommit=False) as conn:
+        with pytest.raises(psycopg.errors.InvalidTransactionTermination):
+            conn.execute("CALL pgbench_lab.cold_vs_warm(relations => ARRAY['pgbench_accounts'::regclass])")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before
+    # the tables are found through search_path, like the runner finds them
+    with lab.connect() as conn:
+        conn.execute("SET search_path = pg_catalog")
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("CALL pgbench_lab.cold_vs_warm(duration => '1 s')")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before
+
+
+def test_cold_vs_warm_superuser_only(lab):
+    lab.sql("CREATE ROLE cw_user LOGIN")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[],"
+            " bigint, text) TO cw_user")
+    lab.sql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO cw_user")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege) as e:
+        lab.sql("CALL pgbench_lab.cold_vs_warm(duration => '1 s')", user="cw_user")
+    assert "make_cold" in e.value.diag.message_detail
+
+
+def prewarm_status(conn):
+    cur = conn.execute("SELECT * FROM pgbench_lab.autoprewarm_status()")
+    return dict(zip([d.name for d in cur.description], cur.fetchone()))
+
+
+def test_autoprewarm_status_not_preloaded(lab):
+    with lab.connect() as conn:
+        s = prewarm_status(conn)
+        assert s["preloaded"] is False and s["restart_warm"] is False
+        assert s["warning"] is None and s["autoprewarm"] is None
+        assert s["dump_file"] == "autoprewarm.blocks" and s["dump_blocks"] is None
+        # loading pg_prewarm in a session defines its interval, not
+        # pg_prewarm.autoprewarm, which exists only when preloaded
+        conn.execute("SELECT pg_prewarm('pgbench_branches')")
+        s = prewarm_status(conn)
+        assert s["autoprewarm"] is None and s["autoprewarm_interval"].total_seconds() == 300
+        assert s["restart_warm"] is False and s["warning"] is None
+    lab.sql("CREATE ROLE cw_mon LOGIN IN ROLE pg_monitor")
+    lab.sql("CREATE ROLE cw_nobody LOGIN")
+    assert lab.scalar("SELECT preloaded FROM pgbench_lab.autoprewarm_status()", user="cw_mon") is False
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("SELECT * FROM pgbench_lab.autoprewarm_status()", user="cw_nobody")
+
+
+def dump_file_counts(c):
+    """The dump file's header and its lines of database postgres, read directly."""
+    with open(os.path.join(c.datadir, "autoprewarm.blocks")) as f:
+        header = int(re.match(r"<<(\d+)>>", f.readline()).group(1))
+        lines = [l.split(",") for l in f]
+    db = str(c.scalar("SELECT oid FROM pg_database WHERE datname = 'postgres'"))
+    return header, sum(1 for l in lines if l[0] == db)
+
+
+def buffers_of(c, rel):
+    return c.scalar("SELECT buffers FROM pgbench_lab.cache_status(%s) WHERE relation = %s::regclass",
+                    (rel, rel))
+
+
+def test_autoprewarm_status_preloaded(new_cluster):
+    c = new_cluster("apw", {"shared_preload_libraries": "'pg_prewarm'",
+                            "pg_prewarm.autoprewarm": "on",
+                            "pg_prewarm.autoprewarm_interval": "'1h'",
+                            "shared_buffers": "16MB"})
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.sql("CREATE TABLE apw_t AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 20000) g")
+    c.sql("SELECT pg_prewarm('apw_t')")
+    dumped = c.scalar("SELECT autoprewarm_dump_now()")
+    with c.connect() as conn:
+        s = prewarm_status(conn)
+    assert s["preloaded"] is True and s["autoprewarm"] is True
+    assert s["autoprewarm_interval"].total_seconds() == 3600
+    header, here = dump_file_counts(c)
+    assert s["dump_blocks"] == header == dumped
+    assert s["dump_blocks_this_database"] == here
+    assert here >= c.scalar("SELECT pg_relation_size('apw_t') / 8192")
+    assert 0 <= s["dump_age"].total_seconds() < 600
+    assert s["pending_restart"] is False and s["restart_warm"] is True
+    assert "A restart comes back warm, not cold" in s["warning"]
+    assert f"holds {dumped} blocks" in s["warning"]
+
+    # the warning is right: after a restart the table is back in shared buffers
+    c.restart()
+    c.poll("SELECT buffers >= pg_relation_size('apw_t') / 8192 FROM pgbench_lab.cache_status('apw_t')"
+           " WHERE relation = 'apw_t'::regclass")
+
+    # a change waiting for a restart makes the answer unknown
+    c.sql("ALTER SYSTEM SET pg_prewarm.autoprewarm = off")
+    c.sql("SELECT pg_reload_conf()")
+    c.poll("SELECT pending_restart FROM pgbench_lab.autoprewarm_status()")
+    with c.connect() as conn:
+        s = prewarm_status(conn)
+    assert s["restart_warm"] is None and "pending a restart" in s["warning"]
+    c.restart()
+    with c.connect() as conn:
+        s = prewarm_status(conn)
+    assert s["autoprewarm"] is False and s["restart_warm"] is False and s["warning"] is None
+    assert buffers_of(c, "apw_t") == 0        # and it did come back cold
+
+
+@pytest.mark.parametrize("workload", ["select-only", "tpcb-like"])
+def test_make_cold_during_a_run(lab, workload):
+    """make_cold of pgbench_accounts while a run's clients use it.
+
+    PostgreSQL 15: make_cold waits for AccessExclusiveLock; the clients'
+    next transactions queue behind it and carry on once it commits: the
+    run slows for a moment, nothing fails.  PostgreSQL 18: it evicts beside
+    the clients (buffers they have pinned stay).  Either way no transaction
+    fails and no update is lost.
+    """
+    run_id = lab.scalar("SELECT pgbench_lab.start(%s, clients => 2, duration => '3 s')", (workload,))
+    lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+    with lab.connect() as conn:
+        rows = conn.execute("SELECT relation::text, buffers_evicted, buffers_left"
+                            " FROM pgbench_lab.make_cold('pgbench_accounts')").fetchall()
+    assert {r[0] for r in rows} == {"pgbench_accounts", "pgbench_accounts_pkey"}
+    if PG_MAJOR < 17:
+        assert all(r[2] == 0 for r in rows)
+    with lab.connect() as conn:
+        status, done, failures, error = conn.execute(
+            "CALL pgbench_lab.wait(%s, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+            (run_id,)).fetchone()[1:3] + conn.execute(
+            "SELECT failures, error FROM pgbench_lab.runs WHERE run_id = %s", (run_id,)).fetchone()
+    assert status == "done" and error is None and failures == 0
+    assert done == lab.scalar("SELECT sum(transactions) FROM pgbench_lab.run_progress WHERE run_id = %s",
+                              (run_id,))
+    # nothing lost: every delta is in both the balances and the history
+    assert lab.scalar("SELECT (SELECT sum(abalance) FROM pgbench_accounts)"
+                      " = (SELECT coalesce(sum(delta), 0) FROM pgbench_history)")
+    assert lab.scalar("SELECT (SELECT sum(bbalance) FROM pgbench_branches)"
+                      " = (SELECT coalesce(sum(delta), 0) FROM pgbench_history)")
+    if workload == "tpcb-like":
+        assert lab.scalar("SELECT count(*) FROM pgbench_history") >= done
+    curve = [r[0] for r in lab.sql("SELECT transactions FROM pgbench_lab.run_progress"
+                                   " WHERE run_id = %s ORDER BY second", (run_id,))]
+    print(f"\nPG{PG_MAJOR} {workload}: make_cold left {[r[2] for r in rows]} buffers;"
+          f" transactions per second {curve}")
