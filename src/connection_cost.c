@@ -123,6 +123,45 @@ read_figures(const char *label, const int64 *ids, Datum *out, bool *nulls)
 }
 
 /*
+ * Record the three runs as one experiment (kind connection_cost: variants
+ * spi, libpq, libpq-connect), through the reports part's recording
+ * functions, so report(), compare() and export() see it.
+ */
+static void
+record_experiment(FunctionCallInfo fcinfo, const char *label, const int64 *ids)
+{
+	Oid			types[4] = {TEXTOID, INT4OID, TEXTOID, TEXTOID};
+	Datum		v[4];
+	Oid			addtypes[3] = {INT8OID, INT8OID, INT4OID};
+	Datum		add[3];
+	bool		isnull;
+
+	v[0] = PG_GETARG_DATUM(0);
+	v[1] = PG_GETARG_DATUM(1);
+	v[2] = CStringGetTextDatum(DatumGetCString(DirectFunctionCall1(interval_out,
+																	PG_GETARG_DATUM(2))));
+	v[3] = CStringGetTextDatum(label);
+	if (SPI_execute_with_args("SELECT pgbench_lab.experiment_begin('connection_cost', $1, $4, "
+							  "pg_catalog.jsonb_build_object('clients', $2, 'duration', $3, "
+							  "'rounds', 1, 'settings', '[{\"via\": \"spi\"}, "
+							  "{\"via\": \"libpq\"}, {\"via\": \"libpq-connect\"}]'::pg_catalog.jsonb))",
+							  4, types, v, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not record the connection_cost experiment");
+	add[0] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	for (int i = 0; i < NVIA; i++)
+	{
+		add[1] = Int64GetDatum(ids[i]);
+		add[2] = Int32GetDatum(i + 1);
+		if (SPI_execute_with_args("SELECT pgbench_lab.experiment_add($1, $2, $3, 1)",
+								  3, addtypes, add, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not record the connection_cost experiment");
+	}
+	if (SPI_execute_with_args("SELECT pgbench_lab.experiment_end($1)",
+							  1, addtypes, add, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not record the connection_cost experiment");
+}
+
+/*
  * CALL pgbench_lab.connection_cost(workload text, clients int,
  *     duration interval, target text, INOUT label text,
  *     INOUT spi_run_id bigint, ..., INOUT finding text)
@@ -161,6 +200,7 @@ pgbench_lab_connection_cost(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	for (int i = 0; i < NVIA; i++)
 		ids[i] = one_run(fcinfo, label, i);
+	record_experiment(fcinfo, label, ids);
 	read_figures(label, ids, out, nulls);
 
 	MemoryContextSwitchTo(cxt);

@@ -25,7 +25,7 @@ CREATE TABLE pgbench_lab.experiments (
     experiment_id bigint PRIMARY KEY
         DEFAULT pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass),
     kind text NOT NULL
-        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings', 'cold_vs_warm'])),
+        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost'])),
     workload text NOT NULL,
     label text,
     params jsonb NOT NULL DEFAULT '{}',
@@ -148,12 +148,13 @@ DECLARE
         WHEN 'sweep' THEN 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,bigint,integer,double precision,integer,text)'
         WHEN 'compare_settings' THEN 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)'
         WHEN 'cold_vs_warm' THEN 'pgbench_lab.cold_vs_warm(text,integer,interval,regclass[],bigint,text)'
+        WHEN 'connection_cost' THEN 'pgbench_lab.connection_cost(text,integer,interval,text,text,bigint,bigint,bigint,double precision,double precision,double precision,double precision,double precision,double precision,double precision,text)'
         END;
 BEGIN
     IF proc IS NULL THEN
         RAISE EXCEPTION 'unknown experiment kind "%"', args->>'kind'
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid kinds are sweep, compare_settings and cold_vs_warm.';
+                  HINT = 'Valid kinds are sweep, compare_settings, cold_vs_warm and connection_cost.';
     END IF;
     IF NOT has_function_privilege(caller::oid, proc, 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied to record a % experiment', args->>'kind'
@@ -350,7 +351,7 @@ BEGIN
             WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
             WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
             WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed')
-            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm')
+            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost')
             END;
         IF NOT ok THEN
             PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
@@ -368,7 +369,7 @@ BEGIN
                     WHEN 'interval' THEN 'an interval'
                     WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
                     WHEN 'exp_status' THEN 'one of done, failed'
-                    ELSE 'one of sweep, compare_settings, cold_vs_warm' END));
+                    ELSE 'one of sweep, compare_settings, cold_vs_warm, connection_cost' END));
         END IF;
     END LOOP;
 END
@@ -1329,7 +1330,11 @@ BEGIN
     IF e.kind = 'sweep' THEN
         RETURN QUERY SELECT 'session settings: ' || pgbench_lab.settings_text(e.params->'settings');
     END IF;
-    RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
+    IF e.kind = 'connection_cost' THEN
+        RETURN QUERY SELECT 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.';
+    ELSE
+        RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
+    END IF;
     RETURN QUERY SELECT '';
     IF e.kind = 'sweep' THEN
         RETURN QUERY SELECT pgbench_lab.report_sweep(e.experiment_id);

@@ -291,6 +291,16 @@ def test_connection_cost(lab):
     assert res["spi_vs_libpq"] == pytest.approx(res["spi_tps"] / res["libpq_tps"])
     assert res["libpq_vs_connect"] == pytest.approx(res["libpq_tps"] / res["connect_tps"])
     assert "tps" in res["finding"] and "'" not in res["finding"]
+    exp = lab.sql("""SELECT e.kind, e.status, array_agg(x.run_id ORDER BY x.variant)
+                      FROM pgbench_lab.experiments e
+                      JOIN pgbench_lab.experiment_runs x USING (experiment_id)
+                     WHERE e.label = %s GROUP BY e.kind, e.status""", (res["label"],))
+    assert exp == [("connection_cost", "done",
+                    [res["spi_run_id"], res["libpq_run_id"], res["connect_run_id"]])]
+    eid = lab.scalar("SELECT experiment_id FROM pgbench_lab.experiments WHERE label = %s",
+                     (res["label"],))
+    text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert "connection cost" in text and "libpq" in text
 
 
 def test_connection_cost_needs_call_outside_a_transaction(lab):
