@@ -169,3 +169,14 @@ def new_cluster():
     yield make
     for c in made:
         c.destroy()
+
+
+def pgbench_cluster(name, conf=None, scale=2, **kw):
+    """A started cluster with pgbench's tables (pgbench -i) and the extension;
+    for module fixtures: `yield from pgbench_cluster("name", {...})`."""
+    c = Cluster(name, conf, **kw)
+    c.start()
+    c.run_client("pgbench", "-i", "-s", str(scale), "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    yield c
+    c.destroy()

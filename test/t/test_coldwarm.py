@@ -13,17 +13,12 @@ import threading
 import psycopg
 import pytest
 
-from conftest import PG_MAJOR, Cluster
+from conftest import PG_MAJOR, Cluster, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
 def lab():
-    c = Cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"})
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    c.run_client("pgbench", "-i", "-s", "2", "-q", "postgres")
-    yield c
-    c.destroy()
+    yield from pgbench_cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"}, scale=2)
 
 
 def call_cold_vs_warm(c, args):

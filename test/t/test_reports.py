@@ -15,17 +15,12 @@ import zlib
 import psycopg
 import pytest
 
-from conftest import Cluster
+from conftest import Cluster, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
 def lab():
-    c = Cluster("reports", {"shared_buffers": "32MB", "max_worker_processes": "16"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "2", "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    yield from pgbench_cluster("reports", {"shared_buffers": "32MB", "max_worker_processes": "16"}, scale=2)
 
 
 def call(c, sql, params=None, user="postgres"):

@@ -6,19 +6,14 @@ import time
 import psycopg
 import pytest
 
-from conftest import Cluster
+from conftest import Cluster, pgbench_cluster
 
 WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
 
 
 @pytest.fixture(scope="module")
 def lab():
-    c = Cluster("runner", {"shared_buffers": "32MB", "max_worker_processes": "16"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "2", "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    yield from pgbench_cluster("runner", {"shared_buffers": "32MB", "max_worker_processes": "16"}, scale=2)
 
 
 def workers(c):
