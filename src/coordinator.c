@@ -205,7 +205,9 @@ static void
 monitor(RunShared *run, ResultsRun *res)
 {
 	int64		next = run->start_ns + NS_PER_SEC;
-	int64		end = run->duration_ms > 0 ? run->start_ns + run->duration_ms * INT64CONST(1000000) : 0;
+	/* a run by transaction count still stops at pgbench_lab.max_duration */
+	int64		limit_ms = run->duration_ms > 0 ? run->duration_ms : (int64) pgbl_max_duration * 1000;
+	int64		end = run->start_ns + limit_ms * INT64CONST(1000000);
 	RunSample	prev;
 	RunSample	cur;
 	int			second = 1;
@@ -216,7 +218,7 @@ monitor(RunShared *run, ResultsRun *res)
 		int64		now = WorkerNowNs();
 		int64		wake;
 
-		if (end > 0 && now >= end)
+		if (now >= end)
 			request_stop(run, RUN_STOP_END);
 		if (pg_atomic_read_u32(&run->stop) != RUN_STOP_NONE || clients_finished(run))
 			break;
@@ -227,7 +229,7 @@ monitor(RunShared *run, ResultsRun *res)
 			prev = cur;
 			next += NS_PER_SEC;
 		}
-		wake = Min(next, end > 0 ? end : next) - now;
+		wake = Min(next, end) - now;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Max(1L, Min(100L, (long) (wake / 1000000))), PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
