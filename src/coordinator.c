@@ -25,6 +25,7 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "tcop/tcopprot.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 #include "utils/snapmgr.h"
@@ -294,6 +295,12 @@ pgbench_lab_coordinator_main(Datum arg)
 	run->coordinator_pid = MyProcPid;
 	on_dsm_detach(seg, coordinator_detach, PointerGetDatum(run));
 	BackgroundWorkerInitializeConnectionByOid(run->dboid, run->owner_role, 0);
+
+	/*
+	 * It runs as the extension's owner: no name may resolve through a
+	 * search_path that the database's or a role's settings chose.
+	 */
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
 	pgstat_report_activity(STATE_RUNNING, "pgbench_lab coordinator: starting clients");
 
 	if (!launch_clients(run) || !wait_clients_ready(run))
