@@ -32,3 +32,9 @@ sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/install/*.sql))
 .PHONY: pgspot
 pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
 	pgspot --ignore PS017 $<
+
+# The pg_regress and real-server suites with the extension built under
+# AddressSanitizer (see scripts/asan.sh); ASAN_PG picks the major.
+.PHONY: asan
+asan:
+	scripts/asan.sh $(or $(ASAN_PG),18)
