@@ -8,7 +8,6 @@ function is exercised; the log must show that no look-alike ran."""
 import re
 import time
 
-import psycopg
 import pytest
 
 from conftest import Cluster, PG_MAJOR

@@ -49,7 +49,7 @@ def lab():
         c.sql(f"GRANT SELECT, INSERT, UPDATE ON {', '.join(TABLES)} TO {role}")
         c.sql(f"GRANT EXECUTE ON FUNCTION {START}, pgbench_lab.cancel(bigint) TO {role}")
         c.sql(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO {role}")
-    c.sql(f"GRANT EXECUTE ON FUNCTION pgbench_lab.cancel(bigint) TO mon")
+    c.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.cancel(bigint) TO mon")
     yield c
     c.destroy()
 
