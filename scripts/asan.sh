@@ -3,8 +3,8 @@
 # extension built under AddressSanitizer, on one PostgreSQL major.
 #
 #   scripts/asan.sh            PostgreSQL 18
-#   scripts/asan.sh 15 -k runner
-#                              PostgreSQL 15; extra arguments go to pytest
+#   scripts/asan.sh 18 -k runner
+#                              extra arguments go to pytest
 #   make asan                  the same as scripts/asan.sh
 #
 # The servers are not built with ASan, so an instrumented pgbench_lab.so
@@ -42,6 +42,12 @@ bindir="$copy${src#"$root"}"
 
 libasan=$(gcc -print-file-name=libasan.so)
 [ -e "$libasan" ] || pgbl_die "no libasan.so for gcc (install libasan8)"
+
+# Debian's PostgreSQL 15 hangs in a futex at start when the ASan runtime is
+# preloaded (before any extension code is loaded); say so instead of waiting.
+if ! LD_PRELOAD="$libasan" ASAN_OPTIONS=detect_leaks=0 timeout 20 "$bindir/postgres" -V >/dev/null 2>&1; then
+	pgbl_die "PostgreSQL $v's server does not start with the ASan runtime preloaded (Debian's 15 hangs); use 18"
+fi
 
 work=$(mktemp -d /tmp/pgbl-asan.XXXXXX)
 chmod 777 "$work"
