@@ -44,3 +44,9 @@ PGSPOT_NO_SEARCH_PATH = pgbench_lab.cold_vs_warm(workload text,clients integer,d
 .PHONY: pgspot
 pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
 	pgspot --ignore PS017 --proc-without-search-path '$(PGSPOT_NO_SEARCH_PATH)' $<
+
+# The pg_regress and real-server suites with the extension built under
+# AddressSanitizer (see scripts/asan.sh); ASAN_PG picks the major.
+.PHONY: asan
+asan:
+	scripts/asan.sh $(or $(ASAN_PG),18)

@@ -7,6 +7,7 @@
 #   scripts/test.sh                 everything, both majors
 #   PGBL_VERSIONS=18 scripts/test.sh -k runner
 #                                   one major; extra arguments go to pytest
+#   PGBL_ASAN=18 scripts/test.sh    also the suites under AddressSanitizer
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 pgbl_setup
@@ -100,6 +101,16 @@ for v in $versions; do
 	read -r p f < <(pytest_counts "$work/pytest.$v.xml")
 	record "$v" real-server "$p" "$f"
 done
+
+# Opt-in (about 3 minutes a major): PGBL_ASAN=18 adds scripts/asan.sh,
+# the pg_regress and real-server suites with an AddressSanitizer build.
+if [ -n "${PGBL_ASAN:-}" ]; then
+	if "$PGBL_REPO/scripts/asan.sh" "$PGBL_ASAN" "$@"; then
+		record "$PGBL_ASAN" asan 1 0
+	else
+		record "$PGBL_ASAN" asan 0 1
+	fi
+fi
 
 printf '\n== summary\n'
 printf "%b" "$summary"

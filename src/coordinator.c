@@ -25,6 +25,7 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "tcop/tcopprot.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 #include "utils/snapmgr.h"
@@ -205,7 +206,9 @@ static void
 monitor(RunShared *run, ResultsRun *res)
 {
 	int64		next = run->start_ns + NS_PER_SEC;
-	int64		end = run->duration_ms > 0 ? run->start_ns + run->duration_ms * INT64CONST(1000000) : 0;
+	/* a run by transaction count still stops at pgbench_lab.max_duration */
+	int64		limit_ms = run->duration_ms > 0 ? run->duration_ms : (int64) pgbl_max_duration * 1000;
+	int64		end = run->start_ns + limit_ms * INT64CONST(1000000);
 	RunSample	prev;
 	RunSample	cur;
 	int			second = 1;
@@ -216,7 +219,7 @@ monitor(RunShared *run, ResultsRun *res)
 		int64		now = WorkerNowNs();
 		int64		wake;
 
-		if (end > 0 && now >= end)
+		if (now >= end)
 			request_stop(run, RUN_STOP_END);
 		if (pg_atomic_read_u32(&run->stop) != RUN_STOP_NONE || clients_finished(run))
 			break;
@@ -227,7 +230,7 @@ monitor(RunShared *run, ResultsRun *res)
 			prev = cur;
 			next += NS_PER_SEC;
 		}
-		wake = Min(next, end > 0 ? end : next) - now;
+		wake = Min(next, end) - now;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Max(1L, Min(100L, (long) (wake / 1000000))), PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
@@ -292,6 +295,12 @@ pgbench_lab_coordinator_main(Datum arg)
 	run->coordinator_pid = MyProcPid;
 	on_dsm_detach(seg, coordinator_detach, PointerGetDatum(run));
 	BackgroundWorkerInitializeConnectionByOid(run->dboid, run->owner_role, 0);
+
+	/*
+	 * It runs as the extension's owner: no name may resolve through a
+	 * search_path that the database's or a role's settings chose.
+	 */
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
 	pgstat_report_activity(STATE_RUNNING, "pgbench_lab coordinator: starting clients");
 
 	if (!launch_clients(run) || !wait_clients_ready(run))

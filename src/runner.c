@@ -134,7 +134,7 @@ parse_settings(Jsonb *settings, RunShared *run)
 	Oid			type = JSONBOID;
 
 	if (SPI_execute_with_args("SELECT k, v FROM pg_catalog.jsonb_each_text("
-							  "CASE pg_catalog.jsonb_typeof($1) WHEN 'object' THEN $1 END) AS t(k, v)",
+							  "CASE WHEN pg_catalog.jsonb_typeof($1) OPERATOR(pg_catalog.=) 'object' THEN $1 END) AS t(k, v)",
 							  1, &type, &arg, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read settings");
 	if (pg_strcasecmp(JsonbToCString(NULL, &settings->root, 0), "{}") != 0 && SPI_processed == 0)
@@ -170,7 +170,7 @@ RunnerExtensionOwner(void)
 {
 	bool		isnull;
 
-	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'pgbench_lab'",
+	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pgbench_lab'",
 					true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "extension pgbench_lab is not installed in this database");
 	return DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -435,8 +435,8 @@ RunnerReapOrphans(void)
 					"UPDATE pgbench_lab.runs r SET status = 'aborted', "
 					"finished_at = pg_catalog.clock_timestamp(), dsm_handle = NULL, "
 					"coordinator_pid = NULL, transactions = p.xacts, failures = p.fails, "
-					"measured_seconds = p.secs, tps = p.xacts OPERATOR(pg_catalog./) "
-					"NULLIF(p.secs, 0), error = COALESCE(r.error, "
+					"measured_seconds = p.secs, tps = CASE WHEN p.secs OPERATOR(pg_catalog.>) 0::float8 "
+					"THEN p.xacts OPERATOR(pg_catalog./) p.secs END, error = COALESCE(r.error, "
 					"'the run ended without its coordinator recording it (server restart, crash or terminated coordinator)') "
 					"FROM (SELECT pg_catalog.sum(transactions)::bigint AS xacts, "
 					"pg_catalog.sum(failures)::bigint AS fails, "

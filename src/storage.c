@@ -115,7 +115,7 @@ StorageSecondsArg(FunctionCallInfo fcinfo, int argno)
 
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("seconds must not be null"),
 				 errhint("Give a number of seconds greater than 0 and at most %d.",
 						 PGBL_STORAGE_MAX_SECONDS)));

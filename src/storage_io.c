@@ -67,7 +67,7 @@ io_size_arg(FunctionCallInfo fcinfo)
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("size must not be null"),
 				 errhint("Give a size such as '256MB' or '1GB'.")));
 	s = text_to_cstring(PG_GETARG_TEXT_PP(0));

@@ -1,0 +1,207 @@
+"""Faults during runs, each on a real server: the run's owner session
+terminated, the session waiting in CALL run() terminated, two runs on the
+same tables, one client terminated, DROP EXTENSION and DROP TABLE pgbench_accounts mid-run, and
+make_cold on the tables a run is using.  Each ends with the TPC-B sums
+equal, the run recorded with the right status, no worker left behind and
+no crash in the server log.  (Terminated workers, cancel, statement_timeout,
+immediate shutdown and exhausted worker slots are in test_runner.py.)"""
+import re
+import threading
+
+import psycopg
+import pytest
+
+from conftest import Cluster
+from test_runner import WORKER_TYPES, balances as sums
+
+CRASH = re.compile(r"terminated by signal|PANIC|was terminated by exception|exited with exit code [2-9]")
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("faults", {"shared_buffers": "32MB", "max_worker_processes": "16"})
+    c.start()
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    yield c
+    c.destroy()
+
+
+def assert_clean(c, equal_sums=True):
+    """No worker left, no crash in the log, and (if asked) the four sums equal."""
+    c.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}",
+           timeout=20)
+    crashes = [line for line in c.log().splitlines() if CRASH.search(line)]
+    assert not crashes, crashes[:5]
+    if equal_sums:
+        a, t, b, h = sums(c)
+        assert a == t == b == h, (a, t, b, h)
+
+
+def status(c, run_id):
+    return c.scalar("SELECT status FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+
+
+def wait_running(c, run_id, xacts=20):
+    c.poll("SELECT transactions > %s FROM pgbench_lab.active_runs WHERE run_id = %s",
+           (xacts, run_id))
+
+
+def test_owner_session_terminated_run_goes_on(lab):
+    """start() hands the run to its coordinator: the caller may go away."""
+    owner = lab.connect()
+    pid = owner.info.backend_pid
+    run_id = owner.execute("SELECT pgbench_lab.start('tpcb-like', clients => 2, "
+                           "duration => '2 s')").fetchone()[0]
+    wait_running(lab, run_id)
+    assert lab.scalar("SELECT pg_terminate_backend(%s)", (pid,)) is True
+    lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s", (pid,))
+    owner.close()
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.active_runs WHERE run_id = %s",
+                      (run_id,)) in (0, 1)
+    lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,),
+             timeout=30)
+    row = lab.sql("SELECT status, transactions, measured_seconds FROM pgbench_lab.runs "
+                  "WHERE run_id = %s", (run_id,))[0]
+    assert row[0] == "done" and row[1] > 0 and row[2] >= 1.9, row
+    assert_clean(lab)
+
+
+def test_waiting_session_terminated_cancels_run(lab):
+    """CALL run() stops its run when the waiting session is terminated."""
+    err = []
+    waiter = lab.connect()
+    pid = waiter.info.backend_pid
+
+    def call():
+        try:
+            waiter.execute("CALL pgbench_lab.run('tpcb-like', clients => 2, duration => '60 s')")
+        except psycopg.Error as e:
+            err.append(e)
+    t = threading.Thread(target=call)
+    t.start()
+    lab.poll("SELECT count(*) = 1 FROM pgbench_lab.active_runs WHERE transactions > 20")
+    run_id = lab.scalar("SELECT run_id FROM pgbench_lab.active_runs")
+    assert lab.scalar("SELECT pg_terminate_backend(%s)", (pid,)) is True
+    t.join(timeout=30)
+    waiter.close()
+    assert err and isinstance(err[0], psycopg.OperationalError)
+    lab.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}",
+             timeout=10)
+    lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+    row = lab.sql("SELECT status, transactions, measured_seconds FROM pgbench_lab.runs "
+                  "WHERE run_id = %s", (run_id,))[0]
+    assert row[0] == "cancelled" and row[1] > 20 and row[2] < 60, row
+    assert_clean(lab)
+
+
+def test_one_client_terminated_fails_the_run(lab):
+    """The other clients go on to the end; the run is failed, naming the client."""
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '2 s')")
+    wait_running(lab, run_id)
+    lab.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE backend_type = 'pgbench_lab client' LIMIT 1")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert row[1] == "failed" and row[2] > 20, row
+    assert "exited before the end of the run" in row[7], row[7]
+    assert lab.scalar("SELECT measured_seconds >= 1.9 FROM pgbench_lab.runs WHERE run_id = %s",
+                      (run_id,)) is True
+    assert_clean(lab)
+
+
+def test_two_runs_on_the_same_tables(lab):
+    before = sums(lab)
+    hist = lab.scalar("SELECT count(*) FROM pgbench_history")
+    a = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '2 s')")
+    b = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, transactions => 200)")
+    lab.poll("SELECT count(*) = 2 FROM pgbench_lab.active_runs")
+    rows = []
+    for run_id in (a, b):
+        with lab.connect() as conn:
+            rows.append(conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone())
+    assert [r[1] for r in rows] == ["done", "done"], rows
+    assert rows[1][2] == 400
+    added = lab.scalar("SELECT count(*) FROM pgbench_history") - hist
+    assert added == rows[0][2] + rows[1][2]
+    after = sums(lab)
+    delta = [x - y for x, y in zip(after, before)]
+    assert delta[0] == delta[1] == delta[2] == delta[3]
+    assert_clean(lab)
+
+
+def test_make_cold_while_a_run_uses_the_table(lab):
+    """18 evicts under the run's feet; 15 and 16 take AccessExclusiveLock, so
+    the clients wait for it.  Either way no write is lost."""
+    before = lab.scalar("SELECT count(*) FROM pgbench_history")
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '2 s')")
+    wait_running(lab, run_id)
+    evicted = 0
+    for _ in range(3):
+        done = lab.scalar("SELECT transactions FROM pgbench_lab.active_runs WHERE run_id = %s",
+                          (run_id,))
+        with lab.connect() as conn:
+            rows = conn.execute("SELECT buffers_evicted FROM "
+                                "pgbench_lab.make_cold('pgbench_accounts')").fetchall()
+        evicted += sum(r[0] for r in rows)
+        # the run goes on after each eviction
+        lab.poll("SELECT coalesce(bool_or(transactions > %s), true) FROM pgbench_lab.active_runs "
+                 "WHERE run_id = %s", (done, run_id))
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert row[1] == "done" and row[6] == 0, row
+    assert lab.scalar("SELECT count(*) FROM pgbench_history") - before == row[2]
+    assert evicted > 0
+    assert_clean(lab)
+
+
+def test_drop_table_during_run_fails_the_run(lab):
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
+    wait_running(lab, run_id)
+    lab.sql("DROP TABLE pgbench_accounts")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert row[1] == "failed", row
+    assert "pgbench_accounts" in row[7] and "42P01" in row[7], row[7]
+    assert_clean(lab, equal_sums=False)
+    t, b, h = lab.sql("""SELECT (SELECT sum(tbalance) FROM pgbench_tellers),
+                                (SELECT sum(bbalance) FROM pgbench_branches),
+                                (SELECT coalesce(sum(delta), 0) FROM pgbench_history)""")[0]
+    assert t == b == h
+    # a new run is refused with a clear error before any worker starts
+    with pytest.raises(psycopg.errors.UndefinedTable):
+        lab.sql("SELECT pgbench_lab.start('tpcb-like')")
+    assert_clean(lab, equal_sums=False)
+    lab.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+
+
+def test_drop_extension_during_run(lab):
+    """DROP EXTENSION stops the runs: their coordinator logs why and exits
+    (no crash), the waiting session gets an error, the data stays consistent,
+    and the extension can be created again."""
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
+    wait_running(lab, run_id)
+    err = []
+    waiter = lab.connect()
+
+    def wait():
+        try:
+            waiter.execute("CALL pgbench_lab.wait(%s)", (run_id,))
+        except psycopg.Error as e:
+            err.append(e)
+    t = threading.Thread(target=wait)
+    t.start()
+    lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE 'CALL pgbench_lab.wait%%' "
+             "AND state = 'active'")
+    lab.sql("DROP EXTENSION pgbench_lab")
+    t.join(timeout=30)
+    waiter.close()
+    assert not t.is_alive()
+    assert err and not isinstance(err[0], psycopg.OperationalError), err
+    assert_clean(lab)
+    assert re.search(r'"pgbench_lab coordinator" \(PID \d+\) exited with exit code 1', lab.log())
+    lab.sql("CREATE EXTENSION pgbench_lab")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('tpcb-like', transactions => 20)").fetchone()
+    assert row[1] == "done" and row[2] == 20
+    assert_clean(lab)

@@ -1,0 +1,195 @@
+"""Privileges on a real server, as unprivileged roles: nothing that starts
+workers, changes data or touches shared buffers runs without a grant; a
+granted role's workers run as that role; nobody but superusers may start,
+cancel, read or change another role's runs (pg_monitor may read); nobody
+writes the result tables directly; superuser-only functions refuse even
+with EXECUTE granted; run settings cannot raise a role's powers."""
+import psycopg
+import pytest
+
+from conftest import Cluster, PG_MAJOR
+
+WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
+START = "pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint)"
+TABLES = ["pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"]
+COLUMN = {"runs": "label", "run_progress": "failures", "run_latency": "count",
+          "cache_snapshots": "label", "cache_snapshot_relations": "kind", "storage_tests": "kind"}
+RESULT_TABLES = list(COLUMN)
+
+# A valid call of every function that starts workers, changes data or
+# touches shared buffers: each must be refused for a role with no grants.
+RESTRICTED = [
+    "SELECT pgbench_lab.start('select-only', transactions => 1)",
+    "CALL pgbench_lab.run('select-only', transactions => 1)",
+    "SELECT * FROM pgbench_lab.init(1)",
+    "SELECT pgbench_lab.cancel(1)",
+    "SELECT * FROM pgbench_lab.make_cold('pgbench_branches')",
+    "SELECT * FROM pgbench_lab.warm('pgbench_branches')",
+    "SELECT * FROM pgbench_lab.cache_status('pgbench_branches')",
+    "SELECT pgbench_lab.cache_snapshot('x')",
+    "SELECT * FROM pgbench_lab.fsync_test(0.01)",
+    "SELECT * FROM pgbench_lab.io_test('1MB', 0.01)",
+    "SELECT * FROM pgbench_lab.system_info()",
+    "SELECT * FROM pgbench_lab.recommend()",
+]
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("privs", {"shared_buffers": "32MB", "max_worker_processes": "16"})
+    c.start()
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    for role in ("nobody", "alice", "bob", "dave", "mon"):
+        c.sql(f"CREATE ROLE {role} LOGIN")
+    c.sql("CREATE ROLE runners NOLOGIN")
+    c.sql("GRANT runners TO dave")
+    c.sql("GRANT pg_monitor TO mon")
+    for role in ("alice", "bob", "runners"):
+        c.sql(f"GRANT SELECT, INSERT, UPDATE ON {', '.join(TABLES)} TO {role}")
+        c.sql(f"GRANT EXECUTE ON FUNCTION {START}, pgbench_lab.cancel(bigint) TO {role}")
+        c.sql(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO {role}")
+    c.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.cancel(bigint) TO mon")
+    yield c
+    c.destroy()
+
+
+def state(c, sql, user, params=None):
+    try:
+        c.sql(sql, params, user=user)
+        return "00000"
+    except psycopg.Error as e:
+        return e.sqlstate
+
+
+def no_workers(c):
+    c.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}")
+
+
+def test_nothing_restricted_runs_without_a_grant(lab):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    got = {sql: state(lab, sql, "nobody") for sql in RESTRICTED}
+    assert all(s == "42501" for s in got.values()), got
+    # pg_monitor reads, but starts, evicts, warms or measures nothing (its
+    # cancel() grant is for the test below)
+    mon = {sql: state(lab, sql, "mon") for sql in RESTRICTED[:3] + RESTRICTED[4:6] + RESTRICTED[8:10]}
+    assert all(s == "42501" for s in mon.values()), mon
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    assert lab.scalar(f"SELECT count(*) FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}") == 0
+
+
+def test_superuser_only_functions_refuse_a_grant(lab):
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.make_cold(regclass, boolean, boolean), "
+            "pgbench_lab.fsync_test(numeric), pgbench_lab.io_test(text, numeric) TO alice")
+    try:
+        for sql in ("SELECT * FROM pgbench_lab.make_cold('pgbench_branches')",
+                    "SELECT * FROM pgbench_lab.fsync_test(0.01)",
+                    "SELECT * FROM pgbench_lab.io_test('1MB', 0.01)"):
+            assert state(lab, sql, "alice") == "42501", sql
+    finally:
+        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.make_cold(regclass, boolean, boolean), "
+                "pgbench_lab.fsync_test(numeric), pgbench_lab.io_test(text, numeric) FROM alice")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.storage_tests") == 0
+
+
+def test_workers_run_as_the_granted_role(lab):
+    """dave logs in, SET ROLE runners, runs TPC-B: each history row the
+    workers insert records current_user = runners; the session user is dave
+    until PostgreSQL 16, runners from 17 (a worker may log in as a NOLOGIN
+    role there), never a superuser."""
+    lab.sql("""CREATE FUNCTION public.who_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN NEW.filler := left(current_user || '/' || session_user, 22); RETURN NEW; END $$""")
+    lab.sql("CREATE TRIGGER who BEFORE INSERT ON pgbench_history "
+            "FOR EACH ROW EXECUTE FUNCTION public.who_inserts()")
+    try:
+        with lab.connect(user="dave") as conn:
+            conn.execute("SET ROLE runners")
+            r = conn.execute("CALL pgbench_lab.run('tpcb-like', clients => 2, "
+                             "transactions => 10)").fetchone()
+            assert r[1] == "done" and r[2] == 20, r
+            owner = conn.execute("SELECT owner::text FROM pgbench_lab.runs WHERE run_id = %s",
+                                 (r[0],)).fetchone()[0]
+        assert owner == "runners"
+        who = lab.sql("SELECT filler, count(*) FROM pgbench_history "
+                      "WHERE filler LIKE '%/%' GROUP BY 1")
+        login = "dave" if PG_MAJOR < 17 else "runners"
+        assert who == [(f"runners/{login}".ljust(22), 20)], who
+    finally:
+        lab.sql("DROP TRIGGER who ON pgbench_history")
+        lab.sql("DROP FUNCTION public.who_inserts()")
+    no_workers(lab)
+
+
+def test_only_the_owner_and_superusers_control_a_run(lab):
+    run_id = lab.scalar("SELECT pgbench_lab.start('select-only', clients => 2, duration => '60 s')",
+                        user="alice")
+    try:
+        lab.poll("SELECT transactions > 0 FROM pgbench_lab.active_runs WHERE run_id = %s", (run_id,))
+        # bob (granted start and cancel) cannot see, wait for, cancel or change it
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs", user="bob") == 0
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.active_runs", user="bob") == 0
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_progress", user="bob") == 0
+        assert state(lab, "SELECT pgbench_lab.cancel(%s)", "bob", (run_id,)) == "42704"
+        assert state(lab, "SELECT * FROM pgbench_lab.run_live(%s)", "bob", (run_id,)) == "42704"
+        assert state(lab, "CALL pgbench_lab.wait(%s)", "bob", (run_id,)) == "42704"
+        assert state(lab, "UPDATE pgbench_lab.runs SET status = 'done'", "bob") == "42501"
+        assert state(lab, "DELETE FROM pgbench_lab.runs", "bob") == "42501"
+        # nor signal alice's client workers
+        pid = lab.scalar("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client' "
+                         "LIMIT 1")
+        assert state(lab, "SELECT pg_terminate_backend(%s)", "bob", (pid,)) == "42501"
+        assert state(lab, "SELECT pg_cancel_backend(%s)", "bob", (pid,)) == "42501"
+        # pg_monitor reads everything but cancels nothing, even granted cancel()
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.active_runs WHERE run_id = %s",
+                          (run_id,), user="mon") == 1
+        lab.poll("SELECT count(*) > 0 FROM pgbench_lab.run_progress WHERE run_id = %s",
+                 (run_id,), user="mon")
+        assert state(lab, "SELECT pgbench_lab.cancel(%s)", "mon", (run_id,)) == "42501"
+        assert state(lab, "UPDATE pgbench_lab.runs SET status = 'done'", "mon") == "42501"
+        assert lab.scalar("SELECT status FROM pgbench_lab.runs WHERE run_id = %s",
+                          (run_id,)) == "running"
+    finally:
+        # a superuser may cancel anyone's run
+        assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,)) is True
+    no_workers(lab)
+    assert lab.sql("SELECT status, owner::text FROM pgbench_lab.runs WHERE run_id = %s",
+                   (run_id,)) == [("cancelled", "alice")]
+    # the owner reads her run, bob still does not
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs WHERE run_id = %s",
+                      (run_id,), user="alice") == 1
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_latency", user="bob") == 0
+
+
+def test_owner_cancels_own_run(lab):
+    run_id = lab.scalar("SELECT pgbench_lab.start('select-only', duration => '60 s')", user="alice")
+    lab.poll("SELECT count(*) = 1 FROM pgbench_lab.active_runs WHERE run_id = %s", (run_id,))
+    assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,), user="alice") is True
+    no_workers(lab)
+    assert lab.scalar("SELECT status FROM pgbench_lab.runs WHERE run_id = %s", (run_id,)) == "cancelled"
+
+
+@pytest.mark.parametrize("user", ["alice", "mon"])
+def test_result_tables_take_no_direct_writes(lab, user):
+    writes = []
+    for t in RESULT_TABLES:
+        writes += [f"INSERT INTO pgbench_lab.{t} DEFAULT VALUES",
+                   f"UPDATE pgbench_lab.{t} SET {COLUMN[t]} = NULL",
+                   f"DELETE FROM pgbench_lab.{t}",
+                   f"TRUNCATE pgbench_lab.{t} CASCADE"]
+    got = {sql: state(lab, sql, user) for sql in writes}
+    assert all(s == "42501" for s in got.values()), {k: v for k, v in got.items() if v != "42501"}
+
+
+@pytest.mark.parametrize("settings", ['{"role": "postgres"}',
+                                      '{"session_authorization": "postgres"}',
+                                      '{"pgbench_lab.max_duration": "100000"}',
+                                      '{"log_statement": "all"}',
+                                      '{"default_transaction_read_only": "off", "role": "bob"}'])
+def test_run_settings_cannot_raise_privileges(lab, settings):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    s = state(lab, "SELECT pgbench_lab.start('select-only', transactions => 5, settings => %s)",
+              "alice", (settings,))
+    assert s == "42501", s
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    no_workers(lab)
+
