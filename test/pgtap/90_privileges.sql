@@ -11,30 +11,38 @@ CREATE ROLE tap_nobody;
 CREATE ROLE tap_mon IN ROLE pg_monitor;
 CREATE ROLE tap_granted;
 
--- what a role with no grants may execute: pure functions only, and wait()
--- and run_live(), which see only the caller's own runs (row security)
+-- what a role with no grants may execute that can change anything (VOLATILE):
+-- only wait() and run_live(), which see only the caller's own runs (row
+-- security), and the reports part's recording functions, whose C entry
+-- point record() checks the caller; everything else PUBLIC may execute is
+-- STABLE or IMMUTABLE (readers and formatters, under row security)
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
        WHERE p.pronamespace = 'pgbench_lab'::regnamespace
+         AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
-    ARRAY['init_sql', 'storage_class', 'wait', 'run_live', 'may_read_run'],
-    'PUBLIC may execute only pure functions and the run readers');
+    ARRAY['wait', 'run_live', 'record', 'experiment_begin', 'experiment_add', 'experiment_end',
+          'experiment_plan_settings', 'experiment_plan_sweep', 'doc_invalid',
+          'cold_vs_warm_begin', 'cold_vs_warm_prepare'],
+    'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
        WHERE p.pronamespace = 'pgbench_lab'::regnamespace
-         AND has_function_privilege('tap_mon', p.oid, 'EXECUTE')$$,
-    ARRAY['init_sql', 'storage_class', 'wait', 'run_live', 'may_read_run',
-          'system_info', 'recommend', 'memory_budget', 'recommend_sql',
-          'cache_status', 'cache_snapshot'],
+         AND has_function_privilege('tap_mon', p.oid, 'EXECUTE')
+         AND NOT has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
+    ARRAY['system_info', 'recommend', 'memory_budget', 'recommend_sql',
+          'cache_status', 'cache_snapshot', 'autoprewarm_status',
+          'cold_vs_warm_finding', 'cold_vs_warm_runs'],
     'pg_monitor adds the readers of the machine, the settings and the cache');
 
 -- every function that starts workers, changes data or touches shared buffers
 SELECT function_privs_are('pgbench_lab', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'text', 'text'],
     'tap_nobody', '{}', 'start() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'run',
     ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'bigint',
-          'text', 'bigint', 'double precision', 'double precision', 'double precision', 'bigint', 'text'],
+          'text', 'bigint', 'double precision', 'double precision', 'double precision', 'bigint', 'text',
+          'text', 'text'],
     'tap_nobody', '{}', 'run() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean'],
     'tap_nobody', '{}', 'init() is not executable by default');
