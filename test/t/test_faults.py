@@ -11,7 +11,7 @@ import threading
 import psycopg
 import pytest
 
-from conftest import Cluster
+from conftest import pgbench_cluster
 from test_runner import WORKER_TYPES, balances as sums
 
 CRASH = re.compile(r"terminated by signal|PANIC|was terminated by exception|exited with exit code [2-9]")
@@ -19,12 +19,8 @@ CRASH = re.compile(r"terminated by signal|PANIC|was terminated by exception|exit
 
 @pytest.fixture(scope="module")
 def lab():
-    c = Cluster("faults", {"shared_buffers": "32MB", "max_worker_processes": "16"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    yield from pgbench_cluster("faults", {"shared_buffers": "32MB", "max_worker_processes": "16"},
+                               scale=1)
 
 
 def assert_clean(c, equal_sums=True):
