@@ -306,8 +306,10 @@ def test_randomized_calls(lab):
     assert lab.scalar("SELECT pg_postmaster_start_time()") == started
     crashes = [line for line in lab.log().splitlines() if CRASH.search(line)]
     assert not crashes, crashes[:5]
+    # tpcb-like changes all four sums alike, simple-update only accounts and
+    # history: together they keep these two equalities
     a, t, b, h = balances(lab)
-    assert a == t == b == h
+    assert a == h and t == b, (a, t, b, h)
     ok = sum(v.get("00000", 0) for v in outcome.values())
     print(f"randomized calls: {n}, accepted {ok}, refused {n - ok}, server restarts 0")
     for name in sorted(outcome):
