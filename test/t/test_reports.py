@@ -223,7 +223,10 @@ def render(svg):
                         "--disable-component-update", "--disable-sync",
                         f"--user-data-dir={tmp}/profile", "--window-size=800,600",
                         f"--screenshot={png}", "file://" + src],
-                       check=True, capture_output=True, timeout=120)
+                       check=True, capture_output=True, timeout=120,
+                       # the ASan pass preloads libasan for the servers; not for the browser
+                       env={k: v for k, v in os.environ.items()
+                            if k not in ("LD_PRELOAD", "ASAN_OPTIONS")})
         return png_pixels(png)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
