@@ -160,3 +160,20 @@ pgbl_cluster_stop() {
 	local bindir=$1 dir=$2
 	pgbl_as_pg "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
+
+# pgbl_throwaway_cluster MAJOR NAME [conf lines...]: build and install for
+# MAJOR, then start a cluster in a new temporary folder that is stopped and
+# removed when the script exits.  Sets bindir, work and port.  For the
+# benchmark scripts.
+pgbl_throwaway_cluster() {
+	local major=$1 name=$2
+	shift 2
+	bindir=$(pgbl_bindir "$major")
+	pgbl_say "building for PostgreSQL $major"
+	pgbl_build "$bindir"
+	work=$(mktemp -d "/tmp/pgbl-$name.XXXXXX")
+	chmod 755 "$work"
+	port=$(pgbl_free_port)
+	trap 'pgbl_cluster_stop "$bindir" "$work"; rm -rf "$work"' EXIT
+	pgbl_cluster_start "$bindir" "$work" "$port" "$@"
+}

@@ -171,7 +171,7 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 {
 	RunClient  *me = cx->me;
 	uint64		us = latency_ns / 1000;
-	uint64		imax = pg_atomic_read_u64(&me->latency_max_interval);
+	uint64		imax;
 
 	if (committed && !pgbl_instrument)
 	{
@@ -180,6 +180,7 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 	}
 	if (committed)
 	{
+		imax = pg_atomic_read_u64(&me->latency_max_interval);
 		cx->xacts++;
 		cx->lat_sum += latency_ns;
 		cx->lat_sum2 += us * us;

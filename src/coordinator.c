@@ -138,30 +138,6 @@ wait_clients_ready(RunShared *run)
 	}
 }
 
-/* Sum the clients' counters into *s. */
-static void
-sample(RunShared *run, RunSample *s, bool reset_interval_max)
-{
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < run->clients; i++)
-	{
-		RunClient  *c = &run->client[i];
-		uint64		imax;
-
-		s->xacts += pg_atomic_read_u64(&c->xacts);
-		pg_read_barrier();
-		s->latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
-		s->failures += pg_atomic_read_u64(&c->failures);
-		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
-		s->blks_read += pg_atomic_read_u64(&c->blks_read);
-		imax = reset_interval_max ? pg_atomic_exchange_u64(&c->latency_max_interval, 0)
-			: pg_atomic_read_u64(&c->latency_max_interval);
-		s->latency_max_ns = Max(s->latency_max_ns, imax);
-		if (pg_atomic_read_u32(&c->state) == CLIENT_READY)
-			s->running++;
-	}
-}
-
 /* Has every client left its loop (or died)? */
 static bool
 clients_finished(RunShared *run)
@@ -225,7 +201,7 @@ monitor(RunShared *run, ResultsRun *res)
 			break;
 		if (now >= next)
 		{
-			sample(run, &cur, true);
+			ResultsSample(run, &cur, true);
 			ResultsProgress(run, second++, &prev, &cur, 1.0);
 			prev = cur;
 			next += NS_PER_SEC;
@@ -241,7 +217,7 @@ monitor(RunShared *run, ResultsRun *res)
 	for (int i = 0; i < run->clients; i++)
 		WorkerSetLatchOf(run->client[i].pid);
 	wait_clients_gone(run);
-	sample(run, &cur, true);
+	ResultsSample(run, &cur, true);
 	res->end_ns = Max(clients_end_ns(run), run->start_ns + 1);
 	ResultsProgress(run, second, &prev, &cur,
 					(double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);

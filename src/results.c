@@ -260,6 +260,38 @@ record_system(int64 run_id)
 		 1, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/*
+ * Sum the clients' counters into *s.  With reset_interval_max the
+ * per-interval maximum latencies start again from zero (the coordinator's
+ * per-second sample does that; other readers must not).
+ */
+void
+ResultsSample(RunShared *run, RunSample *s, bool reset_interval_max)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+		uint64		imax;
+
+		s->xacts += pg_atomic_read_u64(&c->xacts);
+		pg_read_barrier();		/* the sums were written before xacts */
+		s->latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
+		s->latency_sum2_us2 += pg_atomic_read_u64(&c->latency_sum2_us2);
+		s->failures += pg_atomic_read_u64(&c->failures);
+		s->retries += pg_atomic_read_u64(&c->retries);
+		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
+		s->blks_read += pg_atomic_read_u64(&c->blks_read);
+		imax = reset_interval_max ? pg_atomic_exchange_u64(&c->latency_max_interval, 0)
+			: pg_atomic_read_u64(&c->latency_max_interval);
+		s->latency_max_ns = Max(s->latency_max_ns, imax);
+		s->latency_max_total_ns = Max(s->latency_max_total_ns,
+									  pg_atomic_read_u64(&c->latency_max_ns));
+		if (pg_atomic_read_u32(&c->state) == CLIENT_READY)
+			s->running++;
+	}
+}
+
 /* Final figures, in their own committed transaction. */
 void
 ResultsFinish(RunShared *run, ResultsRun *res)
@@ -268,9 +300,6 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	RunSample	s;
 	StringInfoData error;
 	uint64		total;
-	uint64		sum2 = 0;
-	uint64		retries = 0;
-	uint64		max_ns = 0;
 	double		secs = (double) (res->end_ns - run->start_ns) / 1e9;
 	double		avg_us;
 	Oid			types[19];
@@ -278,20 +307,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	char		nulls[20];
 	const char *status;
 
-	memset(&s, 0, sizeof(s));
-	for (int i = 0; i < run->clients; i++)
-	{
-		RunClient  *c = &run->client[i];
-
-		s.xacts += pg_atomic_read_u64(&c->xacts);
-		s.latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
-		s.failures += pg_atomic_read_u64(&c->failures);
-		s.blks_hit += pg_atomic_read_u64(&c->blks_hit);
-		s.blks_read += pg_atomic_read_u64(&c->blks_read);
-		sum2 += pg_atomic_read_u64(&c->latency_sum2_us2);
-		retries += pg_atomic_read_u64(&c->retries);
-		max_ns = Max(max_ns, pg_atomic_read_u64(&c->latency_max_ns));
-	}
+	ResultsSample(run, &s, false);
 	initStringInfo(&error);
 	status = run_status(run, &error);
 	avg_us = s.xacts ? (double) s.latency_sum_ns / s.xacts / 1000.0 : 0;
@@ -312,15 +328,15 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	v[2] = Float8GetDatum(secs);
 	v[3] = Int64GetDatum((int64) s.xacts);
 	v[4] = Int64GetDatum((int64) s.failures);
-	v[5] = Int64GetDatum((int64) retries);
+	v[5] = Int64GetDatum((int64) s.retries);
 	v[6] = Float8GetDatum(secs > 0 ? s.xacts / secs : 0);
 	v[7] = Float8GetDatum(avg_us / 1000.0);
-	v[8] = Float8GetDatum(s.xacts ? sqrt(Max((double) sum2 / s.xacts - avg_us * avg_us, 0)) / 1000.0 : 0);
+	v[8] = Float8GetDatum(s.xacts ? sqrt(Max((double) s.latency_sum2_us2 / s.xacts - avg_us * avg_us, 0)) / 1000.0 : 0);
 	v[9] = Float8GetDatum(StatsPercentileNs(all, total, 0.50) / 1e6);
 	v[10] = Float8GetDatum(StatsPercentileNs(all, total, 0.90) / 1e6);
 	v[11] = Float8GetDatum(StatsPercentileNs(all, total, 0.95) / 1e6);
 	v[12] = Float8GetDatum(StatsPercentileNs(all, total, 0.99) / 1e6);
-	v[13] = Float8GetDatum((double) max_ns / 1e6);
+	v[13] = Float8GetDatum((double) s.latency_max_total_ns / 1e6);
 	for (int i = 7; i <= 13; i++)
 		nulls[i] = s.xacts ? ' ' : 'n';
 	v[14] = Int64GetDatum((int64) s.blks_hit);

@@ -16,11 +16,14 @@ typedef struct RunSample
 {
 	uint64		xacts;
 	uint64		latency_sum_ns;
-	uint64		latency_max_ns;
+	uint64		latency_sum2_us2;
+	uint64		latency_max_ns;	/* since the last resetting sample */
+	uint64		latency_max_total_ns;
 	uint64		failures;
+	uint64		retries;
 	uint64		blks_hit;
 	uint64		blks_read;
-	int			running;
+	int			running;		/* clients still in their loop */
 } RunSample;
 
 /* What the coordinator keeps between the start and the end of a run. */
@@ -31,6 +34,7 @@ typedef struct ResultsRun
 	int64		end_ns;
 } ResultsRun;
 
+extern void ResultsSample(struct RunShared *run, RunSample *s, bool reset_interval_max);
 extern void ResultsBegin(struct RunShared *run, ResultsRun *res);
 extern void ResultsProgress(struct RunShared *run, int second, const RunSample *prev,
 							const RunSample *cur, double interval_seconds);

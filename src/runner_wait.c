@@ -29,6 +29,7 @@
 #include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
+#include "results.h"
 #include "runner.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_run);
@@ -308,9 +309,7 @@ pgbench_lab_run_live(PG_FUNCTION_ARGS)
 	bool		nulls[5] = {false, false, false, false, false};
 	dsm_segment *seg;
 	RunShared  *run;
-	uint64		xacts = 0;
-	uint64		failures = 0;
-	int			running = 0;
+	RunSample	now;
 	double		secs;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -318,19 +317,13 @@ pgbench_lab_run_live(PG_FUNCTION_ARGS)
 	if (strcmp(row.status, "running") != 0 || !row.has_handle ||
 		(run = RunnerAttach(row.handle, run_id, &seg)) == NULL)
 		PG_RETURN_NULL();
-	for (int i = 0; i < run->clients; i++)
-	{
-		xacts += pg_atomic_read_u64(&run->client[i].xacts);
-		failures += pg_atomic_read_u64(&run->client[i].failures);
-		if (pg_atomic_read_u32(&run->client[i].state) == CLIENT_READY)
-			running++;
-	}
+	ResultsSample(run, &now, false);
 	secs = pg_atomic_read_u32(&run->go) ? (double) (WorkerNowNs() - run->start_ns) / 1e9 : 0;
 	dsm_detach(seg);
 	values[0] = Float8GetDatum(secs);
-	values[1] = Int64GetDatum((int64) xacts);
-	values[2] = Float8GetDatum(secs > 0 ? xacts / secs : 0);
-	values[3] = Int64GetDatum((int64) failures);
-	values[4] = Int32GetDatum(running);
+	values[1] = Int64GetDatum((int64) now.xacts);
+	values[2] = Float8GetDatum(secs > 0 ? now.xacts / secs : 0);
+	values[3] = Int64GetDatum((int64) now.failures);
+	values[4] = Int32GetDatum(now.running);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

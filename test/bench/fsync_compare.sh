@@ -19,15 +19,7 @@ pgbl_setup
 major=${PGBL_BENCH_PG:-18}
 secs=${PGBL_BENCH_SECS:-1}
 runs=${PGBL_BENCH_RUNS:-2}
-bindir=$(pgbl_bindir "$major")
-pgbl_say "building for PostgreSQL $major"
-pgbl_build "$bindir"
-
-work=$(mktemp -d /tmp/pgbl-bench-fsync.XXXXXX)
-chmod 755 "$work"
-port=$(pgbl_free_port)
-trap 'pgbl_cluster_stop "$bindir" "$work"; rm -rf "$work"' EXIT
-pgbl_cluster_start "$bindir" "$work" "$port"
+pgbl_throwaway_cluster "$major" bench-fsync
 psql() { "$bindir/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"; }
 psql -c "CREATE EXTENSION pgbench_lab CASCADE"
 

@@ -21,15 +21,7 @@ clients=${PGBL_BENCH_CLIENTS:-2}
 secs=${PGBL_BENCH_SECS:-3}
 rounds=${PGBL_BENCH_ROUNDS:-3}
 scale=${PGBL_BENCH_SCALE:-1}
-bindir=$(pgbl_bindir "$major")
-pgbl_say "building for PostgreSQL $major"
-pgbl_build "$bindir"
-
-work=$(mktemp -d /tmp/pgbl-bench-libpq.XXXXXX)
-chmod 755 "$work"
-port=$(pgbl_free_port)
-trap 'pgbl_cluster_stop "$bindir" "$work"; rm -rf "$work"' EXIT
-pgbl_cluster_start "$bindir" "$work" "$port" "max_connections = 100"
+pgbl_throwaway_cluster "$major" bench-libpq "max_connections = 100"
 psql() { "$bindir/psql" -X -q -h "$work" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"; }
 pgbench() { "$bindir/pgbench" -h "$work" -p "$port" -U postgres "$@" postgres; }
 psql -c "CREATE EXTENSION pgbench_lab CASCADE"
