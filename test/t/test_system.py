@@ -97,29 +97,48 @@ def test_real_memory_and_cpus(node):
     assert int(value(f, "memory_limit")) <= total_kb * 1024
     assert int(value(f, "cpus_online")) == os.cpu_count()
     with node.connect() as conn:
-        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
         f2 = {r[0]: r[1] for r in conn.execute("SELECT name, value FROM pgbench_lab.system_info()")}
-    assert int(f2["cpus_affinity"]) == len(os.sched_getaffinity(pid))
+        # the backend's own view: the test may run in another PID namespace
+        status = conn.execute("SELECT pg_read_file('/proc/self/status')").fetchone()[0]
+    allowed = next(l.split(":", 1)[1].strip() for l in status.splitlines()
+                   if l.startswith("Cpus_allowed_list:"))
+    count = 0
+    for part in allowed.split(","):
+        lo, _, hi = part.partition("-")
+        count += int(hi or lo) - int(lo) + 1
+    assert int(f2["cpus_affinity"]) == count
     assert 0 < float(value(f, "cpus_effective")) <= os.cpu_count()
     assert value(f, "os") == os.uname().sysname.lower()
     assert value(f, "kernel_release") == os.uname().release
 
 
 def test_real_cgroup_version(node):
-    """The cgroup version of the memory limit is the one the backend is in."""
+    """The cgroup version of the memory limit is the one the backend is in.
+
+    The backend's cgroup file and the cgroup mount are read by the server
+    itself (pg_read_file, pg_stat_file): the test process may live in another
+    PID namespace, where /proc/<backend pid> does not exist.
+    """
     with node.connect() as conn:
-        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
         src = conn.execute("SELECT source FROM pgbench_lab.system_info()"
                            " WHERE name = 'cgroup_memory_max'").fetchone()[0]
-    with open(f"/proc/{pid}/cgroup") as fh:
-        lines = [l.rstrip("\n").split(":", 2) for l in fh if l.count(":") >= 2]
+        text = conn.execute("SELECT pg_read_file('/proc/self/cgroup')").fetchone()[0]
+
+        def exists(path):
+            return conn.execute("SELECT pg_stat_file(%s, true) IS NOT NULL",
+                                (path,)).fetchone()[0]
+
+        v1_file = exists("/sys/fs/cgroup/memory/memory.limit_in_bytes")
+        v2_root = exists("/sys/fs/cgroup/cgroup.controllers")
+        controllers = (conn.execute("SELECT pg_read_file('/sys/fs/cgroup/cgroup.controllers')")
+                       .fetchone()[0].split() if v2_root else [])
+    lines = [l.split(":", 2) for l in text.splitlines() if l.count(":") >= 2]
     v1 = [path for _id, ctl, path in lines if "memory" in ctl.split(",")]
-    if v1 and os.path.exists("/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+    if v1 and v1_file:
         assert src.startswith("cgroup v1 memory.limit_in_bytes"), src
-    elif not v1 and os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
-        with open("/sys/fs/cgroup/cgroup.controllers") as fh:
-            if "memory" in fh.read().split():
-                assert src.startswith("cgroup v2 memory.max"), src
+    elif not v1 and v2_root:
+        if "memory" in controllers:
+            assert src.startswith("cgroup v2 memory.max"), src
     else:
         assert src == "unavailable" or src.startswith("cgroup v"), src
 
