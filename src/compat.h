@@ -35,6 +35,7 @@
 #include "utils/rel.h"
 
 #if PG_VERSION_NUM >= 160000
+#define PGBL_REL_LOCATOR(rel)		(&(rel)->rd_locator)
 #define PGBL_REL_SPC(rel)			((rel)->rd_locator.spcOid)
 #define PGBL_REL_DB(rel)			((rel)->rd_locator.dbOid)
 #define PGBL_REL_FILENUMBER(rel)	((rel)->rd_locator.relNumber)
@@ -42,6 +43,7 @@
 #define PGBL_BUFTAG_DB(tag)			((tag)->dbOid)
 #define PGBL_BUFTAG_FILENUMBER(tag) BufTagGetRelNumber(tag)
 #else
+#define PGBL_REL_LOCATOR(rel)		(&(rel)->rd_node)
 #define PGBL_REL_SPC(rel)			((rel)->rd_node.spcNode)
 #define PGBL_REL_DB(rel)			((rel)->rd_node.dbNode)
 #define PGBL_REL_FILENUMBER(rel)	((rel)->rd_node.relNode)
@@ -196,6 +198,30 @@ pgbl_evict_relation_buffers(Relation rel)
 #else
 #define PGBL_NAMESPACE_ACLCHECK(nsp, role, mode) \
 	pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
+
+/*
+ * Writing a new relation's pages straight to its files, bypassing shared
+ * buffers, each page WAL-logged whole when the relation needs WAL and the
+ * files synced before commit (what index builds do).  PostgreSQL 17 and
+ * later have this as bulk_write.c; for 15 and 16 bulk_write_compat.c gives
+ * the same four calls from smgrextend, log_newpages and smgrimmedsync.
+ * A page from pgbl_bulk_get_buf belongs to the writer once written.
+ */
+#if PG_VERSION_NUM >= 170000
+#include "storage/bulk_write.h"
+typedef BulkWriteState PgblBulkWrite;
+#define pgbl_bulk_start(rel, fork)	smgr_bulk_start_rel((rel), (fork))
+#define pgbl_bulk_get_buf(bulk)		((Page) smgr_bulk_get_buf(bulk))
+#define pgbl_bulk_write(bulk, blkno, page, page_std) \
+	smgr_bulk_write((bulk), (blkno), (BulkWriteBuffer) (page), (page_std))
+#define pgbl_bulk_finish(bulk)		smgr_bulk_finish(bulk)
+#else
+typedef struct PgblBulkWrite PgblBulkWrite;
+extern PgblBulkWrite *pgbl_bulk_start(Relation rel, ForkNumber fork);
+extern Page pgbl_bulk_get_buf(PgblBulkWrite *bulk);
+extern void pgbl_bulk_write(PgblBulkWrite *bulk, BlockNumber blkno, Page page, bool page_std);
+extern void pgbl_bulk_finish(PgblBulkWrite *bulk);
 #endif
 
 #endif							/* PGBL_COMPAT_H */

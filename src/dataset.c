@@ -110,8 +110,8 @@ static const char *const dataset_vacuum_order[] = {
 };
 
 static const char *const dataset_step_names[DATASET_NSTEPS] = {
-	"drop tables", "create tables", "generate data", "vacuum",
-	"primary keys", "foreign keys"
+	"drop tables", "create tables", "primary keys", "generate data",
+	"vacuum", "foreign keys"
 };
 
 void
@@ -233,8 +233,8 @@ key_statements(const DatasetParams *p, bool foreign)
 									dataset_fkeys[i][1], dataset_fkeys[i][2],
 									qualified(p, dataset_fkeys[i][3])));
 	}
-	/* the last step marks the tables complete */
-	if (foreign == p->foreign_keys)
+	/* the foreign keys are the last step when there are any */
+	if (foreign)
 		l = list_concat(l, mark_statements(p, PGBL_DATASET_MARK));
 	return l;
 }
@@ -267,6 +267,9 @@ DatasetStatements(DatasetStep step, const DatasetParams *p)
 			for (int i = 0; i < lengthof(dataset_vacuum_order); i++)
 				l = lappend(l, psprintf("VACUUM (ANALYZE) %s",
 										qualified(p, dataset_vacuum_order[i])));
+			/* the last step marks the tables complete */
+			if (!p->foreign_keys)
+				l = list_concat(l, mark_statements(p, PGBL_DATASET_MARK));
 			break;
 		case DATASET_STEP_PKEYS:
 			l = key_statements(p, false);

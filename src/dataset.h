@@ -17,6 +17,9 @@
 #define PGBL_DATASET_H
 
 #include "port/atomics.h"
+#include "storage/block.h"
+#include "storage/off.h"
+#include "utils/relcache.h"
 
 #define PGBL_DATASET_MAGIC		0x5042494E	/* "PBIN" */
 #define PGBL_DATASET_ERR_MAX	1024
@@ -33,14 +36,17 @@
 #define PGBL_DATASET_MARK		"created by pgbench_lab.init"
 #define PGBL_DATASET_MARK_INCOMPLETE PGBL_DATASET_MARK "; incomplete"
 
-/* The steps of init, in the order they run (pgbench -i's "dtgvp" + "f"). */
+/*
+ * The steps of init, in the order they run: pgbench -i's "dtpgvf", primary
+ * keys made on the empty tables and filled as the rows are written.
+ */
 typedef enum DatasetStep
 {
 	DATASET_STEP_DROP = 0,
 	DATASET_STEP_CREATE,
+	DATASET_STEP_PKEYS,
 	DATASET_STEP_GENERATE,
 	DATASET_STEP_VACUUM,
-	DATASET_STEP_PKEYS,
 	DATASET_STEP_FKEYS,
 	DATASET_NSTEPS
 } DatasetStep;
@@ -90,6 +96,16 @@ extern const char *DatasetStepName(DatasetStep step);
 extern List *DatasetStatements(DatasetStep step, const DatasetParams *p);
 extern void DatasetCheckExisting(Oid nspoid);
 extern int64 DatasetRows(const DatasetParams *p, const char *table);
+
+/* dataset_pages.c */
+extern int64 DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
+								 bool blank_filler, int64 nrows);
+
+/* dataset_btree.c */
+typedef struct DatasetBtree DatasetBtree;
+extern DatasetBtree *DatasetBtreeBegin(Relation index);
+extern void DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off);
+extern void DatasetBtreeFinish(DatasetBtree *bt);
 
 /* dataset_worker.c */
 extern PGDLLEXPORT void pgbench_lab_dataset_main(Datum main_arg);

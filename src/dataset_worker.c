@@ -7,15 +7,19 @@
  * It connects as the caller's role and runs init's steps (dataset.c builds
  * their statements):
  *
- *	1. drop, create and generate, in one transaction.  Because the tables
- *	   were created by this transaction, the rows go in frozen through
- *	   table_multi_insert with a bulk-insert state, like COPY FREEZE (which
- *	   pgbench -i uses): no later pass to set hint bits or the visibility
- *	   map, and nobody else can see the tables before the commit.
+ *	1. drop, create, primary keys and generate, in one transaction.  The
+ *	   primary keys are added while the tables are empty (pgbench -I's
+ *	   "p" before "G").  Because the tables were created by this
+ *	   transaction, nobody else can see them before the commit, and their
+ *	   rows go in as finished pages, frozen and all-visible as COPY FREEZE
+ *	   (which pgbench -i uses) leaves them, written past shared buffers
+ *	   (dataset_pages.c), with each primary key's B-tree written from the
+ *	   same rows in key order (dataset_btree.c): no later pass to set hint
+ *	   bits or the visibility map, no heap scan or sort to build the keys.
  *	2. VACUUM (ANALYZE) of each table, as top-level commands through
  *	   ExecVacuum, which a function or SPI cannot run.
- *	3. primary keys, then foreign keys if asked, each step in a transaction;
- *	   the last one marks the tables complete (their comment).
+ *	3. foreign keys if asked, in a transaction.  The last step marks the
+ *	   tables complete (their comment).
  *
  * Any ERROR is caught, its SQLSTATE and texts copied to the shared segment
  * for the caller to raise again, the transaction aborted, and the worker
@@ -27,13 +31,11 @@
 
 #include "access/heapam.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/vacuum.h"
 #include "executor/spi.h"
-#include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "parser/parse_node.h"
 #include "pgstat.h"
@@ -51,9 +53,6 @@
 #include "pgbench_lab.h"
 #include "dataset.h"
 #include "worker.h"
-
-/* rows per table_multi_insert call */
-#define PGBL_DATASET_BATCH	1000
 
 /* how one table's rows are made: (id, [bid,] balance, filler) */
 typedef struct GenSpec
@@ -117,83 +116,27 @@ run_statements(DatasetShared *sh, DatasetStep step)
 }
 
 /*
- * Put the rows from first on, a batch at most (and at most last) in the slots as
- * (id, [bid,] balance 0, filler); return how many.
+ * Rows of one table and the entries of its primary key, written as
+ * finished pages (dataset_pages.c, dataset_btree.c).
  */
-static int
-fill_batch(TupleTableSlot **slots, const GenSpec *g, bool bigint_id,
-		   Datum filler, int64 first, int64 last)
-{
-	int			n = 0;
-
-	for (int64 id = first; n < PGBL_DATASET_BATCH && id <= last; n++, id++)
-	{
-		TupleTableSlot *slot = slots[n];
-		int			a = 0;
-
-		ExecClearTuple(slot);
-		memset(slot->tts_isnull, 0, sizeof(bool) * slot->tts_tupleDescriptor->natts);
-		slot->tts_values[a++] = bigint_id ? Int64GetDatum(id) : Int32GetDatum((int32) id);
-		if (g->per_bid > 0)
-			slot->tts_values[a++] = Int32GetDatum((int32) ((id - 1) / g->per_bid + 1));
-		slot->tts_values[a++] = Int32GetDatum(0);
-		slot->tts_values[a] = filler;
-		slot->tts_isnull[a] = !g->blank_filler;
-		ExecStoreVirtualTuple(slot);
-	}
-	return n;
-}
-
-/* Rows of one table, frozen when the table is new in this transaction. */
 static int64
 generate_table(Oid nspoid, const GenSpec *g, int64 nrows)
 {
-	Relation	rel = table_open(get_relname_relid(g->table, nspoid), RowExclusiveLock);
-	TupleDesc	desc = RelationGetDescr(rel);
-	bool		bigint_id = TupleDescAttr(desc, 0)->atttypid == INT8OID;
-	int			filler_att = g->per_bid > 0 ? 3 : 2;
-	int			options = TABLE_INSERT_SKIP_FSM;
-	CommandId	cid = GetCurrentCommandId(true);
-	BulkInsertState bistate = GetBulkInsertState();
-	MemoryContext batch_context = AllocSetContextCreate(CurrentMemoryContext,
-														"pgbench_lab init batch",
-														ALLOCSET_DEFAULT_SIZES);
-	TupleTableSlot *slots[PGBL_DATASET_BATCH];
-	Datum		filler = (Datum) 0;
-	int64		id = 1;
+	Relation	rel = table_open(get_relname_relid(g->table, nspoid), AccessExclusiveLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	Relation	pkey;
 
-	if (rel->rd_createSubid != InvalidSubTransactionId)
-		options |= TABLE_INSERT_FROZEN;
-	if (g->blank_filler)
-		filler = DirectFunctionCall3(bpcharin, CStringGetDatum(""),
-									 ObjectIdGetDatum(BPCHAROID),
-									 Int32GetDatum(TupleDescAttr(desc, filler_att)->atttypmod));
-	for (int i = 0; i < PGBL_DATASET_BATCH; i++)
-		slots[i] = table_slot_create(rel, NULL);
-
-	while (id <= nrows)
-	{
-		int			n = fill_batch(slots, g, bigint_id, filler, id, nrows);
-		MemoryContext old;
-
-		id += n;
-		old = MemoryContextSwitchTo(batch_context);
-		table_multi_insert(rel, slots, n, cid, options, bistate);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(batch_context);
-		CHECK_FOR_INTERRUPTS();
-	}
-
-	for (int i = 0; i < PGBL_DATASET_BATCH; i++)
-		ExecDropSingleTupleTableSlot(slots[i]);
-	FreeBulkInsertState(bistate);
-	table_finish_bulk_insert(rel, options);
-	MemoryContextDelete(batch_context);
+	if (list_length(indexes) != 1)
+		elog(ERROR, "table \"%s\" has %d indexes, not its primary key alone",
+			 g->table, list_length(indexes));
+	pkey = index_open(linitial_oid(indexes), AccessExclusiveLock);
+	DatasetGenerateHeap(rel, pkey, g->per_bid, g->blank_filler, nrows);
+	index_close(pkey, NoLock);
 	table_close(rel, NoLock);
 	return nrows;
 }
 
-/* Step 1: drop, create, generate; one transaction. */
+/* Drop, create, primary keys, generate: one transaction. */
 static int64
 drop_create_generate(DatasetShared *sh)
 {
@@ -214,6 +157,10 @@ drop_create_generate(DatasetShared *sh)
 	run_statements(sh, DATASET_STEP_CREATE);
 	step_end(sh, DATASET_STEP_CREATE, -1);
 
+	step_begin(sh, DATASET_STEP_PKEYS);
+	run_statements(sh, DATASET_STEP_PKEYS);
+	step_end(sh, DATASET_STEP_PKEYS, -1);
+
 	step_begin(sh, DATASET_STEP_GENERATE);
 	for (int i = 0; i < lengthof(gen_specs); i++)
 		rows += generate_table(nspoid, &gen_specs[i], DatasetRows(p, gen_specs[i].table));
@@ -224,9 +171,10 @@ drop_create_generate(DatasetShared *sh)
 }
 
 /*
- * Step 2: VACUUM (ANALYZE) each table as a top-level command.  vacuum()
- * commits the transaction it is called in and starts one per table, so the
- * parse tree lives in worker_context, not in a transaction.
+ * VACUUM (ANALYZE) each table as a top-level command.  vacuum() commits
+ * the transaction it is called in and starts one per table, so the parse
+ * tree lives in worker_context, not in a transaction.  The step's other
+ * statements (the marks, when it is the last step) run in one transaction.
  */
 static void
 vacuum_tables(DatasetShared *sh, int64 rows)
@@ -238,8 +186,17 @@ vacuum_tables(DatasetShared *sh, int64 rows)
 	{
 		const char *sql = (const char *) lfirst(lc);
 		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(sql));
-		ParseState *pstate = make_parsestate(NULL);
+		ParseState *pstate;
 
+		if (!IsA(raw->stmt, VacuumStmt))
+		{
+			WorkerXactBegin();
+			SPI_execute(sql, false, 0);
+			WorkerXactCommit();
+			MemoryContextSwitchTo(worker_context);
+			continue;
+		}
+		pstate = make_parsestate(NULL);
 		pstate->p_sourcetext = sql;
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
@@ -252,7 +209,7 @@ vacuum_tables(DatasetShared *sh, int64 rows)
 	step_end(sh, DATASET_STEP_VACUUM, rows);
 }
 
-/* Steps 3 and 4: primary keys, foreign keys; a transaction each. */
+/* Foreign keys: a transaction. */
 static void
 add_keys(DatasetShared *sh, DatasetStep step, int64 rows)
 {
@@ -314,7 +271,6 @@ pgbench_lab_dataset_main(Datum main_arg)
 		int64		rows = drop_create_generate(sh);
 
 		vacuum_tables(sh, rows);
-		add_keys(sh, DATASET_STEP_PKEYS, rows);
 		if (sh->params.foreign_keys)
 			add_keys(sh, DATASET_STEP_FKEYS, -1);
 		pg_atomic_write_u32(&sh->state, DATASET_STATE_DONE);

@@ -1,4 +1,4 @@
--- pgbench_lab.init_sql(): the statements init runs, in pgbench -i's order.
+-- pgbench_lab.init_sql(): the statements init runs, in its order (pgbench -I dtpGv).
 SET search_path = public;
 SELECT step, statement FROM pgbench_lab.init_sql(1);
 -- options: fillfactor, unlogged, foreign keys; aid is bigint from 20000
