@@ -425,7 +425,7 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 	if (!WorkerRegister("pgbench_lab_dataset_main", "pgbench_lab init", name,
 						UInt32GetDatum(dsm_segment_handle(seg)), 0, handle))
 		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("could not start the pgbench_lab init worker: no free background worker slot"),
 				 errhint("Raise max_worker_processes (now %d; needs a restart) or wait for other background workers to finish.",
 						 max_worker_processes)));

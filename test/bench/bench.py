@@ -103,7 +103,13 @@ def drop_tables(c):
 
 
 def init_seconds(c, how, scale):
+    """Seconds to load pgbench's data set one way.  Each contender starts
+    from the same state: old tables dropped, a checkpoint, and the OS's dirty
+    pages written out, so none is slowed by the writeback the previous one
+    left behind (on this shared disk that alone moved timings by 2x)."""
     drop_tables(c)
+    c.sql("CHECKPOINT")
+    os.sync()
     t0 = time.monotonic()
     if how == "pgbench_lab.init":
         c.sql("SELECT * FROM pgbench_lab.init(%s)", (scale,))

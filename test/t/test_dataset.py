@@ -308,7 +308,7 @@ def test_cancel_during_generation(lab, role, how):
 def test_out_of_worker_slots(new_cluster):
     c = new_cluster("noslots", conf={"max_worker_processes": 0})
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    with pytest.raises(psycopg.errors.InsufficientResources, match="background worker slot") as e:
+    with pytest.raises(psycopg.errors.ConfigurationLimitExceeded, match="background worker slot") as e:
         c.sql("SELECT * FROM pgbench_lab.init(1)")
     assert "max_worker_processes" in e.value.diag.message_hint
     assert c.scalar("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'pgbench%'") == 0
