@@ -32,12 +32,16 @@ CREATE TABLE pgbench_lab.experiments (
     started_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     finished_at timestamptz,
     status text NOT NULL DEFAULT 'running'
-        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed'])),
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed', 'aborted'])),
     owner regrole NOT NULL,
     source_server text,
     source_experiment_id bigint,
-    imported_at timestamptz
+    imported_at timestamptz,
+    backend_pid integer,
+    backend_start timestamptz
 );
+COMMENT ON COLUMN pgbench_lab.experiments.backend_pid IS
+    'The session whose procedure runs the experiment (with backend_start): gone or on to another statement, the experiment is aborted';
 COMMENT ON TABLE pgbench_lab.experiments IS
     'Groups of runs made by sweep() or compare_settings(); ids shared with runs';
 
@@ -161,11 +165,27 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'Experiments are recorded by the procedures that run them.';
     END IF;
-    INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner)
-    VALUES (args->>'kind', args->>'workload', args->>'label', coalesce(args->'params', '{}'), caller)
+    INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner, backend_pid, backend_start)
+    VALUES (args->>'kind', args->>'workload', args->>'label', coalesce(args->'params', '{}'), caller,
+            pg_backend_pid(), (SELECT a.backend_start FROM pg_stat_get_activity(pg_backend_pid()) a))
     RETURNING experiment_id INTO id;
     RETURN jsonb_build_object('experiment_id', id);
 END
+$$;
+
+-- Whether a running experiment's procedure has stopped without ending it:
+-- its session is gone or idle, or has gone on to a statement and a
+-- transaction that both began after the experiment did.  (A procedure's
+-- CALL began before it, though the procedure commits between runs; several
+-- statements of one transaction block share its start.)
+CREATE FUNCTION pgbench_lab.experiment_stopped(e pgbench_lab.experiments)
+RETURNS boolean LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT e.status = 'running' AND e.source_server IS NULL AND e.backend_pid IS NOT NULL
+       AND NOT EXISTS (SELECT FROM pg_stat_get_activity(e.backend_pid) a
+                        WHERE a.backend_start = e.backend_start AND a.state = 'active'
+                          AND (a.query_start <= e.started_at OR a.xact_start <= e.started_at))
 $$;
 
 -- The id of a running experiment of the caller, locked; an error otherwise.
@@ -350,7 +370,7 @@ BEGIN
             WHEN 'time' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'timestamptz')
             WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
             WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
-            WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed')
+            WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed', 'aborted')
             WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost')
             END;
         IF NOT ok THEN
@@ -368,7 +388,7 @@ BEGIN
                     WHEN 'time' THEN 'a timestamp'
                     WHEN 'interval' THEN 'an interval'
                     WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
-                    WHEN 'exp_status' THEN 'one of done, failed'
+                    WHEN 'exp_status' THEN 'one of done, failed, aborted'
                     ELSE 'one of sweep, compare_settings, cold_vs_warm, connection_cost' END));
         END IF;
     END LOOP;
@@ -540,11 +560,16 @@ END
 $$;
 
 -- The only entry of record(): dispatch to the action, as the extension owner.
+-- Experiments whose procedure stopped (an error, a cancel, a lost session)
+-- are marked aborted first.
 CREATE FUNCTION pgbench_lab.record_as(caller regrole, action text, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    UPDATE pgbench_lab.experiments e
+       SET status = 'aborted', finished_at = clock_timestamp()
+     WHERE pgbench_lab.experiment_stopped(e);
     IF action IS NULL OR action NOT IN ('experiment_begin', 'experiment_add', 'experiment_end', 'import') THEN
         RAISE EXCEPTION 'unknown action "%"', action
             USING ERRCODE = 'invalid_parameter_value',
@@ -1321,9 +1346,12 @@ BEGIN
     IF e.label IS NOT NULL THEN
         RETURN QUERY SELECT 'label: ' || e.label;
     END IF;
-    RETURN QUERY SELECT format('status %s, started %s, %s run(s)%s', e.status,
+    RETURN QUERY SELECT format('status %s, started %s, %s run(s)%s',
+                       CASE WHEN pgbench_lab.experiment_stopped(e) THEN 'aborted' ELSE e.status END,
                        to_char(e.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), n,
-                       CASE e.status WHEN 'running' THEN ' (still going, or stopped by an error)' ELSE '' END);
+                       CASE WHEN pgbench_lab.experiment_stopped(e) OR e.status = 'aborted'
+                            THEN ' (its procedure stopped before the end: an error, a cancel or a lost session)'
+                            WHEN e.status = 'running' THEN ' (still going)' ELSE '' END);
     IF e.source_server IS NOT NULL THEN
         RETURN QUERY SELECT format('imported from %s, where it was experiment %s', e.source_server, e.source_experiment_id);
     END IF;

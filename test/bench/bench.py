@@ -137,9 +137,11 @@ class Table:
     def __init__(self):
         self.rows = []
 
-    def add(self, what, a_name, a, b_name, b):
-        self.rows.append((what, a_name, a, b_name, b, a / b if b else float("nan")))
-        print(f"  {what:<34} {a_name:>18} {a:>12.1f}   {b_name:<26} {b:>12.1f}   ratio {a / b if b else float('nan'):6.2f}",
+    def add(self, what, a_name, a, b_name, b, ratio=None):
+        if ratio is None:
+            ratio = a / b if b else float("nan")
+        self.rows.append((what, a_name, a, b_name, b, ratio))
+        print(f"  {what:<34} {a_name:>18} {a:>12.1f}   {b_name:<26} {b:>12.1f}   ratio {ratio:6.2f}",
               flush=True)
 
     def show(self):
@@ -163,13 +165,21 @@ def throughput(c, table, args, workload, clients):
 
 
 def instrumentation(c, table, args):
-    s = args.seconds
+    """With and without instrumentation, alternating in rounds of at most
+    5 s (at least 9 rounds, as long as the other comparisons together); the
+    ratio is the median of each round's pair, which cancels the machine's
+    drift between rounds."""
+    s = min(args.seconds, 5)
+    rounds = max(9, args.rounds * args.seconds // s)
     contenders = [
         ("on", lambda: lab_tps(c, "select-only", 2, s)),
         ("off", lambda: lab_tps(c, "select-only", 2, s, '{"pgbench_lab.instrument": "off"}')),
     ]
-    med, _ = median_rounds(contenders, args.rounds)
-    table.add("instrumentation, select-only 2 (tps)", "with", med["on"], "without", med["off"])
+    med, runs = median_rounds(contenders, rounds)
+    paired = statistics.median(a / b for a, b in zip(runs["on"], runs["off"]))
+    print(f"  instrumentation: {rounds} rounds of {s} s, median of paired ratios {paired:.3f}")
+    table.add("instrumentation, select-only 2 (tps)", "with", med["on"], "without", med["off"],
+              ratio=paired)
 
 
 def init_speed(c, table, args, scale):
@@ -184,6 +194,16 @@ def init_speed(c, table, args, scale):
               "faster pgbench -i mode", rows / best)
 
 
+def memory_median(c, pid, n=5):
+    """A sample catches whatever the transaction in flight holds: the
+    median of n, a second apart."""
+    samples = []
+    for _ in range(n):
+        samples.append(worker_memory(c, pid) or 0)
+        time.sleep(1)
+    return statistics.median(samples)
+
+
 def memory(c, table, args):
     minutes = args.memory_minutes
     if minutes <= 0:
@@ -193,11 +213,12 @@ def memory(c, table, args):
     c.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
     pid = c.scalar("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
     time.sleep(5)
-    start = worker_memory(c, pid)
-    time.sleep(max(0, minutes * 60 - 15))
-    end = worker_memory(c, pid)
+    start = memory_median(c, pid)
+    time.sleep(max(0, minutes * 60 - 30))
+    end = memory_median(c, pid)
     c.sql("CALL pgbench_lab.wait(%s)", (run_id,))
-    print(f"  client worker memory: {start} bytes after 5 s, {end} bytes after {minutes * 60 - 10} s")
+    print(f"  client worker memory (median of 5 samples): {start:.0f} bytes after 10 s, "
+          f"{end:.0f} bytes after {minutes * 60 - 10:.0f} s")
     table.add(f"worker memory, {minutes} min tpcb (bytes)", "end", end or 0, "start", start or 1)
 
 

@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 import psycopg
@@ -180,3 +181,27 @@ def pgbench_cluster(name, conf=None, scale=2, **kw):
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
     yield c
     c.destroy()
+
+
+class Background:
+    """One statement run on conn in a thread of its own, so that the test
+    can cancel or terminate its session; join() returns the psycopg error it
+    raised, or None."""
+
+    def __init__(self, conn, query, params=None):
+        self.error = None
+        self.thread = threading.Thread(target=self._run, args=(conn, query, params))
+        self.thread.start()
+
+    def _run(self, conn, query, params):
+        try:
+            conn.execute(query, params)
+        except psycopg.Error as e:
+            self.error = e
+
+    def join(self, timeout=60):
+        self.thread.join(timeout)
+        return self.error
+
+    def is_alive(self):
+        return self.thread.is_alive()

@@ -5,10 +5,11 @@ a second database of the same cluster, and every comparison is between the
 two, so nothing here hard-codes what pgbench produces.
 """
 import os
-import threading
 
 import psycopg
 import pytest
+
+from conftest import Background
 
 TABLES = ["pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"]
 IDS = {"pgbench_branches": "bid", "pgbench_tellers": "tid",
@@ -279,26 +280,16 @@ def test_cancel_during_generation(lab, role, how):
     old = lab.scalar("SELECT 'lab.pgbench_accounts'::regclass::oid")
     conn = lab.connect(user=role)
     pid = conn.info.backend_pid
-    failure = []
-
-    def call():
-        try:
-            conn.execute("SELECT * FROM pgbench_lab.init(20)")
-        except psycopg.Error as e:
-            failure.append(e)
-
-    t = threading.Thread(target=call)
-    t.start()
+    call = Background(conn, "SELECT * FROM pgbench_lab.init(60)")
     try:
         lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init' "
                  "AND usename = 'lab' AND query = 'pgbench_lab init: generate data'")
         lab.sql(f"SELECT {how}(%s)", (pid,))
-        t.join(60)
     finally:
-        t.join(60)
+        error = call.join()
         conn.close()
     want = psycopg.errors.QueryCanceled if how == "pg_cancel_backend" else psycopg.OperationalError
-    assert isinstance(failure[0], want)
+    assert isinstance(error, want)
     lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init'")
     assert lab.scalar("SELECT 'lab.pgbench_accounts'::regclass::oid") == old
     assert lab.scalar("SELECT count(*) FROM lab.pgbench_branches") == 1

@@ -6,12 +6,11 @@ equal, the run recorded with the right status, no worker left behind and
 no crash in the server log.  (Terminated workers, cancel, statement_timeout,
 immediate shutdown and exhausted worker slots are in test_runner.py.)"""
 import re
-import threading
 
 import psycopg
 import pytest
 
-from conftest import pgbench_cluster
+from conftest import Background, pgbench_cluster
 from test_runner import WORKER_TYPES, balances as sums
 
 CRASH = re.compile(r"terminated by signal|PANIC|was terminated by exception|exited with exit code [2-9]")
@@ -65,23 +64,15 @@ def test_owner_session_terminated_run_goes_on(lab):
 
 def test_waiting_session_terminated_cancels_run(lab):
     """CALL run() stops its run when the waiting session is terminated."""
-    err = []
     waiter = lab.connect()
     pid = waiter.info.backend_pid
-
-    def call():
-        try:
-            waiter.execute("CALL pgbench_lab.run('tpcb-like', clients => 2, duration => '60 s')")
-        except psycopg.Error as e:
-            err.append(e)
-    t = threading.Thread(target=call)
-    t.start()
+    call = Background(waiter, "CALL pgbench_lab.run('tpcb-like', clients => 2, duration => '60 s')")
     lab.poll("SELECT count(*) = 1 FROM pgbench_lab.active_runs WHERE transactions > 20")
     run_id = lab.scalar("SELECT run_id FROM pgbench_lab.active_runs")
     assert lab.scalar("SELECT pg_terminate_backend(%s)", (pid,)) is True
-    t.join(timeout=30)
+    error = call.join(timeout=30)
     waiter.close()
-    assert err and isinstance(err[0], psycopg.OperationalError)
+    assert isinstance(error, psycopg.OperationalError)
     lab.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}",
              timeout=10)
     lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
@@ -177,23 +168,15 @@ def test_drop_extension_during_run(lab):
     and the extension can be created again."""
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
     wait_running(lab, run_id)
-    err = []
     waiter = lab.connect()
-
-    def wait():
-        try:
-            waiter.execute("CALL pgbench_lab.wait(%s)", (run_id,))
-        except psycopg.Error as e:
-            err.append(e)
-    t = threading.Thread(target=wait)
-    t.start()
+    call = Background(waiter, "CALL pgbench_lab.wait(%s)", (run_id,))
     lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE 'CALL pgbench_lab.wait%%' "
              "AND state = 'active'")
     lab.sql("DROP EXTENSION pgbench_lab")
-    t.join(timeout=30)
+    error = call.join(timeout=30)
     waiter.close()
-    assert not t.is_alive()
-    assert err and not isinstance(err[0], psycopg.OperationalError), err
+    assert not call.is_alive()
+    assert error is not None and not isinstance(error, psycopg.OperationalError), error
     assert_clean(lab)
     assert re.search(r'"pgbench_lab coordinator" \(PID \d+\) exited with exit code 1', lab.log())
     lab.sql("CREATE EXTENSION pgbench_lab")

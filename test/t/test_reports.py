@@ -15,7 +15,7 @@ import zlib
 import psycopg
 import pytest
 
-from conftest import Cluster, pgbench_cluster
+from conftest import Background, Cluster, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +97,33 @@ def test_compare_settings_interleaves_rounds(lab):
     assert row[1] == pytest.approx(min(ratios)) and row[2] == pytest.approx(max(ratios))
     assert row[3] == 2
     assert res["finding"].startswith("B (work_mem=8MB) against A: TPS ×")
+
+
+def test_cancelled_sweep_is_aborted(lab):
+    """A sweep stopped by a cancel says so in report() at once, and is marked
+    aborted in the table by the next experiment."""
+    conn = lab.connect()
+    pid = conn.info.backend_pid
+    sweep = Background(conn, "CALL pgbench_lab.sweep('select-only', '{1,2}', '5 s')")
+    try:
+        lab.poll("SELECT count(*) = 1 FROM pgbench_lab.experiments e WHERE e.backend_pid = %s "
+                 "AND e.status = 'running' AND EXISTS (SELECT FROM pgbench_lab.runs r "
+                 "WHERE r.status = 'running')", (pid,))
+        eid = lab.scalar("SELECT experiment_id FROM pgbench_lab.experiments "
+                         "WHERE backend_pid = %s AND status = 'running'", (pid,))
+        status = "SELECT line FROM pgbench_lab.report(%s) AS line WHERE line LIKE 'status %%'"
+        assert lab.scalar(status, (eid,)).endswith("(still going)")
+        lab.sql("SELECT pg_cancel_backend(%s)", (pid,))
+    finally:
+        error = sweep.join()
+    assert isinstance(error, psycopg.errors.QueryCanceled)
+    line = lab.scalar(status, (eid,))
+    assert line.startswith("status aborted") and "a cancel" in line
+    conn.close()
+    call(lab, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
+    assert lab.sql("SELECT status, finished_at IS NOT NULL FROM pgbench_lab.experiments "
+                   "WHERE experiment_id = %s", (eid,)) == [("aborted", True)]
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running'") == 0
 
 
 def test_experiments_refuse_a_transaction_block_and_bad_input(lab):

@@ -6,7 +6,7 @@ import time
 import psycopg
 import pytest
 
-from conftest import Cluster, pgbench_cluster
+from conftest import Background, Cluster, pgbench_cluster
 
 WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
 
@@ -184,20 +184,12 @@ def test_cancelling_the_waiting_call_stops_the_run(lab, how):
         pid = waiter.info.backend_pid
         if how == "statement_timeout":
             waiter.execute("SET statement_timeout = '1500ms'")
-        err = []
-
-        def wait():
-            try:
-                waiter.execute("CALL pgbench_lab.run('select-only', clients => 2, duration => '60 s')")
-            except psycopg.Error as e:
-                err.append(e)
-        t = threading.Thread(target=wait)
-        t.start()
+        call = Background(waiter, "CALL pgbench_lab.run('select-only', clients => 2, duration => '60 s')")
         lab.poll("SELECT count(*) > 0 FROM pgbench_lab.active_runs WHERE transactions > 0")
         if how == "pg_cancel_backend":
             lab.sql("SELECT pg_cancel_backend(%s)", (pid,))
-        t.join(timeout=30)
-    assert err and isinstance(err[0], psycopg.errors.QueryCanceled)
+        error = call.join(timeout=30)
+    assert isinstance(error, psycopg.errors.QueryCanceled)
     lab.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}",
              timeout=10)
     lab.poll("SELECT status = 'cancelled' FROM pgbench_lab.runs ORDER BY run_id DESC LIMIT 1")
