@@ -37,6 +37,9 @@
 #include "compat.h"
 #include "dataset.h"
 
+/* every this many heap pages the activity line shows the rows written */
+#define PGBL_PROGRESS_PAGES		1024
+
 /* the visibility map's layout: 2 bits a heap block after the page header */
 #define PGBL_VM_MAPSIZE			(BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
 #define PGBL_VM_BLOCKS_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
@@ -121,6 +124,18 @@ new_page(PgblBulkWrite *bulk)
 	return page;
 }
 
+/* The worker's pg_stat_activity.query while it generates. */
+static void
+report_progress(Relation rel, int64 done, int64 total)
+{
+	char		activity[160];
+
+	snprintf(activity, sizeof(activity),
+			 "pgbench_lab init: generate data, %s " INT64_FORMAT " of " INT64_FORMAT " rows",
+			 RelationGetRelationName(rel), done, total);
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
 /* The visibility map of npages heap pages, all visible and all frozen. */
 static void
 write_visibility_map(Relation rel, BlockNumber npages)
@@ -171,6 +186,7 @@ DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid, bool blank_filler,
 		RelationGetNumberOfBlocks(rel) != 0)
 		elog(ERROR, "table \"%s\" is not new and empty", RelationGetRelationName(rel));
 
+	report_progress(rel, 0, nrows);
 	template_init(&t, rel, per_bid, blank_filler);
 	need = MAXALIGN(t.len) + save_free;
 	bt = DatasetBtreeBegin(pkey);
@@ -184,6 +200,8 @@ DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid, bool blank_filler,
 		{
 			pgbl_bulk_write(bulk, blkno++, page, true);
 			page = NULL;
+			if (blkno % PGBL_PROGRESS_PAGES == 0)
+				report_progress(rel, id - 1, nrows);
 			CHECK_FOR_INTERRUPTS();
 		}
 		if (page == NULL)

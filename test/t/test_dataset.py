@@ -282,8 +282,10 @@ def test_cancel_during_generation(lab, role, how):
     pid = conn.info.backend_pid
     call = Background(conn, "SELECT * FROM pgbench_lab.init(60)")
     try:
+        # the worker's activity line shows the rows written so far
         lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init' "
-                 "AND usename = 'lab' AND query = 'pgbench_lab init: generate data'")
+                 "AND usename = 'lab' AND query ~ '^pgbench_lab init: generate data, "
+                 "pgbench_accounts [1-9][0-9]* of 6000000 rows$'")
         lab.sql(f"SELECT {how}(%s)", (pid,))
     finally:
         error = call.join()
