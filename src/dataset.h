@@ -98,7 +98,7 @@ extern void DatasetCheckExisting(Oid nspoid);
 extern int64 DatasetRows(const DatasetParams *p, const char *table);
 
 /* dataset_pages.c */
-extern int64 DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
+extern void DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
 								 bool blank_filler, int64 nrows);
 
 /* dataset_btree.c */

@@ -55,10 +55,9 @@ struct DatasetBtree
 	BlockNumber next_blkno;
 	MemoryContext cxt;
 	IndexTuple	leaf;			/* the entry, key and heap TID set per row */
-	Size		leaf_size;
 	Size		key_off;
 	bool		bigint_key;
-	BtLevel		leaves;
+	BtLevel		level;			/* the leaves, then each level above in turn */
 };
 
 static void
@@ -242,9 +241,8 @@ DatasetBtreeBegin(Relation index)
 	bt->inskey = _bt_mkscankey(index, NULL);
 	value = bt->bigint_key ? Int64GetDatum(0) : Int32GetDatum(0);
 	bt->leaf = index_form_tuple(desc, &value, &isnull);
-	bt->leaf_size = IndexTupleSize(bt->leaf);
 	bt->key_off = IndexInfoFindDataOffset(bt->leaf->t_info);
-	level_init(&bt->leaves, 0, BTGetTargetPageFreeSpace(index));
+	level_init(&bt->level, 0, BTGetTargetPageFreeSpace(index));
 
 	/*
 	 * The empty build left a metapage, read by nobody yet; make sure no
@@ -272,7 +270,7 @@ DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off
 
 		memcpy((char *) bt->leaf + bt->key_off, &k, sizeof(int32));
 	}
-	level_add(bt, &bt->leaves, bt->leaf);
+	level_add(bt, &bt->level, bt->leaf);
 	MemoryContextSwitchTo(old);
 }
 
@@ -281,22 +279,19 @@ void
 DatasetBtreeFinish(DatasetBtree *bt)
 {
 	MemoryContext old = MemoryContextSwitchTo(bt->cxt);
-	BtLevel    *lv = &bt->leaves;
-	BtLevel		upper;
+	BtLevel    *lv = &bt->level;
 	Page		meta;
 
 	if (lv->page == NULL)
 		elog(ERROR, "index \"%s\" got no rows", RelationGetRelationName(bt->index));
 	while (!level_finish(bt, lv))
 	{
-		IndexTuple *down = lv->down;
-		int			ndown = lv->ndown;
+		BtLevel		upper;
 
 		level_init(&upper, lv->level + 1, BLCKSZ * (100 - BTREE_NONLEAF_FILLFACTOR) / 100);
-		for (int i = 0; i < ndown; i++)
-			level_add(bt, &upper, down[i]);
+		for (int i = 0; i < lv->ndown; i++)
+			level_add(bt, &upper, lv->down[i]);
 		*lv = upper;
-		lv = &bt->leaves;
 	}
 	meta = pgbl_bulk_get_buf(bt->bulk);
 	_bt_initmetapage(meta, lv->blkno, lv->level, _bt_allequalimage(bt->index, false));

@@ -169,9 +169,9 @@ write_visibility_map(Relation rel, BlockNumber npages)
 /*
  * nrows rows of one of pgbench's tables, which must be new in this
  * transaction and empty, and the entries of its primary key pkey (made on
- * the empty table; dataset_btree.c); returns nrows.
+ * the empty table; dataset_btree.c).
  */
-int64
+void
 DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid, bool blank_filler, int64 nrows)
 {
 	DatasetBtree *bt;
@@ -222,5 +222,4 @@ DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid, bool blank_filler,
 
 	pfree(t.tup);
 	pgstat_count_heap_insert(rel, nrows);
-	return nrows;
 }

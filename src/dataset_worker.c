@@ -211,14 +211,14 @@ vacuum_tables(DatasetShared *sh, int64 rows)
 
 /* Foreign keys: a transaction. */
 static void
-add_keys(DatasetShared *sh, DatasetStep step, int64 rows)
+add_foreign_keys(DatasetShared *sh)
 {
-	step_begin(sh, step);
+	step_begin(sh, DATASET_STEP_FKEYS);
 	WorkerXactBegin();
-	run_statements(sh, step);
+	run_statements(sh, DATASET_STEP_FKEYS);
 	WorkerXactCommit();
 	MemoryContextSwitchTo(worker_context);
-	step_end(sh, step, rows);
+	step_end(sh, DATASET_STEP_FKEYS, -1);
 }
 
 /* Copy the error for the caller, then clean up as autovacuum does. */
@@ -272,7 +272,7 @@ pgbench_lab_dataset_main(Datum main_arg)
 
 		vacuum_tables(sh, rows);
 		if (sh->params.foreign_keys)
-			add_keys(sh, DATASET_STEP_FKEYS, -1);
+			add_foreign_keys(sh);
 		pg_atomic_write_u32(&sh->state, DATASET_STATE_DONE);
 	}
 	PG_CATCH();

@@ -142,6 +142,21 @@ AS $$
                 THEN v::numeric::bigint END
 $$;
 
+-- Whether a running experiment's procedure has stopped without ending it:
+-- its session is gone or idle, or has gone on to a statement and a
+-- transaction that both began after the experiment did.  (A procedure's
+-- CALL began before it, though the procedure commits between runs; several
+-- statements of one transaction block share its start.)
+CREATE FUNCTION pgbench_lab.experiment_stopped(e pgbench_lab.experiments)
+RETURNS boolean LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT e.status = 'running' AND e.source_server IS NULL AND e.backend_pid IS NOT NULL
+       AND NOT EXISTS (SELECT FROM pg_stat_get_activity(e.backend_pid) a
+                        WHERE a.backend_start = e.backend_start AND a.state = 'active'
+                          AND (a.query_start <= e.started_at OR a.xact_start <= e.started_at))
+$$;
+
 CREATE FUNCTION pgbench_lab.experiment_begin_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -165,27 +180,17 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'Experiments are recorded by the procedures that run them.';
     END IF;
+    -- experiments whose procedure stopped (an error, a cancel, a lost
+    -- session) are marked aborted as the next one begins
+    UPDATE pgbench_lab.experiments e
+       SET status = 'aborted', finished_at = clock_timestamp()
+     WHERE e.status = 'running' AND pgbench_lab.experiment_stopped(e);
     INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner, backend_pid, backend_start)
     VALUES (args->>'kind', args->>'workload', args->>'label', coalesce(args->'params', '{}'), caller,
             pg_backend_pid(), (SELECT a.backend_start FROM pg_stat_get_activity(pg_backend_pid()) a))
     RETURNING experiment_id INTO id;
     RETURN jsonb_build_object('experiment_id', id);
 END
-$$;
-
--- Whether a running experiment's procedure has stopped without ending it:
--- its session is gone or idle, or has gone on to a statement and a
--- transaction that both began after the experiment did.  (A procedure's
--- CALL began before it, though the procedure commits between runs; several
--- statements of one transaction block share its start.)
-CREATE FUNCTION pgbench_lab.experiment_stopped(e pgbench_lab.experiments)
-RETURNS boolean LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT e.status = 'running' AND e.source_server IS NULL AND e.backend_pid IS NOT NULL
-       AND NOT EXISTS (SELECT FROM pg_stat_get_activity(e.backend_pid) a
-                        WHERE a.backend_start = e.backend_start AND a.state = 'active'
-                          AND (a.query_start <= e.started_at OR a.xact_start <= e.started_at))
 $$;
 
 -- The id of a running experiment of the caller, locked; an error otherwise.
@@ -560,16 +565,11 @@ END
 $$;
 
 -- The only entry of record(): dispatch to the action, as the extension owner.
--- Experiments whose procedure stopped (an error, a cancel, a lost session)
--- are marked aborted first.
 CREATE FUNCTION pgbench_lab.record_as(caller regrole, action text, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    UPDATE pgbench_lab.experiments e
-       SET status = 'aborted', finished_at = clock_timestamp()
-     WHERE pgbench_lab.experiment_stopped(e);
     IF action IS NULL OR action NOT IN ('experiment_begin', 'experiment_add', 'experiment_end', 'import') THEN
         RAISE EXCEPTION 'unknown action "%"', action
             USING ERRCODE = 'invalid_parameter_value',
@@ -1331,8 +1331,10 @@ AS $$
 DECLARE
     e pgbench_lab.experiments;
     n integer;
+    stopped boolean;
 BEGIN
     SELECT * INTO e FROM pgbench_lab.experiments x WHERE x.experiment_id = report_experiment.experiment_id;
+    stopped := pgbench_lab.experiment_stopped(e);
     SELECT count(*) INTO n FROM pgbench_lab.experiment_runs x WHERE x.experiment_id = e.experiment_id;
     RETURN QUERY SELECT format('Experiment %s: %s of %s, %s per run%s', e.experiment_id,
                        replace(e.kind, '_', ' '), e.workload,
@@ -1347,9 +1349,9 @@ BEGIN
         RETURN QUERY SELECT 'label: ' || e.label;
     END IF;
     RETURN QUERY SELECT format('status %s, started %s, %s run(s)%s',
-                       CASE WHEN pgbench_lab.experiment_stopped(e) THEN 'aborted' ELSE e.status END,
+                       CASE WHEN stopped THEN 'aborted' ELSE e.status END,
                        to_char(e.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), n,
-                       CASE WHEN pgbench_lab.experiment_stopped(e) OR e.status = 'aborted'
+                       CASE WHEN stopped OR e.status = 'aborted'
                             THEN ' (its procedure stopped before the end: an error, a cancel or a lost session)'
                             WHEN e.status = 'running' THEN ' (still going)' ELSE '' END);
     IF e.source_server IS NOT NULL THEN

@@ -185,22 +185,27 @@ def pgbench_cluster(name, conf=None, scale=2, **kw):
 
 class Background:
     """One statement run on conn in a thread of its own, so that the test
-    can cancel or terminate its session; join() returns the psycopg error it
-    raised, or None."""
+    can cancel or terminate its session (pid); join() waits for it to end
+    and returns the psycopg error it raised, or None; ended_at is when."""
 
     def __init__(self, conn, query, params=None):
+        self.conn = conn
+        self.pid = conn.info.backend_pid
         self.error = None
-        self.thread = threading.Thread(target=self._run, args=(conn, query, params))
+        self.ended_at = None
+        self.thread = threading.Thread(target=self._run, args=(query, params))
         self.thread.start()
 
-    def _run(self, conn, query, params):
+    def _run(self, query, params):
         try:
-            conn.execute(query, params)
+            self.conn.execute(query, params)
         except psycopg.Error as e:
             self.error = e
+        self.ended_at = time.monotonic()
 
     def join(self, timeout=60):
         self.thread.join(timeout)
+        assert not self.thread.is_alive(), "statement did not end"
         return self.error
 
     def is_alive(self):

@@ -5,11 +5,12 @@ directory as root (the test runner) after success, error, cancel and
 terminate, and check who may run the functions and read their results.
 """
 import os
-import threading
 import time
 
 import psycopg
 import pytest
+
+from conftest import Background
 
 
 def leftovers(node):
@@ -26,30 +27,6 @@ def tmp_file_exists(node, kind):
         return any(f.endswith(f".pgbench_lab_{kind}") for f in os.listdir(d))
     except FileNotFoundError:
         return False
-
-
-class Background:
-    """One statement in its own connection and thread; keeps its error."""
-
-    def __init__(self, node, query):
-        self.conn = node.connect()
-        self.pid = self.conn.info.backend_pid
-        self.error = None
-        self.ended_at = None
-        self.thread = threading.Thread(target=self._run, args=(query,))
-        self.thread.start()
-
-    def _run(self, query):
-        try:
-            self.conn.execute(query).fetchall()
-        except psycopg.Error as e:
-            self.error = e
-        self.ended_at = time.monotonic()
-
-    def join(self):
-        self.thread.join(timeout=60)
-        assert not self.thread.is_alive(), "statement did not end"
-        self.conn.close()
 
 
 def wait_running(node, bg, kind):
@@ -85,11 +62,12 @@ def test_success_leaves_nothing_and_records(node):
 ])
 def test_cancel_removes_file(node, kind, query):
     before = node.scalar("SELECT count(*) FROM pgbench_lab.storage_tests")
-    bg = Background(node, query)
+    bg = Background(node.connect(), query)
     wait_running(node, bg, kind)
     cancelled_at = time.monotonic()
     assert node.scalar("SELECT pg_cancel_backend(%s)", (bg.pid,)) is True
     bg.join()
+    bg.conn.close()
     assert bg.error is not None and bg.error.sqlstate == "57014", bg.error
     # every loop checks for interrupts: the cancel is served at once
     assert bg.ended_at - cancelled_at < 3
@@ -98,10 +76,11 @@ def test_cancel_removes_file(node, kind, query):
 
 
 def test_terminate_removes_file(node):
-    bg = Background(node, "SELECT * FROM pgbench_lab.fsync_test(5)")
+    bg = Background(node.connect(), "SELECT * FROM pgbench_lab.fsync_test(5)")
     wait_running(node, bg, "fsync")
     assert node.scalar("SELECT pg_terminate_backend(%s)", (bg.pid,)) is True
     bg.join()
+    bg.conn.close()
     assert bg.error is not None
     # the FATAL reaches the client before the backend's exit callbacks run
     node.poll("SELECT NOT EXISTS (SELECT FROM pg_stat_activity WHERE pid = %s)", (bg.pid,))
