@@ -1,0 +1,467 @@
+"""Every name in pgbench_lab's SQL is qualified with its schema.
+
+The extension's SQL runs in sessions it does not control: the caller's,
+whose search_path a database owner may have set (public first), and, for
+its bookkeeping, with the rights of the extension's owner.  A name that is
+looked up through search_path there can be captured by a look-alike: a
+function, an operator, or a *type* (pg_temp is searched first for types and
+relations unless named last, and a domain's CHECK runs code).  So:
+
+- every SQL text in src/*.c (the string literals handed to SPI or libpq)
+  names every type, function, operator, collation and relation with its
+  schema: `::pg_catalog.float8`, `pg_catalog.now()`, `OPERATOR(pg_catalog.=)`,
+  `pgbench_lab.runs`; constructs that look an operator up by name with no
+  way to qualify it (IN, NULLIF, BETWEEN, LIKE, IS DISTINCT FROM, a simple
+  CASE) are refused;
+- every function of the install script (sql/install/) either has
+  `SET search_path = pg_catalog, pg_temp` or, when it cannot (a procedure
+  that commits), passes the same check over its whole body.
+
+Run as a program it prints every violation and exits 1 if there is any;
+`--types` prints the type names the extension's SQL uses (the real-server
+look-alike test plants a domain of each name).  It parses SQL with pglast
+(PostgreSQL's own parser), which pgspot already brings.
+"""
+import os
+import re
+import sys
+
+from pglast import ast, parse_plpgsql, parse_sql
+from pglast.parser import ParseError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMAS = ("pg_catalog", "pgbench_lab")
+SAFE_PATH = "pg_catalog, pg_temp"
+
+# Statements begin with one of these (upper case, as the sources write SQL).
+SQL_START = re.compile(r"^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CALL|CREATE|DROP|ALTER|"
+                       r"TRUNCATE|VACUUM|ANALYZE|COPY|LOCK|SET|RESET|CHECKPOINT|GRANT|REVOKE|"
+                       r"COMMENT|EXPLAIN|VALUES|TABLE)\b")
+# A cast to a type not named with its schema.
+BARE_CAST = re.compile(r"::\s*(?!(?:pg_catalog|pgbench_lab|\"pg_catalog\")\s*\.)[A-Za-z_\"]")
+# printf conversions, as they appear in the SQL texts built with psprintf.
+PRINTF = re.compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?(?:l|ll|z|h)?[sdiufgexc])")
+
+
+# -- C sources --------------------------------------------------------------
+
+def _c_tokens(src):
+    """Yield (kind, value, line) for string literals, identifiers and other
+    punctuation of C source, with comments and preprocessor lines skipped
+    (#define lines are yielded whole, as kind 'define')."""
+    i, n, line = 0, len(src), 1
+    while i < n:
+        c = src[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c.isspace():
+            i += 1
+        elif src.startswith("//", i):
+            i = src.find("\n", i)
+            i = n if i < 0 else i
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            line += src.count("\n", i, j)
+            i = j + 2
+        elif c == "#" and (i == 0 or src[src.rfind("\n", 0, i) + 1:i].strip() == ""):
+            j = i
+            while True:
+                k = src.find("\n", j)
+                k = n if k < 0 else k
+                if src[k - 1:k] == "\\":
+                    j = k + 1
+                    continue
+                break
+            text = src[i:k]
+            yield ("define", text, line)
+            line += text.count("\n")
+            i = k
+        elif c == '"':
+            j, out = i + 1, []
+            while src[j] != '"':
+                if src[j] == "\\":
+                    nxt = src[j + 1]
+                    out.append({"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
+                               .get(nxt, nxt))
+                    j += 2
+                else:
+                    out.append(src[j])
+                    j += 1
+            yield ("string", "".join(out), line)
+            i = j + 1
+        elif c == "'":
+            j = i + 1
+            while src[j] != "'":
+                j += 2 if src[j] == "\\" else 1
+            i = j + 1
+        elif c.isalnum() or c == "_":
+            j = i
+            while j < n and (src[j].isalnum() or src[j] == "_"):
+                j += 1
+            yield ("ident", src[i:j], line)
+            i = j
+        else:
+            yield ("punct", c, line)
+            i += 1
+
+
+def _string_macros(paths):
+    """#define NAME "..." "..." -> every definition's text (one per branch)."""
+    macros = {}
+    for path in paths:
+        with open(path) as f:
+            for kind, text, _ in _c_tokens(f.read()):
+                if kind != "define":
+                    continue
+                m = re.match(r"#\s*define\s+(\w+)\s+(.*)", text.replace("\\\n", " "), re.S)
+                if not m or '"' not in m.group(2):
+                    continue
+                parts = [v for k, v, _ in _c_tokens(m.group(2)) if k == "string"]
+                idents = [v for k, v, _ in _c_tokens(m.group(2)) if k == "ident"]
+                if parts and not idents:
+                    macros.setdefault(m.group(1), []).append("".join(parts))
+    return macros
+
+
+# Calls whose string arguments are messages, not SQL.
+MESSAGE_CALLS = {"errmsg", "errdetail", "errhint", "errcontext", "errmsg_internal",
+                 "errdetail_log", "elog", "refuse", "psprintf_message"}
+
+# Format macros of c.h that stand for a printf conversion.
+FORMAT_MACROS = {"INT64_FORMAT": "%ld", "UINT64_FORMAT": "%lu"}
+
+
+def c_strings(root=ROOT):
+    """Every run of adjacent string literals (and string macros) in src/*.c
+    and src/*.h, as (file, line, text); each definition of a string macro is
+    also yielded on its own."""
+    srcdir = os.path.join(root, "src")
+    paths = sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith((".c", ".h")))
+    macros = _string_macros(paths)
+    for name, bodies in sorted(macros.items()):
+        for body in bodies:
+            yield (f"src/ (macro {name})", 0, body)
+    for path in paths:
+        with open(path) as f:
+            tokens = list(_c_tokens(f.read()))
+        rel = os.path.relpath(path, root)
+        run, start, calls, last = [], 0, [], None
+        for kind, value, line in tokens + [("end", "", 0)]:
+            if kind == "string":
+                run.append(value)
+                start = start or line
+                continue
+            if kind == "ident" and run and (value in macros or value in FORMAT_MACROS):
+                run.append(FORMAT_MACROS.get(value) or macros[value][0])
+                continue
+            if run and not MESSAGE_CALLS.intersection(calls):
+                yield (rel, start, "".join(run))
+            run, start = [], 0
+            # which calls enclose the next string: messages are not SQL
+            if value == "(" and kind == "punct":
+                calls.append(last if last else "")
+            elif value == ")" and kind == "punct" and calls:
+                calls.pop()
+            elif value in (";", "{", "}") and kind == "punct":
+                calls = []
+            last = value if kind == "ident" else None
+
+
+# Sentences that begin like SQL (recommendations' reasons).
+PROSE = ("CREATE INDEX and VACUUM",)
+
+
+def looks_like_sql(text):
+    return bool(SQL_START.match(text)) and not re.match(r"^\s*\w+ and \w+", text)
+
+
+def printf_to_sql(text):
+    """A psprintf/appendStringInfo template as parseable SQL: every
+    conversion becomes a name (%s is an identifier or a quoted literal at
+    every place the sources use it) or a number."""
+    def sub(m):
+        s = m.group(0)
+        return "%" if s == "%%" else ("x" if s.endswith("s") else "1")
+    return PRINTF.sub(sub, text)
+
+
+# -- the check --------------------------------------------------------------
+
+# A_Expr kinds that look an operator up by name, with no way to qualify it.
+UNQUALIFIABLE = {
+    "AEXPR_IN": "IN (...) looks up = through search_path: use OPERATOR(pg_catalog.=) ANY (ARRAY[...])",
+    "AEXPR_NULLIF": "NULLIF looks up = through search_path: use CASE WHEN ... OPERATOR(pg_catalog.=) ...",
+    "AEXPR_DISTINCT": "IS DISTINCT FROM looks up = through search_path",
+    "AEXPR_NOT_DISTINCT": "IS NOT DISTINCT FROM looks up = through search_path",
+    "AEXPR_LIKE": "LIKE looks up ~~ through search_path: use OPERATOR(pg_catalog.~~)",
+    "AEXPR_ILIKE": "ILIKE looks up ~~* through search_path: use OPERATOR(pg_catalog.~~*)",
+    "AEXPR_SIMILAR": "SIMILAR TO looks up ~ through search_path",
+    "AEXPR_BETWEEN": "BETWEEN looks up >= and <= through search_path",
+    "AEXPR_NOT_BETWEEN": "NOT BETWEEN looks up >= and <= through search_path",
+    "AEXPR_BETWEEN_SYM": "BETWEEN SYMMETRIC looks up operators through search_path",
+    "AEXPR_NOT_BETWEEN_SYM": "NOT BETWEEN SYMMETRIC looks up operators through search_path",
+}
+
+
+def _names(seq):
+    return [s.sval for s in (seq or ()) if isinstance(s, ast.String)]
+
+
+def _walk(node):
+    """Every pglast node under node (depth first)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))
+        elif isinstance(n, ast.Node):
+            yield n
+            for attr in n:
+                v = getattr(n, attr)
+                if isinstance(v, (ast.Node, list, tuple)):
+                    stack.append(v)
+
+
+def check_tree(tree, ctes=()):
+    """Violations in a parsed statement list, as sentences."""
+    out = []
+    local = set(ctes)
+    for n in _walk(tree):
+        if isinstance(n, ast.CommonTableExpr):
+            local.add(n.ctename)
+    for n in _walk(tree):
+        if isinstance(n, ast.TypeName):
+            names = _names(n.names)
+            if len(names) == 1 and not n.pct_type:
+                out.append(f"type {names[0]} without its schema")
+        elif isinstance(n, ast.FuncCall):
+            names = _names(n.funcname)
+            if len(names) == 1:
+                out.append(f"function {names[0]}() without its schema")
+        elif isinstance(n, ast.A_Expr):
+            kind = n.kind.name
+            if kind in UNQUALIFIABLE:
+                out.append(UNQUALIFIABLE[kind])
+            elif len(_names(n.name)) == 1:
+                out.append(f"operator {_names(n.name)[0]} without its schema "
+                           f"(write OPERATOR(pg_catalog.{_names(n.name)[0]}))")
+        elif isinstance(n, ast.SubLink) and n.operName and len(_names(n.operName)) == 1:
+            out.append(f"operator {_names(n.operName)[0]} of a subquery without its schema "
+                       "(IN (SELECT ...) too: write OPERATOR(pg_catalog.=) ANY (SELECT ...))")
+        elif isinstance(n, ast.CaseExpr) and n.arg is not None:
+            out.append("CASE x WHEN ... looks up = through search_path: write CASE WHEN x OPERATOR(pg_catalog.=) ...")
+        elif isinstance(n, ast.CollateClause) and len(_names(n.collname)) == 1:
+            out.append(f"collation {_names(n.collname)[0]} without its schema")
+        elif isinstance(n, ast.SortBy) and n.useOp and len(_names(n.useOp)) == 1:
+            out.append("ORDER BY ... USING an operator without its schema")
+        elif isinstance(n, ast.RangeVar) and not n.schemaname and n.relname not in local:
+            out.append(f"relation {n.relname} without its schema")
+    return out
+
+
+def check_sql(text):
+    """Violations in one SQL text (a statement or several)."""
+    try:
+        tree = parse_sql(text)
+    except ParseError as e:
+        return [f"cannot be parsed, so cannot be checked ({e})"]
+    return check_tree(tree)
+
+
+def check_c(root=ROOT):
+    """(file, line, problem, text) for every SQL text of src/ that fails."""
+    bad = []
+    for path, line, text in c_strings(root):
+        if any(text.startswith(p) for p in PROSE):
+            continue
+        if BARE_CAST.search(text) and (looks_like_sql(text) or re.search(r"\$\d+::|\)::|'::", text)):
+            bad.append((path, line, "a cast to a type without its schema (::name)", text))
+        if looks_like_sql(text):
+            for problem in check_sql(printf_to_sql(text)):
+                bad.append((path, line, problem, text))
+    return bad
+
+
+# -- the install script -----------------------------------------------------
+
+def install_script(root=ROOT):
+    d = os.path.join(root, "sql", "install")
+    parts = []
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".sql"):
+            with open(os.path.join(d, f)) as fh:
+                # psql meta-commands (\echo ... \quit) are not SQL
+                parts.append(re.sub(r"(?m)^\\.*$", "", fh.read()))
+    return "\n".join(parts)
+
+
+def _defelem(stmt, name):
+    for opt in stmt.options or ():
+        if isinstance(opt, ast.DefElem) and opt.defname == name:
+            return opt.arg
+    return None
+
+
+def _function_path(stmt):
+    """The SET search_path of a CREATE FUNCTION, as text, or None."""
+    for opt in stmt.options or ():
+        if isinstance(opt, ast.DefElem) and opt.defname == "set":
+            vs = opt.arg
+            if isinstance(vs, ast.VariableSetStmt) and vs.name == "search_path":
+                vals = []
+                for a in vs.args or ():
+                    v = a.val
+                    vals.append(v.sval if isinstance(v, ast.String) else str(v))
+                return ", ".join(vals)
+    return None
+
+
+def _plpgsql_queries(fn):
+    """The SQL texts of a PL/pgSQL function (as pglast's JSON gives them),
+    and its variables' type names."""
+    queries, types = [], []
+
+    def visit(n):
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if k == "PLpgSQL_expr":
+                    queries.append((v.get("query", ""), v.get("parseMode", 0)))
+                elif k == "PLpgSQL_type":
+                    types.append(v.get("typname", ""))
+                visit(v)
+        elif isinstance(n, list):
+            for v in n:
+                visit(v)
+    visit(fn)
+    return queries, types
+
+
+def _plpgsql_sql(query, mode):
+    """A PL/pgSQL expression as a statement pglast can parse."""
+    if mode in (2, 3, 4, 5):		# expression, assignment
+        expr = query.split(":=", 1)[1] if mode >= 3 and ":=" in query else query
+        return "SELECT " + expr
+    return query
+
+
+def check_install(root=ROOT):
+    """(function, problem) for every function of the install script whose
+    body could resolve a name through the caller's search_path."""
+    bad = []
+    for stmt, source in _statements(install_script(root)):
+        if not isinstance(stmt, ast.CreateFunctionStmt):
+            continue
+        name = ".".join(_names(stmt.funcname))
+        lang = _defelem(stmt, "language")
+        lang = lang.sval if isinstance(lang, ast.String) else "sql"
+        if lang == "c" or lang == "internal":
+            continue
+        path = _function_path(stmt)
+        safe = path is not None
+        if safe and path.replace(" ", "") != SAFE_PATH.replace(" ", ""):
+            bad.append((name, f"SET search_path = {path}: must be exactly {SAFE_PATH}"))
+        body = _defelem(stmt, "as")
+        text = _names(body)[0] if body else None
+        if stmt.sql_body is not None:
+            found = check_tree(stmt.sql_body)
+        elif lang == "sql":
+            found = check_sql(text)
+        elif lang == "plpgsql":
+            found = check_plpgsql(source)
+        else:
+            found = [f"language {lang} cannot be checked"]
+        if safe:
+            # pg_catalog comes first: only a relation that pg_catalog lacks
+            # would be looked up in pg_temp (a planted temporary view)
+            found = [p for p in found if p.startswith("relation ") and not p.startswith("relation pg_")]
+        bad += [(name, p) for p in found]
+    return bad
+
+
+def _statements(script):
+    """(statement node, its text) of every statement of a script."""
+    for r in parse_sql(script):
+        length = r.stmt_len or len(script) - r.stmt_location
+        yield r.stmt, script[r.stmt_location:r.stmt_location + length]
+
+
+def check_plpgsql(source):
+    """source: the whole CREATE FUNCTION statement (parse_plpgsql needs it)."""
+    bad = []
+    # parameters and the return type were resolved when the script ran
+    parsed = parse_plpgsql(source)
+    queries, types = _plpgsql_queries(parsed)
+    for t in types:
+        if "." not in t and not t.startswith("pg_catalog"):
+            bad.append(f"variable of type {t} without its schema")
+    for q, mode in queries:
+        for p in check_sql(_plpgsql_sql(q, mode)):
+            bad.append(f"{p}: {q.strip()[:80]}")
+    return bad
+
+
+# -- type names, for the look-alike test ------------------------------------
+
+def _types_in(tree):
+    out = set()
+    for n in _walk(tree):
+        if isinstance(n, ast.TypeName):
+            names = _names(n.names)
+            if names:
+                out.add(names[-1])
+    return out
+
+
+def type_names(root=ROOT):
+    """Every type name that the extension's SQL texts and install script
+    use, schema stripped: what a look-alike domain could try to capture."""
+    found = set()
+    for _, _, text in c_strings(root):
+        for m in re.finditer(r"::\s*(?:\w+\s*\.\s*)?\"?(\w+)", text):
+            found.add(m.group(1))
+        if looks_like_sql(text):
+            try:
+                found |= _types_in(parse_sql(printf_to_sql(text)))
+            except ParseError:
+                pass
+    for stmt, source in _statements(install_script(root)):
+        found |= _types_in(stmt)
+        if isinstance(stmt, ast.CreateFunctionStmt):
+            body = _defelem(stmt, "as")
+            lang = _defelem(stmt, "language")
+            lang = lang.sval if isinstance(lang, ast.String) else "sql"
+            if body is None or lang not in ("sql", "plpgsql"):
+                continue
+            text = _names(body)[0]
+            if lang == "sql":
+                found |= _types_in(parse_sql(text))
+            else:
+                queries, types = _plpgsql_queries(parse_plpgsql(source))
+                found |= {t.split(".")[-1].strip('"').split("(")[0].split("[")[0] for t in types}
+                for q, mode in queries:
+                    try:
+                        found |= _types_in(parse_sql(_plpgsql_sql(q, mode)))
+                    except ParseError:
+                        pass
+    return sorted(t for t in found if t)
+
+
+def main(argv):
+    if "--types" in argv:
+        print("\n".join(type_names()))
+        return 0
+    bad_c = check_c()
+    bad_sql = check_install()
+    for path, line, problem, text in bad_c:
+        print(f"{path}:{line}: {problem}\n    {' '.join(text.split())[:160]}")
+    for name, problem in bad_sql:
+        print(f"sql/install: {name}: {problem}")
+    n = len(bad_c) + len(bad_sql)
+    print(f"{n} name(s) resolved through search_path" if n else
+          "every name in the extension's SQL is qualified with its schema")
+    return 1 if n else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
