@@ -181,10 +181,12 @@ pgbl_evict_relation_buffers(Relation rel)
 /* The view that counts checkpoints moved in 17. */
 #if PG_VERSION_NUM >= 170000
 #define PGBL_CHECKPOINTS_SQL \
-	"SELECT (num_timed + num_requested)::bigint FROM pg_catalog.pg_stat_checkpointer"
+	"SELECT (num_timed OPERATOR(pg_catalog.+) num_requested)::pg_catalog.int8 " \
+	"FROM pg_catalog.pg_stat_checkpointer"
 #else
 #define PGBL_CHECKPOINTS_SQL \
-	"SELECT (checkpoints_timed + checkpoints_req)::bigint FROM pg_catalog.pg_stat_bgwriter"
+	"SELECT (checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req)::pg_catalog.int8 " \
+	"FROM pg_catalog.pg_stat_bgwriter"
 #endif
 
 #include "catalog/pg_namespace.h"

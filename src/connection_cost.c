@@ -22,7 +22,6 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "nodes/params.h"
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
@@ -30,6 +29,7 @@
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "runner.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
@@ -38,42 +38,80 @@ PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
 static const char *const vias[NVIA] = {"spi", "libpq", "libpq-connect"};
 
+/* start()'s arguments, in order (src/runner.c reads them so). */
+enum
+{
+	ARG_WORKLOAD, ARG_CLIENTS, ARG_DURATION, ARG_TRANSACTIONS, ARG_LABEL, ARG_SETTINGS,
+	ARG_MAX_TRIES, ARG_SEED, ARG_VIA, ARG_TARGET, NARGS_START
+};
+
+/*
+ * Everything the three runs will check (workload, clients, duration,
+ * label, the tables, the target and its password rule, the target's
+ * tables), checked for all three before the first one starts.
+ */
+static void
+check_runs(FunctionCallInfo fcinfo, const char *label)
+{
+	for (int via = 0; via < NVIA; via++)
+	{
+		LOCAL_FCINFO(args, NARGS_START);
+
+		InitFunctionCallInfoData(*args, NULL, NARGS_START, InvalidOid, NULL, NULL);
+		for (int i = 0; i < NARGS_START; i++)
+		{
+			args->args[i].value = (Datum) 0;
+			args->args[i].isnull = true;
+		}
+		for (int i = ARG_WORKLOAD; i <= ARG_DURATION; i++)
+			args->args[i] = fcinfo->args[i];
+		args->args[ARG_LABEL].value = CStringGetTextDatum(label);
+		args->args[ARG_LABEL].isnull = false;
+		args->args[ARG_MAX_TRIES].value = Int32GetDatum(1);
+		args->args[ARG_MAX_TRIES].isnull = false;
+		args->args[ARG_VIA].value = CStringGetTextDatum(vias[via]);
+		args->args[ARG_VIA].isnull = false;
+		if (via > 0)
+			args->args[ARG_TARGET] = fcinfo->args[3];
+		(void) RunnerPrepare(args);
+	}
+}
+
 /*
  * One run through CALL pgbench_lab.run(), which may commit: SPI runs it as
- * a nonatomic CALL, its arguments as literals.  Returns its run_id.
+ * a nonatomic CALL, with its arguments as parameters (a password in target
+ * must not show in an error's context).  Returns its run_id.
  */
 static int64
 one_run(FunctionCallInfo fcinfo, const char *label, int via)
 {
 	SPIExecuteOptions opts;
-	StringInfoData sql;
+	Oid			types[6] = {TEXTOID, INT4OID, INTERVALOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[6];
 	bool		isnull;
 	char	   *status;
 	int64		run_id;
 
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "CALL pgbench_lab.run(workload => %s, clients => %d, duration => %s, "
-					 "label => %s, via => %s",
-					 quote_literal_cstr(text_to_cstring(PG_GETARG_TEXT_PP(0))),
-					 PG_GETARG_INT32(1),
-					 quote_literal_cstr(DatumGetCString(DirectFunctionCall1(interval_out,
-																			PG_GETARG_DATUM(2)))),
-					 quote_literal_cstr(label), quote_literal_cstr(vias[via]));
+	values[0] = PG_GETARG_DATUM(0);
+	values[1] = PG_GETARG_DATUM(1);
+	values[2] = PG_GETARG_DATUM(2);
+	values[3] = CStringGetTextDatum(label);
+	values[4] = CStringGetTextDatum(vias[via]);
+	values[5] = via > 0 && !PG_ARGISNULL(3) ? PG_GETARG_DATUM(3) : (Datum) 0;
 	memset(&opts, 0, sizeof(opts));
 	opts.allow_nonatomic = true;
-	if (via > 0 && !PG_ARGISNULL(3))
+	opts.params = makeParamList(6);
+	opts.params->numParams = 6;
+	for (int i = 0; i < 6; i++)
 	{
-		/* a parameter: a password must not show in an error's context */
-		opts.params = makeParamList(1);
-		opts.params->numParams = 1;
-		opts.params->params[0].value = PG_GETARG_DATUM(3);
-		opts.params->params[0].isnull = false;
-		opts.params->params[0].pflags = PARAM_FLAG_CONST;
-		opts.params->params[0].ptype = TEXTOID;
-		appendStringInfoString(&sql, ", target => $1");
+		opts.params->params[i].value = values[i];
+		opts.params->params[i].isnull = (i == 5 && values[5] == (Datum) 0);
+		opts.params->params[i].pflags = PARAM_FLAG_CONST;
+		opts.params->params[i].ptype = types[i];
 	}
-	appendStringInfoChar(&sql, ')');
-	if (SPI_execute_extended(sql.data, &opts) < 0 || SPI_tuptable == NULL || SPI_processed != 1)
+	if (SPI_execute_extended("CALL pgbench_lab.run(workload => $1, clients => $2, duration => $3, "
+							 "label => $4, via => $5, target => $6)", &opts) < 0 ||
+		SPI_tuptable == NULL || SPI_processed != 1)
 		elog(ERROR, "CALL pgbench_lab.run() returned no row");
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
@@ -102,20 +140,23 @@ read_figures(const char *label, const int64 *ids, Datum *out, bool *nulls)
 
 	if (SPI_execute_with_args(
 			"WITH f AS (SELECT s.tps AS spi, l.tps AS libpq, c.tps AS conn, "
-			"c.tps_without_connections AS conn_wo, c.connection_avg_ms AS ms "
+			"c.tps_without_connections AS conn_wo, c.connection_avg_ms AS ms, "
+			"CASE WHEN l.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 "
+			"THEN s.tps OPERATOR(pg_catalog./) l.tps END AS spi_libpq, "
+			"CASE WHEN c.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 "
+			"THEN l.tps OPERATOR(pg_catalog./) c.tps END AS libpq_conn "
 			"FROM pgbench_lab.runs s, pgbench_lab.runs l, pgbench_lab.runs c "
 			"WHERE s.run_id OPERATOR(pg_catalog.=) $1 AND l.run_id OPERATOR(pg_catalog.=) $2 "
 			"AND c.run_id OPERATOR(pg_catalog.=) $3) "
-			"SELECT $4, $1, $2, $3, spi, libpq, conn, conn_wo, ms, "
-			"spi OPERATOR(pg_catalog./) NULLIF(libpq, 0::float8), "
-			"libpq OPERATOR(pg_catalog./) NULLIF(conn, 0::float8), "
+			"SELECT $4, $1, $2, $3, spi, libpq, conn, conn_wo, ms, spi_libpq, libpq_conn, "
 			"pg_catalog.format('in-server %s tps; over persistent libpq connections %s tps "
 			"(%s times fewer); with a new connection per transaction %s tps (%s times fewer "
-			"than persistent), %s ms per connection', pg_catalog.round(spi::numeric), "
-			"pg_catalog.round(libpq::numeric), pg_catalog.round((spi OPERATOR(pg_catalog./) "
-			"NULLIF(libpq, 0::float8))::numeric, 1), pg_catalog.round(conn::numeric), "
-			"pg_catalog.round((libpq OPERATOR(pg_catalog./) NULLIF(conn, 0::float8))::numeric, 1), "
-			"pg_catalog.round(ms::numeric, 2)) FROM f",
+			"than persistent), %s ms per connection', "
+			"pg_catalog.round(spi::pg_catalog.numeric), pg_catalog.round(libpq::pg_catalog.numeric), "
+			"pg_catalog.round(spi_libpq::pg_catalog.numeric, 1), "
+			"pg_catalog.round(conn::pg_catalog.numeric), "
+			"pg_catalog.round(libpq_conn::pg_catalog.numeric, 1), "
+			"pg_catalog.round(ms::pg_catalog.numeric, 2)) FROM f",
 			4, types, v, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the runs of connection_cost");
 	for (int i = 0; i < NOUT; i++)
@@ -196,6 +237,7 @@ pgbench_lab_connection_cost(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	desc = CreateTupleDescCopy(desc);
 
+	check_runs(fcinfo, label);
 	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	for (int i = 0; i < NVIA; i++)

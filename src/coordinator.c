@@ -33,6 +33,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
+#include "secure.h"
 
 #define NS_PER_SEC	INT64CONST(1000000000)
 #define STOP_GRACE_NS (INT64CONST(5) * NS_PER_SEC)
@@ -272,11 +273,8 @@ pgbench_lab_coordinator_main(Datum arg)
 	on_dsm_detach(seg, coordinator_detach, PointerGetDatum(run));
 	BackgroundWorkerInitializeConnectionByOid(run->dboid, run->owner_role, 0);
 
-	/*
-	 * It runs as the extension's owner: no name may resolve through a
-	 * search_path that the database's or a role's settings chose.
-	 */
-	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
+	/* it runs as the extension's owner: never with a chosen search_path */
+	SecureWorkerSession();
 	pgstat_report_activity(STATE_RUNNING, "pgbench_lab coordinator: starting clients");
 
 	if (!launch_clients(run) || !wait_clients_ready(run))

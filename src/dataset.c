@@ -146,11 +146,11 @@ DatasetRows(const DatasetParams *p, const char *table)
 	return 0;
 }
 
-static char *
-qualified(const DatasetParams *p, const char *table)
-{
-	return quote_qualified_identifier(p->schema, table);
-}
+/*
+ * A table of the data set, for a "%s.%s" in a statement: every statement
+ * names the schema it was resolved to, so no search_path can redirect it.
+ */
+#define QUALIFIED(p, table)	quote_identifier((p)->schema), quote_identifier(table)
 
 /* COMMENT statements that mark the tables, complete or not. */
 static List *
@@ -159,8 +159,8 @@ mark_statements(const DatasetParams *p, const char *mark)
 	List	   *l = NIL;
 
 	for (int i = 0; i < PGBL_DATASET_NTABLES; i++)
-		l = lappend(l, psprintf("COMMENT ON TABLE %s IS %s",
-								qualified(p, dataset_tables[i].name),
+		l = lappend(l, psprintf("COMMENT ON TABLE %s.%s IS %s",
+								QUALIFIED(p, dataset_tables[i].name),
 								quote_literal_cstr(mark)));
 	return l;
 }
@@ -176,12 +176,11 @@ create_statements(const DatasetParams *p)
 		StringInfoData s;
 
 		initStringInfo(&s);
-		appendStringInfo(&s, "CREATE %sTABLE %s (%s)",
+		appendStringInfo(&s, "CREATE %sTABLE %s.%s (%s)%s",
 						 p->unlogged ? "UNLOGGED " : "",
-						 qualified(p, t->name),
-						 p->scale >= PGBL_SCALE_BIGINT ? t->columns_big : t->columns);
-		if (t->fillfactor)
-			appendStringInfo(&s, " WITH (fillfactor=%d)", p->fillfactor);
+						 QUALIFIED(p, t->name),
+						 p->scale >= PGBL_SCALE_BIGINT ? t->columns_big : t->columns,
+						 t->fillfactor ? psprintf(" WITH (fillfactor=%d)", p->fillfactor) : "");
 		l = lappend(l, s.data);
 	}
 	return list_concat(l, mark_statements(p, PGBL_DATASET_MARK_INCOMPLETE));
@@ -196,18 +195,22 @@ generate_statements(const DatasetParams *p)
 {
 	List	   *l = NIL;
 
-	l = lappend(l, psprintf("INSERT INTO %s (bid, bbalance) "
-							"SELECT bid, 0 FROM generate_series(1, " INT64_FORMAT ") AS bid",
-							qualified(p, "pgbench_branches"),
+	l = lappend(l, psprintf("INSERT INTO %s.%s (bid, bbalance) "
+							"SELECT bid, 0 FROM pg_catalog.generate_series(1, " INT64_FORMAT ") AS bid",
+							QUALIFIED(p, "pgbench_branches"),
 							DatasetRows(p, "pgbench_branches")));
-	l = lappend(l, psprintf("INSERT INTO %s (tid, bid, tbalance) "
-							"SELECT tid, (tid - 1) / %d + 1, 0 FROM generate_series(1, " INT64_FORMAT ") AS tid",
-							qualified(p, "pgbench_tellers"),
+	l = lappend(l, psprintf("INSERT INTO %s.%s (tid, bid, tbalance) "
+							"SELECT tid, (tid OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) %d "
+							"OPERATOR(pg_catalog.+) 1, 0 "
+							"FROM pg_catalog.generate_series(1, " INT64_FORMAT ") AS tid",
+							QUALIFIED(p, "pgbench_tellers"),
 							PGBL_TELLERS_PER_SCALE,
 							DatasetRows(p, "pgbench_tellers")));
-	l = lappend(l, psprintf("INSERT INTO %s (aid, bid, abalance, filler) "
-							"SELECT aid, (aid - 1) / %d + 1, 0, '' FROM generate_series(1, " INT64_FORMAT ") AS aid",
-							qualified(p, "pgbench_accounts"),
+	l = lappend(l, psprintf("INSERT INTO %s.%s (aid, bid, abalance, filler) "
+							"SELECT aid, (aid OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) %d "
+							"OPERATOR(pg_catalog.+) 1, 0, '' "
+							"FROM pg_catalog.generate_series(1, " INT64_FORMAT ") AS aid",
+							QUALIFIED(p, "pgbench_accounts"),
 							PGBL_ACCOUNTS_PER_SCALE,
 							DatasetRows(p, "pgbench_accounts")));
 	return l;
@@ -221,17 +224,17 @@ key_statements(const DatasetParams *p, bool foreign)
 	if (!foreign)
 	{
 		for (int i = 0; i < lengthof(dataset_pkeys); i++)
-			l = lappend(l, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)",
-									qualified(p, dataset_pkeys[i][0]),
+			l = lappend(l, psprintf("ALTER TABLE %s.%s ADD PRIMARY KEY (%s)",
+									QUALIFIED(p, dataset_pkeys[i][0]),
 									dataset_pkeys[i][1]));
 	}
 	else
 	{
 		for (int i = 0; i < lengthof(dataset_fkeys); i++)
-			l = lappend(l, psprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s",
-									qualified(p, dataset_fkeys[i][0]),
+			l = lappend(l, psprintf("ALTER TABLE %s.%s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s.%s",
+									QUALIFIED(p, dataset_fkeys[i][0]),
 									dataset_fkeys[i][1], dataset_fkeys[i][2],
-									qualified(p, dataset_fkeys[i][3])));
+									QUALIFIED(p, dataset_fkeys[i][3])));
 	}
 	/* the foreign keys are the last step when there are any */
 	if (foreign)
@@ -251,11 +254,11 @@ DatasetStatements(DatasetStep step, const DatasetParams *p)
 	switch (step)
 	{
 		case DATASET_STEP_DROP:
-			l = lappend(l, psprintf("DROP TABLE IF EXISTS %s, %s, %s, %s",
-									qualified(p, "pgbench_accounts"),
-									qualified(p, "pgbench_branches"),
-									qualified(p, "pgbench_history"),
-									qualified(p, "pgbench_tellers")));
+			l = lappend(l, psprintf("DROP TABLE IF EXISTS %s.%s, %s.%s, %s.%s, %s.%s",
+									QUALIFIED(p, "pgbench_accounts"),
+									QUALIFIED(p, "pgbench_branches"),
+									QUALIFIED(p, "pgbench_history"),
+									QUALIFIED(p, "pgbench_tellers")));
 			break;
 		case DATASET_STEP_CREATE:
 			l = create_statements(p);
@@ -265,8 +268,8 @@ DatasetStatements(DatasetStep step, const DatasetParams *p)
 			break;
 		case DATASET_STEP_VACUUM:
 			for (int i = 0; i < lengthof(dataset_vacuum_order); i++)
-				l = lappend(l, psprintf("VACUUM (ANALYZE) %s",
-										qualified(p, dataset_vacuum_order[i])));
+				l = lappend(l, psprintf("VACUUM (ANALYZE) %s.%s",
+										QUALIFIED(p, dataset_vacuum_order[i])));
 			/* the last step marks the tables complete */
 			if (!p->foreign_keys)
 				l = list_concat(l, mark_statements(p, PGBL_DATASET_MARK));

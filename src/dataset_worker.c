@@ -52,6 +52,7 @@
 
 #include "pgbench_lab.h"
 #include "dataset.h"
+#include "secure.h"
 #include "worker.h"
 
 /* how one table's rows are made: (id, [bid,] balance, filler) */
@@ -77,7 +78,7 @@ connect_as_caller(const DatasetShared *sh)
 {
 	WorkerConnectAs(sh->database, sh->login_role, sh->run_role);
 	/* every name is qualified; nothing should resolve elsewhere */
-	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION);
+	SecureWorkerSession();
 }
 
 static void

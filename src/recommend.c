@@ -180,7 +180,7 @@ measured_storage(RecommenderInput *in)
 		pg_class_aclcheck(view, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		return false;
 	SPI_connect();
-	if (SPI_execute("SELECT storage_class, random_page_cost::float8,"
+	if (SPI_execute("SELECT storage_class, random_page_cost::pg_catalog.float8,"
 					" effective_io_concurrency,"
 					" pg_catalog.to_char(io_measured_at, 'YYYY-MM-DD'),"
 					" pg_catalog.round(random_read_iops)"

@@ -10,9 +10,10 @@
  * must be owned by that user.  A SECURITY DEFINER function cannot tell who
  * called it, and the procedures that run experiments cannot be SECURITY
  * DEFINER because they commit between runs.  So this C function notes the
- * calling role, switches to the extension's owner (as a SECURITY DEFINER
- * function would) and hands both to pgbench_lab.record_as(), which is not
- * executable by PUBLIC and checks that the caller may do what it asks.
+ * calling role, becomes the extension's owner (SecureAsOwner, as a SECURITY
+ * DEFINER function with a safe search_path would) and hands both to
+ * pgbench_lab.record_as(), which is not executable by PUBLIC and checks
+ * that the caller may do what it asks.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,22 +27,34 @@
 #include "utils/jsonb.h"
 
 #include "pgbench_lab.h"
+#include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_record);
 
-/* The role that owns the extension, and so the result tables. */
-static Oid
-extension_owner(void)
+typedef struct RecordCall
 {
+	Datum		values[3];
+	Datum		result;
 	bool		isnull;
-	Datum		owner;
+} RecordCall;
 
-	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension "
-					"WHERE extname OPERATOR(pg_catalog.=) 'pgbench_lab'", true, 1) != SPI_OK_SELECT ||
+/* Runs as the extension's owner, through SecureAsOwner(). */
+static void
+record_as_owner(void *arg)
+{
+	RecordCall *call = (RecordCall *) arg;
+	Oid			types[3] = {OIDOID, TEXTOID, JSONBOID};
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT pgbench_lab.record_as($1::pg_catalog.regrole, $2, $3)",
+							  3, types, call->values, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
-		elog(ERROR, "extension pgbench_lab is not installed");
-	owner = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	return DatumGetObjectId(owner);
+		elog(ERROR, "pgbench_lab.record_as returned no row");
+	call->result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &call->isnull);
+	if (!call->isnull)
+		call->result = SPI_datumTransfer(call->result, false, -1);
+	SPI_finish();
 }
 
 /*
@@ -53,13 +66,7 @@ extension_owner(void)
 Datum
 pgbench_lab_record(PG_FUNCTION_ARGS)
 {
-	Oid			caller = GetUserId();
-	Oid			save_userid;
-	int			save_sec;
-	Oid			types[3] = {OIDOID, TEXTOID, JSONBOID};
-	Datum		values[3];
-	Datum		result;
-	bool		isnull;
+	RecordCall	call;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -72,27 +79,11 @@ pgbench_lab_record(PG_FUNCTION_ARGS)
 				 errmsg("args must not be null"),
 				 errhint("Pass a jsonb object, empty if the action needs no arguments.")));
 
-	values[0] = ObjectIdGetDatum(caller);
-	values[1] = PG_GETARG_DATUM(0);
-	values[2] = PG_GETARG_DATUM(1);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
-	/* an error in between aborts the (sub)transaction, which restores both */
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(extension_owner(), save_sec | SECURITY_LOCAL_USERID_CHANGE);
-	if (SPI_execute_with_args("SELECT pgbench_lab.record_as($1::pg_catalog.regrole, $2, $3)",
-							  3, types, values, NULL, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "pgbench_lab.record_as returned no row");
-	SetUserIdAndSecContext(save_userid, save_sec);
-
-	result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (!isnull)
-		result = SPI_datumTransfer(result, false, -1);
-	SPI_finish();
-	if (isnull)
+	call.values[0] = ObjectIdGetDatum(GetUserId());
+	call.values[1] = PG_GETARG_DATUM(0);
+	call.values[2] = PG_GETARG_DATUM(1);
+	SecureAsOwner(record_as_owner, &call);
+	if (call.isnull)
 		PG_RETURN_NULL();
-	PG_RETURN_DATUM(result);
+	PG_RETURN_DATUM(call.result);
 }

@@ -111,7 +111,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											  SPI_tuptable->tupdesc, 1, &isnull));
 
-	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::text, (" PGBL_CHECKPOINTS_SQL ")",
+	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, (" PGBL_CHECKPOINTS_SQL ")",
 					true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the WAL position");
 	strlcpy(res->wal_lsn_before,
@@ -350,7 +350,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "latency_p90_ms = $11, latency_p95_ms = $12, latency_p99_ms = $13, "
 		 "latency_max_ms = $14, blks_hit = $15, blks_read = $16, "
 		 "hit_ratio = CASE WHEN $15 OPERATOR(pg_catalog.+) $16 OPERATOR(pg_catalog.>) 0 "
-		 "THEN $15::float8 OPERATOR(pg_catalog./) ($15 OPERATOR(pg_catalog.+) $16) END, "
+		 "THEN $15::pg_catalog.float8 OPERATOR(pg_catalog./) ($15 OPERATOR(pg_catalog.+) $16) END, "
 		 "error = $17, "
 		 "wal_bytes = pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), $18::pg_catalog.pg_lsn), "
 		 "checkpoints = (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19, "

@@ -35,10 +35,12 @@
 #include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
+#include "utils/numeric.h"
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_start);
 
@@ -121,59 +123,91 @@ duration_ms(Interval *iv)
 	return (int64) (secs * 1000.0);
 }
 
+/* A setting's value as text: a JSON string, number or boolean. */
+static char *
+setting_value(const char *name, JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvString:
+			return pnstrdup(v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out,
+													   NumericGetDatum(v->val.numeric)));
+		case jbvBool:
+			return pstrdup(v->val.boolean ? "true" : "false");
+		case jbvNull:
+			refuse(psprintf("setting \"%s\" has no value", name),
+				   "Give each setting a string, number or boolean value.");
+			break;
+		default:
+			refuse(psprintf("setting \"%s\" must be a string, number or boolean", name), NULL);
+	}
+	pg_unreachable();
+}
+
+/* Check one setting as the clients will apply it; changes nothing. */
+static void
+check_setting(const char *name, const char *value)
+{
+	if (GetConfigOption(name, true, false) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unrecognized configuration parameter \"%s\"", name)));
+	(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+}
+
 /*
  * Check the worker settings (name and value, as the clients will apply them)
- * and serialise them as name\0value\0...
+ * and serialise them as name\0value\0..., and as the JSON the run records.
  */
 static void
 parse_settings(Jsonb *settings, RunShared *run)
 {
 	char	   *out = run->settings;
 	Size		used = 0;
-	Datum		arg = JsonbPGetDatum(settings);
-	Oid			type = JSONBOID;
+	char	   *json;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
 
-	if (SPI_execute_with_args("SELECT k, v FROM pg_catalog.jsonb_each_text("
-							  "CASE WHEN pg_catalog.jsonb_typeof($1) OPERATOR(pg_catalog.=) 'object' THEN $1 END) AS t(k, v)",
-							  1, &type, &arg, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read settings");
-	if (pg_strcasecmp(JsonbToCString(NULL, &settings->root, 0), "{}") != 0 && SPI_processed == 0)
+	if (!JB_ROOT_IS_OBJECT(settings) || JB_ROOT_IS_SCALAR(settings))
 		refuse("settings must be a JSON object of setting names and values",
 			   "For example '{\"synchronous_commit\": \"off\"}'.");
-	for (uint64 i = 0; i < SPI_processed; i++)
+	it = JsonbIteratorInit(&settings->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
-		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
-		Size		need = strlen(name) + (value ? strlen(value) : 0) + 2;
+		char	   *name;
+		char	   *value;
+		Size		need;
 
-		if (value == NULL)
-			refuse(psprintf("setting \"%s\" has no value", name), NULL);
-		if (GetConfigOption(name, true, false) == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("unrecognized configuration parameter \"%s\"", name)));
-		/* validates the value and that a session may set it; changes nothing */
-		(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
-								 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "settings: a key without a value");
+		value = setting_value(name, &v);
+		check_setting(name, value);
+		need = strlen(name) + strlen(value) + 2;
 		if (used + need > PGBL_SETTINGS_MAX)
-			refuse("settings are too long", NULL);
+			refuse("settings are too long",
+				   psprintf("Names and values together may take %d bytes.", PGBL_SETTINGS_MAX - 1));
 		memcpy(out + used, name, strlen(name) + 1);
 		used += strlen(name) + 1;
 		memcpy(out + used, value, strlen(value) + 1);
 		used += strlen(value) + 1;
 		run->nsettings++;
 	}
-}
-
-Oid
-RunnerExtensionOwner(void)
-{
-	bool		isnull;
-
-	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pgbench_lab'",
-					true, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "extension pgbench_lab is not installed in this database");
-	return DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* what the run records: the JSON, whose escapes make it longer */
+	json = JsonbToCString(NULL, &settings->root, VARSIZE(settings));
+	if (strlen(json) >= PGBL_SETTINGS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("settings are too long: %zu bytes as JSON, the limit is %d",
+						strlen(json), PGBL_SETTINGS_MAX - 1),
+				 errhint("Quotes, backslashes and control characters take two or more bytes each in JSON.")));
+	strlcpy(run->settings_json, json, PGBL_SETTINGS_MAX);
 }
 
 /* Validate the arguments shared by start() and run() into *p. */
@@ -223,28 +257,24 @@ read_args(FunctionCallInfo fcinfo, RunShared *p)
 }
 
 /*
- * Everything start() and run() check before anything starts.  Returns the
- * filled parameters, in palloc'd memory, to copy into shared memory.
+ * Everything start() and run() check before anything starts; fcinfo holds
+ * start()'s arguments.  Returns the filled parameters, in palloc'd memory,
+ * to copy into shared memory.  connection_cost() calls it to check all its
+ * runs before the first.
  */
-static RunShared *
-prepare_run(FunctionCallInfo fcinfo)
+RunShared *
+RunnerPrepare(FunctionCallInfo fcinfo)
 {
 	RunShared  *p = palloc0(sizeof(RunShared));
 	Jsonb	   *settings = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 
 	read_args(fcinfo, p);
 	RunnerReapOrphans();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	if (settings != NULL)
-	{
 		parse_settings(settings, p);
-		strlcpy(p->settings_json, JsonbToCString(NULL, &settings->root, 0), PGBL_SETTINGS_MAX);
-	}
 	else
 		strlcpy(p->settings_json, "{}", PGBL_SETTINGS_MAX);
-	p->owner_role = RunnerExtensionOwner();
-	SPI_finish();
+	p->owner_role = SecureExtensionOwner();
 	p->dboid = MyDatabaseId;
 	p->login_role = GetSessionUserId();
 	p->run_role = GetUserId();
@@ -341,7 +371,7 @@ wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
 RunShared *
 RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
 {
-	RunShared  *p = prepare_run(fcinfo);
+	RunShared  *p = RunnerPrepare(fcinfo);
 	RunShared  *run = create_shared(p, segp);
 	BackgroundWorkerHandle *coordinator;
 
@@ -396,6 +426,52 @@ run_is_alive(int64 run_id, Datum handle, bool has_handle)
 	return alive;
 }
 
+/* The aborted run's figures: what its progress rows measured. */
+#define REAP_SQL \
+	"UPDATE pgbench_lab.runs r SET status = 'aborted', " \
+	"finished_at = pg_catalog.clock_timestamp(), dsm_handle = NULL, " \
+	"coordinator_pid = NULL, transactions = p.xacts, failures = p.fails, " \
+	"measured_seconds = p.secs, tps = CASE WHEN p.secs OPERATOR(pg_catalog.>) " \
+	"0::pg_catalog.float8 THEN p.xacts OPERATOR(pg_catalog./) p.secs END, " \
+	"error = COALESCE(r.error, 'the run ended without its coordinator recording it " \
+	"(server restart, crash or terminated coordinator)') " \
+	"FROM (SELECT pg_catalog.sum(transactions)::pg_catalog.int8 AS xacts, " \
+	"pg_catalog.sum(failures)::pg_catalog.int8 AS fails, " \
+	"pg_catalog.sum(interval_seconds) AS secs FROM pgbench_lab.run_progress " \
+	"WHERE run_id OPERATOR(pg_catalog.=) $1) p " \
+	"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND r.status OPERATOR(pg_catalog.=) 'running'"
+
+/* Runs as the extension's owner, through SecureAsOwner(). */
+static void
+reap_orphans(void *arg)
+{
+	SPITupleTable *tt;
+	uint64		nrows;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute("SELECT run_id, dsm_handle FROM pgbench_lab.runs "
+					"WHERE status OPERATOR(pg_catalog.=) 'running'", false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab.runs");
+	/* each UPDATE below replaces SPI_tuptable and SPI_processed */
+	tt = SPI_tuptable;
+	nrows = SPI_processed;
+	for (uint64 i = 0; i < nrows; i++)
+	{
+		bool		isnull;
+		int64		run_id = DatumGetInt64(SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull));
+		Datum		handle = SPI_getbinval(tt->vals[i], tt->tupdesc, 2, &isnull);
+		Oid			type = INT8OID;
+		Datum		arg_id = Int64GetDatum(run_id);
+
+		if (run_is_alive(run_id, handle, !isnull))
+			continue;
+		if (SPI_execute_with_args(REAP_SQL, 1, &type, &arg_id, NULL, false, 0) < 0)
+			elog(ERROR, "could not mark run " INT64_FORMAT " aborted", run_id);
+	}
+	SPI_finish();
+}
+
 /*
  * Mark as aborted the runs whose coordinator is gone without recording them
  * (an immediate shutdown, a crash, a terminated coordinator), keeping what
@@ -405,53 +481,5 @@ run_is_alive(int64 run_id, Datum handle, bool has_handle)
 void
 RunnerReapOrphans(void)
 {
-	Oid			save_user;
-	int			save_ctx;
-	Oid			owner;
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	owner = RunnerExtensionOwner();
-	GetUserIdAndSecContext(&save_user, &save_ctx);
-	SetUserIdAndSecContext(owner, save_ctx | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	PG_TRY();
-	{
-		if (SPI_execute("SELECT run_id, dsm_handle FROM pgbench_lab.runs "
-						"WHERE status OPERATOR(pg_catalog.=) 'running'", false, 0) != SPI_OK_SELECT)
-			elog(ERROR, "could not read pgbench_lab.runs");
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			SPITupleTable *tt = SPI_tuptable;
-			bool		isnull;
-			int64		run_id = DatumGetInt64(SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull));
-			Datum		handle = SPI_getbinval(tt->vals[i], tt->tupdesc, 2, &isnull);
-			Oid			type = INT8OID;
-			Datum		arg = Int64GetDatum(run_id);
-
-			if (run_is_alive(run_id, handle, !isnull))
-				continue;
-			if (SPI_execute_with_args(
-					"UPDATE pgbench_lab.runs r SET status = 'aborted', "
-					"finished_at = pg_catalog.clock_timestamp(), dsm_handle = NULL, "
-					"coordinator_pid = NULL, transactions = p.xacts, failures = p.fails, "
-					"measured_seconds = p.secs, tps = CASE WHEN p.secs OPERATOR(pg_catalog.>) 0::float8 "
-					"THEN p.xacts OPERATOR(pg_catalog./) p.secs END, error = COALESCE(r.error, "
-					"'the run ended without its coordinator recording it (server restart, crash or terminated coordinator)') "
-					"FROM (SELECT pg_catalog.sum(transactions)::bigint AS xacts, "
-					"pg_catalog.sum(failures)::bigint AS fails, "
-					"pg_catalog.sum(interval_seconds) AS secs FROM pgbench_lab.run_progress "
-					"WHERE run_id OPERATOR(pg_catalog.=) $1) p "
-					"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND r.status OPERATOR(pg_catalog.=) 'running'",
-					1, &type, &arg, NULL, false, 0) < 0)
-				elog(ERROR, "could not mark run " INT64_FORMAT " aborted", run_id);
-			SPI_tuptable = tt;
-		}
-	}
-	PG_FINALLY();
-	{
-		SetUserIdAndSecContext(save_user, save_ctx);
-	}
-	PG_END_TRY();
-	SPI_finish();
+	SecureAsOwner(reap_orphans, NULL);
 }

@@ -136,8 +136,8 @@ typedef struct RunShared
 /* runner.c */
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
+extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
-extern Oid	RunnerExtensionOwner(void);
 extern void RunnerReapOrphans(void);
 extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 extern int	pgbl_max_clients;

@@ -58,7 +58,7 @@ read_run_row(int64 run_id)
 	memset(&row, 0, sizeof(row));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT status, dsm_handle, owner::oid FROM pgbench_lab.runs "
+	if (SPI_execute_with_args("SELECT status, dsm_handle, owner::pg_catalog.oid FROM pgbench_lab.runs "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.runs");
@@ -82,15 +82,31 @@ read_run_row(int64 run_id)
 	return row;
 }
 
-/* The run named by the first argument, after marking orphans aborted. */
+/* End the caller's transaction: no snapshot is held from here on. */
+static void
+commit_caller(void)
+{
+	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	SPI_commit();
+	SPI_finish();
+}
+
+/*
+ * The run named by the first argument, after marking orphans aborted.  A
+ * procedure (commit true) commits that at once, so that it stands even if
+ * the call then fails (an unknown run id, say).
+ */
 static RunRow
-lookup_run(FunctionCallInfo fcinfo, int64 *run_id)
+lookup_run(FunctionCallInfo fcinfo, int64 *run_id, bool commit)
 {
 	if (PG_ARGISNULL(0))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("run_id must not be NULL")));
 	*run_id = PG_GETARG_INT64(0);
 	RunnerReapOrphans();
+	if (commit)
+		commit_caller();
 	return read_run_row(*run_id);
 }
 
@@ -124,16 +140,6 @@ require_nonatomic(FunctionCallInfo fcinfo, const char *name)
 				 errmsg("%s must be called with CALL outside a transaction block", name),
 				 errhint("It commits before waiting so that it holds no snapshot during the run; "
 						 "inside a transaction use pgbench_lab.start() and wait later.")));
-}
-
-/* End the caller's transaction: no snapshot is held from here on. */
-static void
-commit_caller(void)
-{
-	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	SPI_commit();
-	SPI_finish();
 }
 
 /* Wait until the run is finished; cancel or termination stops it. */
@@ -256,7 +262,7 @@ pgbench_lab_wait(PG_FUNCTION_ARGS)
 	RunShared  *run;
 
 	require_nonatomic(fcinfo, "pgbench_lab.wait()");
-	row = lookup_run(fcinfo, &run_id);
+	row = lookup_run(fcinfo, &run_id, true);
 	if (strcmp(row.status, "running") == 0 && row.has_handle &&
 		(run = RunnerAttach(row.handle, run_id, &seg)) != NULL)
 		wait_finished(run, seg, may_control(row.owner));
@@ -273,7 +279,7 @@ pgbench_lab_cancel(PG_FUNCTION_ARGS)
 	RunShared  *run;
 	bool		stopped = false;
 
-	row = lookup_run(fcinfo, &run_id);
+	row = lookup_run(fcinfo, &run_id, false);
 	if (!may_control(row.owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -27,7 +27,7 @@
 
 #define PGBL_SETTINGS_QUERY \
 	"SELECT name, pg_catalog.current_setting(name), setting, source, context," \
-	" vartype, unit, min_val, max_val, enumvals::text" \
+	" vartype, unit, min_val, max_val, enumvals::pg_catalog.text" \
 	" FROM pg_catalog.pg_settings"
 
 /*
@@ -220,7 +220,7 @@ SettingsDataSize(void)
 	Datum		d;
 
 	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.sum(pg_catalog.pg_database_size(oid))::float8"
+	if (SPI_execute("SELECT pg_catalog.sum(pg_catalog.pg_database_size(oid))::pg_catalog.float8"
 					" FROM pg_catalog.pg_database"
 					" WHERE datallowconn AND pg_catalog.has_database_privilege(oid, 'CONNECT')",
 					true, 1) != SPI_OK_SELECT || SPI_processed != 1)

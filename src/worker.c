@@ -28,6 +28,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "secure.h"
 
 /*
  * Register one dynamic worker that runs pgbench_lab's "function" with "arg"
@@ -78,8 +79,7 @@ WorkerConnectAs(Oid dboid, Oid login_role, Oid run_role)
 	if (PGBL_BGW_CAN_LOGIN_NOLOGIN)
 		login_role = run_role;
 	BackgroundWorkerInitializeConnectionByOid(dboid, login_role, PGBL_BGW_CONNECT_FLAGS);
-	if (GetUserId() != run_role)
-		SetUserIdAndSecContext(run_role, 0);
+	SecureBecome(run_role);
 }
 
 /* Wake the process with this pid, if it is still a backend. */

@@ -8,8 +8,8 @@
  * state, in the order its scripts \set them (aid, bid, tid, delta); the
  * three ids are independent.  The tables are found once, in the launching
  * session through its search_path, and named with their schema in every
- * statement, so a worker's own search_path cannot send a statement
- * elsewhere.
+ * statement, and the operators are named with theirs (pgbench's text
+ * otherwise), so no search_path can send a statement elsewhere.
  *
  *-------------------------------------------------------------------------
  */
@@ -116,7 +116,7 @@ WorkloadResolve(WorkloadParams *params)
 
 	/* pgbench takes the scale from the branches at run time, and so do we */
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT pg_catalog.count(*)::int4 FROM %s.pgbench_branches",
+	appendStringInfo(&sql, "SELECT pg_catalog.count(*)::pg_catalog.int4 FROM %s.pgbench_branches",
 					 quote_identifier(params->schema));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -162,11 +162,13 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 
 	memset(plans, 0, sizeof(*plans));
 	plans->select_account =
-		prepare(params, "SELECT abalance FROM %s.pgbench_accounts WHERE aid = $1", 1, sel);
+		prepare(params, "SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1",
+				1, sel);
 	if (params->kind == WORKLOAD_SELECT_ONLY)
 		return;
 	plans->update_account =
-		prepare(params, "UPDATE %s.pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2",
+		prepare(params, "UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
+				"WHERE aid OPERATOR(pg_catalog.=) $2",
 				2, upd);
 	plans->insert_history =
 		prepare(params, "INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
@@ -174,10 +176,12 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 	if (params->kind != WORKLOAD_TPCB)
 		return;
 	plans->update_teller =
-		prepare(params, "UPDATE %s.pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2",
+		prepare(params, "UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
+				"WHERE tid OPERATOR(pg_catalog.=) $2",
 				2, upd_id);
 	plans->update_branch =
-		prepare(params, "UPDATE %s.pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2",
+		prepare(params, "UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
+				"WHERE bid OPERATOR(pg_catalog.=) $2",
 				2, upd_id);
 }
 
