@@ -36,6 +36,7 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "catalog/catalog.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -45,6 +46,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -148,6 +150,25 @@ CacheTargetRelids(Oid relid, bool include_indexes, LOCKMODE lockmode)
 	}
 	relation_close(rel, NoLock);
 	return result;
+}
+
+/*
+ * SELECT on the table (for an index, its table) before any lock is taken,
+ * so that a role without it cannot queue locks on someone else's table (a
+ * lock queued behind an ALTER TABLE holds up every reader after it).
+ */
+void
+CacheCheckSelect(Oid relid)
+{
+	Oid			table = relid;
+	AclResult	aclresult;
+
+	if (get_rel_relkind(relid) == RELKIND_INDEX)
+		table = IndexGetRelation(relid, false);
+	aclresult = pg_class_aclcheck(table, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(table)),
+					   get_rel_name(table));
 }
 
 /*
@@ -497,7 +518,10 @@ pgbench_lab_cache_status(PG_FUNCTION_ARGS)
 	if (all)
 		relids = database_relids();
 	else
+	{
+		CacheCheckSelect(PG_GETARG_OID(0));
 		relids = CacheTargetRelids(PG_GETARG_OID(0), true, AccessShareLock);
+	}
 	rels = palloc0(sizeof(CacheRel) * Max(list_length(relids), 1));
 	nrels = describe_relids(relids, all, rels);
 	CacheCountBuffers(rels, nrels);

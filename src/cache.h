@@ -38,6 +38,7 @@ typedef struct CacheRel
 } CacheRel;
 
 /* cache.c */
+extern void CacheCheckSelect(Oid relid);
 extern List *CacheTargetRelids(Oid relid, bool include_indexes, LOCKMODE lockmode);
 extern void CacheDescribe(Relation rel, CacheRel *out);
 extern void CacheCountBuffers(CacheRel *rels, int nrels);

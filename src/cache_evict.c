@@ -69,6 +69,10 @@ refuse_catalog(Oid relid)
 {
 	Oid			nsp = get_rel_namespace(relid);
 
+	if (!OidIsValid(nsp))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
 	if (IsCatalogRelationOid(relid) || IsCatalogNamespace(nsp))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -166,24 +170,6 @@ pgbench_lab_make_cold(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row, nulls);
 	}
 	return (Datum) 0;
-}
-
-/*
- * SELECT on the table (for an index, its table) before any lock is taken,
- * so that a role without it cannot queue locks on someone else's table.
- */
-static void
-check_select(Oid relid)
-{
-	Oid			table = relid;
-	AclResult	aclresult;
-
-	if (get_rel_relkind(relid) == RELKIND_INDEX)
-		table = IndexGetRelation(relid, false);
-	aclresult = pg_class_aclcheck(table, GetUserId(), ACL_SELECT);
-	if (aclresult != ACLCHECK_OK)
-		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(table)),
-					   get_rel_name(table));
 }
 
 /*
@@ -312,7 +298,7 @@ pgbench_lab_warm(PG_FUNCTION_ARGS)
 	refuse_null(fcinfo, 1, "mode");
 	refuse_null(fcinfo, 2, "include_indexes");
 	mode = check_mode(PG_GETARG_TEXT_PP(1));
-	check_select(PG_GETARG_OID(0));
+	CacheCheckSelect(PG_GETARG_OID(0));
 
 	InitMaterializedSRF(fcinfo, 0);
 	relids = CacheTargetRelids(PG_GETARG_OID(0), PG_GETARG_BOOL(2),

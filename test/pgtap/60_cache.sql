@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(24);
+SELECT plan(25);
 
 SELECT has_function('pgbench_lab', 'cache_status', ARRAY['regclass']);
 SELECT has_function('pgbench_lab', 'cache_snapshot', ARRAY['text']);
@@ -46,8 +46,13 @@ SELECT throws_ok($$SELECT pgbench_lab.cache_snapshot()$$, '42501', NULL,
 RESET ROLE;
 
 SET LOCAL ROLE tap_cache_mon;
+SELECT throws_ok($$SELECT * FROM pgbench_lab.cache_status('tap_cache')$$, '42501', NULL,
+                 'cache_status(rel) wants SELECT on the table before it locks it');
+RESET ROLE;
+GRANT SELECT ON tap_cache TO tap_cache_mon;
+SET LOCAL ROLE tap_cache_mon;
 SELECT lives_ok($$SELECT * FROM pgbench_lab.cache_status('tap_cache')$$,
-                'pg_monitor may read cache_status');
+                'pg_monitor may read cache_status of a table it may read');
 SELECT lives_ok($$SELECT pgbench_lab.cache_snapshot('tap')$$,
                 'pg_monitor may take a snapshot');
 SELECT throws_ok($$INSERT INTO pgbench_lab.cache_snapshots (taken_at, datname) VALUES (now(), 'x')$$,
