@@ -45,6 +45,12 @@ PGSPOT_NO_SEARCH_PATH = pgbench_lab.cold_vs_warm(workload text,clients integer,d
 pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
 	pgspot --ignore PS017 --proc-without-search-path '$(PGSPOT_NO_SEARCH_PATH)' $<
 
+# Every name in the SQL texts of src/ and in the install script's function
+# bodies is qualified with its schema (test/lint/sqlnames.py says why).
+.PHONY: sqlnames
+sqlnames: sql/$(EXTENSION)--$(EXTVERSION).sql
+	python3 test/lint/sqlnames.py
+
 # The pg_regress and real-server suites with the extension built under
 # AddressSanitizer (see scripts/asan.sh); ASAN_PG picks the major.
 .PHONY: asan

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of pgbench_lab on PostgreSQL 15 and 18: the build with
-# warnings as errors, pgspot on the install script, pg_regress
+# Runs every test of pgbench_lab on PostgreSQL 15 and 18: the check that
+# every name in the extension's SQL is qualified with its schema, the build
+# with warnings as errors, pgspot on the install script, pg_regress
 # (make installcheck), pgTAP through pg_prove, and the real-server tests
 # (pytest, each making its own throwaway clusters).  Installs what it lacks.
 #
@@ -59,6 +60,14 @@ record() {	# version suite pass fail
 	total_pass=$((total_pass + $3))
 	total_fail=$((total_fail + $4))
 }
+
+# Names resolved through search_path fail the build, whatever the major.
+pgbl_say "qualified names in the extension's SQL (test/lint/sqlnames.py)"
+if "$PGBL_PY" test/lint/sqlnames.py >"$work/sqlnames" 2>&1; then
+	record all sql-names 1 0
+else
+	cat "$work/sqlnames"; record all sql-names 0 1
+fi
 
 for v in $versions; do
 	bindir=$(pgbl_bindir "$v")

@@ -22,6 +22,7 @@ Run as a program it prints every violation and exits 1 if there is any;
 look-alike test plants a domain of each name).  It parses SQL with pglast
 (PostgreSQL's own parser), which pgspot already brings.
 """
+import itertools
 import os
 import re
 import sys
@@ -34,7 +35,7 @@ SCHEMAS = ("pg_catalog", "pgbench_lab")
 SAFE_PATH = "pg_catalog, pg_temp"
 
 # Statements begin with one of these (upper case, as the sources write SQL).
-SQL_START = re.compile(r"^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CALL|CREATE|DROP|ALTER|"
+SQL_START = re.compile(r"^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH(?!\s*\()|CALL|CREATE|DROP|ALTER|"
                        r"TRUNCATE|VACUUM|ANALYZE|COPY|LOCK|SET|RESET|CHECKPOINT|GRANT|REVOKE|"
                        r"COMMENT|EXPLAIN|VALUES|TABLE)\b")
 # A cast to a type not named with its schema.
@@ -176,14 +177,35 @@ def looks_like_sql(text):
     return bool(SQL_START.match(text)) and not re.match(r"^\s*\w+ and \w+", text)
 
 
+# What a %s of a template may stand for: a name, a literal, nothing (an
+# optional keyword) or a column list.
+PRINTF_STRINGS = ("x", "'x'", "", "x pg_catalog.int4")
+
+
 def printf_to_sql(text):
-    """A psprintf/appendStringInfo template as parseable SQL: every
-    conversion becomes a name (%s is an identifier or a quoted literal at
-    every place the sources use it) or a number."""
-    def sub(m):
-        s = m.group(0)
-        return "%" if s == "%%" else ("x" if s.endswith("s") else "1")
-    return PRINTF.sub(sub, text)
+    """A psprintf/appendStringInfo template as parseable SQL: numbers for
+    numeric conversions, and for each %s the first of PRINTF_STRINGS that
+    makes the whole text parse (so a relation written "%s.%s" is seen
+    qualified, and one written "%s" is not)."""
+    parts = PRINTF.split(text)
+    convs = PRINTF.findall(text)
+    slots = [i for i, c in enumerate(convs) if c.endswith("s")]
+
+    def build(choice):
+        fill = {i: choice[k] for k, i in enumerate(slots)}
+        out = [parts[0]]
+        for i, c in enumerate(convs):
+            out.append("%" if c == "%%" else fill.get(i, "1"))
+            out.append(parts[i + 1])
+        return "".join(out)
+    for choice in itertools.product(PRINTF_STRINGS, repeat=len(slots)):
+        sql = build(choice)
+        try:
+            parse_sql(sql)
+            return sql
+        except ParseError:
+            continue
+    return build(("x",) * len(slots))
 
 
 # -- the check --------------------------------------------------------------
@@ -327,6 +349,8 @@ def _plpgsql_queries(fn):
             for k, v in n.items():
                 if k == "PLpgSQL_expr":
                     queries.append((v.get("query", ""), v.get("parseMode", 0)))
+                elif k in ("PLpgSQL_var", "PLpgSQL_rec") and "lineno" not in v:
+                    continue	# a parameter: its type was resolved by CREATE
                 elif k == "PLpgSQL_type":
                     types.append(v.get("typname", ""))
                 visit(v)
@@ -401,55 +425,80 @@ def check_plpgsql(source):
     return bad
 
 
-# -- type names, for the look-alike test ------------------------------------
+# -- names, for the look-alike test -----------------------------------------
 
-def _types_in(tree):
-    out = set()
+def _names_in(tree, kind):
+    """Type names (kind 'type', schema stripped) or relation names (kind
+    'relation', CTE names left out) in a parsed tree."""
+    out, ctes = set(), set()
     for n in _walk(tree):
-        if isinstance(n, ast.TypeName):
-            names = _names(n.names)
-            if names:
-                out.add(names[-1])
+        if isinstance(n, ast.CommonTableExpr):
+            ctes.add(n.ctename)
+    for n in _walk(tree):
+        if kind == "type" and isinstance(n, ast.TypeName) and _names(n.names):
+            out.add(_names(n.names)[-1])
+        elif kind == "relation" and isinstance(n, ast.RangeVar) and n.relname not in ctes:
+            out.add(n.relname)
     return out
+
+
+def _sql_texts(root=ROOT):
+    """Every parseable SQL text of the extension: src/ strings, the install
+    script's statements, and the bodies of its SQL and PL/pgSQL functions."""
+    for _, _, text in c_strings(root):
+        if looks_like_sql(text):
+            yield printf_to_sql(text), None
+    for stmt, source in _statements(install_script(root)):
+        yield None, stmt
+        if not isinstance(stmt, ast.CreateFunctionStmt):
+            continue
+        body = _defelem(stmt, "as")
+        lang = _defelem(stmt, "language")
+        lang = lang.sval if isinstance(lang, ast.String) else "sql"
+        if body is None or lang not in ("sql", "plpgsql"):
+            continue
+        if lang == "sql":
+            yield _names(body)[0], None
+            continue
+        queries, types = _plpgsql_queries(parse_plpgsql(source))
+        for t in types:
+            yield f"SELECT NULL::{t}", None
+        for q, mode in queries:
+            yield _plpgsql_sql(q, mode), None
+
+
+def _collect(kind, root=ROOT):
+    found = set()
+    for text, tree in _sql_texts(root):
+        if tree is None:
+            try:
+                tree = parse_sql(text)
+            except ParseError:
+                continue
+        found |= _names_in(tree, kind)
+    return found
 
 
 def type_names(root=ROOT):
     """Every type name that the extension's SQL texts and install script
     use, schema stripped: what a look-alike domain could try to capture."""
-    found = set()
+    found = _collect("type", root)
     for _, _, text in c_strings(root):
-        for m in re.finditer(r"::\s*(?:\w+\s*\.\s*)?\"?(\w+)", text):
-            found.add(m.group(1))
-        if looks_like_sql(text):
-            try:
-                found |= _types_in(parse_sql(printf_to_sql(text)))
-            except ParseError:
-                pass
-    for stmt, source in _statements(install_script(root)):
-        found |= _types_in(stmt)
-        if isinstance(stmt, ast.CreateFunctionStmt):
-            body = _defelem(stmt, "as")
-            lang = _defelem(stmt, "language")
-            lang = lang.sval if isinstance(lang, ast.String) else "sql"
-            if body is None or lang not in ("sql", "plpgsql"):
-                continue
-            text = _names(body)[0]
-            if lang == "sql":
-                found |= _types_in(parse_sql(text))
-            else:
-                queries, types = _plpgsql_queries(parse_plpgsql(source))
-                found |= {t.split(".")[-1].strip('"').split("(")[0].split("[")[0] for t in types}
-                for q, mode in queries:
-                    try:
-                        found |= _types_in(parse_sql(_plpgsql_sql(q, mode)))
-                    except ParseError:
-                        pass
+        found |= {m.group(1) for m in re.finditer(r"::\s*(?:\w+\s*\.\s*)?\"?(\w+)", text)}
     return sorted(t for t in found if t)
+
+
+def relation_names(root=ROOT):
+    """Every relation name that the extension's SQL uses, schema stripped."""
+    return sorted(r for r in _collect("relation", root) if r and r != "x")
 
 
 def main(argv):
     if "--types" in argv:
         print("\n".join(type_names()))
+        return 0
+    if "--relations" in argv:
+        print("\n".join(relation_names()))
         return 0
     bad_c = check_c()
     bad_sql = check_install()

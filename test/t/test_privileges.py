@@ -193,3 +193,34 @@ def test_run_settings_cannot_raise_privileges(lab, settings):
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
     no_workers(lab)
 
+
+
+def test_cache_status_locks_nothing_it_may_not_read(lab):
+    """A pg_monitor member without SELECT on a table gets 42501 from
+    cache_status(table) at once: it queues no lock behind a session that
+    holds one (where it would hold up every reader after it)."""
+    lab.sql("CREATE TABLE secret (id int)")
+    try:
+        with lab.connect() as holder:
+            holder.execute("BEGIN")
+            holder.execute("LOCK TABLE secret IN ACCESS EXCLUSIVE MODE")
+            with lab.connect(user="mon") as conn:
+                conn.execute("SET lock_timeout = '20s'")
+                assert state_on(conn, "SELECT * FROM pgbench_lab.cache_status('secret')") == "42501"
+                # its own database-wide view skips what is locked, and waits for nothing
+                conn.execute("SELECT * FROM pgbench_lab.cache_status()").fetchall()
+            waiting = lab.scalar("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            holder.execute("ROLLBACK")
+        assert waiting == 0
+        lab.sql("GRANT SELECT ON secret TO mon")
+        assert state(lab, "SELECT * FROM pgbench_lab.cache_status('secret')", "mon") == "00000"
+    finally:
+        lab.sql("DROP TABLE secret")
+
+
+def state_on(conn, sql):
+    try:
+        conn.execute(sql).fetchall()
+        return "00000"
+    except psycopg.Error as e:
+        return e.sqlstate

@@ -310,6 +310,26 @@ def test_immediate_shutdown_marks_run_aborted(new_cluster):
     assert a == t == b == h
 
 
+def test_drop_extension_while_waiting(new_cluster):
+    """DROP EXTENSION while a session waits for a run: the run's workers
+    end, and the waiting call ends with a clear error (42704 naming the
+    extension), not an internal one."""
+    c = new_cluster("dropext", {"shared_buffers": "32MB"})
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    run_id = c.scalar("SELECT pgbench_lab.start('select-only', clients => 1, duration => '60 s')")
+    c.poll("SELECT count(*) >= 1 FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    with c.connect() as conn:
+        waiter = Background(conn, "CALL pgbench_lab.wait(%s)", (run_id,))
+        c.poll("SELECT wait_event_type = 'Extension' FROM pg_stat_activity WHERE pid = %s", (waiter.pid,))
+        c.sql("DROP EXTENSION pgbench_lab")
+        err = waiter.join(60)
+    assert err is not None and err.sqlstate == "42704", err
+    assert "pgbench_lab" in str(err) and "dropped" in (err.diag.message_hint or "")
+    c.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}")
+    assert "terminating any other active server processes" not in c.log()
+
+
 def test_terminated_coordinator_and_client(lab):
     sums = balances(lab)
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
