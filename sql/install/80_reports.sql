@@ -285,18 +285,21 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
--- The fields of a run and of an experiment in a document (version 1),
--- with their kinds for doc_check(): export writes these and no others (a
--- column another part adds to runs, such as a local snapshot id, does not
--- travel), import reads these.
+-- The fields of each object of a document (version 1), with their kinds
+-- for doc_check(): export writes the fields of 'run' and 'experiment' and
+-- no others (a column another part adds to runs, such as a local snapshot
+-- id, does not travel), import reads these.  Each kind holds what the
+-- column's type and CHECK constraint hold (see doc_first_bad()), so that
+-- the tables refuse nothing the validator passes.  The parameters of an
+-- experiment are checked by its kind.
 CREATE FUNCTION pgbench_lab.doc_spec(what text)
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE what
         WHEN 'run' THEN '{"run_id": "id!", "label": "text",
-            "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
-            "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
+            "workload": "text!", "via": "via", "clients": "count!", "scale": "count",
+            "duration": "interval", "transactions_per_client": "count8", "max_tries": "nonneg4!",
             "random_seed": "int", "started_at": "time!", "finished_at": "time",
             "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
             "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
@@ -304,10 +307,26 @@ AS $$
             "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
             "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
             "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
-            "source_server": "text", "source_run_id": "id"}'::jsonb
+            "source_server": "text", "source_run_id": "id", "target_display": "text",
+            "connections": "nonneg", "connection_avg_ms": "num",
+            "tps_without_connections": "num"}'::jsonb
+        WHEN 'progress' THEN '{"second": "count!", "interval_seconds": "num!",
+            "transactions": "nonneg!", "tps": "num!", "latency_avg_ms": "num",
+            "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio"}'::jsonb
+        WHEN 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::jsonb
         WHEN 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
             "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
             "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::jsonb
+        WHEN 'experiment_run' THEN '{"run_id": "id!", "ordinal": "count!", "variant": "count!",
+            "round": "count!"}'::jsonb
+        -- params, by kind
+        WHEN 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object"}'::jsonb
+        WHEN 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
+            "duration": "interval", "rounds": "count!"}'::jsonb
+        WHEN 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
+            "relations": "array", "relids": "array"}'::jsonb
+        WHEN 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
+            "rounds": "count", "settings": "array"}'::jsonb
         END
 $$;
 
@@ -333,99 +352,148 @@ BEGIN
 END
 $$;
 
--- Check one object of the document against a spec {"key": "kind[!]"}
--- ('!' = required); the first bad field raises an error naming its path.
+-- The first problem of the elements of arr (an array of objects) against
+-- spec {"key": "kind[!]"} ('!' = required), in the order of the elements
+-- and then of the keys: the element's index (from 0), the key (NULL when
+-- the element is no object) and what is wrong.  No row: no problem.
+--
+-- One query over every element and key, the kinds written out in it: a
+-- function call per value would cost more than the checks (a run can have
+-- tens of thousands of progress rows).  The kinds are the tables' column
+-- types and CHECK constraints: whole numbers within integer or bigint
+-- (count, count8, id, int, nonneg, nonneg4, oid), double precision (num:
+-- under 1e300 and not so small that it would read as 0; ratio: also 0 to
+-- 1), timestamps and intervals that PostgreSQL reads, and the values the
+-- CHECK constraints allow (run_status, exp_status, kind, via).
+CREATE FUNCTION pgbench_lab.doc_first_bad(arr jsonb, spec jsonb,
+                                          OUT i bigint, OUT key text, OUT problem text)
+RETURNS SETOF record LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH s AS MATERIALIZED (
+        SELECT f.key, f.want LIKE '%!' AS required, k.*
+          FROM jsonb_each_text(spec) AS f(key, want)
+          JOIN (VALUES
+                ('text', false, false, NULL::numeric, NULL::numeric, NULL::text[], 'a string'),
+                ('object', false, false, NULL, NULL, NULL, 'an object'),
+                ('array', false, false, NULL, NULL, NULL, 'an array'),
+                ('time', false, false, NULL, NULL, NULL, 'a timestamp'),
+                ('interval', false, false, NULL, NULL, NULL, 'an interval'),
+                ('num', true, false, NULL, NULL, NULL, 'a number'),
+                ('ratio', true, false, 0, 1, NULL, 'a number from 0 to 1'),
+                ('int', true, true, -9223372036854775808, 9223372036854775807, NULL, 'a whole number'),
+                ('nonneg', true, true, 0, 9223372036854775807, NULL, 'a whole number of 0 or more'),
+                ('nonneg4', true, true, 0, 2147483647, NULL, 'a whole number from 0 to 2147483647'),
+                ('count', true, true, 1, 2147483647, NULL, 'a whole number from 1 to 2147483647'),
+                ('count8', true, true, 1, 9223372036854775807, NULL,
+                 'a whole number from 1 to 9223372036854775807'),
+                ('id', true, true, 1, 9223372036854775807, NULL, 'a positive whole number'),
+                ('oid', true, true, 0, 4294967295, NULL, 'a whole number from 0 to 4294967295'),
+                ('run_status', false, false, NULL, NULL, ARRAY['done', 'cancelled', 'failed', 'aborted'],
+                 'one of done, cancelled, failed, aborted'),
+                ('exp_status', false, false, NULL, NULL, ARRAY['done', 'failed', 'aborted'],
+                 'one of done, failed, aborted'),
+                ('kind', false, false, NULL, NULL,
+                 ARRAY['sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost'],
+                 'one of sweep, compare_settings, cold_vs_warm, connection_cost'),
+                ('via', false, false, NULL, NULL, ARRAY['spi', 'libpq', 'libpq-connect'],
+                 'one of spi, libpq, libpq-connect'))
+            AS k(kind, is_number, whole, lo, hi, vals, descr)
+            ON k.kind = rtrim(f.want, '!')),
+    e AS (
+        SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)),
+    b AS (
+        SELECT e.i, NULL::text AS key, 'must be an object' AS problem
+          FROM e WHERE jsonb_typeof(e.elem) <> 'object'
+        UNION ALL
+        SELECT e.i, s.key,
+               CASE WHEN v.v IS NULL OR jsonb_typeof(v.v) = 'null'
+                    THEN CASE WHEN s.required THEN 'is missing' END
+                    WHEN s.is_number THEN
+                        CASE WHEN jsonb_typeof(v.v) <> 'number' THEN 'is not ' || s.descr
+                             WHEN NOT s.whole AND NOT (abs(v.v::numeric) < 1e300
+                                                       AND (v.v::numeric = 0 OR abs(v.v::numeric) >= 2.5e-324))
+                             THEN 'is out of range for double precision'
+                             WHEN s.whole AND v.v::numeric <> trunc(v.v::numeric) THEN 'is not ' || s.descr
+                             WHEN v.v::numeric < coalesce(s.lo, v.v::numeric)
+                                  OR v.v::numeric > coalesce(s.hi, v.v::numeric)
+                             THEN 'is not ' || s.descr END
+                    WHEN NOT CASE WHEN jsonb_typeof(v.v) <> CASE s.kind WHEN 'object' THEN 'object'
+                                                                        WHEN 'array' THEN 'array'
+                                                                        ELSE 'string' END
+                                  THEN false
+                                  WHEN s.vals IS NOT NULL THEN (v.v #>> '{}') = ANY (s.vals)
+                                  WHEN s.kind = 'time' THEN pgbench_lab.reads_as(v.v #>> '{}', 'timestamptz')
+                                  WHEN s.kind = 'interval' THEN pgbench_lab.reads_as(v.v #>> '{}', 'interval')
+                                  ELSE true END
+                    THEN 'is not ' || s.descr END
+          FROM e CROSS JOIN s
+          CROSS JOIN LATERAL (SELECT e.elem -> s.key) AS v(v)
+         WHERE jsonb_typeof(e.elem) = 'object')
+    SELECT b.i, b.key, b.problem FROM b
+     WHERE b.problem IS NOT NULL
+     ORDER BY b.i, b.key NULLS FIRST
+     LIMIT 1
+$$;
+
+-- Check one object of the document against a spec; the first bad field
+-- raises an error naming its path.
 CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    k text;
-    want text;
-    v jsonb;
-    s text;
-    ok boolean;
-    kp text;
-    maxint CONSTANT numeric := 9223372036854775807;
+    bad record;
 BEGIN
-    IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
-        PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
+    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(jsonb_build_array(obj), spec);
+    IF FOUND THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s%s %s', path,
+            CASE WHEN coalesce(bad.key, '') = '' THEN '' ELSE '.' || bad.key END, bad.problem));
     END IF;
-    FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
-        kp := path || CASE WHEN k = '' THEN '' ELSE '.' || k END;
-        v := obj->k;
-        IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
-            IF want LIKE '%!' THEN
-                PERFORM pgbench_lab.doc_invalid(kp || ' is missing');
-            END IF;
-            CONTINUE;
-        END IF;
-        want := rtrim(want, '!');
-        s := v #>> '{}';
-        ok := CASE want
-            WHEN 'text' THEN jsonb_typeof(v) = 'string'
-            WHEN 'num' THEN jsonb_typeof(v) = 'number' AND abs(v::numeric) < 1e300
-            WHEN 'ratio' THEN jsonb_typeof(v) = 'number' AND v::numeric BETWEEN 0 AND 1
-            WHEN 'int' THEN pgbench_lab.json_int(v, -maxint - 1, maxint) IS NOT NULL
-            WHEN 'nonneg' THEN pgbench_lab.json_int(v, 0, maxint) IS NOT NULL
-            WHEN 'count' THEN pgbench_lab.json_int(v, 1, 2147483647) IS NOT NULL
-            WHEN 'id' THEN pgbench_lab.json_int(v, 1, maxint) IS NOT NULL
-            WHEN 'object' THEN jsonb_typeof(v) = 'object'
-            WHEN 'array' THEN jsonb_typeof(v) = 'array'
-            WHEN 'time' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'timestamptz')
-            WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
-            WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
-            WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed', 'aborted')
-            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost')
-            END;
-        IF NOT ok THEN
-            PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
-                CASE want
-                    WHEN 'text' THEN 'a string'
-                    WHEN 'num' THEN 'a number'
-                    WHEN 'ratio' THEN 'a number from 0 to 1'
-                    WHEN 'int' THEN 'a whole number'
-                    WHEN 'nonneg' THEN 'a whole number of 0 or more'
-                    WHEN 'count' THEN 'a whole number from 1 to 2147483647'
-                    WHEN 'id' THEN 'a positive whole number'
-                    WHEN 'object' THEN 'an object'
-                    WHEN 'array' THEN 'an array'
-                    WHEN 'time' THEN 'a timestamp'
-                    WHEN 'interval' THEN 'an interval'
-                    WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
-                    WHEN 'exp_status' THEN 'one of done, failed, aborted'
-                    ELSE 'one of sweep, compare_settings, cold_vs_warm, connection_cost' END));
-        END IF;
-    END LOOP;
 END
 $$;
 
--- Every element of the array at doc->key checked against spec; the values
--- of the unique key must not repeat.  Returns those values.
-CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text)
-RETURNS text[] LANGUAGE plpgsql IMMUTABLE
+-- Every element of the array arr checked against spec, and the values of
+-- each key in uniq unique among them (numbers compared as numbers; the
+-- kind num as double precision, as the tables store it).  The first
+-- problem, in the order of the elements, raises an error naming its path.
+CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text[])
+RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    elem jsonb;
-    i integer := 0;
-    seen text[] := '{}';
+    bad record;
+    dup record;
 BEGIN
     IF jsonb_typeof(arr) IS DISTINCT FROM 'array' THEN
         PERFORM pgbench_lab.doc_invalid(format('%s must be an array', path));
     END IF;
-    FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
-        PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
-        IF (elem->>uniq) = ANY (seen) THEN
-            RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, i,
-                            CASE WHEN uniq = '' THEN '' ELSE '.' || uniq END, elem->>uniq
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Each run, progress second, latency bucket, experiment, ordinal and sweep client count appears once.';
-        END IF;
-        seen := seen || (elem->>uniq);
-        i := i + 1;
-    END LOOP;
-    RETURN seen;
+    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(arr, spec);
+    -- the elements before the first bad one are sound: their values cast
+    SELECT d.i, d.key, d.val INTO dup
+      FROM (SELECT a.n - 1 AS i, k.key, a.elem ->> k.key AS val,
+                   row_number() OVER (PARTITION BY k.key,
+                       CASE WHEN rtrim(spec ->> k.key, '!') = 'num'
+                            THEN to_jsonb((a.elem ->> k.key)::float8) ELSE a.elem -> k.key END
+                       ORDER BY a.n) AS dups
+              FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)
+             CROSS JOIN unnest(uniq) AS k(key)
+             WHERE a.n - 1 < coalesce(bad.i, 9223372036854775807)
+               AND jsonb_typeof(a.elem -> k.key) IS DISTINCT FROM 'null'
+               AND a.elem -> k.key IS NOT NULL) d
+     WHERE d.dups > 1
+     ORDER BY d.i, d.key
+     LIMIT 1;
+    IF dup.i IS NOT NULL THEN
+        RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, dup.i,
+                        CASE WHEN dup.key = '' THEN '' ELSE '.' || dup.key END, dup.val
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Each run, progress second, latency bucket, experiment, ordinal, run of an experiment and sweep client count appears once.';
+    END IF;
+    IF bad.i IS NOT NULL THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s[%s]%s %s', path, bad.i,
+            CASE WHEN coalesce(bad.key, '') = '' THEN '' ELSE '.' || bad.key END, bad.problem));
+    END IF;
 END
 $$;
 
@@ -434,8 +502,65 @@ CREATE FUNCTION pgbench_lab.json_wrap(arr jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(jsonb_agg(jsonb_build_object('', v) ORDER BY i), '[]')
-      FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)
+    SELECT CASE WHEN jsonb_typeof(arr) = 'array'
+                THEN coalesce((SELECT jsonb_agg(jsonb_build_object('', v) ORDER BY i)
+                                 FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)), '[]') END
+$$;
+
+-- The parameters of an experiment of the document, by its kind, and the
+-- variants its runs may have (reports name them: A, B... for settings
+-- sets, cold/OS-warm/warm); path is the experiment's.
+CREATE FUNCTION pgbench_lab.doc_check_params(e jsonb, path text)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    kind text := e->>'kind';
+    params jsonb := e->'params';
+    sets integer;
+    fewest integer := CASE WHEN kind = 'compare_settings' THEN 2 ELSE 1 END;
+    variants integer;
+    bad bigint;
+BEGIN
+    PERFORM pgbench_lab.doc_check(params, pgbench_lab.doc_spec(kind), path || '.params');
+    IF kind = 'sweep' THEN
+        PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'clients'), '{"": "count!"}',
+                                           path || '.params.clients', '{""}');
+        variants := jsonb_array_length(params->'clients');
+    ELSIF kind = 'cold_vs_warm' THEN
+        IF jsonb_typeof(params->'relations') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'relations'), '{"": "text!"}',
+                                               path || '.params.relations', '{}');
+        END IF;
+        IF jsonb_typeof(params->'relids') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'relids'), '{"": "oid!"}',
+                                               path || '.params.relids', '{}');
+        END IF;
+        variants := 3;      -- cold, OS-warm, warm
+    ELSE
+        -- compare_settings, connection_cost: sets of settings (for
+        -- connection_cost the three paths), named A, B...
+        IF jsonb_typeof(params->'settings') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'settings'), '{"": "object!"}',
+                                               path || '.params.settings', '{}');
+            sets := jsonb_array_length(params->'settings');
+            IF sets < fewest OR sets > 26 THEN
+                PERFORM pgbench_lab.doc_invalid(format('%s.params.settings holds %s set(s), not %s to 26',
+                                                       path, sets, fewest));
+            END IF;
+        END IF;
+        variants := coalesce(sets, 3);
+    END IF;
+    SELECT x.n - 1 INTO bad FROM jsonb_array_elements(e->'runs') WITH ORDINALITY AS x(r, n)
+     WHERE (x.r->>'variant')::numeric > variants
+     ORDER BY x.n LIMIT 1;
+    IF FOUND THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
+            path, bad, variants, CASE kind WHEN 'sweep' THEN 'client counts'
+                                           WHEN 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
+                                           ELSE 'sets of settings' END));
+    END IF;
+END
 $$;
 
 CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
@@ -443,10 +568,8 @@ RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    run_ids text[];
-    ids text[];
-    elem jsonb;
-    i integer := 0;
+    r record;
+    missing bigint;
 BEGIN
     IF doc IS NULL OR jsonb_typeof(doc) = 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
@@ -461,56 +584,52 @@ BEGIN
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc->'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    run_ids := pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
-        || '{"progress": "array!", "latency": "array!"}', '$.runs', 'run_id');
-    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
-        PERFORM pgbench_lab.doc_check_each(elem->'progress', '{"second": "count!",
-            "interval_seconds": "num!", "transactions": "nonneg!", "tps": "num!",
-            "latency_avg_ms": "num", "latency_max_ms": "num", "failures": "nonneg!",
-            "hit_ratio": "ratio"}', format('$.runs[%s].progress', i), 'second');
-        PERFORM pgbench_lab.doc_check_each(elem->'latency', '{"bucket_upper_us": "num!",
-            "count": "nonneg!"}', format('$.runs[%s].latency', i), 'bucket_upper_us');
-        i := i + 1;
+    PERFORM pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
+        || '{"progress": "array!", "latency": "array!"}', '$.runs', '{run_id}');
+    FOR r IN SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(doc->'runs') WITH ORDINALITY AS a(elem, n) LOOP
+        PERFORM pgbench_lab.doc_check_each(r.elem->'progress', pgbench_lab.doc_spec('progress'),
+                                           format('$.runs[%s].progress', r.i), '{second}');
+        PERFORM pgbench_lab.doc_check_each(r.elem->'latency', pgbench_lab.doc_spec('latency'),
+                                           format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
     END LOOP;
-    IF doc ? 'experiments' THEN
-        PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
-            || '{"runs": "array!"}', '$.experiments', 'experiment_id');
-        i := 0;
-        FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
-            ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
-                "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
-            IF elem->>'kind' = 'sweep' THEN
-                PERFORM pgbench_lab.doc_check(elem->'params', '{"clients": "array!", "duration": "interval",
-                    "settings": "object"}', format('$.experiments[%s].params', i));
-                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'clients'),
-                    '{"": "count!"}', format('$.experiments[%s].params.clients', i), '');
-            ELSE
-                PERFORM pgbench_lab.doc_check(elem->'params', '{"settings": "array!", "clients": "count!",
-                    "duration": "interval", "rounds": "count!"}', format('$.experiments[%s].params', i));
-                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'settings'),
-                    '{"": "object!"}', format('$.experiments[%s].params.settings', i), 'none');
-            END IF;
-            IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
-                        WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
-                PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
-            END IF;
-            i := i + 1;
-        END LOOP;
+    IF NOT doc ? 'experiments' THEN
+        RETURN;
     END IF;
+    PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
+        || '{"runs": "array!"}', '$.experiments', '{experiment_id}');
+    -- the first experiment that names a run the document does not hold
+    SELECT e.n - 1 INTO missing
+      FROM jsonb_array_elements(doc->'experiments') WITH ORDINALITY AS e(elem, n)
+     WHERE EXISTS (SELECT FROM jsonb_array_elements(e.elem->'runs') x
+                    WHERE jsonb_typeof(x) = 'object'
+                      AND NOT EXISTS (SELECT FROM jsonb_array_elements(doc->'runs') d
+                                       WHERE d->'run_id' = x->'run_id'))
+     ORDER BY e.n LIMIT 1;
+    FOR r IN SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(doc->'experiments') WITH ORDINALITY AS a(elem, n) LOOP
+        PERFORM pgbench_lab.doc_check_each(r.elem->'runs', pgbench_lab.doc_spec('experiment_run'),
+                                           format('$.experiments[%s].runs', r.i), '{ordinal,run_id}');
+        PERFORM pgbench_lab.doc_check_params(r.elem, format('$.experiments[%s]', r.i));
+        IF r.i = missing THEN
+            PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', r.i));
+        END IF;
+    END LOOP;
 END
 $$;
 
 -- Import as caller: new local ids, source server and source ids kept.
+-- Set-based: each table is written by one statement for the whole
+-- document, whatever its size.  The new ids are drawn first, in the order
+-- of the document (runs, then experiments), so that progress, histograms
+-- and experiments can refer to them.
 CREATE FUNCTION pgbench_lab.import_as(caller regrole, doc jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     src text;
-    elem jsonb;
-    new_id bigint;
-    ids jsonb := '{}';
-    out jsonb := '[]';
+    ids jsonb;
+    out_runs jsonb;
+    out_experiments jsonb;
 BEGIN
     IF NOT has_function_privilege(caller::oid, 'pgbench_lab.import(jsonb)', 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied for function import'
@@ -519,48 +638,82 @@ BEGIN
     END IF;
     PERFORM pgbench_lab.doc_validate(doc);
     src := doc->'server'->>'name';
-    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
-        INSERT INTO pgbench_lab.runs (label, workload, via, clients, scale, duration,
-            transactions_per_client, max_tries, random_seed, started_at, finished_at, status,
-            measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
+    -- numbers are read through numeric: a document may write 2 as 2.0
+    WITH d AS MATERIALIZED (
+        SELECT a.r, a.n, (a.r->>'run_id')::numeric::bigint AS source_id,
+               nextval('pgbench_lab.runs_run_id_seq'::regclass) AS new_id
+          FROM jsonb_array_elements(doc->'runs') WITH ORDINALITY AS a(r, n)
+         ORDER BY a.n),
+    runs AS (
+        INSERT INTO pgbench_lab.runs (run_id, label, workload, via, clients,
+            scale, duration, transactions_per_client, max_tries, random_seed, started_at, finished_at,
+            status, measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
             latency_stddev_ms, latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms,
             latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
-            system, owner, error, source_server, source_run_id, imported_at)
-        SELECT r.label, r.workload, coalesce(r.via, 'spi'), r.clients, r.scale, r.duration,
-            r.transactions_per_client, r.max_tries, r.random_seed, r.started_at, r.finished_at,
-            r.status, r.measured_seconds, r.transactions, r.failures, r.retries, r.tps,
-            r.latency_avg_ms, r.latency_stddev_ms, r.latency_p50_ms, r.latency_p90_ms,
-            r.latency_p95_ms, r.latency_p99_ms, r.latency_max_ms, r.blks_hit, r.blks_read,
-            r.hit_ratio, r.wal_bytes, r.checkpoints, coalesce(r.settings, '{}'), r.system, caller,
-            r.error, coalesce(r.source_server, src), coalesce(r.source_run_id, r.run_id), now()
-          FROM jsonb_populate_record(NULL::pgbench_lab.runs, elem - 'owner') r
-        RETURNING run_id INTO new_id;
-        INSERT INTO pgbench_lab.run_progress
-        SELECT new_id, p.second, p.interval_seconds, p.transactions, p.tps, p.latency_avg_ms,
-               p.latency_max_ms, p.failures, p.hit_ratio
-          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_progress, elem->'progress') p;
-        INSERT INTO pgbench_lab.run_latency
-        SELECT new_id, l.bucket_upper_us, l.count
-          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_latency, elem->'latency') l;
-        ids := ids || jsonb_build_object(elem->>'run_id', new_id);
-        out := out || jsonb_build_object('kind', 'run', 'source_id', (elem->>'run_id')::bigint, 'id', new_id);
-    END LOOP;
-    FOR elem IN SELECT value FROM jsonb_array_elements(coalesce(doc->'experiments', '[]')) LOOP
-        INSERT INTO pgbench_lab.experiments (kind, workload, label, params, started_at,
+            system, owner, error, source_server, source_run_id, imported_at, target_display,
+            connections, connection_avg_ms, tps_without_connections)
+        OVERRIDING SYSTEM VALUE
+        SELECT d.new_id, r->>'label', r->>'workload', coalesce(r->>'via', 'spi'),
+               (r->>'clients')::numeric::integer, (r->>'scale')::numeric::integer,
+               (r->>'duration')::interval, (r->>'transactions_per_client')::numeric::bigint,
+               (r->>'max_tries')::numeric::integer, (r->>'random_seed')::numeric::bigint,
+               (r->>'started_at')::timestamptz, (r->>'finished_at')::timestamptz, r->>'status',
+               (r->>'measured_seconds')::float8, (r->>'transactions')::numeric::bigint,
+               (r->>'failures')::numeric::bigint, (r->>'retries')::numeric::bigint,
+               (r->>'tps')::float8, (r->>'latency_avg_ms')::float8, (r->>'latency_stddev_ms')::float8,
+               (r->>'latency_p50_ms')::float8, (r->>'latency_p90_ms')::float8,
+               (r->>'latency_p95_ms')::float8, (r->>'latency_p99_ms')::float8,
+               (r->>'latency_max_ms')::float8, (r->>'blks_hit')::numeric::bigint,
+               (r->>'blks_read')::numeric::bigint, (r->>'hit_ratio')::float8,
+               (r->>'wal_bytes')::numeric, (r->>'checkpoints')::numeric::bigint,
+               coalesce(CASE WHEN jsonb_typeof(r->'settings') = 'object' THEN r->'settings' END, '{}'),
+               CASE WHEN jsonb_typeof(r->'system') = 'object' THEN r->'system' END, caller,
+               r->>'error', coalesce(r->>'source_server', src),
+               coalesce((r->>'source_run_id')::numeric::bigint, d.source_id), now(),
+               r->>'target_display', (r->>'connections')::numeric::bigint,
+               (r->>'connection_avg_ms')::float8, (r->>'tps_without_connections')::float8
+          FROM d),
+    progress AS (
+        INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, tps,
+                                              latency_avg_ms, latency_max_ms, failures, hit_ratio)
+        SELECT d.new_id, (p->>'second')::numeric::integer, (p->>'interval_seconds')::float8,
+               (p->>'transactions')::numeric::bigint, (p->>'tps')::float8,
+               (p->>'latency_avg_ms')::float8, (p->>'latency_max_ms')::float8,
+               (p->>'failures')::numeric::bigint, (p->>'hit_ratio')::float8
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.r->'progress') AS x(p)),
+    latency AS (
+        INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
+        SELECT d.new_id, (l->>'bucket_upper_us')::float8, (l->>'count')::numeric::bigint
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.r->'latency') AS x(l))
+    SELECT coalesce(jsonb_object_agg(d.source_id, d.new_id), '{}'),
+           coalesce(jsonb_agg(jsonb_build_object('kind', 'run', 'source_id', d.source_id, 'id', d.new_id)
+                              ORDER BY d.n), '[]')
+      INTO ids, out_runs
+      FROM d;
+    WITH d AS MATERIALIZED (
+        SELECT a.e, a.n, (a.e->>'experiment_id')::numeric::bigint AS source_id,
+               nextval('pgbench_lab.runs_run_id_seq'::regclass) AS new_id
+          FROM jsonb_array_elements(coalesce(doc->'experiments', '[]')) WITH ORDINALITY AS a(e, n)
+         ORDER BY a.n),
+    experiments AS (
+        INSERT INTO pgbench_lab.experiments (experiment_id, kind, workload, label, params, started_at,
             finished_at, status, owner, source_server, source_experiment_id, imported_at)
-        SELECT e.kind, e.workload, e.label, coalesce(e.params, '{}'), e.started_at,
-               e.finished_at, e.status, caller, coalesce(e.source_server, src),
-               coalesce(e.source_experiment_id, e.experiment_id), now()
-          FROM jsonb_populate_record(NULL::pgbench_lab.experiments, elem - 'owner') e
-        RETURNING experiment_id INTO new_id;
+        SELECT d.new_id, e->>'kind', e->>'workload', e->>'label', e->'params',
+               (e->>'started_at')::timestamptz, (e->>'finished_at')::timestamptz, e->>'status',
+               caller, coalesce(e->>'source_server', src),
+               coalesce((e->>'source_experiment_id')::numeric::bigint, d.source_id), now()
+          FROM d),
+    links AS (
         INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
-        SELECT new_id, x.ordinal, (ids->>x.run_id::text)::bigint, x.variant, x.round
-          FROM jsonb_to_recordset(elem->'runs') AS x(run_id bigint, ordinal integer,
-                                                     variant integer, round integer);
-        out := out || jsonb_build_object('kind', 'experiment', 'source_id',
-                                         (elem->>'experiment_id')::bigint, 'id', new_id);
-    END LOOP;
-    RETURN out;
+        SELECT d.new_id, (x->>'ordinal')::numeric::integer,
+               (ids->>((x->>'run_id')::numeric::bigint)::text)::bigint,
+               (x->>'variant')::numeric::integer, (x->>'round')::numeric::integer
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.e->'runs') AS l(x))
+    SELECT coalesce(jsonb_agg(jsonb_build_object('kind', 'experiment', 'source_id', d.source_id,
+                                                 'id', d.new_id) ORDER BY d.n), '[]')
+      INTO out_experiments
+      FROM d;
+    RETURN out_runs || out_experiments;
 END
 $$;
 
@@ -1343,8 +1496,8 @@ BEGIN
                        CASE e.kind WHEN 'sweep' THEN ', clients ' || (SELECT string_agg(c, ', ')
                                                     FROM jsonb_array_elements_text(e.params->'clients') c)
                             WHEN 'cold_vs_warm' THEN ', ' || pgbench_lab.clients_text((e.params->>'clients')::integer)
-                            ELSE format(', %s, %s round(s)', pgbench_lab.clients_text((e.params->>'clients')::integer),
-                                        e.params->>'rounds') END);
+                            ELSE format(', %s%s', pgbench_lab.clients_text((e.params->>'clients')::integer),
+                                        coalesce(', ' || (e.params->>'rounds') || ' round(s)', '')) END);
     IF e.label IS NOT NULL THEN
         RETURN QUERY SELECT 'label: ' || e.label;
     END IF;
