@@ -1095,12 +1095,9 @@ AS $$
      WHERE s.variant > 1
 $$;
 
--- Check the arguments and begin the experiment; returns its id and how
--- many runs it will make.  The procedures below (C) then run each step.
-CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer[], duration interval,
-                                                  label text, settings jsonb,
-                                                  OUT experiment_id bigint, OUT steps integer)
-LANGUAGE plpgsql VOLATILE
+-- The parameters of a sweep, checked.
+CREATE FUNCTION pgbench_lab.sweep_params(workload text, clients integer[], duration interval, settings jsonb)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
@@ -1112,9 +1109,64 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: 10 s and no session settings (''{}'').';
     END IF;
-    experiment_id := pgbench_lab.experiment_begin('sweep', workload, label,
-        jsonb_build_object('clients', counts, 'duration', duration::text, 'settings', settings));
-    steps := cardinality(counts);
+    IF jsonb_typeof(settings) <> 'object' THEN
+        RAISE EXCEPTION 'settings must be a jsonb object'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use ''{}'' for the current settings and {"name": "value"} for others.';
+    END IF;
+    RETURN jsonb_build_object('clients', counts, 'duration', duration::text, 'settings', settings);
+END
+$$;
+
+-- Every setting of every set an experiment's runs will apply: (set, for
+-- more than one set its name A, B...; name; value), for the procedures to
+-- check as run() does (the name exists, the value is valid, the caller may
+-- set it) before the experiment begins, so that a bad setting in the last
+-- set is not found after the first sets have run.
+CREATE FUNCTION pgbench_lab.experiment_settings(sets jsonb)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN jsonb_array_length(sets) > 1 THEN chr(64 + a.i::integer) END, s.key, s.value
+      FROM jsonb_array_elements(sets) WITH ORDINALITY AS a(one, i),
+           jsonb_each_text(CASE WHEN jsonb_typeof(a.one) = 'object' THEN a.one END) AS s(key, value)
+     ORDER BY a.i, s.key
+$$;
+
+-- The arguments of sweep() and compare_settings() checked, with the
+-- settings their runs will apply (see experiment_settings()).  Nothing is
+-- recorded yet.
+CREATE FUNCTION pgbench_lab.experiment_check_sweep(workload text, clients integer[], duration interval,
+                                                   label text, settings jsonb)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.* FROM pgbench_lab.experiment_settings(
+        jsonb_build_array(pgbench_lab.sweep_params(workload, clients, duration, settings)->'settings')) s
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_check_settings(workload text, settings jsonb[], clients integer,
+                                                      duration interval, rounds integer, label text)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.* FROM pgbench_lab.experiment_settings(
+        pgbench_lab.compare_params(workload, settings, clients, duration, rounds)->'settings') s
+$$;
+
+-- Check the arguments and begin the experiment; returns its id and how
+-- many runs it will make.  The procedures below (C) then run each step.
+CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer[], duration interval,
+                                                  label text, settings jsonb,
+                                                  OUT experiment_id bigint, OUT steps integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    params jsonb := pgbench_lab.sweep_params(workload, clients, duration, settings);
+BEGIN
+    experiment_id := pgbench_lab.experiment_begin('sweep', workload, label, params);
+    steps := jsonb_array_length(params->'clients');
 END
 $$;
 

@@ -278,6 +278,38 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
         assert any(line.startswith("imported from ") for line in report(other, there)), kind
 
 
+def test_compare_settings_checks_every_set_before_the_first_run(lab):
+    """A setting that run() would refuse, in any set, is refused before the
+    first run: no run is made and no experiment recorded."""
+    count = "SELECT (SELECT count(*) FROM pgbench_lab.runs), (SELECT count(*) FROM pgbench_lab.experiments)"
+    before = lab.sql(count)
+    for sets, error, where in [
+        (['{}', '{"work_mem": "banana"}'], psycopg.errors.InvalidParameterValue, "settings set B"),
+        (['{"work_mem": "8MB"}', '{}', '{"no_such_setting": "1"}'], psycopg.errors.UndefinedObject,
+         "settings set C"),
+        (['{}', '{"jit": "off"}', '{"shared_buffers": "1GB"}'], psycopg.errors.CantChangeRuntimeParam,
+         "settings set C"),
+        (['{}', '{"work_mem": null}'], psycopg.errors.InvalidParameterValue, "settings set B"),
+    ]:
+        with pytest.raises(error) as e:
+            lab.sql("CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '1 s', "
+                    "rounds => 2)", (sets,))
+        assert where in (e.value.diag.context or ""), e.value.diag.context
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        lab.sql("CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s', settings => '{\"jit\": \"maybe\"}')")
+    assert "settings of pgbench_lab.sweep()" in (e.value.diag.context or "")
+    # a setting the caller may not set, though a superuser may
+    lab.sql("CREATE ROLE rep_tuner LOGIN")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, "
+            "integer, text, bigint, text) TO rep_tuner")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("""CALL pgbench_lab.compare_settings('select-only',
+                       ARRAY['{}', '{"log_min_duration_statement": "0"}']::jsonb[], duration => '1 s')""",
+                user="rep_tuner")
+    assert lab.sql(count) == before, "nothing ran and nothing was recorded"
+    assert lab.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'") == 0
+
+
 def png_pixels(path):
     """Decode an 8-bit RGB/RGBA PNG (what Chromium writes) into pixel tuples."""
     with open(path, "rb") as f:
