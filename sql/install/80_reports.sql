@@ -824,7 +824,24 @@ COMMENT ON FUNCTION pgbench_lab.export(bigint[]) IS
 -- here, which check, plan, link and judge.
 -- ---------------------------------------------------------------------------
 
--- Errors for an id list: NULL, empty, NULL elements, ids the caller cannot read.
+-- An array argument must be a list: a two-dimensional array would be
+-- read element by element as if it were one (and array_position() refuses
+-- it with a message about searching), so it is refused before anything.
+CREATE FUNCTION pgbench_lab.check_flat(ndims integer, what text, example text)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF ndims > 1 THEN
+        RAISE EXCEPTION '% must be a one-dimensional array, not one of % dimensions', what, ndims
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('Pass a plain list, for example %s.', example);
+    END IF;
+END
+$$;
+
+-- Errors for an id list: NULL, empty, a multidimensional array, NULL
+-- elements, ids the caller cannot read.
 CREATE FUNCTION pgbench_lab.check_ids(ids bigint[], experiments_too boolean)
 RETURNS void LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -837,6 +854,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass an array of run ids, for example ARRAY[41, 42].';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(ids), 'ids', 'ARRAY[41, 42]');
     IF array_position(ids, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'ids must not contain null'
             USING ERRCODE = 'null_value_not_allowed',
@@ -890,6 +908,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(clients), 'clients', '''{1,2,4,8}''');
     IF clients IS NULL OR cardinality(clients) = 0 OR array_position(clients, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'clients must be a non-empty array without nulls'
             USING ERRCODE = 'null_value_not_allowed',
@@ -927,6 +946,8 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(settings), 'settings',
+                                   'ARRAY[''{}'', ''{"jit": "off"}'']::jsonb[]');
     IF settings IS NULL OR cardinality(settings) NOT BETWEEN 2 AND 26 THEN
         RAISE EXCEPTION 'settings must hold 2 to 26 sets of settings'
             USING ERRCODE = 'invalid_parameter_value',
