@@ -968,6 +968,42 @@ BEGIN
 END
 $$;
 
+-- An experiment of one of the kinds a function reads, or an error naming
+-- the kind it is (the functions would otherwise read another kind's runs
+-- as their own: a cold_vs_warm experiment's three runs of one client count
+-- as a sweep divides by zero).
+CREATE FUNCTION pgbench_lab.check_experiment(experiment_id bigint, kinds text[], fn text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k text;
+    wanted text := array_to_string(kinds, ' or ');
+BEGIN
+    IF experiment_id IS NULL THEN
+        RAISE EXCEPTION 'experiment_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = format('Pass the id of a %s experiment from pgbench_lab.experiments.', wanted);
+    END IF;
+    SELECT e.kind INTO k FROM pgbench_lab.experiments e WHERE e.experiment_id = check_experiment.experiment_id;
+    IF NOT FOUND THEN
+        IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = check_experiment.experiment_id) THEN
+            RAISE EXCEPTION '% needs a % experiment, and % is a run', fn, wanted, experiment_id
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Read a run with pgbench_lab.report(run_id).';
+        END IF;
+        RAISE EXCEPTION 'experiment % does not exist or is not visible to you', experiment_id
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'pgbench_lab.experiments lists what you can read: your own, or all for members of pg_monitor.';
+    END IF;
+    IF NOT k = ANY (kinds) THEN
+        RAISE EXCEPTION '% needs a % experiment, and experiment % is a % experiment', fn, wanted, experiment_id, k
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pgbench_lab.report(experiment_id) reads an experiment of any kind.';
+    END IF;
+END
+$$;
+
 -- Each finished client count with the step from the one before it.
 -- linear_share: the TPS gained as a share of what linear scaling with the
 -- added clients would give (1 = linear, 0 = nothing, negative = a loss).
@@ -1008,6 +1044,7 @@ DECLARE
     peak_text text;
     knee_text text;
 BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_verdict()');
     SELECT count(*), max(s.clients) INTO n, top FROM pgbench_lab.sweep_steps(experiment_id) s;
     IF n = 0 THEN
         finding := 'No finished runs: no peak and no knee.';
@@ -1051,9 +1088,12 @@ CREATE FUNCTION pgbench_lab.sweep_summary(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, tps_change text, latency_change text,
                linear_share double precision, mark text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_summary()');
+    RETURN QUERY
     SELECT s.clients, s.run_id, s.tps, s.latency_avg_ms, s.latency_p99_ms,
            pgbench_lab.pct_change(s.tps, s.prev_tps),
            pgbench_lab.pct_change(s.latency_avg_ms, s.prev_latency_avg_ms),
@@ -1062,7 +1102,8 @@ AS $$
                                   CASE WHEN s.clients = v.knee_clients THEN 'knee' END), '')
       FROM pgbench_lab.sweep_steps(sweep_summary.experiment_id) s,
            pgbench_lab.sweep_verdict(sweep_summary.experiment_id) v
-     ORDER BY s.clients
+     ORDER BY s.clients;
+END
 $$;
 COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
     'TPS and latency per client count of a sweep, with the peak and the knee marked';
@@ -1074,9 +1115,12 @@ RETURNS TABLE (variant integer, name text, settings jsonb, rounds integer,
                tps_median double precision, tps_min double precision, tps_max double precision,
                latency_avg_ms_median double precision, ratio_median double precision,
                ratio_min double precision, ratio_max double precision)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{compare_settings,connection_cost}', 'settings_ratios()');
+    RETURN QUERY
     WITH t AS (
         SELECT x.variant, x.round, r.tps, r.latency_avg_ms
           FROM pgbench_lab.experiment_runs x
@@ -1092,7 +1136,8 @@ AS $$
            min(t.tps / nullif(a.tps, 0)), max(t.tps / nullif(a.tps, 0))
       FROM t LEFT JOIN t a ON a.variant = 1 AND a.round = t.round
      GROUP BY t.variant
-     ORDER BY t.variant
+     ORDER BY t.variant;
+END
 $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
     'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds)';
