@@ -74,20 +74,55 @@ GRANT SELECT ON pgbench_lab.experiments, pgbench_lab.experiment_runs TO PUBLIC;
 -- Small formatting helpers shared by reports and plots.
 -- ---------------------------------------------------------------------------
 
--- A figure rounded for reading; '-' for a missing one.
+-- A figure rounded for reading; '-' for a missing one; from 1e15 on (no
+-- measured figure, but an imported document may hold up to 1e300) in
+-- exponent notation, '1.0e+299', rather than in 300 digits.
 CREATE FUNCTION pgbench_lab.fmt(x double precision, digits integer DEFAULT 1)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT CASE WHEN x IS NULL THEN '-' ELSE round(x::numeric, digits)::text END $$;
+AS $$
+    SELECT CASE WHEN x IS NULL THEN '-'
+                WHEN abs(x) >= 1e15 THEN trim(to_char(x, '9.9EEEE'))
+                ELSE round(x::numeric, digits)::text END
+$$;
+
+-- A float8 from a numeric computed with it, for ratios of figures that
+-- float8 arithmetic would overflow or underflow on (an imported TPS of
+-- 5e-324 against one of 1e5): beyond 1e300 it is cut to +-1e300, below
+-- 1e-300 it is 0.
+CREATE FUNCTION pgbench_lab.to_float8(x numeric)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN x IS NULL THEN NULL
+                WHEN abs(x) > 1e300 THEN sign(x) * 1e300
+                WHEN abs(x) < 1e-300 THEN 0
+                ELSE x END::float8
+$$;
+
+-- a / b, NULL when b is 0 or either is NULL; computed in numeric, so any
+-- two figures give a result (see to_float8).
+CREATE FUNCTION pgbench_lab.ratio(a double precision, b double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN a IS NULL OR b IS NULL OR b = 0 THEN NULL
+                ELSE pgbench_lab.to_float8(a::numeric / b::numeric) END
+$$;
 
 -- The change from old to new in percent, signed ('+76%'); '' when unknown.
+-- Computed in numeric; a rise of a million percent or more reads
+-- '>+999999%'.
 CREATE FUNCTION pgbench_lab.pct_change(new double precision, old double precision)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN new IS NULL OR old IS NULL OR old = 0 THEN ''
-                WHEN new >= old THEN '+' || round(((new / old - 1) * 100)::numeric)::text || '%'
-                ELSE round(((new / old - 1) * 100)::numeric)::text || '%' END
+    SELECT CASE WHEN p IS NULL THEN ''
+                WHEN p > 999999 THEN '>+999999%'
+                WHEN p >= 0 THEN '+' || round(p)::text || '%'
+                ELSE round(p)::text || '%' END
+      FROM (SELECT CASE WHEN new IS NULL OR old IS NULL OR old = 0 THEN NULL
+                        ELSE (new::numeric / old::numeric - 1) * 100 END AS p) s
 $$;
 
 -- '5 s', '0.5 s': a duration in seconds.
@@ -1006,7 +1041,9 @@ $$;
 
 -- Each finished client count with the step from the one before it.
 -- linear_share: the TPS gained as a share of what linear scaling with the
--- added clients would give (1 = linear, 0 = nothing, negative = a loss).
+-- added clients would give (1 = linear, 0 = nothing, negative = a loss);
+-- computed in numeric, so that no figures make it overflow, and NULL when
+-- two runs share a client count (an imported document may hold that).
 CREATE FUNCTION pgbench_lab.sweep_steps(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, prev_clients integer, prev_tps double precision,
@@ -1014,7 +1051,9 @@ RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT s.*, (s.tps / s.prev_tps - 1) / (s.clients::float8 / s.prev_clients - 1)
+    SELECT s.*, CASE WHEN s.clients > s.prev_clients
+                     THEN pgbench_lab.to_float8((s.tps::numeric / s.prev_tps::numeric - 1)
+                                                / (s.clients::numeric / s.prev_clients - 1)) END
       FROM (SELECT r.clients, r.run_id, r.tps, r.latency_avg_ms, r.latency_p99_ms,
                    lag(r.clients) OVER w AS prev_clients, lag(r.tps) OVER w AS prev_tps,
                    lag(r.latency_avg_ms) OVER w AS prev_latency_avg_ms
@@ -1132,8 +1171,8 @@ BEGIN
            count(*)::integer,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps), min(t.tps), max(t.tps),
            percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms),
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps / nullif(a.tps, 0)),
-           min(t.tps / nullif(a.tps, 0)), max(t.tps / nullif(a.tps, 0))
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab.ratio(t.tps, a.tps)),
+           min(pgbench_lab.ratio(t.tps, a.tps)), max(pgbench_lab.ratio(t.tps, a.tps))
       FROM t LEFT JOIN t a ON a.variant = 1 AND a.round = t.round
      GROUP BY t.variant
      ORDER BY t.variant;
@@ -1338,6 +1377,8 @@ END
 $$;
 
 -- Vertical bars, top row first: each column a value, eighth-block precision.
+-- (The scaling here and below is in numeric: figures of any size, a TPS of
+-- 5e-324 beside one of 1e5, neither overflow nor underflow.)
 CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
 RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1352,7 +1393,8 @@ BEGIN
         line := '';
         FOREACH v IN ARRAY vals LOOP
             line := line || CASE WHEN v IS NULL OR top IS NULL OR top <= 0 THEN ' '
-                ELSE substr(blocks, 1 + least(8, greatest(0, round(v / top * height * 8)::integer - (k - 1) * 8)), 1) END;
+                ELSE substr(blocks, 1 + least(8, greatest(0, greatest(0, least(height * 8,
+                         round(v::numeric / top::numeric * height * 8)))::integer - (k - 1) * 8)), 1) END;
         END LOOP;
         RETURN NEXT line;
     END LOOP;
@@ -1366,7 +1408,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT string_agg(CASE WHEN v IS NULL THEN ' '
                            ELSE substr('▁▂▃▄▅▆▇█', 1 + least(7, greatest(0,
-                                round((v - lo) / nullif(hi - lo, 0) * 7)::integer)), 1) END,
+                                round((v::numeric - lo::numeric) / nullif(hi::numeric - lo::numeric, 0) * 7)))::integer, 1) END,
                       '' ORDER BY i)
       FROM unnest(vals) WITH ORDINALITY AS u(v, i)
 $$;
@@ -1378,7 +1420,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN v IS NULL OR top IS NULL OR top <= 0 OR v <= 0 THEN ''
                 ELSE repeat('█', e / 8) || rtrim(substr(' ▏▎▍▌▋▊▉', 1 + e % 8, 1)) END
-      FROM (SELECT least(width * 8, round(v / top * width * 8)::integer) AS e) s
+      FROM (SELECT least(width * 8, round(v::numeric / top::numeric * width * 8))::integer AS e) s
 $$;
 
 -- Per-second TPS chart and hit-ratio line of a run.  Seconds are averaged
@@ -1693,11 +1735,11 @@ BEGIN
     f AS (SELECT * FROM l WHERE l.n = 1)
     SELECT l.run_id, l.label, coalesce(l.source_server, 'here'), l.workload, l.clients, l.scale,
            l.status, round(l.measured_seconds::numeric, 1), round(l.tps::numeric, 1),
-           round((l.tps / nullif(f.tps, 0))::numeric, 3), round(l.latency_avg_ms::numeric, 3),
-           round((l.latency_avg_ms / nullif(f.latency_avg_ms, 0))::numeric, 3),
+           round(l.tps::numeric / nullif(f.tps, 0)::numeric, 3), round(l.latency_avg_ms::numeric, 3),
+           round(l.latency_avg_ms::numeric / nullif(f.latency_avg_ms, 0)::numeric, 3),
            round(l.latency_p99_ms::numeric, 3),
-           round((l.latency_p99_ms / nullif(f.latency_p99_ms, 0))::numeric, 3),
-           round((l.hit_ratio * 100)::numeric, 2),
+           round(l.latency_p99_ms::numeric / nullif(f.latency_p99_ms, 0)::numeric, 3),
+           round(l.hit_ratio::numeric * 100, 2),
            pgbench_lab.settings_text(l.settings->'session'),
            (SELECT coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), '')
               FROM jsonb_each_text(coalesce(l.settings->'server', '{}')) a
@@ -1725,7 +1767,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT trim_scale(round(x::numeric, digits))::text $$;
 
 -- The top of an axis from 0 that holds hi, in steps of 1, 2 or 5 x 10^k,
--- about five ticks: returns {top, step}.
+-- about five ticks: returns {top, step}.  At least 0.00001.
 CREATE FUNCTION pgbench_lab.svg_axis(hi double precision)
 RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1738,6 +1780,9 @@ BEGIN
     IF hi IS NULL OR hi <= 0 THEN
         hi := 1;
     END IF;
+    -- the tick labels have six decimals: a smaller axis would read 0 at
+    -- every tick (and hi / 5 can underflow)
+    hi := greatest(hi, 1e-5);
     raw := hi / 5;
     mag := power(10, floor(log(raw)));
     step := mag * CASE WHEN raw / mag <= 1 THEN 1 WHEN raw / mag <= 2 THEN 2
@@ -1747,16 +1792,17 @@ END
 $$;
 
 -- The plot area is fixed: x from 80 to x1 (730, or 680 with a right
--- axis), y from 340 (zero) up to 50; an axis is {top, step}.
+-- axis), y from 340 (zero) up to 50; an axis is {top, step}.  In numeric,
+-- like the bars above.
 CREATE FUNCTION pgbench_lab.svg_x(v double precision, xa double precision[], x1 integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT pgbench_lab.svg_num(80 + v / xa[1] * (x1 - 80)) $$;
+AS $$ SELECT trim_scale(round(80 + v::numeric / xa[1]::numeric * (x1 - 80), 1))::text $$;
 
 CREATE FUNCTION pgbench_lab.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT pgbench_lab.svg_num(340 - v / ya[1] * 290 + shift) $$;
+AS $$ SELECT trim_scale(round(340 - v::numeric / ya[1]::numeric * 290 + shift, 1))::text $$;
 
 -- The largest value under key ('x' or 'y') of the series on an axis (any
 -- axis when axis is NULL).
