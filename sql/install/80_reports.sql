@@ -1858,8 +1858,10 @@ $$;
 
 -- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
 -- Axes start at zero and end at a round value; the legend lists the
--- series below the x axis, one per line.
-CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb)
+-- series below the x axis, one per line.  notes: lines written at the top
+-- left of the plot area (what could not be drawn, and why).
+CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
+                                      notes text[] DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -1903,8 +1905,27 @@ BEGIN
                       414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
         i := i + 1;
     END LOOP;
+    out := out || coalesce((SELECT string_agg(format('<text x="90" y="%s" fill="#555555">%s</text>',
+                                                     70 + 18 * (k - 1), pgbench_lab.svg_escape(t)), E'\n' ORDER BY k)
+                              FROM unnest(notes) WITH ORDINALITY AS n(t, k)) || E'\n', '');
     RETURN out || '</svg>' || E'\n';
 END
+$$;
+
+-- Why an experiment's runs give nothing to draw: no runs, or none done
+-- with a TPS above zero (each status counted).
+CREATE FUNCTION pgbench_lab.undrawn_runs(experiment_id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN sum(c.n) IS NULL THEN 'it has no runs'
+                ELSE format('none of its %s run(s) ended done with a TPS above zero (%s)', sum(c.n),
+                            string_agg(c.n || ' ' || c.status, ', ' ORDER BY c.status)) END
+      FROM (SELECT CASE WHEN r.status = 'done' THEN 'done without TPS' ELSE r.status END AS status,
+                   count(*) AS n
+              FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+             WHERE x.experiment_id = undrawn_runs.experiment_id
+             GROUP BY 1) c
 $$;
 
 -- TPS and average latency against clients, one pair of curves per sweep.
@@ -1912,22 +1933,33 @@ CREATE FUNCTION pgbench_lab.plot_sweeps(ids bigint[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    WITH u AS (
+        SELECT u.id, u.n, (SELECT count(*) FROM pgbench_lab.sweep_steps(u.id)) AS drawn
+          FROM unnest(ids) WITH ORDINALITY AS u(id, n))
     SELECT pgbench_lab.svg_chart('TPS and latency against clients (in-server)', 'clients',
                'TPS (transactions per second), solid', 'average latency (ms), dashed',
                (SELECT jsonb_agg(x.s ORDER BY x.n, x.axis) FROM (
                    SELECT u.n, a.axis, jsonb_build_object(
                        'label', format('%s %s (experiment %s)', coalesce(e.label, e.workload),
                                        CASE a.axis WHEN 1 THEN 'TPS' ELSE 'latency avg ms' END, e.experiment_id),
-                       'x', (SELECT jsonb_agg(s.clients ORDER BY s.clients) FROM pgbench_lab.sweep_steps(e.experiment_id) s),
-                       'y', (SELECT jsonb_agg(CASE a.axis WHEN 1 THEN s.tps ELSE s.latency_avg_ms END ORDER BY s.clients)
+                       'x', (SELECT coalesce(jsonb_agg(s.clients ORDER BY s.clients), '[]')
+                               FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                       'y', (SELECT coalesce(jsonb_agg(CASE a.axis WHEN 1 THEN s.tps ELSE s.latency_avg_ms END
+                                                       ORDER BY s.clients), '[]')
                                FROM pgbench_lab.sweep_steps(e.experiment_id) s),
                        'axis', a.axis, 'color', u.n - 1, 'points', true) AS s
-                     FROM unnest(ids) WITH ORDINALITY AS u(id, n)
+                     FROM u
                      JOIN pgbench_lab.experiments e ON e.experiment_id = u.id
-                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x))
+                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x),
+               -- a sweep whose runs all failed is in the legend, and says why it has no curve
+               (SELECT CASE WHEN (SELECT sum(u.drawn) FROM u) = 0 THEN ARRAY['Nothing to plot.'] ELSE '{}' END
+                       || array_agg(format('Experiment %s: %s.', u.id, pgbench_lab.undrawn_runs(u.id)) ORDER BY u.n)
+                  FROM u WHERE u.drawn = 0))
 $$;
 
 -- Per-second curves of runs (experiments of settings bring their runs).
+-- A run with no per-second figure to draw is in the legend and says so in
+-- a note, as does an experiment with no runs.
 CREATE FUNCTION pgbench_lab.plot_runs(ids bigint[], metric text)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -1936,7 +1968,24 @@ AS $$
         SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k, x.variant, x.round
           FROM unnest(ids) WITH ORDINALITY AS u(id, n)
           LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id
-          JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id))
+          JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id)),
+    points AS (
+        SELECT r.k, p.second AS x, CASE metric WHEN 'tps' THEN p.tps
+                                               WHEN 'latency' THEN p.latency_avg_ms
+                                               WHEN 'latency_max' THEN p.latency_max_ms
+                                               ELSE p.hit_ratio * 100 END AS y
+          FROM runs r JOIN pgbench_lab.run_progress p ON p.run_id = r.run_id
+         WHERE p.interval_seconds >= 0.5),
+    notes AS (
+        SELECT format('Run %s: no per-second %s was recorded (status %s).', r.run_id,
+                      CASE metric WHEN 'tps' THEN 'progress' ELSE replace(metric, '_', ' ') END, r.status) AS t,
+               r.k AS k
+          FROM runs r WHERE NOT EXISTS (SELECT FROM points p WHERE p.k = r.k AND p.y IS NOT NULL)
+        UNION ALL
+        SELECT format('Experiment %s: it has no runs.', u.id), 0
+          FROM unnest(ids) AS u(id)
+         WHERE EXISTS (SELECT FROM pgbench_lab.experiments e WHERE e.experiment_id = u.id)
+           AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.experiment_id = u.id))
     SELECT pgbench_lab.svg_chart(
         CASE metric WHEN 'tps' THEN 'TPS per second (in-server)'
                     WHEN 'latency' THEN 'Average latency per second (in-server)'
@@ -1948,7 +1997,7 @@ AS $$
                     WHEN 'latency_max' THEN 'maximum latency (ms)'
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
-        (SELECT jsonb_agg(jsonb_build_object(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
              'color', coalesce(r.variant - 1, r.k - 1),
              'label', format('%srun %s: %s, %s%s%s',
                              CASE WHEN r.variant IS NOT NULL THEN format('%s, round %s: ', chr(64 + r.variant), r.round) ELSE '' END,
@@ -1956,15 +2005,15 @@ AS $$
                              coalesce(', ' || r.label, ''),
                              CASE WHEN r.settings->'session' <> '{}'
                                   THEN ', ' || pgbench_lab.settings_text(r.settings->'session') ELSE '' END),
-             'x', (SELECT coalesce(jsonb_agg(p.second ORDER BY p.second), '[]') FROM pgbench_lab.run_progress p
-                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5),
-             'y', (SELECT coalesce(jsonb_agg(CASE metric WHEN 'tps' THEN p.tps
-                                                         WHEN 'latency' THEN p.latency_avg_ms
-                                                         WHEN 'latency_max' THEN p.latency_max_ms
-                                                         ELSE p.hit_ratio * 100 END ORDER BY p.second), '[]')
-                     FROM pgbench_lab.run_progress p
-                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5)) ORDER BY r.k)
-           FROM runs r))
+             'x', (SELECT coalesce(jsonb_agg(p.x ORDER BY p.x), '[]') FROM points p WHERE p.k = r.k),
+             'y', (SELECT coalesce(jsonb_agg(p.y ORDER BY p.x), '[]') FROM points p WHERE p.k = r.k))
+             ORDER BY r.k), '[]')
+           FROM runs r),
+        (SELECT CASE WHEN NOT EXISTS (SELECT FROM points p WHERE p.y IS NOT NULL)
+                     THEN ARRAY['Nothing to plot.'] ELSE '{}' END
+                || array_agg(n.t ORDER BY n.k)
+           FROM notes n
+         HAVING count(*) > 0))
 $$;
 
 CREATE FUNCTION pgbench_lab.plot(ids bigint[], metric text DEFAULT 'tps')
