@@ -125,6 +125,27 @@ AS $$
                         ELSE (new::numeric / old::numeric - 1) * 100 END AS p) s
 $$;
 
+-- Stored text as it may be printed: every control character (U+0001 to
+-- U+001F, U+007F to U+009F: a terminal escape sequence, a bell, a line
+-- break that would forge a report line) shown as \xNN, its code in hex.
+-- Labels, errors, settings, server names and workloads come from users
+-- and from imported documents; report(), compare(), plot() and the
+-- findings print them only through this.  Backslashes stay as they are.
+CREATE FUNCTION pgbench_lab.printable(s text)
+RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF s !~ E'[\\x01-\\x1f\\x7f-\\x9f]' THEN
+        RETURN s;
+    END IF;
+    RETURN (SELECT string_agg(CASE WHEN c ~ E'[\\x01-\\x1f\\x7f-\\x9f]'
+                                   THEN E'\\x' || lpad(to_hex(ascii(c)), 2, '0') ELSE c END,
+                              '' ORDER BY i)
+              FROM regexp_split_to_table(s, '') WITH ORDINALITY AS t(c, i));
+END
+$$;
+
 -- '5 s', '0.5 s': a duration in seconds.
 CREATE FUNCTION pgbench_lab.seconds_text(d interval)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -137,12 +158,12 @@ RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT n || CASE WHEN n = 1 THEN ' client' ELSE ' clients' END $$;
 
--- Session settings as 'name=value, ...' in name order.
+-- Session settings as 'name=value, ...' in name order, printable.
 CREATE FUNCTION pgbench_lab.settings_text(settings jsonb)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(string_agg(key || '=' || value, ', ' ORDER BY key), '(none)')
+    SELECT pgbench_lab.printable(coalesce(string_agg(key || '=' || value, ', ' ORDER BY key), '(none)'))
       FROM jsonb_each_text(CASE WHEN jsonb_typeof(settings) = 'object' THEN settings END)
 $$;
 
@@ -614,7 +635,8 @@ BEGIN
     PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
         "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
     IF doc->>'format' <> 'pgbench_lab export' OR doc->'version' <> '1' THEN
-        RAISE EXCEPTION 'unsupported export document: format "%" version %', doc->>'format', doc->'version'
+        RAISE EXCEPTION 'unsupported export document: format "%" version %',
+                        pgbench_lab.printable(doc->>'format'), doc->'version'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
@@ -1706,17 +1728,20 @@ BEGIN
                   HINT = 'Pass a run_id from pgbench_lab.runs or an experiment_id from pgbench_lab.experiments.';
     END IF;
     PERFORM pgbench_lab.check_ids(ARRAY[id], true);
+    -- every line through printable(): labels, errors, settings and server
+    -- names may hold control characters (an imported document's, say)
     IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = id) THEN
-        RETURN QUERY SELECT pgbench_lab.report_run(id);
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_run(id) AS l;
     ELSE
-        RETURN QUERY SELECT pgbench_lab.report_experiment(id);
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_experiment(id) AS l;
     END IF;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.report(bigint) IS
     'A readable report of a run or an experiment: figures, charts and notes (one line per row)';
 
--- Runs side by side in the order given, with ratios to the first.
+-- Runs side by side in the order given, with ratios to the first (in
+-- numeric: any two figures have a ratio).  Text columns are printable().
 CREATE FUNCTION pgbench_lab.compare(run_ids bigint[])
 RETURNS TABLE (run_id bigint, label text, server text, workload text, clients integer,
                scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
@@ -1733,7 +1758,8 @@ BEGIN
         SELECT r.*, u.n FROM unnest(run_ids) WITH ORDINALITY AS u(id, n)
           JOIN pgbench_lab.runs r ON r.run_id = u.id),
     f AS (SELECT * FROM l WHERE l.n = 1)
-    SELECT l.run_id, l.label, coalesce(l.source_server, 'here'), l.workload, l.clients, l.scale,
+    SELECT l.run_id, pgbench_lab.printable(l.label), pgbench_lab.printable(coalesce(l.source_server, 'here')),
+           pgbench_lab.printable(l.workload), l.clients, l.scale,
            l.status, round(l.measured_seconds::numeric, 1), round(l.tps::numeric, 1),
            round(l.tps::numeric / nullif(f.tps, 0)::numeric, 3), round(l.latency_avg_ms::numeric, 3),
            round(l.latency_avg_ms::numeric / nullif(f.latency_avg_ms, 0)::numeric, 3),
@@ -1741,7 +1767,7 @@ BEGIN
            round(l.latency_p99_ms::numeric / nullif(f.latency_p99_ms, 0)::numeric, 3),
            round(l.hit_ratio::numeric * 100, 2),
            pgbench_lab.settings_text(l.settings->'session'),
-           (SELECT coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), '')
+           (SELECT pgbench_lab.printable(coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), ''))
               FROM jsonb_each_text(coalesce(l.settings->'server', '{}')) a
              WHERE (f.settings->'server'->>a.key) IS DISTINCT FROM a.value)
       FROM l CROSS JOIN f
@@ -1755,10 +1781,15 @@ COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
 -- Plots: SVG documents (text) with axes, units and a legend.
 -- ---------------------------------------------------------------------------
 
+-- Text for an SVG document: printable() (XML 1.0 cannot hold control
+-- characters, even as references), then the XML metacharacters escaped.
 CREATE FUNCTION pgbench_lab.svg_escape(s text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT replace(replace(replace(replace(s, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') $$;
+AS $$
+    SELECT replace(replace(replace(replace(pgbench_lab.printable(s), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'),
+                   '"', '&quot;')
+$$;
 
 -- A number as SVG and tick labels want it: no trailing zeros.
 CREATE FUNCTION pgbench_lab.svg_num(x double precision, digits integer DEFAULT 1)
