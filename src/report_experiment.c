@@ -13,9 +13,13 @@
  * each run and compute the findings.  Only the loop, the non-atomic CALL
  * and the commits between runs live here.
  *
- * If a run raises an error (no worker slots, a bad setting), the procedure
- * stops there; the runs already made stay linked and the experiment stays
- * 'running', which report() explains.
+ * Everything that can be checked is checked before the experiment
+ * begins: the arguments, and every session setting of every set, as run()
+ * checks them (the name exists, the value is valid, the caller may set
+ * it), so that a bad setting in set B does not stop a comparison after
+ * set A has run.  If a run still raises an error (no worker slots, say),
+ * the procedure stops there; the runs already made stay linked and
+ * report() shows the experiment as aborted.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,6 +34,7 @@
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 
 #include "pgbench_lab.h"
 #include "runner.h"
@@ -43,6 +48,7 @@ PG_FUNCTION_INFO_V1(pgbench_lab_compare_settings);
 typedef struct ExperimentProc
 {
 	const char *name;			/* for messages */
+	const char *check_sql;		/* validates; returns (set, name, value) */
 	const char *plan_sql;		/* validates, begins; returns (id, steps) */
 	int			nargs;
 	Oid			argtypes[PGBL_EXPERIMENT_MAX_ARGS];
@@ -51,6 +57,7 @@ typedef struct ExperimentProc
 
 static const ExperimentProc sweep_proc = {
 	"pgbench_lab.sweep()",
+	"SELECT s.set_name, s.name, s.value FROM pgbench_lab.experiment_check_sweep($1, $2, $3, $4, $5) s",
 	"SELECT * FROM pgbench_lab.experiment_plan_sweep($1, $2, $3, $4, $5)",
 	5, {TEXTOID, INT4ARRAYOID, INTERVALOID, TEXTOID, JSONBOID},
 	"SELECT $1, v.peak_clients, v.peak_tps, v.knee_clients, v.finding "
@@ -59,6 +66,8 @@ static const ExperimentProc sweep_proc = {
 
 static const ExperimentProc settings_proc = {
 	"pgbench_lab.compare_settings()",
+	"SELECT s.set_name, s.name, s.value "
+	"FROM pgbench_lab.experiment_check_settings($1, $2, $3, $4, $5, $6) s",
 	"SELECT * FROM pgbench_lab.experiment_plan_settings($1, $2, $3, $4, $5, $6)",
 	6, {TEXTOID, JSONBARRAYOID, INT4OID, INTERVALOID, INT4OID, TEXTOID},
 	"SELECT $1, pgbench_lab.settings_finding($1)"
@@ -82,6 +91,78 @@ get_int8(int col)
 	if (isnull)
 		elog(ERROR, "pgbench_lab: unexpected null in column %d", col);
 	return DatumGetInt64(d);
+}
+
+/* Which set a settings error is about, for its CONTEXT line. */
+typedef struct SettingsCheck
+{
+	const char *proc;
+	const char *set;			/* NULL for the one set of a sweep */
+} SettingsCheck;
+
+static void
+settings_check_context(void *arg)
+{
+	SettingsCheck *check = (SettingsCheck *) arg;
+
+	if (check->set != NULL)
+		errcontext("settings set %s of %s, checked before its first run", check->set, check->proc);
+	else
+		errcontext("settings of %s, checked before its first run", check->proc);
+}
+
+/*
+ * Check every setting the experiment's runs will apply, the way run()
+ * checks its settings (src/runner.c): the parameter exists, the value is
+ * valid and a session of the caller may set it (set_config_option without
+ * changing anything), and each set fits in a run's shared memory.  The
+ * first bad one raises the parameter's own error, with the set in CONTEXT.
+ */
+static void
+check_settings(const ExperimentProc *proc, Datum *values, const char *nulls)
+{
+	SettingsCheck check = {proc->name, NULL};
+	ErrorContextCallback callback = {error_context_stack, settings_check_context, &check};
+	char	   *set = NULL;
+	Size		used = 0;
+
+	if (SPI_execute_with_args(proc->check_sql, proc->nargs, (Oid *) proc->argtypes, values, nulls,
+							  true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "pgbench_lab: could not read the settings of %s", proc->name);
+	error_context_stack = &callback;
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	row = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *this_set = SPI_getvalue(row, desc, 1);
+		char	   *name = SPI_getvalue(row, desc, 2);
+		char	   *value = SPI_getvalue(row, desc, 3);
+
+		CHECK_FOR_INTERRUPTS();
+		if (set == NULL || this_set == NULL || strcmp(set, this_set) != 0)
+			used = 0;
+		set = this_set;
+		check.set = this_set;
+		if (value == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("setting \"%s\" has no value", name),
+					 errhint("Give each setting a value as a string, for example {\"work_mem\": \"64MB\"}.")));
+		if (GetConfigOption(name, true, false) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("unrecognized configuration parameter \"%s\"", name),
+					 errhint("pg_settings lists the parameters a session can set.")));
+		(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+		used += strlen(name) + strlen(value) + 2;
+		if (used > PGBL_SETTINGS_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("settings are too long"),
+					 errhint("The settings of one run take at most %d bytes.", PGBL_SETTINGS_MAX)));
+	}
+	error_context_stack = callback.previous;
 }
 
 /*
@@ -145,6 +226,7 @@ run_experiment(FunctionCallInfo fcinfo, const ExperimentProc *proc)
 
 	if (SPI_connect_ext(SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	check_settings(proc, values, nulls);
 	select_one(proc->plan_sql, proc->nargs, (Oid *) proc->argtypes, values, nulls);
 	experiment_id = get_int8(1);
 	steps = get_int8(2);

@@ -74,20 +74,76 @@ GRANT SELECT ON pgbench_lab.experiments, pgbench_lab.experiment_runs TO PUBLIC;
 -- Small formatting helpers shared by reports and plots.
 -- ---------------------------------------------------------------------------
 
--- A figure rounded for reading; '-' for a missing one.
+-- A figure rounded for reading; '-' for a missing one; from 1e15 on (no
+-- measured figure, but an imported document may hold up to 1e300) in
+-- exponent notation, '1.0e+299', rather than in 300 digits.
 CREATE FUNCTION pgbench_lab.fmt(x double precision, digits integer DEFAULT 1)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT CASE WHEN x IS NULL THEN '-' ELSE round(x::numeric, digits)::text END $$;
+AS $$
+    SELECT CASE WHEN x IS NULL THEN '-'
+                WHEN abs(x) >= 1e15 THEN trim(to_char(x, '9.9EEEE'))
+                ELSE round(x::numeric, digits)::text END
+$$;
+
+-- A float8 from a numeric computed with it, for ratios of figures that
+-- float8 arithmetic would overflow or underflow on (an imported TPS of
+-- 5e-324 against one of 1e5): beyond 1e300 it is cut to +-1e300, below
+-- 1e-300 it is 0.
+CREATE FUNCTION pgbench_lab.to_float8(x numeric)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN x IS NULL THEN NULL
+                WHEN abs(x) > 1e300 THEN sign(x) * 1e300
+                WHEN abs(x) < 1e-300 THEN 0
+                ELSE x END::float8
+$$;
+
+-- a / b, NULL when b is 0 or either is NULL; computed in numeric, so any
+-- two figures give a result (see to_float8).
+CREATE FUNCTION pgbench_lab.ratio(a double precision, b double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN a IS NULL OR b IS NULL OR b = 0 THEN NULL
+                ELSE pgbench_lab.to_float8(a::numeric / b::numeric) END
+$$;
 
 -- The change from old to new in percent, signed ('+76%'); '' when unknown.
+-- Computed in numeric; a rise of a million percent or more reads
+-- '>+999999%'.
 CREATE FUNCTION pgbench_lab.pct_change(new double precision, old double precision)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN new IS NULL OR old IS NULL OR old = 0 THEN ''
-                WHEN new >= old THEN '+' || round(((new / old - 1) * 100)::numeric)::text || '%'
-                ELSE round(((new / old - 1) * 100)::numeric)::text || '%' END
+    SELECT CASE WHEN p IS NULL THEN ''
+                WHEN p > 999999 THEN '>+999999%'
+                WHEN p >= 0 THEN '+' || round(p)::text || '%'
+                ELSE round(p)::text || '%' END
+      FROM (SELECT CASE WHEN new IS NULL OR old IS NULL OR old = 0 THEN NULL
+                        ELSE (new::numeric / old::numeric - 1) * 100 END AS p) s
+$$;
+
+-- Stored text as it may be printed: every control character (U+0001 to
+-- U+001F, U+007F to U+009F: a terminal escape sequence, a bell, a line
+-- break that would forge a report line) shown as \xNN, its code in hex.
+-- Labels, errors, settings, server names and workloads come from users
+-- and from imported documents; report(), compare(), plot() and the
+-- findings print them only through this.  Backslashes stay as they are.
+CREATE FUNCTION pgbench_lab.printable(s text)
+RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF s !~ E'[\\x01-\\x1f\\x7f-\\x9f]' THEN
+        RETURN s;
+    END IF;
+    RETURN (SELECT string_agg(CASE WHEN c ~ E'[\\x01-\\x1f\\x7f-\\x9f]'
+                                   THEN E'\\x' || lpad(to_hex(ascii(c)), 2, '0') ELSE c END,
+                              '' ORDER BY i)
+              FROM regexp_split_to_table(s, '') WITH ORDINALITY AS t(c, i));
+END
 $$;
 
 -- '5 s', '0.5 s': a duration in seconds.
@@ -102,12 +158,12 @@ RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT n || CASE WHEN n = 1 THEN ' client' ELSE ' clients' END $$;
 
--- Session settings as 'name=value, ...' in name order.
+-- Session settings as 'name=value, ...' in name order, printable.
 CREATE FUNCTION pgbench_lab.settings_text(settings jsonb)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(string_agg(key || '=' || value, ', ' ORDER BY key), '(none)')
+    SELECT pgbench_lab.printable(coalesce(string_agg(key || '=' || value, ', ' ORDER BY key), '(none)'))
       FROM jsonb_each_text(CASE WHEN jsonb_typeof(settings) = 'object' THEN settings END)
 $$;
 
@@ -285,18 +341,21 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
--- The fields of a run and of an experiment in a document (version 1),
--- with their kinds for doc_check(): export writes these and no others (a
--- column another part adds to runs, such as a local snapshot id, does not
--- travel), import reads these.
+-- The fields of each object of a document (version 1), with their kinds
+-- for doc_check(): export writes the fields of 'run' and 'experiment' and
+-- no others (a column another part adds to runs, such as a local snapshot
+-- id, does not travel), import reads these.  Each kind holds what the
+-- column's type and CHECK constraint hold (see doc_first_bad()), so that
+-- the tables refuse nothing the validator passes.  The parameters of an
+-- experiment are checked by its kind.
 CREATE FUNCTION pgbench_lab.doc_spec(what text)
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE what
         WHEN 'run' THEN '{"run_id": "id!", "label": "text",
-            "workload": "text!", "via": "text", "clients": "count!", "scale": "count",
-            "duration": "interval", "transactions_per_client": "count", "max_tries": "nonneg!",
+            "workload": "text!", "via": "via", "clients": "count!", "scale": "count",
+            "duration": "interval", "transactions_per_client": "count8", "max_tries": "nonneg4!",
             "random_seed": "int", "started_at": "time!", "finished_at": "time",
             "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
             "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
@@ -304,10 +363,26 @@ AS $$
             "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
             "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
             "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
-            "source_server": "text", "source_run_id": "id"}'::jsonb
+            "source_server": "text", "source_run_id": "id", "target_display": "text",
+            "connections": "nonneg", "connection_avg_ms": "num",
+            "tps_without_connections": "num"}'::jsonb
+        WHEN 'progress' THEN '{"second": "count!", "interval_seconds": "num!",
+            "transactions": "nonneg!", "tps": "num!", "latency_avg_ms": "num",
+            "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio"}'::jsonb
+        WHEN 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::jsonb
         WHEN 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
             "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
             "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::jsonb
+        WHEN 'experiment_run' THEN '{"run_id": "id!", "ordinal": "count!", "variant": "count!",
+            "round": "count!"}'::jsonb
+        -- params, by kind
+        WHEN 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object"}'::jsonb
+        WHEN 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
+            "duration": "interval", "rounds": "count!"}'::jsonb
+        WHEN 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
+            "relations": "array", "relids": "array"}'::jsonb
+        WHEN 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
+            "rounds": "count", "settings": "array"}'::jsonb
         END
 $$;
 
@@ -333,99 +408,148 @@ BEGIN
 END
 $$;
 
--- Check one object of the document against a spec {"key": "kind[!]"}
--- ('!' = required); the first bad field raises an error naming its path.
+-- The first problem of the elements of arr (an array of objects) against
+-- spec {"key": "kind[!]"} ('!' = required), in the order of the elements
+-- and then of the keys: the element's index (from 0), the key (NULL when
+-- the element is no object) and what is wrong.  No row: no problem.
+--
+-- One query over every element and key, the kinds written out in it: a
+-- function call per value would cost more than the checks (a run can have
+-- tens of thousands of progress rows).  The kinds are the tables' column
+-- types and CHECK constraints: whole numbers within integer or bigint
+-- (count, count8, id, int, nonneg, nonneg4, oid), double precision (num:
+-- under 1e300 and not so small that it would read as 0; ratio: also 0 to
+-- 1), timestamps and intervals that PostgreSQL reads, and the values the
+-- CHECK constraints allow (run_status, exp_status, kind, via).
+CREATE FUNCTION pgbench_lab.doc_first_bad(arr jsonb, spec jsonb,
+                                          OUT i bigint, OUT key text, OUT problem text)
+RETURNS SETOF record LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH s AS MATERIALIZED (
+        SELECT f.key, f.want LIKE '%!' AS required, k.*
+          FROM jsonb_each_text(spec) AS f(key, want)
+          JOIN (VALUES
+                ('text', false, false, NULL::numeric, NULL::numeric, NULL::text[], 'a string'),
+                ('object', false, false, NULL, NULL, NULL, 'an object'),
+                ('array', false, false, NULL, NULL, NULL, 'an array'),
+                ('time', false, false, NULL, NULL, NULL, 'a timestamp'),
+                ('interval', false, false, NULL, NULL, NULL, 'an interval'),
+                ('num', true, false, NULL, NULL, NULL, 'a number'),
+                ('ratio', true, false, 0, 1, NULL, 'a number from 0 to 1'),
+                ('int', true, true, -9223372036854775808, 9223372036854775807, NULL, 'a whole number'),
+                ('nonneg', true, true, 0, 9223372036854775807, NULL, 'a whole number of 0 or more'),
+                ('nonneg4', true, true, 0, 2147483647, NULL, 'a whole number from 0 to 2147483647'),
+                ('count', true, true, 1, 2147483647, NULL, 'a whole number from 1 to 2147483647'),
+                ('count8', true, true, 1, 9223372036854775807, NULL,
+                 'a whole number from 1 to 9223372036854775807'),
+                ('id', true, true, 1, 9223372036854775807, NULL, 'a positive whole number'),
+                ('oid', true, true, 0, 4294967295, NULL, 'a whole number from 0 to 4294967295'),
+                ('run_status', false, false, NULL, NULL, ARRAY['done', 'cancelled', 'failed', 'aborted'],
+                 'one of done, cancelled, failed, aborted'),
+                ('exp_status', false, false, NULL, NULL, ARRAY['done', 'failed', 'aborted'],
+                 'one of done, failed, aborted'),
+                ('kind', false, false, NULL, NULL,
+                 ARRAY['sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost'],
+                 'one of sweep, compare_settings, cold_vs_warm, connection_cost'),
+                ('via', false, false, NULL, NULL, ARRAY['spi', 'libpq', 'libpq-connect'],
+                 'one of spi, libpq, libpq-connect'))
+            AS k(kind, is_number, whole, lo, hi, vals, descr)
+            ON k.kind = rtrim(f.want, '!')),
+    e AS (
+        SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)),
+    b AS (
+        SELECT e.i, NULL::text AS key, 'must be an object' AS problem
+          FROM e WHERE jsonb_typeof(e.elem) <> 'object'
+        UNION ALL
+        SELECT e.i, s.key,
+               CASE WHEN v.v IS NULL OR jsonb_typeof(v.v) = 'null'
+                    THEN CASE WHEN s.required THEN 'is missing' END
+                    WHEN s.is_number THEN
+                        CASE WHEN jsonb_typeof(v.v) <> 'number' THEN 'is not ' || s.descr
+                             WHEN NOT s.whole AND NOT (abs(v.v::numeric) < 1e300
+                                                       AND (v.v::numeric = 0 OR abs(v.v::numeric) >= 2.5e-324))
+                             THEN 'is out of range for double precision'
+                             WHEN s.whole AND v.v::numeric <> trunc(v.v::numeric) THEN 'is not ' || s.descr
+                             WHEN v.v::numeric < coalesce(s.lo, v.v::numeric)
+                                  OR v.v::numeric > coalesce(s.hi, v.v::numeric)
+                             THEN 'is not ' || s.descr END
+                    WHEN NOT CASE WHEN jsonb_typeof(v.v) <> CASE s.kind WHEN 'object' THEN 'object'
+                                                                        WHEN 'array' THEN 'array'
+                                                                        ELSE 'string' END
+                                  THEN false
+                                  WHEN s.vals IS NOT NULL THEN (v.v #>> '{}') = ANY (s.vals)
+                                  WHEN s.kind = 'time' THEN pgbench_lab.reads_as(v.v #>> '{}', 'timestamptz')
+                                  WHEN s.kind = 'interval' THEN pgbench_lab.reads_as(v.v #>> '{}', 'interval')
+                                  ELSE true END
+                    THEN 'is not ' || s.descr END
+          FROM e CROSS JOIN s
+          CROSS JOIN LATERAL (SELECT e.elem -> s.key) AS v(v)
+         WHERE jsonb_typeof(e.elem) = 'object')
+    SELECT b.i, b.key, b.problem FROM b
+     WHERE b.problem IS NOT NULL
+     ORDER BY b.i, b.key NULLS FIRST
+     LIMIT 1
+$$;
+
+-- Check one object of the document against a spec; the first bad field
+-- raises an error naming its path.
 CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    k text;
-    want text;
-    v jsonb;
-    s text;
-    ok boolean;
-    kp text;
-    maxint CONSTANT numeric := 9223372036854775807;
+    bad record;
 BEGIN
-    IF jsonb_typeof(obj) IS DISTINCT FROM 'object' THEN
-        PERFORM pgbench_lab.doc_invalid(format('%s must be an object', path));
+    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(jsonb_build_array(obj), spec);
+    IF FOUND THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s%s %s', path,
+            CASE WHEN coalesce(bad.key, '') = '' THEN '' ELSE '.' || bad.key END, bad.problem));
     END IF;
-    FOR k, want IN SELECT key, value FROM jsonb_each_text(spec) ORDER BY key LOOP
-        kp := path || CASE WHEN k = '' THEN '' ELSE '.' || k END;
-        v := obj->k;
-        IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
-            IF want LIKE '%!' THEN
-                PERFORM pgbench_lab.doc_invalid(kp || ' is missing');
-            END IF;
-            CONTINUE;
-        END IF;
-        want := rtrim(want, '!');
-        s := v #>> '{}';
-        ok := CASE want
-            WHEN 'text' THEN jsonb_typeof(v) = 'string'
-            WHEN 'num' THEN jsonb_typeof(v) = 'number' AND abs(v::numeric) < 1e300
-            WHEN 'ratio' THEN jsonb_typeof(v) = 'number' AND v::numeric BETWEEN 0 AND 1
-            WHEN 'int' THEN pgbench_lab.json_int(v, -maxint - 1, maxint) IS NOT NULL
-            WHEN 'nonneg' THEN pgbench_lab.json_int(v, 0, maxint) IS NOT NULL
-            WHEN 'count' THEN pgbench_lab.json_int(v, 1, 2147483647) IS NOT NULL
-            WHEN 'id' THEN pgbench_lab.json_int(v, 1, maxint) IS NOT NULL
-            WHEN 'object' THEN jsonb_typeof(v) = 'object'
-            WHEN 'array' THEN jsonb_typeof(v) = 'array'
-            WHEN 'time' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'timestamptz')
-            WHEN 'interval' THEN jsonb_typeof(v) = 'string' AND pgbench_lab.reads_as(s, 'interval')
-            WHEN 'run_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'cancelled', 'failed', 'aborted')
-            WHEN 'exp_status' THEN jsonb_typeof(v) = 'string' AND s IN ('done', 'failed', 'aborted')
-            WHEN 'kind' THEN jsonb_typeof(v) = 'string' AND s IN ('sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost')
-            END;
-        IF NOT ok THEN
-            PERFORM pgbench_lab.doc_invalid(format('%s is not %s', kp,
-                CASE want
-                    WHEN 'text' THEN 'a string'
-                    WHEN 'num' THEN 'a number'
-                    WHEN 'ratio' THEN 'a number from 0 to 1'
-                    WHEN 'int' THEN 'a whole number'
-                    WHEN 'nonneg' THEN 'a whole number of 0 or more'
-                    WHEN 'count' THEN 'a whole number from 1 to 2147483647'
-                    WHEN 'id' THEN 'a positive whole number'
-                    WHEN 'object' THEN 'an object'
-                    WHEN 'array' THEN 'an array'
-                    WHEN 'time' THEN 'a timestamp'
-                    WHEN 'interval' THEN 'an interval'
-                    WHEN 'run_status' THEN 'one of done, cancelled, failed, aborted'
-                    WHEN 'exp_status' THEN 'one of done, failed, aborted'
-                    ELSE 'one of sweep, compare_settings, cold_vs_warm, connection_cost' END));
-        END IF;
-    END LOOP;
 END
 $$;
 
--- Every element of the array at doc->key checked against spec; the values
--- of the unique key must not repeat.  Returns those values.
-CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text)
-RETURNS text[] LANGUAGE plpgsql IMMUTABLE
+-- Every element of the array arr checked against spec, and the values of
+-- each key in uniq unique among them (numbers compared as numbers; the
+-- kind num as double precision, as the tables store it).  The first
+-- problem, in the order of the elements, raises an error naming its path.
+CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text[])
+RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    elem jsonb;
-    i integer := 0;
-    seen text[] := '{}';
+    bad record;
+    dup record;
 BEGIN
     IF jsonb_typeof(arr) IS DISTINCT FROM 'array' THEN
         PERFORM pgbench_lab.doc_invalid(format('%s must be an array', path));
     END IF;
-    FOR elem IN SELECT value FROM jsonb_array_elements(arr) LOOP
-        PERFORM pgbench_lab.doc_check(elem, spec, format('%s[%s]', path, i));
-        IF (elem->>uniq) = ANY (seen) THEN
-            RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, i,
-                            CASE WHEN uniq = '' THEN '' ELSE '.' || uniq END, elem->>uniq
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'Each run, progress second, latency bucket, experiment, ordinal and sweep client count appears once.';
-        END IF;
-        seen := seen || (elem->>uniq);
-        i := i + 1;
-    END LOOP;
-    RETURN seen;
+    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(arr, spec);
+    -- the elements before the first bad one are sound: their values cast
+    SELECT d.i, d.key, d.val INTO dup
+      FROM (SELECT a.n - 1 AS i, k.key, a.elem ->> k.key AS val,
+                   row_number() OVER (PARTITION BY k.key,
+                       CASE WHEN rtrim(spec ->> k.key, '!') = 'num'
+                            THEN to_jsonb((a.elem ->> k.key)::float8) ELSE a.elem -> k.key END
+                       ORDER BY a.n) AS dups
+              FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)
+             CROSS JOIN unnest(uniq) AS k(key)
+             WHERE a.n - 1 < coalesce(bad.i, 9223372036854775807)
+               AND jsonb_typeof(a.elem -> k.key) IS DISTINCT FROM 'null'
+               AND a.elem -> k.key IS NOT NULL) d
+     WHERE d.dups > 1
+     ORDER BY d.i, d.key
+     LIMIT 1;
+    IF dup.i IS NOT NULL THEN
+        RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, dup.i,
+                        CASE WHEN dup.key = '' THEN '' ELSE '.' || dup.key END, dup.val
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Each run, progress second, latency bucket, experiment, ordinal, run of an experiment and sweep client count appears once.';
+    END IF;
+    IF bad.i IS NOT NULL THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s[%s]%s %s', path, bad.i,
+            CASE WHEN coalesce(bad.key, '') = '' THEN '' ELSE '.' || bad.key END, bad.problem));
+    END IF;
 END
 $$;
 
@@ -434,8 +558,65 @@ CREATE FUNCTION pgbench_lab.json_wrap(arr jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(jsonb_agg(jsonb_build_object('', v) ORDER BY i), '[]')
-      FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)
+    SELECT CASE WHEN jsonb_typeof(arr) = 'array'
+                THEN coalesce((SELECT jsonb_agg(jsonb_build_object('', v) ORDER BY i)
+                                 FROM jsonb_array_elements(arr) WITH ORDINALITY AS a(v, i)), '[]') END
+$$;
+
+-- The parameters of an experiment of the document, by its kind, and the
+-- variants its runs may have (reports name them: A, B... for settings
+-- sets, cold/OS-warm/warm); path is the experiment's.
+CREATE FUNCTION pgbench_lab.doc_check_params(e jsonb, path text)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    kind text := e->>'kind';
+    params jsonb := e->'params';
+    sets integer;
+    fewest integer := CASE WHEN kind = 'compare_settings' THEN 2 ELSE 1 END;
+    variants integer;
+    bad bigint;
+BEGIN
+    PERFORM pgbench_lab.doc_check(params, pgbench_lab.doc_spec(kind), path || '.params');
+    IF kind = 'sweep' THEN
+        PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'clients'), '{"": "count!"}',
+                                           path || '.params.clients', '{""}');
+        variants := jsonb_array_length(params->'clients');
+    ELSIF kind = 'cold_vs_warm' THEN
+        IF jsonb_typeof(params->'relations') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'relations'), '{"": "text!"}',
+                                               path || '.params.relations', '{}');
+        END IF;
+        IF jsonb_typeof(params->'relids') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'relids'), '{"": "oid!"}',
+                                               path || '.params.relids', '{}');
+        END IF;
+        variants := 3;      -- cold, OS-warm, warm
+    ELSE
+        -- compare_settings, connection_cost: sets of settings (for
+        -- connection_cost the three paths), named A, B...
+        IF jsonb_typeof(params->'settings') = 'array' THEN
+            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params->'settings'), '{"": "object!"}',
+                                               path || '.params.settings', '{}');
+            sets := jsonb_array_length(params->'settings');
+            IF sets < fewest OR sets > 26 THEN
+                PERFORM pgbench_lab.doc_invalid(format('%s.params.settings holds %s set(s), not %s to 26',
+                                                       path, sets, fewest));
+            END IF;
+        END IF;
+        variants := coalesce(sets, 3);
+    END IF;
+    SELECT x.n - 1 INTO bad FROM jsonb_array_elements(e->'runs') WITH ORDINALITY AS x(r, n)
+     WHERE (x.r->>'variant')::numeric > variants
+     ORDER BY x.n LIMIT 1;
+    IF FOUND THEN
+        PERFORM pgbench_lab.doc_invalid(format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
+            path, bad, variants, CASE kind WHEN 'sweep' THEN 'client counts'
+                                           WHEN 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
+                                           ELSE 'sets of settings' END));
+    END IF;
+END
 $$;
 
 CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
@@ -443,10 +624,8 @@ RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    run_ids text[];
-    ids text[];
-    elem jsonb;
-    i integer := 0;
+    r record;
+    missing bigint;
 BEGIN
     IF doc IS NULL OR jsonb_typeof(doc) = 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
@@ -456,61 +635,58 @@ BEGIN
     PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
         "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
     IF doc->>'format' <> 'pgbench_lab export' OR doc->'version' <> '1' THEN
-        RAISE EXCEPTION 'unsupported export document: format "%" version %', doc->>'format', doc->'version'
+        RAISE EXCEPTION 'unsupported export document: format "%" version %',
+                        pgbench_lab.printable(doc->>'format'), doc->'version'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
     PERFORM pgbench_lab.doc_check(doc->'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    run_ids := pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
-        || '{"progress": "array!", "latency": "array!"}', '$.runs', 'run_id');
-    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
-        PERFORM pgbench_lab.doc_check_each(elem->'progress', '{"second": "count!",
-            "interval_seconds": "num!", "transactions": "nonneg!", "tps": "num!",
-            "latency_avg_ms": "num", "latency_max_ms": "num", "failures": "nonneg!",
-            "hit_ratio": "ratio"}', format('$.runs[%s].progress', i), 'second');
-        PERFORM pgbench_lab.doc_check_each(elem->'latency', '{"bucket_upper_us": "num!",
-            "count": "nonneg!"}', format('$.runs[%s].latency', i), 'bucket_upper_us');
-        i := i + 1;
+    PERFORM pgbench_lab.doc_check_each(doc->'runs', pgbench_lab.doc_spec('run')
+        || '{"progress": "array!", "latency": "array!"}', '$.runs', '{run_id}');
+    FOR r IN SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(doc->'runs') WITH ORDINALITY AS a(elem, n) LOOP
+        PERFORM pgbench_lab.doc_check_each(r.elem->'progress', pgbench_lab.doc_spec('progress'),
+                                           format('$.runs[%s].progress', r.i), '{second}');
+        PERFORM pgbench_lab.doc_check_each(r.elem->'latency', pgbench_lab.doc_spec('latency'),
+                                           format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
     END LOOP;
-    IF doc ? 'experiments' THEN
-        PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
-            || '{"runs": "array!"}', '$.experiments', 'experiment_id');
-        i := 0;
-        FOR elem IN SELECT value FROM jsonb_array_elements(doc->'experiments') LOOP
-            ids := pgbench_lab.doc_check_each(elem->'runs', '{"run_id": "id!", "ordinal": "count!",
-                "variant": "count!", "round": "count!"}', format('$.experiments[%s].runs', i), 'ordinal');
-            IF elem->>'kind' = 'sweep' THEN
-                PERFORM pgbench_lab.doc_check(elem->'params', '{"clients": "array!", "duration": "interval",
-                    "settings": "object"}', format('$.experiments[%s].params', i));
-                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'clients'),
-                    '{"": "count!"}', format('$.experiments[%s].params.clients', i), '');
-            ELSE
-                PERFORM pgbench_lab.doc_check(elem->'params', '{"settings": "array!", "clients": "count!",
-                    "duration": "interval", "rounds": "count!"}', format('$.experiments[%s].params', i));
-                PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(elem->'params'->'settings'),
-                    '{"": "object!"}', format('$.experiments[%s].params.settings', i), 'none');
-            END IF;
-            IF EXISTS (SELECT FROM jsonb_array_elements(elem->'runs') x
-                        WHERE NOT (x->>'run_id') = ANY (run_ids)) THEN
-                PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', i));
-            END IF;
-            i := i + 1;
-        END LOOP;
+    IF NOT doc ? 'experiments' THEN
+        RETURN;
     END IF;
+    PERFORM pgbench_lab.doc_check_each(doc->'experiments', pgbench_lab.doc_spec('experiment')
+        || '{"runs": "array!"}', '$.experiments', '{experiment_id}');
+    -- the first experiment that names a run the document does not hold
+    SELECT e.n - 1 INTO missing
+      FROM jsonb_array_elements(doc->'experiments') WITH ORDINALITY AS e(elem, n)
+     WHERE EXISTS (SELECT FROM jsonb_array_elements(e.elem->'runs') x
+                    WHERE jsonb_typeof(x) = 'object'
+                      AND NOT EXISTS (SELECT FROM jsonb_array_elements(doc->'runs') d
+                                       WHERE d->'run_id' = x->'run_id'))
+     ORDER BY e.n LIMIT 1;
+    FOR r IN SELECT a.elem, a.n - 1 AS i FROM jsonb_array_elements(doc->'experiments') WITH ORDINALITY AS a(elem, n) LOOP
+        PERFORM pgbench_lab.doc_check_each(r.elem->'runs', pgbench_lab.doc_spec('experiment_run'),
+                                           format('$.experiments[%s].runs', r.i), '{ordinal,run_id}');
+        PERFORM pgbench_lab.doc_check_params(r.elem, format('$.experiments[%s]', r.i));
+        IF r.i = missing THEN
+            PERFORM pgbench_lab.doc_invalid(format('$.experiments[%s] names a run that is not in $.runs', r.i));
+        END IF;
+    END LOOP;
 END
 $$;
 
 -- Import as caller: new local ids, source server and source ids kept.
+-- Set-based: each table is written by one statement for the whole
+-- document, whatever its size.  The new ids are drawn first, in the order
+-- of the document (runs, then experiments), so that progress, histograms
+-- and experiments can refer to them.
 CREATE FUNCTION pgbench_lab.import_as(caller regrole, doc jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     src text;
-    elem jsonb;
-    new_id bigint;
-    ids jsonb := '{}';
-    out jsonb := '[]';
+    ids jsonb;
+    out_runs jsonb;
+    out_experiments jsonb;
 BEGIN
     IF NOT has_function_privilege(caller::oid, 'pgbench_lab.import(jsonb)', 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied for function import'
@@ -519,48 +695,82 @@ BEGIN
     END IF;
     PERFORM pgbench_lab.doc_validate(doc);
     src := doc->'server'->>'name';
-    FOR elem IN SELECT value FROM jsonb_array_elements(doc->'runs') LOOP
-        INSERT INTO pgbench_lab.runs (label, workload, via, clients, scale, duration,
-            transactions_per_client, max_tries, random_seed, started_at, finished_at, status,
-            measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
+    -- numbers are read through numeric: a document may write 2 as 2.0
+    WITH d AS MATERIALIZED (
+        SELECT a.r, a.n, (a.r->>'run_id')::numeric::bigint AS source_id,
+               nextval('pgbench_lab.runs_run_id_seq'::regclass) AS new_id
+          FROM jsonb_array_elements(doc->'runs') WITH ORDINALITY AS a(r, n)
+         ORDER BY a.n),
+    runs AS (
+        INSERT INTO pgbench_lab.runs (run_id, label, workload, via, clients,
+            scale, duration, transactions_per_client, max_tries, random_seed, started_at, finished_at,
+            status, measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
             latency_stddev_ms, latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms,
             latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
-            system, owner, error, source_server, source_run_id, imported_at)
-        SELECT r.label, r.workload, coalesce(r.via, 'spi'), r.clients, r.scale, r.duration,
-            r.transactions_per_client, r.max_tries, r.random_seed, r.started_at, r.finished_at,
-            r.status, r.measured_seconds, r.transactions, r.failures, r.retries, r.tps,
-            r.latency_avg_ms, r.latency_stddev_ms, r.latency_p50_ms, r.latency_p90_ms,
-            r.latency_p95_ms, r.latency_p99_ms, r.latency_max_ms, r.blks_hit, r.blks_read,
-            r.hit_ratio, r.wal_bytes, r.checkpoints, coalesce(r.settings, '{}'), r.system, caller,
-            r.error, coalesce(r.source_server, src), coalesce(r.source_run_id, r.run_id), now()
-          FROM jsonb_populate_record(NULL::pgbench_lab.runs, elem - 'owner') r
-        RETURNING run_id INTO new_id;
-        INSERT INTO pgbench_lab.run_progress
-        SELECT new_id, p.second, p.interval_seconds, p.transactions, p.tps, p.latency_avg_ms,
-               p.latency_max_ms, p.failures, p.hit_ratio
-          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_progress, elem->'progress') p;
-        INSERT INTO pgbench_lab.run_latency
-        SELECT new_id, l.bucket_upper_us, l.count
-          FROM jsonb_populate_recordset(NULL::pgbench_lab.run_latency, elem->'latency') l;
-        ids := ids || jsonb_build_object(elem->>'run_id', new_id);
-        out := out || jsonb_build_object('kind', 'run', 'source_id', (elem->>'run_id')::bigint, 'id', new_id);
-    END LOOP;
-    FOR elem IN SELECT value FROM jsonb_array_elements(coalesce(doc->'experiments', '[]')) LOOP
-        INSERT INTO pgbench_lab.experiments (kind, workload, label, params, started_at,
+            system, owner, error, source_server, source_run_id, imported_at, target_display,
+            connections, connection_avg_ms, tps_without_connections)
+        OVERRIDING SYSTEM VALUE
+        SELECT d.new_id, r->>'label', r->>'workload', coalesce(r->>'via', 'spi'),
+               (r->>'clients')::numeric::integer, (r->>'scale')::numeric::integer,
+               (r->>'duration')::interval, (r->>'transactions_per_client')::numeric::bigint,
+               (r->>'max_tries')::numeric::integer, (r->>'random_seed')::numeric::bigint,
+               (r->>'started_at')::timestamptz, (r->>'finished_at')::timestamptz, r->>'status',
+               (r->>'measured_seconds')::float8, (r->>'transactions')::numeric::bigint,
+               (r->>'failures')::numeric::bigint, (r->>'retries')::numeric::bigint,
+               (r->>'tps')::float8, (r->>'latency_avg_ms')::float8, (r->>'latency_stddev_ms')::float8,
+               (r->>'latency_p50_ms')::float8, (r->>'latency_p90_ms')::float8,
+               (r->>'latency_p95_ms')::float8, (r->>'latency_p99_ms')::float8,
+               (r->>'latency_max_ms')::float8, (r->>'blks_hit')::numeric::bigint,
+               (r->>'blks_read')::numeric::bigint, (r->>'hit_ratio')::float8,
+               (r->>'wal_bytes')::numeric, (r->>'checkpoints')::numeric::bigint,
+               coalesce(CASE WHEN jsonb_typeof(r->'settings') = 'object' THEN r->'settings' END, '{}'),
+               CASE WHEN jsonb_typeof(r->'system') = 'object' THEN r->'system' END, caller,
+               r->>'error', coalesce(r->>'source_server', src),
+               coalesce((r->>'source_run_id')::numeric::bigint, d.source_id), now(),
+               r->>'target_display', (r->>'connections')::numeric::bigint,
+               (r->>'connection_avg_ms')::float8, (r->>'tps_without_connections')::float8
+          FROM d),
+    progress AS (
+        INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, tps,
+                                              latency_avg_ms, latency_max_ms, failures, hit_ratio)
+        SELECT d.new_id, (p->>'second')::numeric::integer, (p->>'interval_seconds')::float8,
+               (p->>'transactions')::numeric::bigint, (p->>'tps')::float8,
+               (p->>'latency_avg_ms')::float8, (p->>'latency_max_ms')::float8,
+               (p->>'failures')::numeric::bigint, (p->>'hit_ratio')::float8
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.r->'progress') AS x(p)),
+    latency AS (
+        INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
+        SELECT d.new_id, (l->>'bucket_upper_us')::float8, (l->>'count')::numeric::bigint
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.r->'latency') AS x(l))
+    SELECT coalesce(jsonb_object_agg(d.source_id, d.new_id), '{}'),
+           coalesce(jsonb_agg(jsonb_build_object('kind', 'run', 'source_id', d.source_id, 'id', d.new_id)
+                              ORDER BY d.n), '[]')
+      INTO ids, out_runs
+      FROM d;
+    WITH d AS MATERIALIZED (
+        SELECT a.e, a.n, (a.e->>'experiment_id')::numeric::bigint AS source_id,
+               nextval('pgbench_lab.runs_run_id_seq'::regclass) AS new_id
+          FROM jsonb_array_elements(coalesce(doc->'experiments', '[]')) WITH ORDINALITY AS a(e, n)
+         ORDER BY a.n),
+    experiments AS (
+        INSERT INTO pgbench_lab.experiments (experiment_id, kind, workload, label, params, started_at,
             finished_at, status, owner, source_server, source_experiment_id, imported_at)
-        SELECT e.kind, e.workload, e.label, coalesce(e.params, '{}'), e.started_at,
-               e.finished_at, e.status, caller, coalesce(e.source_server, src),
-               coalesce(e.source_experiment_id, e.experiment_id), now()
-          FROM jsonb_populate_record(NULL::pgbench_lab.experiments, elem - 'owner') e
-        RETURNING experiment_id INTO new_id;
+        SELECT d.new_id, e->>'kind', e->>'workload', e->>'label', e->'params',
+               (e->>'started_at')::timestamptz, (e->>'finished_at')::timestamptz, e->>'status',
+               caller, coalesce(e->>'source_server', src),
+               coalesce((e->>'source_experiment_id')::numeric::bigint, d.source_id), now()
+          FROM d),
+    links AS (
         INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
-        SELECT new_id, x.ordinal, (ids->>x.run_id::text)::bigint, x.variant, x.round
-          FROM jsonb_to_recordset(elem->'runs') AS x(run_id bigint, ordinal integer,
-                                                     variant integer, round integer);
-        out := out || jsonb_build_object('kind', 'experiment', 'source_id',
-                                         (elem->>'experiment_id')::bigint, 'id', new_id);
-    END LOOP;
-    RETURN out;
+        SELECT d.new_id, (x->>'ordinal')::numeric::integer,
+               (ids->>((x->>'run_id')::numeric::bigint)::text)::bigint,
+               (x->>'variant')::numeric::integer, (x->>'round')::numeric::integer
+          FROM d CROSS JOIN LATERAL jsonb_array_elements(d.e->'runs') AS l(x))
+    SELECT coalesce(jsonb_agg(jsonb_build_object('kind', 'experiment', 'source_id', d.source_id,
+                                                 'id', d.new_id) ORDER BY d.n), '[]')
+      INTO out_experiments
+      FROM d;
+    RETURN out_runs || out_experiments;
 END
 $$;
 
@@ -671,7 +881,24 @@ COMMENT ON FUNCTION pgbench_lab.export(bigint[]) IS
 -- here, which check, plan, link and judge.
 -- ---------------------------------------------------------------------------
 
--- Errors for an id list: NULL, empty, NULL elements, ids the caller cannot read.
+-- An array argument must be a list: a two-dimensional array would be
+-- read element by element as if it were one (and array_position() refuses
+-- it with a message about searching), so it is refused before anything.
+CREATE FUNCTION pgbench_lab.check_flat(ndims integer, what text, example text)
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF ndims > 1 THEN
+        RAISE EXCEPTION '% must be a one-dimensional array, not one of % dimensions', what, ndims
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('Pass a plain list, for example %s.', example);
+    END IF;
+END
+$$;
+
+-- Errors for an id list: NULL, empty, a multidimensional array, NULL
+-- elements, ids the caller cannot read.
 CREATE FUNCTION pgbench_lab.check_ids(ids bigint[], experiments_too boolean)
 RETURNS void LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -684,6 +911,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass an array of run ids, for example ARRAY[41, 42].';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(ids), 'ids', 'ARRAY[41, 42]');
     IF array_position(ids, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'ids must not contain null'
             USING ERRCODE = 'null_value_not_allowed',
@@ -737,6 +965,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(clients), 'clients', '''{1,2,4,8}''');
     IF clients IS NULL OR cardinality(clients) = 0 OR array_position(clients, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'clients must be a non-empty array without nulls'
             USING ERRCODE = 'null_value_not_allowed',
@@ -774,6 +1003,8 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
     END IF;
+    PERFORM pgbench_lab.check_flat(array_ndims(settings), 'settings',
+                                   'ARRAY[''{}'', ''{"jit": "off"}'']::jsonb[]');
     IF settings IS NULL OR cardinality(settings) NOT BETWEEN 2 AND 26 THEN
         RAISE EXCEPTION 'settings must hold 2 to 26 sets of settings'
             USING ERRCODE = 'invalid_parameter_value',
@@ -794,9 +1025,47 @@ BEGIN
 END
 $$;
 
+-- An experiment of one of the kinds a function reads, or an error naming
+-- the kind it is (the functions would otherwise read another kind's runs
+-- as their own: a cold_vs_warm experiment's three runs of one client count
+-- as a sweep divides by zero).
+CREATE FUNCTION pgbench_lab.check_experiment(experiment_id bigint, kinds text[], fn text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k text;
+    wanted text := array_to_string(kinds, ' or ');
+BEGIN
+    IF experiment_id IS NULL THEN
+        RAISE EXCEPTION 'experiment_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = format('Pass the id of a %s experiment from pgbench_lab.experiments.', wanted);
+    END IF;
+    SELECT e.kind INTO k FROM pgbench_lab.experiments e WHERE e.experiment_id = check_experiment.experiment_id;
+    IF NOT FOUND THEN
+        IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = check_experiment.experiment_id) THEN
+            RAISE EXCEPTION '% needs a % experiment, and % is a run', fn, wanted, experiment_id
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Read a run with pgbench_lab.report(run_id).';
+        END IF;
+        RAISE EXCEPTION 'experiment % does not exist or is not visible to you', experiment_id
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'pgbench_lab.experiments lists what you can read: your own, or all for members of pg_monitor.';
+    END IF;
+    IF NOT k = ANY (kinds) THEN
+        RAISE EXCEPTION '% needs a % experiment, and experiment % is a % experiment', fn, wanted, experiment_id, k
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'pgbench_lab.report(experiment_id) reads an experiment of any kind.';
+    END IF;
+END
+$$;
+
 -- Each finished client count with the step from the one before it.
 -- linear_share: the TPS gained as a share of what linear scaling with the
--- added clients would give (1 = linear, 0 = nothing, negative = a loss).
+-- added clients would give (1 = linear, 0 = nothing, negative = a loss);
+-- computed in numeric, so that no figures make it overflow, and NULL when
+-- two runs share a client count (an imported document may hold that).
 CREATE FUNCTION pgbench_lab.sweep_steps(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, prev_clients integer, prev_tps double precision,
@@ -804,7 +1073,9 @@ RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT s.*, (s.tps / s.prev_tps - 1) / (s.clients::float8 / s.prev_clients - 1)
+    SELECT s.*, CASE WHEN s.clients > s.prev_clients
+                     THEN pgbench_lab.to_float8((s.tps::numeric / s.prev_tps::numeric - 1)
+                                                / (s.clients::numeric / s.prev_clients - 1)) END
       FROM (SELECT r.clients, r.run_id, r.tps, r.latency_avg_ms, r.latency_p99_ms,
                    lag(r.clients) OVER w AS prev_clients, lag(r.tps) OVER w AS prev_tps,
                    lag(r.latency_avg_ms) OVER w AS prev_latency_avg_ms
@@ -834,6 +1105,7 @@ DECLARE
     peak_text text;
     knee_text text;
 BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_verdict()');
     SELECT count(*), max(s.clients) INTO n, top FROM pgbench_lab.sweep_steps(experiment_id) s;
     IF n = 0 THEN
         finding := 'No finished runs: no peak and no knee.';
@@ -877,9 +1149,12 @@ CREATE FUNCTION pgbench_lab.sweep_summary(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, tps_change text, latency_change text,
                linear_share double precision, mark text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_summary()');
+    RETURN QUERY
     SELECT s.clients, s.run_id, s.tps, s.latency_avg_ms, s.latency_p99_ms,
            pgbench_lab.pct_change(s.tps, s.prev_tps),
            pgbench_lab.pct_change(s.latency_avg_ms, s.prev_latency_avg_ms),
@@ -888,7 +1163,8 @@ AS $$
                                   CASE WHEN s.clients = v.knee_clients THEN 'knee' END), '')
       FROM pgbench_lab.sweep_steps(sweep_summary.experiment_id) s,
            pgbench_lab.sweep_verdict(sweep_summary.experiment_id) v
-     ORDER BY s.clients
+     ORDER BY s.clients;
+END
 $$;
 COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
     'TPS and latency per client count of a sweep, with the peak and the knee marked';
@@ -900,9 +1176,12 @@ RETURNS TABLE (variant integer, name text, settings jsonb, rounds integer,
                tps_median double precision, tps_min double precision, tps_max double precision,
                latency_avg_ms_median double precision, ratio_median double precision,
                ratio_min double precision, ratio_max double precision)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+BEGIN
+    PERFORM pgbench_lab.check_experiment(experiment_id, '{compare_settings,connection_cost}', 'settings_ratios()');
+    RETURN QUERY
     WITH t AS (
         SELECT x.variant, x.round, r.tps, r.latency_avg_ms
           FROM pgbench_lab.experiment_runs x
@@ -914,11 +1193,12 @@ AS $$
            count(*)::integer,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps), min(t.tps), max(t.tps),
            percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms),
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps / nullif(a.tps, 0)),
-           min(t.tps / nullif(a.tps, 0)), max(t.tps / nullif(a.tps, 0))
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab.ratio(t.tps, a.tps)),
+           min(pgbench_lab.ratio(t.tps, a.tps)), max(pgbench_lab.ratio(t.tps, a.tps))
       FROM t LEFT JOIN t a ON a.variant = 1 AND a.round = t.round
      GROUP BY t.variant
-     ORDER BY t.variant
+     ORDER BY t.variant;
+END
 $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
     'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds)';
@@ -942,12 +1222,9 @@ AS $$
      WHERE s.variant > 1
 $$;
 
--- Check the arguments and begin the experiment; returns its id and how
--- many runs it will make.  The procedures below (C) then run each step.
-CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer[], duration interval,
-                                                  label text, settings jsonb,
-                                                  OUT experiment_id bigint, OUT steps integer)
-LANGUAGE plpgsql VOLATILE
+-- The parameters of a sweep, checked.
+CREATE FUNCTION pgbench_lab.sweep_params(workload text, clients integer[], duration interval, settings jsonb)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
@@ -959,9 +1236,64 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: 10 s and no session settings (''{}'').';
     END IF;
-    experiment_id := pgbench_lab.experiment_begin('sweep', workload, label,
-        jsonb_build_object('clients', counts, 'duration', duration::text, 'settings', settings));
-    steps := cardinality(counts);
+    IF jsonb_typeof(settings) <> 'object' THEN
+        RAISE EXCEPTION 'settings must be a jsonb object'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use ''{}'' for the current settings and {"name": "value"} for others.';
+    END IF;
+    RETURN jsonb_build_object('clients', counts, 'duration', duration::text, 'settings', settings);
+END
+$$;
+
+-- Every setting of every set an experiment's runs will apply: (set, for
+-- more than one set its name A, B...; name; value), for the procedures to
+-- check as run() does (the name exists, the value is valid, the caller may
+-- set it) before the experiment begins, so that a bad setting in the last
+-- set is not found after the first sets have run.
+CREATE FUNCTION pgbench_lab.experiment_settings(sets jsonb)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN jsonb_array_length(sets) > 1 THEN chr(64 + a.i::integer) END, s.key, s.value
+      FROM jsonb_array_elements(sets) WITH ORDINALITY AS a(one, i),
+           jsonb_each_text(CASE WHEN jsonb_typeof(a.one) = 'object' THEN a.one END) AS s(key, value)
+     ORDER BY a.i, s.key
+$$;
+
+-- The arguments of sweep() and compare_settings() checked, with the
+-- settings their runs will apply (see experiment_settings()).  Nothing is
+-- recorded yet.
+CREATE FUNCTION pgbench_lab.experiment_check_sweep(workload text, clients integer[], duration interval,
+                                                   label text, settings jsonb)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.* FROM pgbench_lab.experiment_settings(
+        jsonb_build_array(pgbench_lab.sweep_params(workload, clients, duration, settings)->'settings')) s
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_check_settings(workload text, settings jsonb[], clients integer,
+                                                      duration interval, rounds integer, label text)
+RETURNS TABLE (set_name text, name text, value text) LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.* FROM pgbench_lab.experiment_settings(
+        pgbench_lab.compare_params(workload, settings, clients, duration, rounds)->'settings') s
+$$;
+
+-- Check the arguments and begin the experiment; returns its id and how
+-- many runs it will make.  The procedures below (C) then run each step.
+CREATE FUNCTION pgbench_lab.experiment_plan_sweep(workload text, clients integer[], duration interval,
+                                                  label text, settings jsonb,
+                                                  OUT experiment_id bigint, OUT steps integer)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    params jsonb := pgbench_lab.sweep_params(workload, clients, duration, settings);
+BEGIN
+    experiment_id := pgbench_lab.experiment_begin('sweep', workload, label, params);
+    steps := jsonb_array_length(params->'clients');
 END
 $$;
 
@@ -1067,6 +1399,8 @@ END
 $$;
 
 -- Vertical bars, top row first: each column a value, eighth-block precision.
+-- (The scaling here and below is in numeric: figures of any size, a TPS of
+-- 5e-324 beside one of 1e5, neither overflow nor underflow.)
 CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
 RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1081,7 +1415,8 @@ BEGIN
         line := '';
         FOREACH v IN ARRAY vals LOOP
             line := line || CASE WHEN v IS NULL OR top IS NULL OR top <= 0 THEN ' '
-                ELSE substr(blocks, 1 + least(8, greatest(0, round(v / top * height * 8)::integer - (k - 1) * 8)), 1) END;
+                ELSE substr(blocks, 1 + least(8, greatest(0, greatest(0, least(height * 8,
+                         round(v::numeric / top::numeric * height * 8)))::integer - (k - 1) * 8)), 1) END;
         END LOOP;
         RETURN NEXT line;
     END LOOP;
@@ -1095,7 +1430,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT string_agg(CASE WHEN v IS NULL THEN ' '
                            ELSE substr('▁▂▃▄▅▆▇█', 1 + least(7, greatest(0,
-                                round((v - lo) / nullif(hi - lo, 0) * 7)::integer)), 1) END,
+                                round((v::numeric - lo::numeric) / nullif(hi::numeric - lo::numeric, 0) * 7)))::integer, 1) END,
                       '' ORDER BY i)
       FROM unnest(vals) WITH ORDINALITY AS u(v, i)
 $$;
@@ -1107,7 +1442,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN v IS NULL OR top IS NULL OR top <= 0 OR v <= 0 THEN ''
                 ELSE repeat('█', e / 8) || rtrim(substr(' ▏▎▍▌▋▊▉', 1 + e % 8, 1)) END
-      FROM (SELECT least(width * 8, round(v / top * width * 8)::integer) AS e) s
+      FROM (SELECT least(width * 8, round(v::numeric / top::numeric * width * 8))::integer AS e) s
 $$;
 
 -- Per-second TPS chart and hit-ratio line of a run.  Seconds are averaged
@@ -1343,8 +1678,8 @@ BEGIN
                        CASE e.kind WHEN 'sweep' THEN ', clients ' || (SELECT string_agg(c, ', ')
                                                     FROM jsonb_array_elements_text(e.params->'clients') c)
                             WHEN 'cold_vs_warm' THEN ', ' || pgbench_lab.clients_text((e.params->>'clients')::integer)
-                            ELSE format(', %s, %s round(s)', pgbench_lab.clients_text((e.params->>'clients')::integer),
-                                        e.params->>'rounds') END);
+                            ELSE format(', %s%s', pgbench_lab.clients_text((e.params->>'clients')::integer),
+                                        coalesce(', ' || (e.params->>'rounds') || ' round(s)', '')) END);
     IF e.label IS NOT NULL THEN
         RETURN QUERY SELECT 'label: ' || e.label;
     END IF;
@@ -1393,17 +1728,20 @@ BEGIN
                   HINT = 'Pass a run_id from pgbench_lab.runs or an experiment_id from pgbench_lab.experiments.';
     END IF;
     PERFORM pgbench_lab.check_ids(ARRAY[id], true);
+    -- every line through printable(): labels, errors, settings and server
+    -- names may hold control characters (an imported document's, say)
     IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id = id) THEN
-        RETURN QUERY SELECT pgbench_lab.report_run(id);
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_run(id) AS l;
     ELSE
-        RETURN QUERY SELECT pgbench_lab.report_experiment(id);
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_experiment(id) AS l;
     END IF;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.report(bigint) IS
     'A readable report of a run or an experiment: figures, charts and notes (one line per row)';
 
--- Runs side by side in the order given, with ratios to the first.
+-- Runs side by side in the order given, with ratios to the first (in
+-- numeric: any two figures have a ratio).  Text columns are printable().
 CREATE FUNCTION pgbench_lab.compare(run_ids bigint[])
 RETURNS TABLE (run_id bigint, label text, server text, workload text, clients integer,
                scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
@@ -1420,15 +1758,16 @@ BEGIN
         SELECT r.*, u.n FROM unnest(run_ids) WITH ORDINALITY AS u(id, n)
           JOIN pgbench_lab.runs r ON r.run_id = u.id),
     f AS (SELECT * FROM l WHERE l.n = 1)
-    SELECT l.run_id, l.label, coalesce(l.source_server, 'here'), l.workload, l.clients, l.scale,
+    SELECT l.run_id, pgbench_lab.printable(l.label), pgbench_lab.printable(coalesce(l.source_server, 'here')),
+           pgbench_lab.printable(l.workload), l.clients, l.scale,
            l.status, round(l.measured_seconds::numeric, 1), round(l.tps::numeric, 1),
-           round((l.tps / nullif(f.tps, 0))::numeric, 3), round(l.latency_avg_ms::numeric, 3),
-           round((l.latency_avg_ms / nullif(f.latency_avg_ms, 0))::numeric, 3),
+           round(l.tps::numeric / nullif(f.tps, 0)::numeric, 3), round(l.latency_avg_ms::numeric, 3),
+           round(l.latency_avg_ms::numeric / nullif(f.latency_avg_ms, 0)::numeric, 3),
            round(l.latency_p99_ms::numeric, 3),
-           round((l.latency_p99_ms / nullif(f.latency_p99_ms, 0))::numeric, 3),
-           round((l.hit_ratio * 100)::numeric, 2),
+           round(l.latency_p99_ms::numeric / nullif(f.latency_p99_ms, 0)::numeric, 3),
+           round(l.hit_ratio::numeric * 100, 2),
            pgbench_lab.settings_text(l.settings->'session'),
-           (SELECT coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), '')
+           (SELECT pgbench_lab.printable(coalesce(string_agg(a.key || '=' || a.value, ', ' ORDER BY a.key), ''))
               FROM jsonb_each_text(coalesce(l.settings->'server', '{}')) a
              WHERE (f.settings->'server'->>a.key) IS DISTINCT FROM a.value)
       FROM l CROSS JOIN f
@@ -1442,10 +1781,15 @@ COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
 -- Plots: SVG documents (text) with axes, units and a legend.
 -- ---------------------------------------------------------------------------
 
+-- Text for an SVG document: printable() (XML 1.0 cannot hold control
+-- characters, even as references), then the XML metacharacters escaped.
 CREATE FUNCTION pgbench_lab.svg_escape(s text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT replace(replace(replace(replace(s, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') $$;
+AS $$
+    SELECT replace(replace(replace(replace(pgbench_lab.printable(s), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'),
+                   '"', '&quot;')
+$$;
 
 -- A number as SVG and tick labels want it: no trailing zeros.
 CREATE FUNCTION pgbench_lab.svg_num(x double precision, digits integer DEFAULT 1)
@@ -1454,7 +1798,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT trim_scale(round(x::numeric, digits))::text $$;
 
 -- The top of an axis from 0 that holds hi, in steps of 1, 2 or 5 x 10^k,
--- about five ticks: returns {top, step}.
+-- about five ticks: returns {top, step}.  At least 0.00001.
 CREATE FUNCTION pgbench_lab.svg_axis(hi double precision)
 RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -1467,6 +1811,9 @@ BEGIN
     IF hi IS NULL OR hi <= 0 THEN
         hi := 1;
     END IF;
+    -- the tick labels have six decimals: a smaller axis would read 0 at
+    -- every tick (and hi / 5 can underflow)
+    hi := greatest(hi, 1e-5);
     raw := hi / 5;
     mag := power(10, floor(log(raw)));
     step := mag * CASE WHEN raw / mag <= 1 THEN 1 WHEN raw / mag <= 2 THEN 2
@@ -1476,16 +1823,17 @@ END
 $$;
 
 -- The plot area is fixed: x from 80 to x1 (730, or 680 with a right
--- axis), y from 340 (zero) up to 50; an axis is {top, step}.
+-- axis), y from 340 (zero) up to 50; an axis is {top, step}.  In numeric,
+-- like the bars above.
 CREATE FUNCTION pgbench_lab.svg_x(v double precision, xa double precision[], x1 integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT pgbench_lab.svg_num(80 + v / xa[1] * (x1 - 80)) $$;
+AS $$ SELECT trim_scale(round(80 + v::numeric / xa[1]::numeric * (x1 - 80), 1))::text $$;
 
 CREATE FUNCTION pgbench_lab.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT pgbench_lab.svg_num(340 - v / ya[1] * 290 + shift) $$;
+AS $$ SELECT trim_scale(round(340 - v::numeric / ya[1]::numeric * 290 + shift, 1))::text $$;
 
 -- The largest value under key ('x' or 'y') of the series on an axis (any
 -- axis when axis is NULL).
@@ -1541,8 +1889,10 @@ $$;
 
 -- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
 -- Axes start at zero and end at a round value; the legend lists the
--- series below the x axis, one per line.
-CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb)
+-- series below the x axis, one per line.  notes: lines written at the top
+-- left of the plot area (what could not be drawn, and why).
+CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
+                                      notes text[] DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -1586,8 +1936,27 @@ BEGIN
                       414 + 20 * i, pgbench_lab.svg_escape(s->>'label')) || E'\n';
         i := i + 1;
     END LOOP;
+    out := out || coalesce((SELECT string_agg(format('<text x="90" y="%s" fill="#555555">%s</text>',
+                                                     70 + 18 * (k - 1), pgbench_lab.svg_escape(t)), E'\n' ORDER BY k)
+                              FROM unnest(notes) WITH ORDINALITY AS n(t, k)) || E'\n', '');
     RETURN out || '</svg>' || E'\n';
 END
+$$;
+
+-- Why an experiment's runs give nothing to draw: no runs, or none done
+-- with a TPS above zero (each status counted).
+CREATE FUNCTION pgbench_lab.undrawn_runs(experiment_id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN sum(c.n) IS NULL THEN 'it has no runs'
+                ELSE format('none of its %s run(s) ended done with a TPS above zero (%s)', sum(c.n),
+                            string_agg(c.n || ' ' || c.status, ', ' ORDER BY c.status)) END
+      FROM (SELECT CASE WHEN r.status = 'done' THEN 'done without TPS' ELSE r.status END AS status,
+                   count(*) AS n
+              FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id = x.run_id
+             WHERE x.experiment_id = undrawn_runs.experiment_id
+             GROUP BY 1) c
 $$;
 
 -- TPS and average latency against clients, one pair of curves per sweep.
@@ -1595,22 +1964,33 @@ CREATE FUNCTION pgbench_lab.plot_sweeps(ids bigint[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    WITH u AS (
+        SELECT u.id, u.n, (SELECT count(*) FROM pgbench_lab.sweep_steps(u.id)) AS drawn
+          FROM unnest(ids) WITH ORDINALITY AS u(id, n))
     SELECT pgbench_lab.svg_chart('TPS and latency against clients (in-server)', 'clients',
                'TPS (transactions per second), solid', 'average latency (ms), dashed',
                (SELECT jsonb_agg(x.s ORDER BY x.n, x.axis) FROM (
                    SELECT u.n, a.axis, jsonb_build_object(
                        'label', format('%s %s (experiment %s)', coalesce(e.label, e.workload),
                                        CASE a.axis WHEN 1 THEN 'TPS' ELSE 'latency avg ms' END, e.experiment_id),
-                       'x', (SELECT jsonb_agg(s.clients ORDER BY s.clients) FROM pgbench_lab.sweep_steps(e.experiment_id) s),
-                       'y', (SELECT jsonb_agg(CASE a.axis WHEN 1 THEN s.tps ELSE s.latency_avg_ms END ORDER BY s.clients)
+                       'x', (SELECT coalesce(jsonb_agg(s.clients ORDER BY s.clients), '[]')
+                               FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                       'y', (SELECT coalesce(jsonb_agg(CASE a.axis WHEN 1 THEN s.tps ELSE s.latency_avg_ms END
+                                                       ORDER BY s.clients), '[]')
                                FROM pgbench_lab.sweep_steps(e.experiment_id) s),
                        'axis', a.axis, 'color', u.n - 1, 'points', true) AS s
-                     FROM unnest(ids) WITH ORDINALITY AS u(id, n)
+                     FROM u
                      JOIN pgbench_lab.experiments e ON e.experiment_id = u.id
-                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x))
+                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x),
+               -- a sweep whose runs all failed is in the legend, and says why it has no curve
+               (SELECT CASE WHEN (SELECT sum(u.drawn) FROM u) = 0 THEN ARRAY['Nothing to plot.'] ELSE '{}' END
+                       || array_agg(format('Experiment %s: %s.', u.id, pgbench_lab.undrawn_runs(u.id)) ORDER BY u.n)
+                  FROM u WHERE u.drawn = 0))
 $$;
 
 -- Per-second curves of runs (experiments of settings bring their runs).
+-- A run with no per-second figure to draw is in the legend and says so in
+-- a note, as does an experiment with no runs.
 CREATE FUNCTION pgbench_lab.plot_runs(ids bigint[], metric text)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -1619,7 +1999,24 @@ AS $$
         SELECT r.*, row_number() OVER (ORDER BY u.n, x.ordinal) AS k, x.variant, x.round
           FROM unnest(ids) WITH ORDINALITY AS u(id, n)
           LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id
-          JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id))
+          JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id)),
+    points AS (
+        SELECT r.k, p.second AS x, CASE metric WHEN 'tps' THEN p.tps
+                                               WHEN 'latency' THEN p.latency_avg_ms
+                                               WHEN 'latency_max' THEN p.latency_max_ms
+                                               ELSE p.hit_ratio * 100 END AS y
+          FROM runs r JOIN pgbench_lab.run_progress p ON p.run_id = r.run_id
+         WHERE p.interval_seconds >= 0.5),
+    notes AS (
+        SELECT format('Run %s: no per-second %s was recorded (status %s).', r.run_id,
+                      CASE metric WHEN 'tps' THEN 'progress' ELSE replace(metric, '_', ' ') END, r.status) AS t,
+               r.k AS k
+          FROM runs r WHERE NOT EXISTS (SELECT FROM points p WHERE p.k = r.k AND p.y IS NOT NULL)
+        UNION ALL
+        SELECT format('Experiment %s: it has no runs.', u.id), 0
+          FROM unnest(ids) AS u(id)
+         WHERE EXISTS (SELECT FROM pgbench_lab.experiments e WHERE e.experiment_id = u.id)
+           AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.experiment_id = u.id))
     SELECT pgbench_lab.svg_chart(
         CASE metric WHEN 'tps' THEN 'TPS per second (in-server)'
                     WHEN 'latency' THEN 'Average latency per second (in-server)'
@@ -1631,7 +2028,7 @@ AS $$
                     WHEN 'latency_max' THEN 'maximum latency (ms)'
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
-        (SELECT jsonb_agg(jsonb_build_object(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
              'color', coalesce(r.variant - 1, r.k - 1),
              'label', format('%srun %s: %s, %s%s%s',
                              CASE WHEN r.variant IS NOT NULL THEN format('%s, round %s: ', chr(64 + r.variant), r.round) ELSE '' END,
@@ -1639,15 +2036,15 @@ AS $$
                              coalesce(', ' || r.label, ''),
                              CASE WHEN r.settings->'session' <> '{}'
                                   THEN ', ' || pgbench_lab.settings_text(r.settings->'session') ELSE '' END),
-             'x', (SELECT coalesce(jsonb_agg(p.second ORDER BY p.second), '[]') FROM pgbench_lab.run_progress p
-                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5),
-             'y', (SELECT coalesce(jsonb_agg(CASE metric WHEN 'tps' THEN p.tps
-                                                         WHEN 'latency' THEN p.latency_avg_ms
-                                                         WHEN 'latency_max' THEN p.latency_max_ms
-                                                         ELSE p.hit_ratio * 100 END ORDER BY p.second), '[]')
-                     FROM pgbench_lab.run_progress p
-                    WHERE p.run_id = r.run_id AND p.interval_seconds >= 0.5)) ORDER BY r.k)
-           FROM runs r))
+             'x', (SELECT coalesce(jsonb_agg(p.x ORDER BY p.x), '[]') FROM points p WHERE p.k = r.k),
+             'y', (SELECT coalesce(jsonb_agg(p.y ORDER BY p.x), '[]') FROM points p WHERE p.k = r.k))
+             ORDER BY r.k), '[]')
+           FROM runs r),
+        (SELECT CASE WHEN NOT EXISTS (SELECT FROM points p WHERE p.y IS NOT NULL)
+                     THEN ARRAY['Nothing to plot.'] ELSE '{}' END
+                || array_agg(n.t ORDER BY n.k)
+           FROM notes n
+         HAVING count(*) > 0))
 $$;
 
 CREATE FUNCTION pgbench_lab.plot(ids bigint[], metric text DEFAULT 'tps')

@@ -3,7 +3,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(31);
+SELECT plan(37);
 \set fixture `cat test/fixtures/lab_a.json`
 
 -- what starts workers or writes is not PUBLIC's; reading is pg_monitor's
@@ -95,6 +95,22 @@ RESET ROLE;
 SET LOCAL ROLE tap_rep_monitor;
 SELECT cmp_ok((SELECT count(DISTINCT owner) FROM pgbench_lab.runs)::int, '>=', 3, 'pg_monitor reads everyone''s runs');
 RESET ROLE;
+
+-- what every reader prints goes through printable(): control characters as \xNN
+SELECT is(pgbench_lab.printable(E'a\x1b[31mb\nc\u009bd\u00e9'), E'a\\x1b[31mb\\x0ac\\x9bd\u00e9',
+          'printable() shows C0, DEL and C1 control characters as \xNN and keeps the rest');
+SELECT is(pgbench_lab.printable('plain \x1b text'), 'plain \x1b text', 'and leaves text without them as it is');
+-- refusals before anything is done, with SQLSTATE 22023
+SELECT throws_ok(format('SELECT * FROM pgbench_lab.import(%L)', jsonb_set(:'fixture', '{runs,0,via}', '"bogus"')),
+                 '22023', 'invalid export document: $.runs[0].via is not one of spi, libpq, libpq-connect',
+                 'import() refuses a value the runs table''s CHECK would refuse, naming the field');
+SELECT throws_ok(format('SELECT * FROM pgbench_lab.sweep_summary(%s)',
+                        (SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'compare_settings')),
+                 '22023', NULL, 'sweep_summary() refuses an experiment of another kind');
+SELECT throws_ok($$SELECT pgbench_lab.plot('{{1,2},{3,4}}')$$, '22023', NULL,
+                 'plot() refuses an array of arrays');
+SELECT throws_ok($$SELECT * FROM pgbench_lab.compare('{{1,2},{3,4}}')$$, '22023', NULL,
+                 'compare() refuses an array of arrays');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -3,6 +3,7 @@ and a settings comparison with short runs, the export -> import round trip
 between two clusters, and an SVG plot rendered by headless Chromium."""
 import json
 import os
+import re
 import shutil
 import statistics
 import struct
@@ -194,6 +195,119 @@ def test_export_import_round_trip_between_servers(lab, new_cluster):
     assert min(r[0] for r in again) > max(ids)
     assert lab.sql("SELECT run_id, tps FROM pgbench_lab.runs WHERE run_id <= %s ORDER BY run_id",
                    (max(ids),)) == before
+
+
+def experiment_kinds(c):
+    """The kinds the experiments table allows (its CHECK constraint)."""
+    return {r[0] for r in c.sql(
+        "SELECT (regexp_matches(pg_get_constraintdef(oid), '''([a-z_]+)''', 'g'))[1] "
+        "  FROM pg_constraint "
+        " WHERE conrelid = 'pgbench_lab.experiments'::regclass AND contype = 'c' "
+        "   AND pg_get_constraintdef(oid) LIKE '%%kind%%'")}
+
+
+def mask_digits(lines):
+    """Report lines with every number masked and spaces collapsed: the ids
+    differ between servers (and so does the padding of their columns)."""
+    return [re.sub(r"\s+", " ", re.sub(r"\d+", "#", line)) for line in lines
+            if not line.startswith("imported from ")]
+
+
+def test_every_experiment_kind_round_trips(lab, new_cluster):
+    """One experiment of each kind, exported, imported into another cluster
+    and exported again, reads back the same: the documents field by field,
+    and what the readers of each kind compute from them."""
+    made = {
+        "sweep": call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s', label => 'trip')"),
+        "compare_settings": call(lab, """CALL pgbench_lab.compare_settings('select-only',
+                                             ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], duration => '1 s',
+                                             rounds => 2, label => 'trip')"""),
+        "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"),
+    }
+    label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '1 s', label => 'trip paths')")["label"]
+    made["connection_cost"] = {"experiment_id": lab.scalar(
+        "SELECT experiment_id FROM pgbench_lab.experiments WHERE kind = 'connection_cost' AND label = %s",
+        (label,))}
+    assert set(made) == experiment_kinds(lab), "a new kind of experiment needs its round trip here"
+    eids = [made[k]["experiment_id"] for k in sorted(made)]
+    assert lab.scalar("SELECT bool_and(status = 'done') FROM pgbench_lab.experiments "
+                      "WHERE experiment_id = ANY(%s)", (eids,))
+    doc = lab.scalar("SELECT pgbench_lab.export(%s)", (eids,))
+    assert sorted(e["kind"] for e in doc["experiments"]) == sorted(made)
+
+    other = new_cluster("kinds")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    mapping = other.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)", (json.dumps(doc),))
+    local = {source: new for kind, source, new in mapping if kind == "experiment"}
+    assert set(local) == set(eids)
+    back = other.scalar("SELECT pgbench_lab.export(%s)", (sorted(local.values()),))
+
+    # the documents: runs, experiments and their runs, ids and sources aside
+    assert portable(back) == portable(doc)
+    drop = {"experiment_id", "source_server", "source_experiment_id", "runs"}
+
+    def experiments(d):
+        first_id = {r["run_id"]: r["source_run_id"] or r["run_id"] for r in d["runs"]}
+        return sorted(({**{k: v for k, v in e.items() if k not in drop},
+                        "runs": [(x["ordinal"], x["variant"], x["round"], first_id[x["run_id"]])
+                                 for x in e["runs"]]} for e in d["experiments"]),
+                      key=lambda e: e["started_at"])
+    assert experiments(back) == experiments(doc)
+
+    def report(c, i):
+        return [r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (i,))]
+
+    # what each kind's readers make of them
+    for kind in sorted(made):
+        eid = made[kind]["experiment_id"]
+        there = local[eid]
+        if kind == "sweep":
+            q = ("SELECT clients, tps, latency_avg_ms, latency_p99_ms, tps_change, latency_change, "
+                 "linear_share, mark FROM pgbench_lab.sweep_summary(%s)")
+        elif kind == "cold_vs_warm":
+            # the cache states come from local snapshots, which do not travel
+            q = ("SELECT state, status, tps, latency_avg_ms, latency_p99_ms, hit_ratio, seconds_to_90pct, "
+                 "tps_curve, hit_ratio_curve FROM pgbench_lab.cold_vs_warm_runs(%s)")
+        else:
+            q = "SELECT * FROM pgbench_lab.settings_ratios(%s)"
+        rows = lab.sql(q, (eid,))
+        assert rows, kind
+        assert other.sql(q, (there,)) == rows, kind
+        if kind != "cold_vs_warm":
+            assert mask_digits(report(other, there)) == mask_digits(report(lab, eid)), kind
+        assert any(line.startswith("imported from ") for line in report(other, there)), kind
+
+
+def test_compare_settings_checks_every_set_before_the_first_run(lab):
+    """A setting that run() would refuse, in any set, is refused before the
+    first run: no run is made and no experiment recorded."""
+    count = "SELECT (SELECT count(*) FROM pgbench_lab.runs), (SELECT count(*) FROM pgbench_lab.experiments)"
+    before = lab.sql(count)
+    for sets, error, where in [
+        (['{}', '{"work_mem": "banana"}'], psycopg.errors.InvalidParameterValue, "settings set B"),
+        (['{"work_mem": "8MB"}', '{}', '{"no_such_setting": "1"}'], psycopg.errors.UndefinedObject,
+         "settings set C"),
+        (['{}', '{"jit": "off"}', '{"shared_buffers": "1GB"}'], psycopg.errors.CantChangeRuntimeParam,
+         "settings set C"),
+        (['{}', '{"work_mem": null}'], psycopg.errors.InvalidParameterValue, "settings set B"),
+    ]:
+        with pytest.raises(error) as e:
+            lab.sql("CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '1 s', "
+                    "rounds => 2)", (sets,))
+        assert where in (e.value.diag.context or ""), e.value.diag.context
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        lab.sql("CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s', settings => '{\"jit\": \"maybe\"}')")
+    assert "settings of pgbench_lab.sweep()" in (e.value.diag.context or "")
+    # a setting the caller may not set, though a superuser may
+    lab.sql("CREATE ROLE rep_tuner LOGIN")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, "
+            "integer, text, bigint, text) TO rep_tuner")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("""CALL pgbench_lab.compare_settings('select-only',
+                       ARRAY['{}', '{"log_min_duration_statement": "0"}']::jsonb[], duration => '1 s')""",
+                user="rep_tuner")
+    assert lab.sql(count) == before, "nothing ran and nothing was recorded"
+    assert lab.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'") == 0
 
 
 def png_pixels(path):
