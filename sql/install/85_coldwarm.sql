@@ -246,7 +246,7 @@ BEGIN
         RETURN 'No runs recorded.';
     END IF;
     RETURN runs || format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
-                          CASE WHEN cold > 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(warm / cold, 2) || 'x'
+                          CASE WHEN cold > 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(pgbench_lab.ratio(warm, cold), 2) || 'x'
                                ELSE '-' END,
                           coalesce(reach, '-'));
 END

@@ -12,6 +12,7 @@ import threading
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from conftest import PG_MAJOR, Cluster, pgbench_cluster
 
@@ -109,6 +110,30 @@ def test_cold_vs_warm_records_three_runs(lab):
     assert report[0].startswith(f"Experiment {eid}: cold vs warm of select-only, 2 s per run, 1 client")
     assert finding in report
     print("\n" + "\n".join(report))
+
+
+def test_imported_tiny_figures_report_and_plot(lab):
+    """An imported cold_vs_warm experiment whose cold run's TPS and
+    latencies are the smallest double (5e-324) still reports and plots (no
+    22003 from the warm/cold ratio or the per-second figures)."""
+    eid = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments "
+                     "WHERE kind = 'cold_vs_warm'")
+    if eid is None:
+        eid, _, _ = call_cold_vs_warm(lab, "duration => '1 s'")
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s])", (eid,))
+
+    def tiny(x):
+        if isinstance(x, dict):
+            return {k: 5e-324 if k in ("tps", "latency_avg_ms", "latency_max_ms") and v
+                    else tiny(v) for k, v in x.items()}
+        return [tiny(v) for v in x] if isinstance(x, list) else x
+    # the cold run's figures tiny, the others as measured: warm/cold is huge
+    doc["runs"] = [tiny(r) if r["label"].endswith(": cold") else r for r in doc["runs"]]
+    rows = lab.sql("SELECT kind, id FROM pgbench_lab.import(%s)", (Jsonb(doc),))
+    new = [i for k, i in rows if k == "experiment"][0]
+    report = "\n".join(r[0] for r in lab.sql("SELECT pgbench_lab.report(%s)", (new,)))
+    assert re.search(r"warm/cold \S*e\+\d+x", report), report
+    assert lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]) LIKE '<svg%%'", (new,))
 
 
 def test_cold_vs_warm_given_relations_outside_a_transaction_only(lab):
