@@ -49,7 +49,7 @@ typedef struct ClientCtx
 	uint64		failures;
 	uint64		retries;
 	uint64		lat_sum;
-	uint64		lat_sum2;
+	StatsMoments lat_us;		/* for the standard deviation */
 	uint64		lat_max;
 	int64		hit_base;
 	int64		read_base;
@@ -170,8 +170,8 @@ static void
 publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 {
 	RunClient  *me = cx->me;
-	uint64		us = latency_ns / 1000;
 	uint64		imax;
+	uint64		bits;
 
 	if (committed && !pgbl_instrument)
 	{
@@ -183,12 +183,15 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 		imax = pg_atomic_read_u64(&me->latency_max_interval);
 		cx->xacts++;
 		cx->lat_sum += latency_ns;
-		cx->lat_sum2 += us * us;
+		StatsMomentsAdd(&cx->lat_us, latency_ns / 1000.0);
 		if (latency_ns > cx->lat_max)
 			cx->lat_max = latency_ns;
 		me->hist.count[StatsBucket(latency_ns)]++;
 		pg_atomic_write_u64(&me->latency_sum_ns, cx->lat_sum);
-		pg_atomic_write_u64(&me->latency_sum2_us2, cx->lat_sum2);
+		memcpy(&bits, &cx->lat_us.mean, sizeof(bits));
+		pg_atomic_write_u64(&me->latency_mean_us, bits);
+		memcpy(&bits, &cx->lat_us.m2, sizeof(bits));
+		pg_atomic_write_u64(&me->latency_m2_us2, bits);
 		pg_atomic_write_u64(&me->latency_max_ns, cx->lat_max);
 		while (latency_ns > imax &&
 			   !pg_atomic_compare_exchange_u64(&me->latency_max_interval, &imax, latency_ns))

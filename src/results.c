@@ -260,6 +260,17 @@ record_system(int64 run_id)
 		 1, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/* A float8 a client published as its bits in a 64-bit atomic. */
+static double
+float8_of(uint64 bits)
+{
+	double		d;
+
+	StaticAssertStmt(sizeof(d) == sizeof(bits), "float8 is not 64 bits");
+	memcpy(&d, &bits, sizeof(d));
+	return d;
+}
+
 /*
  * Sum the clients' counters into *s.  With reset_interval_max the
  * per-interval maximum latencies start again from zero (the coordinator's
@@ -273,11 +284,15 @@ ResultsSample(RunShared *run, RunSample *s, bool reset_interval_max)
 	{
 		RunClient  *c = &run->client[i];
 		uint64		imax;
+		StatsMoments moments;
 
-		s->xacts += pg_atomic_read_u64(&c->xacts);
+		moments.n = pg_atomic_read_u64(&c->xacts);
+		s->xacts += moments.n;
 		pg_read_barrier();		/* the sums were written before xacts */
 		s->latency_sum_ns += pg_atomic_read_u64(&c->latency_sum_ns);
-		s->latency_sum2_us2 += pg_atomic_read_u64(&c->latency_sum2_us2);
+		moments.mean = float8_of(pg_atomic_read_u64(&c->latency_mean_us));
+		moments.m2 = float8_of(pg_atomic_read_u64(&c->latency_m2_us2));
+		StatsMomentsMerge(&s->latency_us, &moments);
 		s->failures += pg_atomic_read_u64(&c->failures);
 		s->retries += pg_atomic_read_u64(&c->retries);
 		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
@@ -331,7 +346,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	v[5] = Int64GetDatum((int64) s.retries);
 	v[6] = Float8GetDatum(secs > 0 ? s.xacts / secs : 0);
 	v[7] = Float8GetDatum(avg_us / 1000.0);
-	v[8] = Float8GetDatum(s.xacts ? sqrt(Max((double) s.latency_sum2_us2 / s.xacts - avg_us * avg_us, 0)) / 1000.0 : 0);
+	v[8] = Float8GetDatum(StatsMomentsStddev(&s.latency_us) / 1000.0);
 	v[9] = Float8GetDatum(StatsPercentileNs(all, total, 0.50) / 1e6);
 	v[10] = Float8GetDatum(StatsPercentileNs(all, total, 0.90) / 1e6);
 	v[11] = Float8GetDatum(StatsPercentileNs(all, total, 0.95) / 1e6);

@@ -9,6 +9,8 @@
 #ifndef PGBL_RESULTS_H
 #define PGBL_RESULTS_H
 
+#include "stats.h"
+
 struct RunShared;
 
 /* The clients' counters summed at one moment. */
@@ -16,7 +18,7 @@ typedef struct RunSample
 {
 	uint64		xacts;
 	uint64		latency_sum_ns;
-	uint64		latency_sum2_us2;
+	StatsMoments latency_us;	/* count, mean and m2 of latencies in us */
 	uint64		latency_max_ns;	/* since the last resetting sample */
 	uint64		latency_max_total_ns;
 	uint64		failures;

@@ -308,7 +308,8 @@ create_shared(RunShared *p, dsm_segment **segp)
 		pg_atomic_init_u64(&c->failures, 0);
 		pg_atomic_init_u64(&c->retries, 0);
 		pg_atomic_init_u64(&c->latency_sum_ns, 0);
-		pg_atomic_init_u64(&c->latency_sum2_us2, 0);
+		pg_atomic_init_u64(&c->latency_mean_us, 0);
+		pg_atomic_init_u64(&c->latency_m2_us2, 0);
 		pg_atomic_init_u64(&c->latency_max_ns, 0);
 		pg_atomic_init_u64(&c->latency_max_interval, 0);
 		pg_atomic_init_u64(&c->blks_hit, 0);

@@ -73,7 +73,8 @@ typedef struct RunClient
 	pg_atomic_uint64 failures;		/* transactions that failed for good */
 	pg_atomic_uint64 retries;		/* retries of serialisation/deadlock */
 	pg_atomic_uint64 latency_sum_ns;
-	pg_atomic_uint64 latency_sum2_us2;	/* sum of squares, in us^2 */
+	pg_atomic_uint64 latency_mean_us;	/* StatsMoments mean (float8 bits) */
+	pg_atomic_uint64 latency_m2_us2;	/* ... and m2, in us^2 (float8 bits) */
 	pg_atomic_uint64 latency_max_ns;
 	pg_atomic_uint64 latency_max_interval;	/* max since the last sample */
 	pg_atomic_uint64 blks_hit;

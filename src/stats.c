@@ -88,3 +88,35 @@ StatsPercentileNs(const LatencyHistogram *h, uint64 total, double fraction)
 	}
 	return (double) StatsBucketUpper(PGBL_HIST_BUCKETS - 1);
 }
+
+/* One more value (Welford's update). */
+void
+StatsMomentsAdd(StatsMoments *m, double x)
+{
+	double		delta = x - m->mean;
+
+	m->n++;
+	m->mean += delta / m->n;
+	m->m2 += delta * (x - m->mean);
+}
+
+/* Two series as one (Chan, Golub and LeVeque's pairwise combination). */
+void
+StatsMomentsMerge(StatsMoments *into, const StatsMoments *from)
+{
+	double		n = (double) into->n + (double) from->n;
+	double		delta = from->mean - into->mean;
+
+	if (from->n == 0)
+		return;
+	into->mean += delta * ((double) from->n / n);
+	into->m2 += from->m2 + delta * delta * ((double) into->n * (double) from->n / n);
+	into->n += from->n;
+}
+
+/* Population standard deviation, as pgbench reports it; 0 when empty. */
+double
+StatsMomentsStddev(const StatsMoments *m)
+{
+	return m->n > 0 ? sqrt(Max(m->m2, 0) / m->n) : 0;
+}

@@ -22,9 +22,25 @@ typedef struct LatencyHistogram
 	uint64		count[PGBL_HIST_BUCKETS];
 } LatencyHistogram;
 
+/*
+ * Count, mean and sum of squared deviations of a series (Welford), so that
+ * a standard deviation needs no sum of squares, which overflows an integer
+ * for long transactions and loses everything to cancellation in a double.
+ * Clients publish mean and m2 as float8 bits in 64-bit atomics.
+ */
+typedef struct StatsMoments
+{
+	uint64		n;
+	double		mean;
+	double		m2;
+} StatsMoments;
+
 extern int	StatsBucket(uint64 ns);
 extern uint64 StatsBucketUpper(int bucket);
 extern void StatsMerge(LatencyHistogram *into, const LatencyHistogram *from);
 extern double StatsPercentileNs(const LatencyHistogram *h, uint64 total, double fraction);
+extern void StatsMomentsAdd(StatsMoments *m, double x);
+extern void StatsMomentsMerge(StatsMoments *into, const StatsMoments *from);
+extern double StatsMomentsStddev(const StatsMoments *m);
 
 #endif							/* PGBL_STATS_H */

@@ -327,6 +327,27 @@ def test_drop_extension_while_waiting(new_cluster):
     assert "terminating any other active server processes" not in c.log()
 
 
+def test_latency_stddev_agrees_with_the_histogram(lab):
+    """The standard deviation a run reports (Welford's moments, merged over
+    clients) agrees with the one its latency histogram gives: a sum of
+    squares of whole microseconds lost it to truncation for in-server
+    transactions of a few microseconds, and overflowed for long ones."""
+    r = run(lab, "select-only", clients=2, transactions=3000)
+    assert r["status"] == "done"
+    buckets = lab.sql("SELECT bucket_upper_us, count FROM pgbench_lab.run_latency "
+                      "WHERE run_id = %s", (r["run_id"],))
+    n = sum(c for _, c in buckets)
+    # a bucket is 1/128 of its power of two wide: its middle is within 0.4%
+    mid = [(u * (1 - 1 / 256), c) for u, c in buckets]
+    mean = sum(u * c for u, c in mid) / n
+    sd = (sum(c * (u - mean) ** 2 for u, c in mid) / n) ** 0.5
+    got_mean, got_sd = lab.sql("SELECT latency_avg_ms * 1000, latency_stddev_ms * 1000 "
+                               "FROM pgbench_lab.runs WHERE run_id = %s", (r["run_id"],))[0]
+    assert n == 6000
+    assert abs(got_mean - mean) <= 0.01 * mean + 0.05, (got_mean, mean)
+    assert abs(got_sd - sd) <= 0.05 * sd + 0.05, (got_sd, sd, mean)
+
+
 def test_terminated_coordinator_and_client(lab):
     sums = balances(lab)
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '60 s')")
