@@ -17,7 +17,9 @@
  * CHECK_FOR_INTERRUPTS and a look at the run's stop flag every 100 ms at the
  * latest, so a cancelled run never stays behind a silent server.  A stop at
  * the end of the run lets the transaction under way finish; a cancel
- * abandons it (and, on this server, cancels the query).
+ * abandons it (and, on this server, cancels the query).  libpq applies
+ * connect_timeout only to blocking connects, so the polling loop enforces it
+ * itself, with a default of its own when the target gives none.
  *
  * Security follows dblink and postgres_fdw: a role that is not a superuser
  * must put a password in target, and the server must have asked for it
@@ -29,6 +31,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <ctype.h>
 
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
@@ -50,6 +54,8 @@
 #include "runner.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
+#define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
+#define NS_PER_SEC	INT64CONST(1000000000)
 #define PGBL_STMT_MAX		7
 
 /* pgbench's builtin scripts, with :variables as $n (pgbench -M prepared). */
@@ -129,6 +135,28 @@ append_option(StringInfo buf, const char *key, const char *value)
 	appendStringInfoChar(buf, '\'');
 }
 
+/*
+ * An integer connection option read as libpq reads it: decimal, leading
+ * and trailing whitespace allowed, nothing else.  False when it is not one.
+ */
+static bool
+parse_conn_int(const char *value, int *result)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (end == value || errno != 0 || v != (long) (int) v)
+		return false;
+	while (*end != '\0' && isspace((unsigned char) *end))
+		end++;
+	if (*end != '\0')
+		return false;
+	*result = (int) v;
+	return true;
+}
+
 static bool
 is_secret(const char *key)
 {
@@ -194,10 +222,23 @@ target_conninfo(RunShared *p, const char *target)
 	initStringInfo(&shown);
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 	{
+		int			secs;
+
 		if (o->val == NULL || o->val[0] == '\0')
 			continue;
 		if (strcmp(o->keyword, "password") == 0)
 			has_password = true;
+		if (strcmp(o->keyword, "connect_timeout") == 0 && !parse_conn_int(o->val, &secs))
+		{
+			char	   *val = pstrdup(o->val);
+
+			PQconninfoFree(opts);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid target: invalid integer value \"%s\" for connection option \"connect_timeout\"",
+							val),
+					 errhint("connect_timeout is a whole number of seconds; 0 waits until cancelled.")));
+		}
 		if (!is_secret(o->keyword))
 			append_option(&shown, o->keyword, o->val);
 	}
@@ -370,9 +411,72 @@ connect_start(const RunShared *run)
 }
 
 /*
- * Connect to the run's target; each wait is interruptible, and any stop of
- * the run abandons the attempt.  Refuses a connection that did not use a
- * password when the run's role is not a superuser.
+ * The seconds one connection attempt may take, 0 for no limit: the
+ * connection's connect_timeout (from the target, or PGCONNECT_TIMEOUT in
+ * the server's environment), with libpq's rules for its blocking connects:
+ * zero or negative means no limit, and libpq before 17 counts 1 as 2.
+ * Without one, PGBL_CONNECT_TIMEOUT_S, where libpq would wait for ever.
+ */
+static int
+connect_timeout_of(PGconn *conn)
+{
+	PQconninfoOption *opts = PQconninfo(conn);
+	char	   *given = NULL;
+	int			secs = PGBL_CONNECT_TIMEOUT_S;
+
+	if (opts == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL && o->val[0] != '\0')
+			given = pstrdup(o->val);
+	PQconninfoFree(opts);
+	if (given == NULL)
+		return secs;
+	if (!parse_conn_int(given, &secs))
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to the target server: invalid integer value \"%s\" for connection option \"connect_timeout\"",
+						given)));
+	if (secs <= 0)
+		return 0;
+	return (secs < 2 && PQlibVersion() < 170000) ? 2 : secs;
+}
+
+/*
+ * Has libpq moved on to another host of the target's list since *host and
+ * *port were noted?  (Then the timeout starts again, as libpq's does.)
+ */
+static bool
+host_changed(PGconn *conn, char **host, char **port)
+{
+	const char *h = PQhost(conn) ? PQhost(conn) : "";
+	const char *p = PQport(conn) ? PQport(conn) : "";
+
+	if (*host != NULL && strcmp(*host, h) == 0 && strcmp(*port, p) == 0)
+		return false;
+	*host = pstrdup(h);
+	*port = pstrdup(p);
+	return true;
+}
+
+static void
+connect_timed_out(const char *host, const char *port, int secs)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not connect to the target server: timeout expired after %d s", secs),
+			 errdetail("The server at \"%s\", port %s, did not complete the connection in time.",
+					   host, port),
+			 errhint("connect_timeout in target bounds each connection attempt (%d s when not given); "
+					 "connect_timeout=0 waits until cancelled.", PGBL_CONNECT_TIMEOUT_S)));
+}
+
+/*
+ * Connect to the run's target; each wait is interruptible, any stop of the
+ * run abandons the attempt, and connect_timeout bounds it (for each host of
+ * the target in turn; when it expires the attempt fails, where libpq's
+ * blocking connect would go on to the next host).  Refuses a connection that
+ * did not use a password when the run's role is not a superuser.
  */
 static PGconn *
 connect_target(RunShared *run, bool watch_stop)
@@ -382,10 +486,15 @@ connect_target(RunShared *run, bool watch_stop)
 	PG_TRY();
 	{
 		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+		int			timeout;
+		int64		deadline = 0;
+		char	   *host = NULL;
+		char	   *port = NULL;
 
 		if (PQstatus(conn) == CONNECTION_BAD)
 			conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
+		timeout = connect_timeout_of(conn);
 		while (st != PGRES_POLLING_OK)
 		{
 			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
@@ -393,6 +502,10 @@ connect_target(RunShared *run, bool watch_stop)
 			if (st == PGRES_POLLING_FAILED)
 				conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
+			if (timeout > 0 && host_changed(conn, &host, &port))
+				deadline = WorkerNowNs() + timeout * NS_PER_SEC;
+			else if (timeout > 0 && WorkerNowNs() >= deadline)
+				connect_timed_out(host, port, timeout);
 			if (wait_socket(conn, want, watch_stop ? run : NULL, RUN_STOP_END) & want)
 				st = PQconnectPoll(conn);
 		}
