@@ -58,7 +58,14 @@
 #define NS_PER_SEC	INT64CONST(1000000000)
 #define PGBL_STMT_MAX		7
 
-/* pgbench's builtin scripts, with :variables as $n (pgbench -M prepared). */
+/*
+ * pgbench's builtin scripts, with :variables as $n (pgbench -M prepared):
+ * the same statements, in the same order, with the same parameters, but
+ * every name qualified, so that nothing resolves through the search_path of
+ * the target's session (a planted public.+ or public.= would otherwise run
+ * as the role of the run).  %s is the tables' schema found by
+ * resolve_tables(), quoted.
+ */
 typedef enum StmtArg
 {
 	ARG_AID, ARG_BID, ARG_TID, ARG_DELTA
@@ -66,7 +73,7 @@ typedef enum StmtArg
 
 typedef struct LibpqStmt
 {
-	const char *sql;
+	const char *sql;			/* a format: %s is the quoted schema */
 	int			nargs;
 	StmtArg		args[4];
 } LibpqStmt;
@@ -74,23 +81,27 @@ typedef struct LibpqStmt
 static const LibpqStmt stmt_begin = {"BEGIN;", 0, {0}};
 static const LibpqStmt stmt_end = {"END;", 0, {0}};
 static const LibpqStmt stmt_update_account = {
-	"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;",
+	"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE aid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_AID}
 };
 static const LibpqStmt stmt_select_account = {
-	"SELECT abalance FROM pgbench_accounts WHERE aid = $1;",
+	"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1;",
 	1, {ARG_AID}
 };
 static const LibpqStmt stmt_update_teller = {
-	"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;",
+	"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE tid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_TID}
 };
 static const LibpqStmt stmt_update_branch = {
-	"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;",
+	"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE bid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_BID}
 };
 static const LibpqStmt stmt_insert_history = {
-	"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
+	"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
+	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
 	4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}
 };
 
@@ -103,6 +114,9 @@ static const LibpqStmt *const script_simple_update[] = {
 	&stmt_end, NULL
 };
 static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
+
+/* The run's statements with their schema, built once per worker. */
+static char *script_text[PGBL_STMT_MAX];
 
 /* This client worker's connection (one client per process). */
 static PGconn *client_conn = NULL;
@@ -570,6 +584,29 @@ finish_command(PGconn *conn, RunShared *run, const char *what)
 	}
 }
 
+/*
+ * The texts of the run's statements, the schema put in (always quoted, by
+ * libpq, so no keyword of the target's version can break them).
+ */
+static void
+build_script(PGconn *conn, RunShared *run)
+{
+	const LibpqStmt *const *script = script_of(run->wl.kind);
+	char	   *nsp;
+	char	   *quoted;
+
+	if (script_text[0] != NULL)
+		return;
+	nsp = PQescapeIdentifier(conn, run->wl.schema, strlen(run->wl.schema));
+	if (nsp == NULL)
+		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	quoted = MemoryContextStrdup(TopMemoryContext, nsp);
+	PQfreemem(nsp);
+	for (int i = 0; script[i] != NULL; i++)
+		script_text[i] = MemoryContextStrdup(TopMemoryContext,
+											 psprintf(script[i]->sql, quoted));
+}
+
 /* Prepare the workload's statements on a new connection, as P_0, P_1... */
 static void
 prepare_script(PGconn *conn, RunShared *run)
@@ -577,10 +614,11 @@ prepare_script(PGconn *conn, RunShared *run)
 	const LibpqStmt *const *script = script_of(run->wl.kind);
 	char		name[16];
 
+	build_script(conn, run);
 	for (int i = 0; script[i] != NULL; i++)
 	{
 		snprintf(name, sizeof(name), "P_%d", i);
-		if (!PQsendPrepare(conn, name, script[i]->sql, script[i]->nargs, NULL))
+		if (!PQsendPrepare(conn, name, script_text[i], script[i]->nargs, NULL))
 			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare the workload");
 		finish_command(conn, run, "could not prepare the workload");
 	}
@@ -883,8 +921,9 @@ LibpqRecord(RunShared *run, bool final)
 	v[5] = Float8GetDatum(connects > 0 ? (double) all_ns / connects / 1e6 : 0);
 	nulls[5] = connects > 0 ? ' ' : 'n';
 	if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET connections = $4, connection_avg_ms = $6, "
-							  "tps_without_connections = transactions OPERATOR(pg_catalog./) "
-							  "NULLIF(measured_seconds OPERATOR(pg_catalog.-) $5, 0) "
+							  "tps_without_connections = CASE WHEN measured_seconds OPERATOR(pg_catalog.-) $5 "
+							  "OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN transactions "
+							  "OPERATOR(pg_catalog./) (measured_seconds OPERATOR(pg_catalog.-) $5) END "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  6, types, v, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);

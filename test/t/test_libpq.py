@@ -89,13 +89,61 @@ def test_libpq_connect_records_connection_time(lab):
 
 
 def test_the_statements_are_pgbench_s(lab):
+    """pgbench's statements, with the tables' schema and pg_catalog's operators."""
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, duration => '30 s', "
                         "via => 'libpq')")
     try:
         lab.poll("SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
-                 "AND query LIKE 'UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;'")
+                 "AND query = 'UPDATE \"public\".pgbench_accounts SET abalance = abalance "
+                 "OPERATOR(pg_catalog.+) $1 WHERE aid OPERATOR(pg_catalog.=) $2;'")
     finally:
         assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+
+
+# look-alikes of what the workload's statements use, planted in public
+LOOKALIKES = [("+", "int", "int", "int"), ("=", "int", "int", "bool"),
+              ("=", "bigint", "bigint", "bool"), ("+", "bigint", "bigint", "bigint"),
+              ("=", "int", "bigint", "bool"), ("<>", "float8", "float8", "bool")]
+
+
+def test_statements_resolve_nothing_through_the_target_s_search_path(lab):
+    """A database owner who plants public.+ and public.= and puts public
+    first in the database's search_path gets no code run by a libpq run:
+    every name the statements send is qualified."""
+    lab.sql("CREATE DATABASE planted")
+    lab.run_client("pgbench", "-i", "-s", "1", "-q", "planted")
+    with lab.connect(dbname="planted") as conn:
+        for i, (op, left, right, ret) in enumerate(LOOKALIKES):
+            conn.execute(f"CREATE FUNCTION public.trojan_{i}(a {left}, b {right}) RETURNS {ret} "
+                         f"LANGUAGE plpgsql AS $t$ BEGIN RAISE WARNING 'TROJAN {left} {op} {right} "
+                         f"called by %', current_user; RETURN NULL; END $t$")
+            conn.execute(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
+                         f"FUNCTION = public.trojan_{i})")
+    lab.sql("ALTER DATABASE planted SET search_path = public, pg_catalog")
+    mark = len(lab.log())
+    # the look-alikes work: pgbench's own text, resolved through that path, calls them
+    with lab.connect(dbname="planted") as conn:
+        conn.execute("SELECT abalance FROM pgbench_accounts WHERE aid = 1")
+    assert "TROJAN int = int" in lab.log()[mark:]
+    mark = len(lab.log())
+    target = f"host=127.0.0.1 port={lab.port} dbname=planted user=postgres"
+    try:
+        for via in ("libpq", "libpq-connect"):
+            with lab.connect() as conn:
+                r = conn.execute("CALL pgbench_lab.run('tpcb-like', clients => 1, transactions => 10, "
+                                 "via => %s, target => %s)", (via, target)).fetchone()
+            assert r[1] == "done" and r[2] == 10, r
+        assert "TROJAN" not in lab.log()[mark:]
+        # and the statements did their work: pgbench's sums agree
+        a, t, b, h = lab.sql("""SELECT (SELECT sum(abalance) FROM pgbench_accounts),
+                                       (SELECT sum(tbalance) FROM pgbench_tellers),
+                                       (SELECT sum(bbalance) FROM pgbench_branches),
+                                       (SELECT sum(delta) FROM pgbench_history)""",
+                             dbname="planted")[0]
+        assert a == t == b == h
+        assert lab.scalar("SELECT count(*) FROM pgbench_history", dbname="planted") == 20
+    finally:
+        lab.sql("DROP DATABASE planted WITH (FORCE)")
 
 
 def test_cancel_during_connection_setup(lab):
