@@ -696,14 +696,18 @@ run_script(PGconn *conn, RunShared *run, const WorkloadDraw *d)
  * After a failed transaction: roll back if the connection is still in one
  * (then it can serve a retry), else drop it.  On this server a query still
  * running is cancelled first; a remote one learns of the closed connection.
+ * An interrupt during the rollback (a cancel of this worker) is not lost:
+ * it is returned, to end the transaction in place of its first error.
  */
-static void
+static ErrorData *
 recover_conn(RunShared *run, bool stopping)
 {
+	MemoryContext cxt = CurrentMemoryContext;
 	PGTransactionStatusType ts;
+	ErrorData  *cancel = NULL;
 
 	if (client_conn == NULL)
-		return;
+		return NULL;
 	ts = PQtransactionStatus(client_conn);
 	if (!stopping && PQstatus(client_conn) == CONNECTION_OK &&
 		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS))
@@ -716,26 +720,33 @@ recover_conn(RunShared *run, bool stopping)
 		}
 		PG_CATCH();
 		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
 			FlushErrorState();
+			if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+				cancel = edata;
 			ts = PQTRANS_UNKNOWN;
 		}
 		PG_END_TRY();
 		if (ts != PQTRANS_UNKNOWN)
-			return;
+			return NULL;
 	}
 	if (ts == PQTRANS_ACTIVE && run->target_local)
 	{
-		PGcancel   *cancel = PQgetCancel(client_conn);
+		PGcancel   *pgcancel = PQgetCancel(client_conn);
 		char		err[256];
 
-		if (cancel != NULL)
+		if (pgcancel != NULL)
 		{
-			(void) PQcancel(cancel, err, sizeof(err));
-			PQfreeCancel(cancel);
+			(void) PQcancel(pgcancel, err, sizeof(err));
+			PQfreeCancel(pgcancel);
 		}
 	}
 	PQfinish(client_conn);
 	client_conn = NULL;
+	return cancel;
 }
 
 /*
@@ -767,7 +778,17 @@ LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d, ErrorData **edat
 	}
 	PG_END_TRY();
 	if (sqlerrcode != 0)
-		recover_conn(run, pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+	{
+		/* after a cancel the client ends: no rollback to wait for */
+		ErrorData  *cancel = recover_conn(run, sqlerrcode == ERRCODE_QUERY_CANCELED ||
+										  pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+
+		if (cancel != NULL)
+		{
+			sqlerrcode = cancel->sqlerrcode;
+			*edata_out = cancel;
+		}
+	}
 	else if (run->via == RUN_VIA_LIBPQ_CONNECT)
 	{
 		PQfinish(client_conn);
