@@ -16,6 +16,16 @@
  * client (pgbench aborts the client too), and the run records it.  The
  * worker itself always exits normally.
  *
+ * pg_cancel_backend() on a client worker cancels the whole run, as cancel()
+ * would: the client records the cancel (SQLSTATE 57014) as its error and
+ * sets the run's stop flag to RUN_STOP_CANCEL, so the run ends "cancelled"
+ * with that error.  The cancel may be raised anywhere an interrupt is
+ * checked: inside a transaction, between two, or while waiting for the go;
+ * outside a transaction, the error is caught around the whole loop.  A
+ * 57014 that a target server sends back (its own statement_timeout, a
+ * cancel of its backend) is an ordinary error of the workload, as pgbench
+ * treats it; a SIGINT handler tells the two apart.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -53,7 +63,18 @@ typedef struct ClientCtx
 	uint64		lat_max;
 	int64		hit_base;
 	int64		read_base;
+	bool		cancelled;		/* this client cancelled the run */
 } ClientCtx;
+
+/* Set when this worker receives SIGINT (pg_cancel_backend()). */
+static volatile sig_atomic_t cancel_received = false;
+
+static void
+client_cancel_handler(SIGNAL_ARGS)
+{
+	cancel_received = true;
+	StatementCancelHandler(postgres_signal_arg);
+}
 
 static void
 record_error(ClientCtx *cx, ErrorData *edata)
@@ -165,6 +186,29 @@ stop_requested(ClientCtx *cx)
 	return pg_atomic_read_u32(&cx->run->stop) != RUN_STOP_NONE;
 }
 
+/* Is this error the cancel of this worker (not one sent by a target)? */
+static bool
+is_own_cancel(const ErrorData *edata)
+{
+	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED && cancel_received;
+}
+
+/*
+ * This worker was cancelled: record why and stop the run as cancel() does
+ * (unless it is already stopping), waking the coordinator.
+ */
+static void
+cancel_run(ClientCtx *cx, ErrorData *edata)
+{
+	uint32		none = RUN_STOP_NONE;
+
+	record_error(cx, edata);
+	cx->cancelled = true;
+	/* a full barrier: the error is visible before the stop that shows it */
+	if (pg_atomic_compare_exchange_u32(&cx->run->stop, &none, RUN_STOP_CANCEL))
+		WorkerSetLatchOf(cx->run->coordinator_pid);
+}
+
 /* Publish the local counters after a transaction. */
 static void
 publish(ClientCtx *cx, uint64 latency_ns, bool committed)
@@ -236,6 +280,11 @@ client_step(ClientCtx *cx)
 		}
 		if (stop_requested(cx))
 			return false;		/* interrupted by the end of the run */
+		if (is_own_cancel(edata))
+		{
+			cancel_run(cx, edata);	/* not a failed transaction: not counted */
+			return false;
+		}
 		if ((code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 			 code == ERRCODE_T_R_DEADLOCK_DETECTED) &&
 			(cx->run->max_tries == 0 || tries < cx->run->max_tries))
@@ -265,14 +314,12 @@ wait_for_go(ClientCtx *cx)
 	}
 }
 
-static void
+/* Transactions until the run stops; how the client ended. */
+static ClientState
 client_loop(ClientCtx *cx)
 {
 	RunShared  *run = cx->run;
-	bool		ok = true;
 
-	cx->hit_base = pgBufferUsage.shared_blks_hit;
-	cx->read_base = pgBufferUsage.shared_blks_read;
 	while (!stop_requested(cx))
 	{
 		if (run->transactions > 0 && cx->xacts + cx->failures >= (uint64) run->transactions)
@@ -280,15 +327,63 @@ client_loop(ClientCtx *cx)
 		CHECK_FOR_INTERRUPTS();
 		if (!client_step(cx))
 		{
-			ok = stop_requested(cx) || cx->me->errmsg[0] == '\0';
-			break;
+			if (cx->cancelled)
+				return CLIENT_ABORTED;
+			return stop_requested(cx) || cx->me->errmsg[0] == '\0' ? CLIENT_DONE : CLIENT_ABORTED;
 		}
 		pgstat_report_stat(false);
 	}
+	return CLIENT_DONE;
+}
+
+/*
+ * An ERROR raised outside a transaction (an interrupt checked between two,
+ * or while waiting for the go) ends the client here rather than the
+ * worker: a cancel of this worker cancels the run, anything else is the
+ * client's error.  A cancel once the run is stopping anyway changes nothing.
+ */
+static ClientState
+client_error(ClientCtx *cx, ErrorData *edata)
+{
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && stop_requested(cx))
+		return CLIENT_DONE;
+	if (is_own_cancel(edata))
+		cancel_run(cx, edata);
+	else
+		record_error(cx, edata);
+	return CLIENT_ABORTED;
+}
+
+/* Wait for the go, run, and say how the client ended. */
+static void
+client_run(ClientCtx *cx)
+{
+	volatile ClientState end = CLIENT_DONE;
+
+	cx->hit_base = pgBufferUsage.shared_blks_hit;
+	cx->read_base = pgBufferUsage.shared_blks_read;
+	PG_TRY();
+	{
+		wait_for_go(cx);
+		end = client_loop(cx);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		HOLD_INTERRUPTS();
+		MemoryContextSwitchTo(cx->loopcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		RESUME_INTERRUPTS();
+		end = client_error(cx, edata);
+	}
+	PG_END_TRY();
 	cx->me->end_ns = WorkerNowNs();
 	pg_write_barrier();
 	pgstat_report_stat(true);
-	pg_atomic_write_u32(&cx->me->state, ok ? CLIENT_DONE : CLIENT_ABORTED);
+	pg_atomic_write_u32(&cx->me->state, end);
 }
 
 static void
@@ -314,6 +409,7 @@ pgbench_lab_client_main(Datum arg)
 	memset(&cx, 0, sizeof(cx));
 	memcpy(&cx.index, MyBgworkerEntry->bgw_extra, sizeof(int));
 	WorkerSignals();
+	pqsignal(SIGINT, client_cancel_handler);
 	cx.run = RunnerAttach(DatumGetUInt32(arg), -1, &seg);
 	if (cx.run == NULL || cx.index < 0 || cx.index >= cx.run->clients)
 		proc_exit(0);
@@ -338,8 +434,7 @@ pgbench_lab_client_main(Datum arg)
 	pg_atomic_write_u32(&cx.me->state, CLIENT_READY);
 	WorkerSetLatchOf(cx.run->coordinator_pid);
 
-	wait_for_go(&cx);
-	client_loop(&cx);
+	client_run(&cx);
 	WorkerSetLatchOf(cx.run->coordinator_pid);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	proc_exit(0);

@@ -17,7 +17,9 @@
  * CHECK_FOR_INTERRUPTS and a look at the run's stop flag every 100 ms at the
  * latest, so a cancelled run never stays behind a silent server.  A stop at
  * the end of the run lets the transaction under way finish; a cancel
- * abandons it (and, on this server, cancels the query).
+ * abandons it (and, on this server, cancels the query).  libpq applies
+ * connect_timeout only to blocking connects, so the polling loop enforces it
+ * itself, with a default of its own when the target gives none.
  *
  * Security follows dblink and postgres_fdw: a role that is not a superuser
  * must put a password in target, and the server must have asked for it
@@ -29,6 +31,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <ctype.h>
 
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
@@ -50,9 +54,18 @@
 #include "runner.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
+#define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
+#define NS_PER_SEC	INT64CONST(1000000000)
 #define PGBL_STMT_MAX		7
 
-/* pgbench's builtin scripts, with :variables as $n (pgbench -M prepared). */
+/*
+ * pgbench's builtin scripts, with :variables as $n (pgbench -M prepared):
+ * the same statements, in the same order, with the same parameters, but
+ * every name qualified, so that nothing resolves through the search_path of
+ * the target's session (a planted public.+ or public.= would otherwise run
+ * as the role of the run).  %s is the tables' schema found by
+ * resolve_tables(), quoted.
+ */
 typedef enum StmtArg
 {
 	ARG_AID, ARG_BID, ARG_TID, ARG_DELTA
@@ -60,7 +73,7 @@ typedef enum StmtArg
 
 typedef struct LibpqStmt
 {
-	const char *sql;
+	const char *sql;			/* a format: %s is the quoted schema */
 	int			nargs;
 	StmtArg		args[4];
 } LibpqStmt;
@@ -68,23 +81,27 @@ typedef struct LibpqStmt
 static const LibpqStmt stmt_begin = {"BEGIN;", 0, {0}};
 static const LibpqStmt stmt_end = {"END;", 0, {0}};
 static const LibpqStmt stmt_update_account = {
-	"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;",
+	"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE aid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_AID}
 };
 static const LibpqStmt stmt_select_account = {
-	"SELECT abalance FROM pgbench_accounts WHERE aid = $1;",
+	"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1;",
 	1, {ARG_AID}
 };
 static const LibpqStmt stmt_update_teller = {
-	"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;",
+	"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE tid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_TID}
 };
 static const LibpqStmt stmt_update_branch = {
-	"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;",
+	"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE bid OPERATOR(pg_catalog.=) $2;",
 	2, {ARG_DELTA, ARG_BID}
 };
 static const LibpqStmt stmt_insert_history = {
-	"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
+	"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
+	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
 	4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}
 };
 
@@ -97,6 +114,9 @@ static const LibpqStmt *const script_simple_update[] = {
 	&stmt_end, NULL
 };
 static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
+
+/* The run's statements with their schema, built once per worker. */
+static char *script_text[PGBL_STMT_MAX];
 
 /* This client worker's connection (one client per process). */
 static PGconn *client_conn = NULL;
@@ -127,6 +147,28 @@ append_option(StringInfo buf, const char *key, const char *value)
 		appendStringInfoChar(buf, *c);
 	}
 	appendStringInfoChar(buf, '\'');
+}
+
+/*
+ * An integer connection option read as libpq reads it: decimal, leading
+ * and trailing whitespace allowed, nothing else.  False when it is not one.
+ */
+static bool
+parse_conn_int(const char *value, int *result)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (end == value || errno != 0 || v != (long) (int) v)
+		return false;
+	while (*end != '\0' && isspace((unsigned char) *end))
+		end++;
+	if (*end != '\0')
+		return false;
+	*result = (int) v;
+	return true;
 }
 
 static bool
@@ -194,10 +236,23 @@ target_conninfo(RunShared *p, const char *target)
 	initStringInfo(&shown);
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 	{
+		int			secs;
+
 		if (o->val == NULL || o->val[0] == '\0')
 			continue;
 		if (strcmp(o->keyword, "password") == 0)
 			has_password = true;
+		if (strcmp(o->keyword, "connect_timeout") == 0 && !parse_conn_int(o->val, &secs))
+		{
+			char	   *val = pstrdup(o->val);
+
+			PQconninfoFree(opts);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid target: invalid integer value \"%s\" for connection option \"connect_timeout\"",
+							val),
+					 errhint("connect_timeout is a whole number of seconds; 0 waits until cancelled.")));
+		}
 		if (!is_secret(o->keyword))
 			append_option(&shown, o->keyword, o->val);
 	}
@@ -370,9 +425,72 @@ connect_start(const RunShared *run)
 }
 
 /*
- * Connect to the run's target; each wait is interruptible, and any stop of
- * the run abandons the attempt.  Refuses a connection that did not use a
- * password when the run's role is not a superuser.
+ * The seconds one connection attempt may take, 0 for no limit: the
+ * connection's connect_timeout (from the target, or PGCONNECT_TIMEOUT in
+ * the server's environment), with libpq's rules for its blocking connects:
+ * zero or negative means no limit, and libpq before 17 counts 1 as 2.
+ * Without one, PGBL_CONNECT_TIMEOUT_S, where libpq would wait for ever.
+ */
+static int
+connect_timeout_of(PGconn *conn)
+{
+	PQconninfoOption *opts = PQconninfo(conn);
+	char	   *given = NULL;
+	int			secs = PGBL_CONNECT_TIMEOUT_S;
+
+	if (opts == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL && o->val[0] != '\0')
+			given = pstrdup(o->val);
+	PQconninfoFree(opts);
+	if (given == NULL)
+		return secs;
+	if (!parse_conn_int(given, &secs))
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to the target server: invalid integer value \"%s\" for connection option \"connect_timeout\"",
+						given)));
+	if (secs <= 0)
+		return 0;
+	return (secs < 2 && PQlibVersion() < 170000) ? 2 : secs;
+}
+
+/*
+ * Has libpq moved on to another host of the target's list since *host and
+ * *port were noted?  (Then the timeout starts again, as libpq's does.)
+ */
+static bool
+host_changed(PGconn *conn, char **host, char **port)
+{
+	const char *h = PQhost(conn) ? PQhost(conn) : "";
+	const char *p = PQport(conn) ? PQport(conn) : "";
+
+	if (*host != NULL && strcmp(*host, h) == 0 && strcmp(*port, p) == 0)
+		return false;
+	*host = pstrdup(h);
+	*port = pstrdup(p);
+	return true;
+}
+
+static void
+connect_timed_out(const char *host, const char *port, int secs)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not connect to the target server: timeout expired after %d s", secs),
+			 errdetail("The server at \"%s\", port %s, did not complete the connection in time.",
+					   host, port),
+			 errhint("connect_timeout in target bounds each connection attempt (%d s when not given); "
+					 "connect_timeout=0 waits until cancelled.", PGBL_CONNECT_TIMEOUT_S)));
+}
+
+/*
+ * Connect to the run's target; each wait is interruptible, any stop of the
+ * run abandons the attempt, and connect_timeout bounds it (for each host of
+ * the target in turn; when it expires the attempt fails, where libpq's
+ * blocking connect would go on to the next host).  Refuses a connection that
+ * did not use a password when the run's role is not a superuser.
  */
 static PGconn *
 connect_target(RunShared *run, bool watch_stop)
@@ -382,10 +500,15 @@ connect_target(RunShared *run, bool watch_stop)
 	PG_TRY();
 	{
 		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+		int			timeout;
+		int64		deadline = 0;
+		char	   *host = NULL;
+		char	   *port = NULL;
 
 		if (PQstatus(conn) == CONNECTION_BAD)
 			conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
+		timeout = connect_timeout_of(conn);
 		while (st != PGRES_POLLING_OK)
 		{
 			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
@@ -393,6 +516,10 @@ connect_target(RunShared *run, bool watch_stop)
 			if (st == PGRES_POLLING_FAILED)
 				conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
+			if (timeout > 0 && host_changed(conn, &host, &port))
+				deadline = WorkerNowNs() + timeout * NS_PER_SEC;
+			else if (timeout > 0 && WorkerNowNs() >= deadline)
+				connect_timed_out(host, port, timeout);
 			if (wait_socket(conn, want, watch_stop ? run : NULL, RUN_STOP_END) & want)
 				st = PQconnectPoll(conn);
 		}
@@ -457,6 +584,29 @@ finish_command(PGconn *conn, RunShared *run, const char *what)
 	}
 }
 
+/*
+ * The texts of the run's statements, the schema put in (always quoted, by
+ * libpq, so no keyword of the target's version can break them).
+ */
+static void
+build_script(PGconn *conn, RunShared *run)
+{
+	const LibpqStmt *const *script = script_of(run->wl.kind);
+	char	   *nsp;
+	char	   *quoted;
+
+	if (script_text[0] != NULL)
+		return;
+	nsp = PQescapeIdentifier(conn, run->wl.schema, strlen(run->wl.schema));
+	if (nsp == NULL)
+		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	quoted = MemoryContextStrdup(TopMemoryContext, nsp);
+	PQfreemem(nsp);
+	for (int i = 0; script[i] != NULL; i++)
+		script_text[i] = MemoryContextStrdup(TopMemoryContext,
+											 psprintf(script[i]->sql, quoted));
+}
+
 /* Prepare the workload's statements on a new connection, as P_0, P_1... */
 static void
 prepare_script(PGconn *conn, RunShared *run)
@@ -464,10 +614,11 @@ prepare_script(PGconn *conn, RunShared *run)
 	const LibpqStmt *const *script = script_of(run->wl.kind);
 	char		name[16];
 
+	build_script(conn, run);
 	for (int i = 0; script[i] != NULL; i++)
 	{
 		snprintf(name, sizeof(name), "P_%d", i);
-		if (!PQsendPrepare(conn, name, script[i]->sql, script[i]->nargs, NULL))
+		if (!PQsendPrepare(conn, name, script_text[i], script[i]->nargs, NULL))
 			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare the workload");
 		finish_command(conn, run, "could not prepare the workload");
 	}
@@ -545,14 +696,18 @@ run_script(PGconn *conn, RunShared *run, const WorkloadDraw *d)
  * After a failed transaction: roll back if the connection is still in one
  * (then it can serve a retry), else drop it.  On this server a query still
  * running is cancelled first; a remote one learns of the closed connection.
+ * An interrupt during the rollback (a cancel of this worker) is not lost:
+ * it is returned, to end the transaction in place of its first error.
  */
-static void
+static ErrorData *
 recover_conn(RunShared *run, bool stopping)
 {
+	MemoryContext cxt = CurrentMemoryContext;
 	PGTransactionStatusType ts;
+	ErrorData  *cancel = NULL;
 
 	if (client_conn == NULL)
-		return;
+		return NULL;
 	ts = PQtransactionStatus(client_conn);
 	if (!stopping && PQstatus(client_conn) == CONNECTION_OK &&
 		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS))
@@ -565,26 +720,33 @@ recover_conn(RunShared *run, bool stopping)
 		}
 		PG_CATCH();
 		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
 			FlushErrorState();
+			if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+				cancel = edata;
 			ts = PQTRANS_UNKNOWN;
 		}
 		PG_END_TRY();
 		if (ts != PQTRANS_UNKNOWN)
-			return;
+			return NULL;
 	}
 	if (ts == PQTRANS_ACTIVE && run->target_local)
 	{
-		PGcancel   *cancel = PQgetCancel(client_conn);
+		PGcancel   *pgcancel = PQgetCancel(client_conn);
 		char		err[256];
 
-		if (cancel != NULL)
+		if (pgcancel != NULL)
 		{
-			(void) PQcancel(cancel, err, sizeof(err));
-			PQfreeCancel(cancel);
+			(void) PQcancel(pgcancel, err, sizeof(err));
+			PQfreeCancel(pgcancel);
 		}
 	}
 	PQfinish(client_conn);
 	client_conn = NULL;
+	return cancel;
 }
 
 /*
@@ -616,7 +778,17 @@ LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d, ErrorData **edat
 	}
 	PG_END_TRY();
 	if (sqlerrcode != 0)
-		recover_conn(run, pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+	{
+		/* after a cancel the client ends: no rollback to wait for */
+		ErrorData  *cancel = recover_conn(run, sqlerrcode == ERRCODE_QUERY_CANCELED ||
+										  pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+
+		if (cancel != NULL)
+		{
+			sqlerrcode = cancel->sqlerrcode;
+			*edata_out = cancel;
+		}
+	}
 	else if (run->via == RUN_VIA_LIBPQ_CONNECT)
 	{
 		PQfinish(client_conn);
@@ -770,8 +942,9 @@ LibpqRecord(RunShared *run, bool final)
 	v[5] = Float8GetDatum(connects > 0 ? (double) all_ns / connects / 1e6 : 0);
 	nulls[5] = connects > 0 ? ' ' : 'n';
 	if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET connections = $4, connection_avg_ms = $6, "
-							  "tps_without_connections = transactions OPERATOR(pg_catalog./) "
-							  "NULLIF(measured_seconds OPERATOR(pg_catalog.-) $5, 0) "
+							  "tps_without_connections = CASE WHEN measured_seconds OPERATOR(pg_catalog.-) $5 "
+							  "OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN transactions "
+							  "OPERATOR(pg_catalog./) (measured_seconds OPERATOR(pg_catalog.-) $5) END "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  6, types, v, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);

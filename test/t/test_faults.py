@@ -97,6 +97,71 @@ def test_one_client_terminated_fails_the_run(lab):
     assert_clean(lab)
 
 
+def assert_cancelled_by_client(c, row, mark):
+    """The run ended cancelled, with the client's cancel as its error, and
+    the cancelled worker exited normally (an ERROR outside its error
+    handling would have ended it with exit code 1)."""
+    assert row[1] == "cancelled", row
+    assert "57014" in row[7] and "canceling statement due to user request" in row[7], row[7]
+    assert "terminated" not in row[7] and "exited" not in row[7], row[7]
+    log = c.log()[mark:]
+    assert "terminating any other active server processes" not in log
+    assert not re.search(r'"pgbench_lab client" \(PID \d+\) exited with exit code 1', log), log
+
+
+@pytest.mark.parametrize("via", ["spi", "libpq"])
+def test_cancelled_client_cancels_the_run(lab, via):
+    """pg_cancel_backend() on one client worker, mid-run: the run stops at
+    once and is recorded cancelled with SQLSTATE 57014."""
+    mark = len(lab.log())
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '30 s', "
+                        "via => %s)", (via,))
+    wait_running(lab, run_id)
+    pid = lab.scalar("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client' "
+                     "ORDER BY pid LIMIT 1")
+    assert lab.scalar("SELECT pg_cancel_backend(%s)", (pid,)) is True
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert_cancelled_by_client(lab, row, mark)
+    assert row[2] > 20
+    assert lab.scalar("SELECT measured_seconds < 30 FROM pgbench_lab.runs WHERE run_id = %s",
+                      (run_id,)) is True
+    assert_clean(lab)
+
+
+@pytest.mark.parametrize("via", ["spi", "libpq"])
+def test_client_cancelled_while_waiting_for_the_go(lab, via):
+    """A client cancelled after it is ready, before the clock starts (the
+    coordinator is held while it records the run): the run is cancelled."""
+    mark = len(lab.log())
+    with lab.connect() as holder:
+        # SHARE blocks the coordinator's INSERT of the run row, not start()'s reads
+        holder.execute("BEGIN")
+        holder.execute("LOCK TABLE pgbench_lab.runs IN SHARE MODE")
+        starter = lab.connect()
+        call = Background(starter, "SELECT pgbench_lab.start('tpcb-like', clients => 2, "
+                                   "duration => '30 s', via => %s)", (via,))
+        lab.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = "
+                 "'pgbench_lab coordinator' AND wait_event_type = 'Lock'")
+        # both clients are ready (they connected and prepared) and wait for the go
+        lab.poll("SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type = "
+                 "'pgbench_lab client' AND wait_event = 'Extension'")
+        pid = lab.scalar("SELECT pid FROM pg_stat_activity WHERE backend_type = "
+                         "'pgbench_lab client' ORDER BY pid LIMIT 1")
+        assert lab.scalar("SELECT pg_cancel_backend(%s)", (pid,)) is True
+        lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s", (pid,))
+        holder.execute("COMMIT")
+    try:
+        assert call.join(30) is None, call.error
+    finally:
+        starter.close()
+    run_id = lab.scalar("SELECT max(run_id) FROM pgbench_lab.runs")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert_cancelled_by_client(lab, row, mark)
+    assert_clean(lab)
+
+
 def test_two_runs_on_the_same_tables(lab):
     before = sums(lab)
     hist = lab.scalar("SELECT count(*) FROM pgbench_history")

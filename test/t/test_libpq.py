@@ -10,7 +10,7 @@ import time
 import psycopg
 import pytest
 
-from conftest import Cluster
+from conftest import Background, Cluster
 
 START_SIG = ("pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
              "integer, bigint, text, text)")
@@ -89,13 +89,61 @@ def test_libpq_connect_records_connection_time(lab):
 
 
 def test_the_statements_are_pgbench_s(lab):
+    """pgbench's statements, with the tables' schema and pg_catalog's operators."""
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, duration => '30 s', "
                         "via => 'libpq')")
     try:
         lab.poll("SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
-                 "AND query LIKE 'UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;'")
+                 "AND query = 'UPDATE \"public\".pgbench_accounts SET abalance = abalance "
+                 "OPERATOR(pg_catalog.+) $1 WHERE aid OPERATOR(pg_catalog.=) $2;'")
     finally:
         assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+
+
+# look-alikes of what the workload's statements use, planted in public
+LOOKALIKES = [("+", "int", "int", "int"), ("=", "int", "int", "bool"),
+              ("=", "bigint", "bigint", "bool"), ("+", "bigint", "bigint", "bigint"),
+              ("=", "int", "bigint", "bool"), ("<>", "float8", "float8", "bool")]
+
+
+def test_statements_resolve_nothing_through_the_target_s_search_path(lab):
+    """A database owner who plants public.+ and public.= and puts public
+    first in the database's search_path gets no code run by a libpq run:
+    every name the statements send is qualified."""
+    lab.sql("CREATE DATABASE planted")
+    lab.run_client("pgbench", "-i", "-s", "1", "-q", "planted")
+    with lab.connect(dbname="planted") as conn:
+        for i, (op, left, right, ret) in enumerate(LOOKALIKES):
+            conn.execute(f"CREATE FUNCTION public.trojan_{i}(a {left}, b {right}) RETURNS {ret} "
+                         f"LANGUAGE plpgsql AS $t$ BEGIN RAISE WARNING 'TROJAN {left} {op} {right} "
+                         f"called by %', current_user; RETURN NULL; END $t$")
+            conn.execute(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
+                         f"FUNCTION = public.trojan_{i})")
+    lab.sql("ALTER DATABASE planted SET search_path = public, pg_catalog")
+    mark = len(lab.log())
+    # the look-alikes work: pgbench's own text, resolved through that path, calls them
+    with lab.connect(dbname="planted") as conn:
+        conn.execute("SELECT abalance FROM pgbench_accounts WHERE aid = 1")
+    assert "TROJAN int = int" in lab.log()[mark:]
+    mark = len(lab.log())
+    target = f"host=127.0.0.1 port={lab.port} dbname=planted user=postgres"
+    try:
+        for via in ("libpq", "libpq-connect"):
+            with lab.connect() as conn:
+                r = conn.execute("CALL pgbench_lab.run('tpcb-like', clients => 1, transactions => 10, "
+                                 "via => %s, target => %s)", (via, target)).fetchone()
+            assert r[1] == "done" and r[2] == 10, r
+        assert "TROJAN" not in lab.log()[mark:]
+        # and the statements did their work: pgbench's sums agree
+        a, t, b, h = lab.sql("""SELECT (SELECT sum(abalance) FROM pgbench_accounts),
+                                       (SELECT sum(tbalance) FROM pgbench_tellers),
+                                       (SELECT sum(bbalance) FROM pgbench_branches),
+                                       (SELECT sum(delta) FROM pgbench_history)""",
+                             dbname="planted")[0]
+        assert a == t == b == h
+        assert lab.scalar("SELECT count(*) FROM pgbench_history", dbname="planted") == 20
+    finally:
+        lab.sql("DROP DATABASE planted WITH (FORCE)")
 
 
 def test_cancel_during_connection_setup(lab):
@@ -137,12 +185,106 @@ def test_cancel_during_connection_setup(lab):
     assert client_workers(lab) == 0
 
 
-class Proxy:
-    """TCP forwarder to the cluster that can stop answering new connections."""
+class Silent:
+    """A TCP listener that accepts connections and never says a word: a
+    target whose server hangs before it answers (the connection itself
+    succeeds, so only a timeout on the whole start-up can end the wait)."""
 
-    def __init__(self, port):
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.peers = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.peers.append(self.sock.accept()[0])
+            except OSError:
+                return
+
+    def target(self, extra=""):
+        return f"host=127.0.0.1 port={self.port} dbname=postgres user=postgres {extra}"
+
+    def wait_peers(self, n, timeout=30):
+        deadline = time.monotonic() + timeout
+        while len(self.peers) < n and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(self.peers) >= n, f"{len(self.peers)} of {n} connection attempts arrived"
+
+    def close(self):
+        self.sock.close()
+        for p in self.peers:
+            p.close()
+
+
+START_LIBPQ = "SELECT pgbench_lab.start('select-only', via => 'libpq', target => %s)"
+
+
+def assert_timed_out(error, seconds):
+    assert isinstance(error, psycopg.errors.SqlclientUnableToEstablishSqlconnection), error
+    assert error.diag.sqlstate == "08001"
+    assert error.diag.message_primary == \
+        f"could not connect to the target server: timeout expired after {seconds} s"
+    assert "connect_timeout" in error.diag.message_hint
+
+
+def test_connect_timeout_bounds_start(lab):
+    """start() gives up on a silent target after the target's connect_timeout;
+    connect_timeout=0 waits until cancelled, and a cancel ends it at once."""
+    silent = Silent()
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    waiting = lab.connect()
+    bounded = lab.connect()
+    try:
+        unbounded = Background(waiting, START_LIBPQ, (silent.target("connect_timeout=0"),))
+        silent.wait_peers(1)
+        t0 = time.monotonic()
+        timed = Background(bounded, START_LIBPQ, (silent.target("connect_timeout=2"),))
+        silent.wait_peers(2)
+        assert_timed_out(timed.join(30), 2)
+        assert timed.ended_at - t0 < 2 + 5      # a bound on the hang, not a speed
+        # connect_timeout=0: no limit; it waited longer than the other one and goes on
+        assert unbounded.is_alive()
+        lab.poll("SELECT wait_event = 'Extension' FROM pg_stat_activity WHERE pid = %s",
+                 (unbounded.pid,))
+        t1 = time.monotonic()
+        assert lab.scalar("SELECT pg_cancel_backend(%s)", (unbounded.pid,))
+        assert isinstance(unbounded.join(10), psycopg.errors.QueryCanceled)
+        assert unbounded.ended_at - t1 < 5
+    finally:
+        silent.close()
+        waiting.close()
+        bounded.close()
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    assert client_workers(lab) == 0
+
+
+def test_connect_timeout_default_is_10_s(lab):
+    silent = Silent()
+    conn = lab.connect()
+    try:
+        t0 = time.monotonic()
+        call = Background(conn, START_LIBPQ, (silent.target(),))
+        error = call.join(60)
+        assert_timed_out(error, 10)
+        assert call.ended_at - t0 < 10 + 5
+    finally:
+        silent.close()      # first: a statement still waiting then ends
+        conn.close()
+    assert client_workers(lab) == 0
+
+
+class Proxy:
+    """TCP forwarder to the cluster that can stop answering new connections
+    (silent, or after the first `forward` connections)."""
+
+    def __init__(self, port, forward=None):
         self.port_to = port
         self.silent = False
+        self.forward = forward
         self.held = []
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -156,6 +298,9 @@ class Proxy:
                 c, _ = self.sock.accept()
             except OSError:
                 return
+            if self.forward is not None:
+                self.silent = self.forward <= 0
+                self.forward -= 1
             if self.silent:
                 self.held.append(c)
                 continue
@@ -202,6 +347,48 @@ def test_cancel_while_a_client_connects_during_the_run(lab):
         proxy.close()
     lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
     assert run_row(lab, run_id)[0] == "cancelled"
+
+
+def test_connect_timeout_bounds_a_client_worker(lab):
+    """A client worker gives up on a target that stopped answering, both
+    before the clock (via libpq) and during the run (libpq-connect)."""
+    # the launching session's connection gets through, the client's does not
+    proxy = Proxy(lab.port, forward=1)
+    conn = lab.connect()
+    try:
+        target = f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres connect_timeout=2"
+        call = Background(conn, START_LIBPQ, (target,))
+        error = call.join(60)
+        assert len(proxy.held) == 1
+        assert isinstance(error, psycopg.errors.SqlclientUnableToEstablishSqlconnection), error
+        assert "client 1 could not start: could not connect to the target server: " \
+               "timeout expired after 2 s" == error.diag.message_primary
+    finally:
+        proxy.close()
+        conn.close()
+    assert client_workers(lab) == 0
+
+    proxy = Proxy(lab.port)
+    try:
+        target = f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres connect_timeout=2"
+        run_id = lab.scalar("SELECT pgbench_lab.start('select-only', duration => '60 s', "
+                            "via => 'libpq-connect', target => %s)", (target,))
+        lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+        proxy.silent = True
+        deadline = time.monotonic() + 30
+        while not proxy.held and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proxy.held, "the client did not try to connect again"
+        t0 = time.monotonic()
+        with lab.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+        assert time.monotonic() - t0 < 2 + 5
+    finally:
+        proxy.close()
+    assert row[1] == "failed", row
+    assert row[7] == ("client 1: could not connect to the target server: timeout expired "
+                      "after 2 s (SQLSTATE 08001)"), row[7]
+    lab.poll(NO_CLIENTS, timeout=10)
 
 
 def test_cancel_during_a_query(lab):
@@ -268,6 +455,10 @@ def test_password_works_and_is_never_recorded(lab):
     ("via => NULL", psycopg.errors.NullValueNotAllowed),
     ("target => 'host=x'", psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'nonsense'", psycopg.errors.InvalidParameterValue),
+    ("via => 'libpq', target => 'host=127.0.0.1 connect_timeout=soon'",
+     psycopg.errors.InvalidParameterValue),
+    ("via => 'libpq', target => 'host=127.0.0.1 connect_timeout=99999999999'",
+     psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'host=127.0.0.1 port=1 dbname=postgres'",
      psycopg.errors.SqlclientUnableToEstablishSqlconnection),
 ])
