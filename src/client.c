@@ -45,6 +45,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "secure.h"
 
 typedef struct ClientCtx
 {
@@ -92,8 +93,7 @@ apply_settings(RunShared *run)
 {
 	const char *p = run->settings;
 
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SET, true, 0, false);
+	SecureWorkerSession();
 	for (int i = 0; i < run->nsettings; i++)
 	{
 		const char *name = p;
