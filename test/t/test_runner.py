@@ -327,12 +327,13 @@ def test_drop_extension_while_waiting(new_cluster):
     assert "terminating any other active server processes" not in c.log()
 
 
-def test_latency_stddev_agrees_with_the_histogram(lab):
+@pytest.mark.parametrize("workload", ["select-only", "tpcb-like"])
+def test_latency_stddev_agrees_with_the_histogram(lab, workload):
     """The standard deviation a run reports (Welford's moments, merged over
     clients) agrees with the one its latency histogram gives: a sum of
     squares of whole microseconds lost it to truncation for in-server
     transactions of a few microseconds, and overflowed for long ones."""
-    r = run(lab, "select-only", clients=2, transactions=3000)
+    r = run(lab, workload, clients=2, transactions=3000)
     assert r["status"] == "done"
     buckets = lab.sql("SELECT bucket_upper_us, count FROM pgbench_lab.run_latency "
                       "WHERE run_id = %s", (r["run_id"],))
