@@ -105,6 +105,25 @@ apply_settings(RunShared *run)
 	}
 }
 
+/*
+ * In a PG_CATCH block: the error, copied into the loop's context, with the
+ * transaction it broke rolled back (interrupts held meanwhile, so that a
+ * cancel arriving now is served at the next check, not in the middle).
+ */
+static ErrorData *
+caught_error(ClientCtx *cx)
+{
+	ErrorData  *edata;
+
+	HOLD_INTERRUPTS();
+	MemoryContextSwitchTo(cx->loopcxt);
+	edata = CopyErrorData();
+	FlushErrorState();
+	AbortCurrentTransaction();
+	RESUME_INTERRUPTS();
+	return edata;
+}
+
 /* Connect, set up and prepare; false (with the error recorded) on failure. */
 static bool
 client_setup(ClientCtx *cx)
@@ -129,13 +148,7 @@ client_setup(ClientCtx *cx)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cx->loopcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		record_error(cx, edata);
+		record_error(cx, caught_error(cx));
 		ok = false;
 	}
 	PG_END_TRY();
@@ -165,16 +178,8 @@ client_xact(ClientCtx *cx, const WorkloadDraw *d, ErrorData **edata_out)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		HOLD_INTERRUPTS();
-		MemoryContextSwitchTo(cx->loopcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		RESUME_INTERRUPTS();
-		sqlerrcode = edata->sqlerrcode;
-		*edata_out = edata;
+		*edata_out = caught_error(cx);
+		sqlerrcode = (*edata_out)->sqlerrcode;
 	}
 	PG_END_TRY();
 	return sqlerrcode;
@@ -369,15 +374,7 @@ client_run(ClientCtx *cx)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		HOLD_INTERRUPTS();
-		MemoryContextSwitchTo(cx->loopcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		RESUME_INTERRUPTS();
-		end = client_error(cx, edata);
+		end = client_error(cx, caught_error(cx));
 	}
 	PG_END_TRY();
 	cx->me->end_ns = WorkerNowNs();

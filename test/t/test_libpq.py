@@ -327,18 +327,24 @@ class Proxy:
             c.close()
 
 
+def silence_during_run(lab, proxy, run_id):
+    """Once the run commits transactions, the proxy stops answering; returns
+    when a client (reconnecting for its next transaction) is held there."""
+    lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+    proxy.silent = True
+    deadline = time.monotonic() + 30
+    while not proxy.held and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proxy.held, "the client did not try to connect again"
+
+
 def test_cancel_while_a_client_connects_during_the_run(lab):
     proxy = Proxy(lab.port)
     try:
         run_id = lab.scalar("SELECT pgbench_lab.start('select-only', duration => '60 s', "
                             "via => 'libpq-connect', target => %s)",
                             (f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres",))
-        lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
-        proxy.silent = True
-        deadline = time.monotonic() + 30
-        while not proxy.held and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert proxy.held, "the client did not try to connect again"
+        silence_during_run(lab, proxy, run_id)
         t0 = time.monotonic()
         assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
         lab.poll(NO_CLIENTS, timeout=10)
@@ -373,12 +379,7 @@ def test_connect_timeout_bounds_a_client_worker(lab):
         target = f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres connect_timeout=2"
         run_id = lab.scalar("SELECT pgbench_lab.start('select-only', duration => '60 s', "
                             "via => 'libpq-connect', target => %s)", (target,))
-        lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
-        proxy.silent = True
-        deadline = time.monotonic() + 30
-        while not proxy.held and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert proxy.held, "the client did not try to connect again"
+        silence_during_run(lab, proxy, run_id)
         t0 = time.monotonic()
         with lab.connect() as conn:
             row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()

@@ -64,29 +64,38 @@ AGGS = [  # (name, argument type, state type)
 ]
 
 
-def plant(c):
-    stmts = ["CREATE SCHEMA prewarm", "CREATE EXTENSION pg_prewarm SCHEMA prewarm"]
-    for i, (name, args, ret) in enumerate(FUNCS):
+def routine_statements(prefix, fire):
+    """CREATE statements of the look-alike functions, operators and
+    aggregates, in public; fire(what) is the PL/pgSQL statement each runs
+    first, what naming it ("function now()", "operator int = int", ...)."""
+    stmts = []
+    for name, args, ret in FUNCS:
         setof = ret.startswith("*")
         ret = ret.lstrip("*")
         params = ", ".join(f"a{j} {t}" for j, t in enumerate(args))
-        body = (f"RAISE WARNING 'TROJAN function {name}({', '.join(args)}) called by %', current_user; "
-                + ("RETURN;" if setof or ret == "void" else "RETURN NULL;"))
+        body = fire(f"function {name}({', '.join(args)})") + (
+            " RETURN;" if setof or ret == "void" else " RETURN NULL;")
         stmts.append(f"CREATE FUNCTION public.{name}({params}) RETURNS {'SETOF ' if setof else ''}{ret} "
                      f"LANGUAGE plpgsql AS $t$ BEGIN {body} END $t$")
     for i, (op, left, right, ret) in enumerate(OPS):
-        stmts.append(f"CREATE FUNCTION public.trojan_op_{i}(a {left}, b {right}) RETURNS {ret} "
-                     f"LANGUAGE plpgsql AS $t$ BEGIN RAISE WARNING 'TROJAN operator {left} {op} {right} "
-                     f"called by %', current_user; RETURN NULL; END $t$")
+        stmts.append(f"CREATE FUNCTION public.{prefix}_op_{i}(a {left}, b {right}) RETURNS {ret} "
+                     f"LANGUAGE plpgsql AS $t$ BEGIN {fire(f'operator {left} {op} {right}')} "
+                     f"RETURN NULL; END $t$")
         stmts.append(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
-                     f"FUNCTION = public.trojan_op_{i})")
+                     f"FUNCTION = public.{prefix}_op_{i})")
     for i, (name, arg, state) in enumerate(AGGS):
         extra = ", sep text" if name == "string_agg" else ""
-        stmts.append(f"CREATE FUNCTION public.trojan_agg_{i}(s {state}, v {arg}{extra}) RETURNS {state} "
-                     f"LANGUAGE plpgsql AS $t$ BEGIN RAISE WARNING 'TROJAN aggregate {name}({arg}) "
-                     f"called by %', current_user; RETURN s; END $t$")
+        stmts.append(f"CREATE FUNCTION public.{prefix}_agg_{i}(s {state}, v {arg}{extra}) RETURNS {state} "
+                     f"LANGUAGE plpgsql AS $t$ BEGIN {fire(f'aggregate {name}({arg})')} RETURN s; END $t$")
         stmts.append(f"CREATE AGGREGATE public.{name}({arg}{', text' if extra else ''}) "
-                     f"(SFUNC = public.trojan_agg_{i}, STYPE = {state})")
+                     f"(SFUNC = public.{prefix}_agg_{i}, STYPE = {state})")
+    return stmts
+
+
+def plant(c):
+    stmts = ["CREATE SCHEMA prewarm", "CREATE EXTENSION pg_prewarm SCHEMA prewarm"]
+    stmts += routine_statements(
+        "trojan", lambda what: f"RAISE WARNING 'TROJAN {what} called by %', current_user;")
     with c.connect() as conn:
         for s in stmts:
             conn.execute(s)

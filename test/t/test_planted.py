@@ -33,7 +33,7 @@ import psycopg
 import pytest
 
 from conftest import Cluster, PG_MAJOR
-from test_lookalike import AGGS, FUNCS, OPS
+from test_lookalike import AGGS, FUNCS, OPS, routine_statements
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lint"))
 import sqlnames  # noqa: E402
@@ -125,28 +125,8 @@ def plant_names(conn, schema, types, views):
 def plant_routines(conn):
     """test_lookalike's functions, operators and aggregates, in public, each
     calling public.planted_fire."""
-    fire = "PERFORM public.planted_fire('{what}');"
-    for name, args, ret in FUNCS:
-        setof = ret.startswith("*")
-        ret = ret.lstrip("*")
-        params = ", ".join(f"a{j} {t}" for j, t in enumerate(args))
-        body = fire.format(what=f"function {name}({', '.join(args)})") + (
-            "RETURN;" if setof or ret == "void" else "RETURN NULL;")
-        conn.execute(f"CREATE FUNCTION public.{name}({params}) RETURNS {'SETOF ' if setof else ''}{ret} "
-                     f"LANGUAGE plpgsql AS $t$ BEGIN {body} END $t$")
-    for i, (op, left, right, ret) in enumerate(OPS):
-        conn.execute(f"CREATE FUNCTION public.planted_op_{i}(a {left}, b {right}) RETURNS {ret} "
-                     f"LANGUAGE plpgsql AS $t$ BEGIN "
-                     f"{fire.format(what=f'operator {left} {op} {right}')} RETURN NULL; END $t$")
-        conn.execute(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
-                     f"FUNCTION = public.planted_op_{i})")
-    for i, (name, arg, state) in enumerate(AGGS):
-        extra = ", sep text" if name == "string_agg" else ""
-        conn.execute(f"CREATE FUNCTION public.planted_agg_{i}(s {state}, v {arg}{extra}) RETURNS {state} "
-                     f"LANGUAGE plpgsql AS $t$ BEGIN {fire.format(what=f'aggregate {name}({arg})')} "
-                     f"RETURN s; END $t$")
-        conn.execute(f"CREATE AGGREGATE public.{name}({arg}{', text' if extra else ''}) "
-                     f"(SFUNC = public.planted_agg_{i}, STYPE = {state})")
+    for stmt in routine_statements("planted", lambda what: f"PERFORM public.planted_fire('{what}');"):
+        conn.execute(stmt)
     return len(FUNCS) + len(OPS) + len(AGGS)
 
 
