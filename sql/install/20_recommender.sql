@@ -81,7 +81,7 @@ WITH r AS (
       LEFT JOIN pg_catalog.pg_settings AS s ON s.name OPERATOR(pg_catalog.=) r.name
      WHERE r.changes
 ), lines AS (
-    SELECT 1 AS part, n, 'apply'::text AS kind,
+    SELECT 1 AS part, n, 'apply'::pg_catalog.text AS kind,
            CASE WHEN context OPERATOR(pg_catalog.=) 'sysctl'
                 THEN pg_catalog.format('-- as root, before the restart: sysctl -w %s=%s', name, recommended)
                 ELSE pg_catalog.format('ALTER SYSTEM SET %I = %L;  -- %s', name, recommended, context)

@@ -86,7 +86,7 @@ ALTER TABLE pgbench_lab.run_latency ENABLE ROW LEVEL SECURITY;
 CREATE FUNCTION pgbench_lab.may_read_run(owner regrole) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
-    AS $$ SELECT pg_catalog.pg_has_role(owner::oid, 'USAGE')
+    AS $$ SELECT pg_catalog.pg_has_role(owner::pg_catalog.oid, 'USAGE')
               OR pg_catalog.pg_has_role('pg_monitor', 'USAGE') $$;
 
 CREATE POLICY runs_read ON pgbench_lab.runs FOR SELECT

@@ -70,7 +70,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 SELECT c.cls, c.rpc, c.eic,
        pg_catalog.format('%s random 8 kB reads/s (%s us each) at queue depth 1: %s',
-                         pg_catalog.round(random_read_iops), pg_catalog.round(1000000 / NULLIF(random_read_iops, 0)), c.why)
+                         pg_catalog.round(random_read_iops), pg_catalog.round(CASE WHEN random_read_iops OPERATOR(pg_catalog.<>) 0 THEN 1000000 OPERATOR(pg_catalog./) random_read_iops END), c.why)
   FROM (VALUES
         ('hdd', 4.0, 2, 'over 2 ms per read, a rotating disk',
          0::numeric, 500::numeric),

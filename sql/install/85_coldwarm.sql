@@ -43,7 +43,7 @@ RETURNS regclass[] LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    bad regclass;
+    bad pg_catalog.regclass;
 BEGIN
     IF relations IS NULL THEN
         IF accounts IS NULL THEN
@@ -52,33 +52,34 @@ BEGIN
                       HINT = 'Create pgbench''s tables with pgbench_lab.init(scale => 10) or pgbench -i, '
                              'put their schema in search_path, or pass relations.';
         END IF;
-        RETURN ARRAY(SELECT c.oid::regclass
-                       FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+        RETURN ARRAY(SELECT c.oid::pg_catalog.regclass
+                       FROM pg_catalog.unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
                                          'pgbench_history']) WITH ORDINALITY AS t(name, i)
-                       JOIN pg_class c ON c.relname = t.name
-                      WHERE c.relnamespace = (SELECT a.relnamespace FROM pg_class a WHERE a.oid = accounts)
+                       JOIN pg_catalog.pg_class c ON c.relname OPERATOR(pg_catalog.=) t.name
+                      WHERE c.relnamespace OPERATOR(pg_catalog.=) (SELECT a.relnamespace FROM pg_catalog.pg_class a WHERE a.oid OPERATOR(pg_catalog.=) accounts)
                       ORDER BY t.i);
     END IF;
-    IF cardinality(relations) = 0 OR array_position(relations, NULL) IS NOT NULL THEN
+    IF pg_catalog.cardinality(relations) OPERATOR(pg_catalog.=) 0 OR pg_catalog.array_position(relations, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'relations must not be empty or contain null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass NULL for pgbench''s tables, or tables such as ARRAY[''pgbench_accounts''::regclass].';
     END IF;
-    SELECT r INTO bad FROM unnest(relations) r GROUP BY r HAVING count(*) > 1 LIMIT 1;
+    SELECT r INTO bad FROM pg_catalog.unnest(relations) r GROUP BY r HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'relation "%" appears twice in relations', bad
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Name each table once; its indexes and TOAST table come with it.';
     END IF;
-    SELECT r INTO bad FROM unnest(relations) r JOIN pg_class c ON c.oid = r
-     WHERE c.relkind NOT IN ('r', 'm') LIMIT 1;
+    SELECT r INTO bad FROM pg_catalog.unnest(relations) r JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) r
+     WHERE NOT c.relkind OPERATOR(pg_catalog.=) ANY (ARRAY['r', 'm']::pg_catalog."char"[]) LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION '"%" is not a table or materialized view', bad
             USING ERRCODE = 'wrong_object_type',
                   HINT = 'Pass tables (or materialized views); their indexes and TOAST tables come with them.';
     END IF;
-    SELECT r INTO bad FROM unnest(relations) r JOIN pg_class c ON c.oid = r
-     WHERE c.relnamespace IN ('pg_catalog'::regnamespace, 'pg_toast'::regnamespace) LIMIT 1;
+    SELECT r INTO bad FROM pg_catalog.unnest(relations) r JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) r
+     WHERE c.relnamespace OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog'::pg_catalog.regnamespace,
+                                                            'pg_toast'::pg_catalog.regnamespace]::pg_catalog.oid[]) LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'permission denied: "%" is a system catalog', bad
             USING ERRCODE = 'insufficient_privilege',
@@ -96,7 +97,7 @@ RETURNS bigint LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+    IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
         RAISE EXCEPTION 'permission denied for procedure cold_vs_warm'
             USING ERRCODE = 'insufficient_privilege',
                   DETAIL = 'It evicts buffers with pgbench_lab.make_cold(), which only superusers may do: it affects every session.';
@@ -106,33 +107,33 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
     END IF;
-    IF workload NOT IN ('tpcb-like', 'simple-update', 'select-only') THEN
+    IF NOT workload OPERATOR(pg_catalog.=) ANY (ARRAY['tpcb-like', 'simple-update', 'select-only']) THEN
         RAISE EXCEPTION 'unknown workload "%"', workload
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
     END IF;
-    IF clients < 1 THEN
+    IF clients OPERATOR(pg_catalog.<) 1 THEN
         RAISE EXCEPTION 'clients must be at least 1'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Pass a number of clients from 1 to pgbench_lab.max_clients.';
     END IF;
-    IF NOT isfinite(duration) OR duration <= '0'::interval THEN
+    IF NOT pg_catalog.isfinite(duration) OR duration OPERATOR(pg_catalog.<=) '0'::interval THEN
         RAISE EXCEPTION 'duration must be a positive, finite interval'
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Pass a duration such as ''20 s''; each of the three runs lasts that long.';
     END IF;
     RETURN pgbench_lab.experiment_begin('cold_vs_warm', workload, NULL,
-        jsonb_build_object('clients', clients, 'duration', duration::text,
-            'relations', (SELECT jsonb_agg(r::text ORDER BY i) FROM unnest(relations) WITH ORDINALITY AS x(r, i)),
+        pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
+            'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i)),
             -- the relations and their indexes and TOAST, for the cache states
-            'relids', (SELECT jsonb_agg(DISTINCT o::bigint) FROM unnest(relations) r,
-                            LATERAL (SELECT r::oid UNION ALL
-                                     SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = r
+            'relids', (SELECT pg_catalog.jsonb_agg(DISTINCT o::bigint) FROM pg_catalog.unnest(relations) r,
+                            LATERAL (SELECT r::pg_catalog.oid UNION ALL
+                                     SELECT i.indexrelid FROM pg_catalog.pg_index i WHERE i.indrelid OPERATOR(pg_catalog.=) r
                                      UNION ALL
-                                     SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = r AND c.reltoastrelid <> 0
+                                     SELECT c.reltoastrelid FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) r AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0
                                      UNION ALL
-                                     SELECT i.indexrelid FROM pg_class c JOIN pg_index i ON i.indrelid = c.reltoastrelid
-                                      WHERE c.oid = r) AS s(o))));
+                                     SELECT i.indexrelid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_index i ON i.indrelid OPERATOR(pg_catalog.=) c.reltoastrelid
+                                      WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o))));
 END
 $$;
 
@@ -145,21 +146,21 @@ RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    a numeric;
-    b numeric;
-    c numeric;
+    a pg_catalog.numeric;
+    b pg_catalog.numeric;
+    c pg_catalog.numeric;
 BEGIN
-    IF state = 'warm' THEN
-        SELECT sum(w.blocks_loaded), sum(w.seconds) INTO a, b
-          FROM unnest(relations) WITH ORDINALITY AS x(r, i),
+    IF state OPERATOR(pg_catalog.=) 'warm' THEN
+        SELECT pg_catalog.sum(w.blocks_loaded), pg_catalog.sum(w.seconds) INTO a, b
+          FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
                LATERAL pgbench_lab.warm(x.r) w;
-        RETURN format('warm: pg_prewarm loaded %s blocks in %s s', a, round(b, 2));
+        RETURN pg_catalog.format('warm: pg_prewarm loaded %s blocks in %s s', a, pg_catalog.round(b, 2));
     END IF;
-    SELECT sum(m.buffers_evicted), sum(m.dirty_written), sum(m.os_pages_dropped) INTO a, b, c
-      FROM unnest(relations) WITH ORDINALITY AS x(r, i),
-           LATERAL pgbench_lab.make_cold(x.r, true, state = 'cold') m;
-    RETURN format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
-                  CASE WHEN state = 'cold' THEN format(' and dropped %s OS pages', c) ELSE '' END);
+    SELECT pg_catalog.sum(m.buffers_evicted), pg_catalog.sum(m.dirty_written), pg_catalog.sum(m.os_pages_dropped) INTO a, b, c
+      FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
+           LATERAL pgbench_lab.make_cold(x.r, true, state OPERATOR(pg_catalog.=) 'cold') m;
+    RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
+                  CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
 END
 $$;
 
@@ -167,7 +168,7 @@ $$;
 CREATE FUNCTION pgbench_lab.cold_vs_warm_label(experiment_id bigint, variant integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT format('cold_vs_warm %s: %s', experiment_id, pgbench_lab.cold_vs_warm_state(variant)) $$;
+AS $$ SELECT pg_catalog.format('cold_vs_warm %s: %s', experiment_id, pgbench_lab.cold_vs_warm_state(variant)) $$;
 
 -- Each run of a cold_vs_warm experiment: headline figures, the cache state
 -- it started from (its cache_before snapshot, over the experiment's
@@ -186,30 +187,42 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH e AS (
         SELECT x.experiment_id, x.params FROM pgbench_lab.experiments x
-         WHERE x.experiment_id = cold_vs_warm_runs.experiment_id AND x.kind = 'cold_vs_warm'
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_runs.experiment_id
+           AND x.kind OPERATOR(pg_catalog.=) 'cold_vs_warm'
     ), r AS (
         SELECT x.variant, u.*
-          FROM e JOIN pgbench_lab.experiment_runs x ON x.experiment_id = e.experiment_id
-          JOIN pgbench_lab.runs u ON u.run_id = x.run_id
+          FROM e JOIN pgbench_lab.experiment_runs x ON x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id
+          JOIN pgbench_lab.runs u ON u.run_id OPERATOR(pg_catalog.=) x.run_id
     ), warm AS (
-        SELECT max(r.tps) AS tps FROM r WHERE r.variant = 3
+        SELECT pg_catalog.max(r.tps) AS tps FROM r WHERE r.variant OPERATOR(pg_catalog.=) 3
+    ), sizes AS (
+        -- per run: the relations' blocks, buffers and OS pages before it
+        SELECT r.run_id, pg_catalog.sum(s.blocks) AS blocks, pg_catalog.sum(s.buffers) AS buffers,
+               pg_catalog.sum(s.os_pages) AS os_pages
+          FROM r, e, pgbench_lab.cache_snapshot_relations s
+         WHERE s.snapshot_id OPERATOR(pg_catalog.=) r.cache_before
+           AND s.relid OPERATOR(pg_catalog.=) ANY (ARRAY(
+                   SELECT o::pg_catalog.oid
+                     FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'relids') AS o))
+         GROUP BY r.run_id
     )
     SELECT pgbench_lab.cold_vs_warm_state(r.variant), r.run_id, r.status, r.tps,
-           r.latency_avg_ms, r.latency_p99_ms, r.hit_ratio, c.buffers_pct, c.os_pct,
-           (SELECT min(p.elapsed) FROM (
-                SELECT q.tps, sum(q.interval_seconds) OVER (ORDER BY q.second) AS elapsed
-                  FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id) p, warm
-             WHERE p.tps >= 0.9 * warm.tps),
-           ARRAY(SELECT q.tps FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id ORDER BY q.second),
-           ARRAY(SELECT q.hit_ratio FROM pgbench_lab.run_progress q WHERE q.run_id = r.run_id ORDER BY q.second)
-      FROM r
-      LEFT JOIN LATERAL (
-        SELECT 100.0 * sum(s.buffers) / nullif(sum(s.blocks), 0) AS buffers_pct,
-               100.0 * sum(s.os_pages) * pgbench_lab.os_page_size()
-                     / nullif(sum(s.blocks) * current_setting('block_size')::integer, 0) AS os_pct
-          FROM pgbench_lab.cache_snapshot_relations s, e
-         WHERE s.snapshot_id = r.cache_before
-           AND s.relid IN (SELECT o::oid FROM jsonb_array_elements_text(e.params->'relids') AS o)) c ON true
+           r.latency_avg_ms, r.latency_p99_ms, r.hit_ratio,
+           CASE WHEN c.blocks OPERATOR(pg_catalog.>) 0
+                THEN (100.0 OPERATOR(pg_catalog.*) c.buffers) OPERATOR(pg_catalog./) c.blocks END,
+           CASE WHEN c.blocks OPERATOR(pg_catalog.>) 0
+                THEN ((100.0 OPERATOR(pg_catalog.*) c.os_pages) OPERATOR(pg_catalog.*) pgbench_lab.os_page_size())
+                     OPERATOR(pg_catalog./)
+                     (c.blocks OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::integer) END,
+           (SELECT pg_catalog.min(p.elapsed) FROM (
+                SELECT q.tps, pg_catalog.sum(q.interval_seconds) OVER (ORDER BY q.second) AS elapsed
+                  FROM pgbench_lab.run_progress q WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id) p, warm
+             WHERE p.tps OPERATOR(pg_catalog.>=) (0.9 OPERATOR(pg_catalog.*) warm.tps)),
+           ARRAY(SELECT q.tps FROM pgbench_lab.run_progress q
+                  WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY q.second),
+           ARRAY(SELECT q.hit_ratio FROM pgbench_lab.run_progress q
+                  WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY q.second)
+      FROM r LEFT JOIN sizes c ON c.run_id OPERATOR(pg_catalog.=) r.run_id
      ORDER BY r.variant
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) IS
@@ -223,30 +236,30 @@ RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    runs text;
-    cold double precision;
-    warm double precision;
-    reach text;
+    runs pg_catalog.text;
+    cold pg_catalog.float8;
+    warm pg_catalog.float8;
+    reach pg_catalog.text;
 BEGIN
-    SELECT string_agg(format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
                              r.name, pgbench_lab.fmt(r.tps, 0), pgbench_lab.fmt(r.latency_avg_ms, 3),
-                             pgbench_lab.fmt(100 * r.hit_ratio, 1), pgbench_lab.fmt(r.buffers_pct, 0)),
+                             pgbench_lab.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1), pgbench_lab.fmt(r.buffers_pct, 0)),
                       ', ' ORDER BY r.variant),
-           max(r.tps) FILTER (WHERE r.state = 'cold'), max(r.tps) FILTER (WHERE r.state = 'warm'),
-           string_agg(format('%s %s', r.name,
+           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'cold'), pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
+           pg_catalog.string_agg(pg_catalog.format('%s %s', r.name,
                              CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
-                                  ELSE 'after ' || pgbench_lab.fmt(r.seconds_to_90pct, 1) || ' s' END),
-                      ', ' ORDER BY r.variant) FILTER (WHERE r.state <> 'warm')
+                                  ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab.fmt(r.seconds_to_90pct, 1) OPERATOR(pg_catalog.||) ' s' END),
+                      ', ' ORDER BY r.variant) FILTER (WHERE r.state OPERATOR(pg_catalog.<>) 'warm')
       INTO runs, cold, warm, reach
-      FROM (SELECT x.*, replace(x.state, 'os-', 'OS-') AS name, v.variant
+      FROM (SELECT x.*, pg_catalog.replace(x.state, 'os-', 'OS-') AS name, v.variant
               FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
-              JOIN generate_series(1, 3) AS v(variant)
-                ON pgbench_lab.cold_vs_warm_state(v.variant) = x.state) r;
+              JOIN pg_catalog.generate_series(1, 3) AS v(variant)
+                ON pgbench_lab.cold_vs_warm_state(v.variant) OPERATOR(pg_catalog.=) x.state) r;
     IF runs IS NULL THEN
         RETURN 'No runs recorded.';
     END IF;
-    RETURN runs || format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
-                          CASE WHEN cold > 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(pgbench_lab.ratio(warm, cold), 2) || 'x'
+    RETURN runs OPERATOR(pg_catalog.||) pg_catalog.format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
+                          CASE WHEN cold OPERATOR(pg_catalog.>) 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(pgbench_lab.ratio(warm, cold), 2) OPERATOR(pg_catalog.||) 'x'
                                ELSE '-' END,
                           coalesce(reach, '-'));
 END
@@ -262,21 +275,21 @@ RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF NOT has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
+    IF NOT pg_catalog.has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
         RETURN QUERY SELECT 'The cache states need membership in pg_monitor (they come from pgbench_lab.cache_snapshot_relations).';
         RETURN;
     END IF;
-    RETURN QUERY SELECT format('%-8s %8s %10s %12s %10s %10s %8s %10s', 'state', 'run', 'tps', 'latency ms',
+    RETURN QUERY SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', 'state', 'run', 'tps', 'latency ms',
                        'hit %', 'buffers %', 'OS %', 'to 90% s');
     RETURN QUERY
-        SELECT format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab.fmt(r.tps, 0),
-                      pgbench_lab.fmt(r.latency_avg_ms, 3), pgbench_lab.fmt(100 * r.hit_ratio, 1),
+        SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab.fmt(r.tps, 0),
+                      pgbench_lab.fmt(r.latency_avg_ms, 3), pgbench_lab.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1),
                       pgbench_lab.fmt(r.buffers_pct, 0), pgbench_lab.fmt(r.os_pct, 0),
                       pgbench_lab.fmt(r.seconds_to_90pct, 1))
           FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT format('%-8s tps per second: %s', r.state, array_to_string(
-                        ARRAY(SELECT pgbench_lab.fmt(t, 0) FROM unnest(r.tps_curve) t), ' '))
+    RETURN QUERY SELECT pg_catalog.format('%-8s tps per second: %s', r.state, pg_catalog.array_to_string(
+                        ARRAY(SELECT pgbench_lab.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
                    FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab.cold_vs_warm_finding(experiment_id);
