@@ -246,6 +246,7 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 			   !pg_atomic_compare_exchange_u64(&me->latency_max_interval, &imax, latency_ns))
 			;
 		/* last: the coordinator reads xacts first, then the sums */
+		pg_write_barrier();
 		pg_atomic_write_u64(&me->xacts, cx->xacts);
 	}
 	else

@@ -165,6 +165,15 @@ run_status(RunShared *run, StringInfo error)
 {
 	bool		failed = false;
 
+	/* a client cancelled (pg_cancel_backend) is why a cancelled run ended */
+	for (int i = 0; i < run->clients && pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL; i++)
+	{
+		RunClient  *c = &run->client[i];
+
+		if (strcmp(c->sqlstate, "57014") == 0 && error->len == 0)
+			appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+	}
+
 	for (int i = 0; i < run->clients; i++)
 	{
 		RunClient  *c = &run->client[i];
