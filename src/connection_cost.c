@@ -38,13 +38,6 @@ PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
 static const char *const vias[NVIA] = {"spi", "libpq", "libpq-connect"};
 
-/* start()'s arguments, in order (src/runner.c reads them so). */
-enum
-{
-	ARG_WORKLOAD, ARG_CLIENTS, ARG_DURATION, ARG_TRANSACTIONS, ARG_LABEL, ARG_SETTINGS,
-	ARG_MAX_TRIES, ARG_SEED, ARG_VIA, ARG_TARGET, NARGS_START
-};
-
 /*
  * Everything the three runs will check (workload, clients, duration,
  * label, the tables, the target and its password rule, the target's
@@ -55,24 +48,24 @@ check_runs(FunctionCallInfo fcinfo, const char *label)
 {
 	for (int via = 0; via < NVIA; via++)
 	{
-		LOCAL_FCINFO(args, NARGS_START);
+		LOCAL_FCINFO(args, RUNNER_NARGS_START);
 
-		InitFunctionCallInfoData(*args, NULL, NARGS_START, InvalidOid, NULL, NULL);
-		for (int i = 0; i < NARGS_START; i++)
+		InitFunctionCallInfoData(*args, NULL, RUNNER_NARGS_START, InvalidOid, NULL, NULL);
+		for (int i = 0; i < RUNNER_NARGS_START; i++)
 		{
 			args->args[i].value = (Datum) 0;
 			args->args[i].isnull = true;
 		}
-		for (int i = ARG_WORKLOAD; i <= ARG_DURATION; i++)
+		for (int i = RUNNER_ARG_WORKLOAD; i <= RUNNER_ARG_DURATION; i++)
 			args->args[i] = fcinfo->args[i];
-		args->args[ARG_LABEL].value = CStringGetTextDatum(label);
-		args->args[ARG_LABEL].isnull = false;
-		args->args[ARG_MAX_TRIES].value = Int32GetDatum(1);
-		args->args[ARG_MAX_TRIES].isnull = false;
-		args->args[ARG_VIA].value = CStringGetTextDatum(vias[via]);
-		args->args[ARG_VIA].isnull = false;
+		args->args[RUNNER_ARG_LABEL].value = CStringGetTextDatum(label);
+		args->args[RUNNER_ARG_LABEL].isnull = false;
+		args->args[RUNNER_ARG_MAX_TRIES].value = Int32GetDatum(1);
+		args->args[RUNNER_ARG_MAX_TRIES].isnull = false;
+		args->args[RUNNER_ARG_VIA].value = CStringGetTextDatum(vias[via]);
+		args->args[RUNNER_ARG_VIA].isnull = false;
 		if (via > 0)
-			args->args[ARG_TARGET] = fcinfo->args[3];
+			args->args[RUNNER_ARG_TARGET] = fcinfo->args[3];
 		(void) RunnerPrepare(args);
 	}
 }

@@ -34,7 +34,6 @@
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
-#include "utils/guc.h"
 
 #include "pgbench_lab.h"
 #include "runner.h"
@@ -112,10 +111,8 @@ settings_check_context(void *arg)
 }
 
 /*
- * Check every setting the experiment's runs will apply, the way run()
- * checks its settings (src/runner.c): the parameter exists, the value is
- * valid and a session of the caller may set it (set_config_option without
- * changing anything), and each set fits in a run's shared memory.  The
+ * Check every setting the experiment's runs will apply, as run() does
+ * (RunnerCheckSetting), and that each set fits in a run's shared memory.  The
  * first bad one raises the parameter's own error, with the set in CONTEXT.
  */
 static void
@@ -148,13 +145,7 @@ check_settings(const ExperimentProc *proc, Datum *values, const char *nulls)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("setting \"%s\" has no value", name),
 					 errhint("Give each setting a value as a string, for example {\"work_mem\": \"64MB\"}.")));
-		if (GetConfigOption(name, true, false) == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("unrecognized configuration parameter \"%s\"", name),
-					 errhint("pg_settings lists the parameters a session can set.")));
-		(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
-								 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
+		RunnerCheckSetting(name, value);
 		used += strlen(name) + strlen(value) + 2;
 		if (used > PGBL_SETTINGS_MAX)
 			ereport(ERROR,

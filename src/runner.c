@@ -146,14 +146,19 @@ setting_value(const char *name, JsonbValue *v)
 	pg_unreachable();
 }
 
-/* Check one setting as the clients will apply it; changes nothing. */
-static void
-check_setting(const char *name, const char *value)
+/*
+ * Check one setting as the clients will apply it (the parameter exists, the
+ * value is valid, a session of the caller may set it); changes nothing.
+ * The experiments check every set of theirs with it too.
+ */
+void
+RunnerCheckSetting(const char *name, const char *value)
 {
 	if (GetConfigOption(name, true, false) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("unrecognized configuration parameter \"%s\"", name)));
+				 errmsg("unrecognized configuration parameter \"%s\"", name),
+				 errhint("pg_settings lists the parameters a session can set.")));
 	(void) set_config_option(name, value, superuser() ? PGC_SUSET : PGC_USERSET,
 							 PGC_S_SESSION, GUC_ACTION_SET, false, ERROR, false);
 }
@@ -172,7 +177,7 @@ parse_settings(Jsonb *settings, RunShared *run)
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 
-	if (!JB_ROOT_IS_OBJECT(settings) || JB_ROOT_IS_SCALAR(settings))
+	if (!JB_ROOT_IS_OBJECT(settings))
 		refuse("settings must be a JSON object of setting names and values",
 			   "For example '{\"synchronous_commit\": \"off\"}'.");
 	it = JsonbIteratorInit(&settings->root);
@@ -180,7 +185,8 @@ parse_settings(Jsonb *settings, RunShared *run)
 	{
 		char	   *name;
 		char	   *value;
-		Size		need;
+		Size		nlen;
+		Size		vlen;
 
 		if (tok != WJB_KEY)
 			continue;
@@ -188,15 +194,16 @@ parse_settings(Jsonb *settings, RunShared *run)
 		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
 			elog(ERROR, "settings: a key without a value");
 		value = setting_value(name, &v);
-		check_setting(name, value);
-		need = strlen(name) + strlen(value) + 2;
-		if (used + need > PGBL_SETTINGS_MAX)
+		RunnerCheckSetting(name, value);
+		nlen = strlen(name) + 1;
+		vlen = strlen(value) + 1;
+		if (used + nlen + vlen > PGBL_SETTINGS_MAX)
 			refuse("settings are too long",
 				   psprintf("Names and values together may take %d bytes.", PGBL_SETTINGS_MAX - 1));
-		memcpy(out + used, name, strlen(name) + 1);
-		used += strlen(name) + 1;
-		memcpy(out + used, value, strlen(value) + 1);
-		used += strlen(value) + 1;
+		memcpy(out + used, name, nlen);
+		used += nlen;
+		memcpy(out + used, value, vlen);
+		used += vlen;
 		run->nsettings++;
 	}
 	/* what the run records: the JSON, whose escapes make it longer */
@@ -214,45 +221,45 @@ parse_settings(Jsonb *settings, RunShared *run)
 static void
 read_args(FunctionCallInfo fcinfo, RunShared *p)
 {
-	if (PG_ARGISNULL(0))
+	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("workload must not be NULL"),
 						errhint("Valid workloads are tpcb-like, simple-update and select-only.")));
-	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	if (PG_ARGISNULL(1) || PG_GETARG_INT32(1) < 1)
+	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
+	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
 		refuse("clients must be at least 1", NULL);
-	p->clients = PG_GETARG_INT32(1);
+	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
 	if (p->clients > pgbl_max_clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%d clients is above the limit of %d", p->clients, pgbl_max_clients),
 				 errhint("A superuser can raise pgbench_lab.max_clients.")));
-	if (!PG_ARGISNULL(3))
+	if (!PG_ARGISNULL(RUNNER_ARG_TRANSACTIONS))
 	{
-		p->transactions = PG_GETARG_INT64(3);
+		p->transactions = PG_GETARG_INT64(RUNNER_ARG_TRANSACTIONS);
 		if (p->transactions < 1)
 			refuse("transactions must be at least 1",
 				   "It counts transactions per client, as pgbench -t does.");
 		p->duration_ms = 0;
 	}
-	else if (PG_ARGISNULL(2))
+	else if (PG_ARGISNULL(RUNNER_ARG_DURATION))
 		refuse("either duration or transactions must be given", NULL);
 	else
-		p->duration_ms = duration_ms(PG_GETARG_INTERVAL_P(2));
-	if (!PG_ARGISNULL(4))
+		p->duration_ms = duration_ms(PG_GETARG_INTERVAL_P(RUNNER_ARG_DURATION));
+	if (!PG_ARGISNULL(RUNNER_ARG_LABEL))
 	{
-		char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(4));
+		char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_LABEL));
 
 		if (strlen(label) >= PGBL_LABEL_MAX)
 			ereport(ERROR, (errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
 							errmsg("label is longer than %d bytes", PGBL_LABEL_MAX - 1)));
 		strlcpy(p->label, label, PGBL_LABEL_MAX);
 	}
-	p->max_tries = PG_ARGISNULL(6) ? -1 : PG_GETARG_INT32(6);
+	p->max_tries = PG_ARGISNULL(RUNNER_ARG_MAX_TRIES) ? -1 : PG_GETARG_INT32(RUNNER_ARG_MAX_TRIES);
 	if (p->max_tries < 0 || (p->max_tries == 0 && p->transactions > 0))
 		refuse("max_tries must be at least 1 (or 0, for unlimited, in a timed run)", NULL);
-	p->seed_given = !PG_ARGISNULL(7);
-	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(7) : 0;
+	p->seed_given = !PG_ARGISNULL(RUNNER_ARG_SEED);
+	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
 	LibpqReadArgs(fcinfo, p);	/* via and target, the last two arguments */
 }
 
@@ -266,7 +273,8 @@ RunShared *
 RunnerPrepare(FunctionCallInfo fcinfo)
 {
 	RunShared  *p = palloc0(sizeof(RunShared));
-	Jsonb	   *settings = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	Jsonb	   *settings = PG_ARGISNULL(RUNNER_ARG_SETTINGS) ? NULL
+		: PG_GETARG_JSONB_P(RUNNER_ARG_SETTINGS);
 
 	read_args(fcinfo, p);
 	RunnerReapOrphans();

@@ -134,9 +134,21 @@ typedef struct RunShared
 #define RunSharedSize(nclients) \
 	add_size(offsetof(RunShared, client), mul_size(sizeof(RunClient), (nclients)))
 
+/*
+ * The arguments of start(), in order; run() has the same first eight
+ * (src/runner.c reads them so; via and target are always the last two).
+ */
+typedef enum RunnerArg
+{
+	RUNNER_ARG_WORKLOAD, RUNNER_ARG_CLIENTS, RUNNER_ARG_DURATION, RUNNER_ARG_TRANSACTIONS,
+	RUNNER_ARG_LABEL, RUNNER_ARG_SETTINGS, RUNNER_ARG_MAX_TRIES, RUNNER_ARG_SEED,
+	RUNNER_ARG_VIA, RUNNER_ARG_TARGET, RUNNER_NARGS_START
+} RunnerArg;
+
 /* runner.c */
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
+extern void RunnerCheckSetting(const char *name, const char *value);
 extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
 extern void RunnerReapOrphans(void);

@@ -128,7 +128,7 @@ def _string_macros(paths):
 
 # Calls whose string arguments are messages, not SQL.
 MESSAGE_CALLS = {"errmsg", "errdetail", "errhint", "errcontext", "errmsg_internal",
-                 "errdetail_log", "elog", "refuse", "psprintf_message"}
+                 "errdetail_log", "elog", "refuse"}
 
 # Format macros of c.h that stand for a printf conversion.
 FORMAT_MACROS = {"INT64_FORMAT": "%ld", "UINT64_FORMAT": "%lu"}
@@ -175,7 +175,7 @@ PROSE = ("CREATE INDEX and VACUUM",)
 
 
 def looks_like_sql(text):
-    return bool(SQL_START.match(text)) and not re.match(r"^\s*\w+ and \w+", text)
+    return bool(SQL_START.match(text))
 
 
 # What a %s of a template may stand for: a name, a literal, nothing (an
@@ -386,8 +386,7 @@ def check_install(root=ROOT):
         if lang == "c" or lang == "internal":
             continue
         path = _function_path(stmt)
-        safe = path is not None
-        if safe and path.replace(" ", "") != SAFE_PATH.replace(" ", ""):
+        if path is not None and path.replace(" ", "") != SAFE_PATH.replace(" ", ""):
             bad.append((name, f"SET search_path = {path}: must be exactly {SAFE_PATH}"))
         body = _defelem(stmt, "as")
         text = _names(body)[0] if body else None

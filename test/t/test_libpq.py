@@ -181,6 +181,11 @@ def test_cancel_during_connection_setup(lab):
         peer.close()
         silent.close()
         conn.close()
+    assert_nothing_started(lab, runs)
+
+
+def assert_nothing_started(lab, runs):
+    """A refused or failed start leaves no run row and no client worker."""
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
     assert client_workers(lab) == 0
 
@@ -258,8 +263,7 @@ def test_connect_timeout_bounds_start(lab):
         silent.close()
         waiting.close()
         bounded.close()
-    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
-    assert client_workers(lab) == 0
+    assert_nothing_started(lab, runs)
 
 
 def test_connect_timeout_default_is_10_s(lab):
@@ -418,8 +422,7 @@ def refused(lab, user, target):
         lab.sql("SELECT pgbench_lab.start('select-only', transactions => 1, via => 'libpq', "
                 "target => %s)", (target,), user=user)
     assert "password is required" in str(e.value)
-    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
-    assert client_workers(lab) == 0
+    assert_nothing_started(lab, runs)
 
 
 def test_non_superuser_needs_a_password(lab):

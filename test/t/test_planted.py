@@ -229,8 +229,8 @@ def call_everything(lab, conn):
     ('00000' when a call succeeded)."""
     outcome = {}
     conn.execute("SET statement_timeout = '120s'")
+    ids = ids_now(lab)
     for name, sql in all_calls(conn):
-        ids = ids_now(lab)
         try:
             cur = conn.execute(sql.format(**ids))
             if cur.description:
