@@ -6,8 +6,9 @@ EXTVERSION = 0.1
 MODULE_big = pgbench_lab
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 
-# The install script is assembled from one fragment per part (sql/install/),
-# so each part keeps its SQL next to the others without one giant file.
+# The install script is assembled from one fragment per part: first
+# sql/data/ (schemas, tables, row-level security: what an upgrade keeps),
+# then sql/code/ (functions, procedures, views: what an upgrade replaces).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 EXTRA_CLEAN = sql/$(EXTENSION)--$(EXTVERSION).sql
 
@@ -32,10 +33,10 @@ include $(PGXS)
 # does not know; drop them so -Werror stays meaningful.
 override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/install/*.sql))
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/data/*.sql)) $(sort $(wildcard sql/code/*.sql))
 	cat $^ > $@
 
-# cold_vs_warm (sql/install/85_coldwarm.sql) is a PL/pgSQL procedure that
+# cold_vs_warm (sql/code/83_cold_vs_warm.sql) is a PL/pgSQL procedure that
 # commits around its runs, so it cannot have a SET search_path clause; its
 # body names every object and operator with its schema instead, which
 # pgspot still checks.

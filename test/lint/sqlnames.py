@@ -13,7 +13,8 @@ relations unless named last, and a domain's CHECK runs code).  So:
   `pgbench_lab.runs`; constructs that look an operator up by name with no
   way to qualify it (IN, NULLIF, BETWEEN, LIKE, IS DISTINCT FROM, a simple
   CASE) are refused;
-- every function of the install script (sql/install/) passes the same
+- every function of the install and upgrade scripts (sql/data/, sql/code/,
+  sql/upgrade/) passes the same
   check over its whole body, and has `SET search_path = pg_catalog, pg_temp`
   unless it cannot (a procedure that commits): the path is a second
   defence, not the first.
@@ -312,13 +313,16 @@ def check_c(root=ROOT):
 # -- the install script -----------------------------------------------------
 
 def install_script(root=ROOT):
-    d = os.path.join(root, "sql", "install")
     parts = []
-    for f in sorted(os.listdir(d)):
-        if f.endswith(".sql"):
-            with open(os.path.join(d, f)) as fh:
-                # psql meta-commands (\echo ... \quit) are not SQL
-                parts.append(re.sub(r"(?m)^\\.*$", "", fh.read()))
+    for sub in ("data", "code", "upgrade"):
+        d = os.path.join(root, "sql", sub)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".sql"):
+                with open(os.path.join(d, f)) as fh:
+                    # psql meta-commands (\echo ... \quit) are not SQL
+                    parts.append(re.sub(r"(?m)^\\.*$", "", fh.read()))
     return "\n".join(parts)
 
 
@@ -504,7 +508,7 @@ def main(argv):
     for path, line, problem, text in bad_c:
         print(f"{path}:{line}: {problem}\n    {' '.join(text.split())[:160]}")
     for name, problem in bad_sql:
-        print(f"sql/install: {name}: {problem}")
+        print(f"sql/: {name}: {problem}")
     n = len(bad_c) + len(bad_sql)
     print(f"{n} name(s) resolved through search_path" if n else
           "every name in the extension's SQL is qualified with its schema")

@@ -1,32 +1,8 @@
 
 -- ---------------------------------------------------------------------------
--- Cold vs warm: autoprewarm_status() and the cold_vs_warm experiment.
--- This fragment comes after 80_reports.sql because cold_vs_warm records
--- its runs as an experiment (kind 'cold_vs_warm') in the reports part's
--- tables, through its recording functions, and the SQL functions below
--- read those tables (SQL function bodies are checked when created).
+-- cold_vs_warm: three runs, cold, OS-warm and warm, recorded as an
+-- experiment (kind 'cold_vs_warm').
 -- ---------------------------------------------------------------------------
-
-CREATE FUNCTION pgbench_lab.autoprewarm_status()
-RETURNS TABLE (preloaded boolean, autoprewarm boolean,
-               autoprewarm_interval interval,
-               dump_file text, dump_modified timestamptz, dump_age interval,
-               dump_blocks bigint, dump_blocks_this_database bigint,
-               pending_restart boolean, restart_warm boolean, warning text)
-LANGUAGE c VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS 'MODULE_PATHNAME', 'pgbench_lab_autoprewarm_status';
-COMMENT ON FUNCTION pgbench_lab.autoprewarm_status() IS
-    'Whether pg_prewarm''s autoprewarm would make a restart come back warm: settings, leader, dump file';
-REVOKE ALL ON FUNCTION pgbench_lab.autoprewarm_status() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION pgbench_lab.autoprewarm_status() TO pg_monitor;
-
-CREATE FUNCTION pgbench_lab.os_page_size()
-RETURNS integer
-LANGUAGE c IMMUTABLE PARALLEL SAFE
-AS 'MODULE_PATHNAME', 'pgbench_lab_os_page_size';
-COMMENT ON FUNCTION pgbench_lab.os_page_size() IS
-    'The kernel''s page size in bytes (cache snapshots count OS pages)';
 
 -- The three states, in the order they run; a run's variant is its position.
 CREATE FUNCTION pgbench_lab.cold_vs_warm_state(variant integer)

@@ -41,56 +41,6 @@ COMMENT ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_ca
   'load a relation (with its indexes and TOAST) through pg_prewarm';
 REVOKE ALL ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_catalog.bool) FROM PUBLIC;
 
--- Snapshots.  The tables belong to the extension and only its
--- cache_snapshot() writes them: it is SECURITY DEFINER (a SQL-level
--- function with a fixed search_path; the C code it calls only reads buffer
--- headers), so a role allowed to take snapshots still cannot insert made-up
--- rows.  pg_dump keeps the rows (pg_extension_config_dump).
-CREATE SEQUENCE pgbench_lab.cache_snapshot_id_seq;
-
-CREATE TABLE pgbench_lab.cache_snapshots (
-    snapshot_id pg_catalog.int8 PRIMARY KEY
-        DEFAULT pg_catalog.nextval('pgbench_lab.cache_snapshot_id_seq'::pg_catalog.regclass),
-    label pg_catalog.text,
-    taken_at pg_catalog.timestamptz NOT NULL,
-    datname pg_catalog.name NOT NULL,
-    blks_hit pg_catalog.int8,
-    blks_read pg_catalog.int8
-);
-ALTER SEQUENCE pgbench_lab.cache_snapshot_id_seq
-    OWNED BY pgbench_lab.cache_snapshots.snapshot_id;
-COMMENT ON TABLE pgbench_lab.cache_snapshots IS
-  'one row per cache_snapshot(): when, and the database''s buffer hits and reads at that moment';
-
-CREATE TABLE pgbench_lab.cache_snapshot_relations (
-    snapshot_id pg_catalog.int8 NOT NULL
-        REFERENCES pgbench_lab.cache_snapshots (snapshot_id) ON DELETE CASCADE,
-    relid pg_catalog.oid NOT NULL,
-    relation pg_catalog.text NOT NULL,
-    kind pg_catalog.text NOT NULL,
-    blocks pg_catalog.int8 NOT NULL,
-    buffers pg_catalog.int8 NOT NULL,
-    buffers_dirty pg_catalog.int8 NOT NULL,
-    usage_count_avg pg_catalog.float8,
-    os_pages pg_catalog.int8 NOT NULL,
-    heap_blks_read pg_catalog.int8,
-    heap_blks_hit pg_catalog.int8,
-    idx_blks_read pg_catalog.int8,
-    idx_blks_hit pg_catalog.int8,
-    PRIMARY KEY (snapshot_id, relid)
-);
-COMMENT ON TABLE pgbench_lab.cache_snapshot_relations IS
-  'per relation of a cache snapshot: residency and the relation''s I/O counters (pg_statio_all_tables/indexes)';
-
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshots', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshot_relations', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.cache_snapshot_id_seq', '');
-
-REVOKE ALL ON TABLE pgbench_lab.cache_snapshots FROM PUBLIC;
-REVOKE ALL ON TABLE pgbench_lab.cache_snapshot_relations FROM PUBLIC;
-REVOKE ALL ON SEQUENCE pgbench_lab.cache_snapshot_id_seq FROM PUBLIC;
-GRANT SELECT ON TABLE pgbench_lab.cache_snapshots TO pg_monitor;
-GRANT SELECT ON TABLE pgbench_lab.cache_snapshot_relations TO pg_monitor;
 
 CREATE FUNCTION pgbench_lab.cache_snapshot(label pg_catalog.text DEFAULT NULL)
 RETURNS pg_catalog.int8
@@ -129,3 +79,25 @@ COMMENT ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) IS
   'record the database''s cache residency and I/O counters; returns the snapshot id';
 REVOKE ALL ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text) TO pg_monitor;
+
+
+CREATE FUNCTION pgbench_lab.autoprewarm_status()
+RETURNS TABLE (preloaded boolean, autoprewarm boolean,
+               autoprewarm_interval interval,
+               dump_file text, dump_modified timestamptz, dump_age interval,
+               dump_blocks bigint, dump_blocks_this_database bigint,
+               pending_restart boolean, restart_warm boolean, warning text)
+LANGUAGE c VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_autoprewarm_status';
+COMMENT ON FUNCTION pgbench_lab.autoprewarm_status() IS
+    'Whether pg_prewarm''s autoprewarm would make a restart come back warm: settings, leader, dump file';
+REVOKE ALL ON FUNCTION pgbench_lab.autoprewarm_status() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab.autoprewarm_status() TO pg_monitor;
+
+CREATE FUNCTION pgbench_lab.os_page_size()
+RETURNS integer
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'pgbench_lab_os_page_size';
+COMMENT ON FUNCTION pgbench_lab.os_page_size() IS
+    'The kernel''s page size in bytes (cache snapshots count OS pages)';

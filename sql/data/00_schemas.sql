@@ -1,5 +1,7 @@
--- pgbench_lab install script.  Assembled by the Makefile from the files in
--- sql/install/ in name order; each part of the extension owns one file.
+-- pgbench_lab install script.  Assembled by the Makefile from the files of
+-- sql/data/ (what an upgrade keeps: schemas, tables, row-level security),
+-- then sql/code/ (what an upgrade replaces: functions, procedures, views),
+-- each in name order; each part of the extension owns one file of each.
 -- Rules (see the manual's "Security Considerations for Extensions"): every
 -- name is schema-qualified, functions SET search_path, and nothing uses
 -- CREATE OR REPLACE or IF NOT EXISTS on objects another role could create.

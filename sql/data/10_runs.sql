@@ -44,10 +44,33 @@ CREATE TABLE pgbench_lab.runs (
     owner regrole NOT NULL,
     error text,
     coordinator_pid integer,
-    dsm_handle bigint
+    dsm_handle bigint,
+    target_display text,
+    connections bigint,
+    connection_avg_ms double precision,
+    tps_without_connections double precision,
+    source_server text,
+    source_run_id bigint,
+    imported_at timestamptz,
+    CONSTRAINT runs_via_check
+        CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
 COMMENT ON TABLE pgbench_lab.runs IS
     'One row per run: parameters, status and headline figures (in-server: no network round trips)';
+COMMENT ON COLUMN pgbench_lab.runs.via IS
+    'How clients sent the workload: spi (in-server), libpq (one connection per client), libpq-connect (one per transaction)';
+COMMENT ON COLUMN pgbench_lab.runs.target_display IS
+    'The server a libpq run connected to, as a conninfo without its password';
+COMMENT ON COLUMN pgbench_lab.runs.connections IS
+    'Connections the clients made: the initial ones and those made during the run';
+COMMENT ON COLUMN pgbench_lab.runs.connection_avg_ms IS
+    'Average time to connect (and authenticate), over all connections';
+COMMENT ON COLUMN pgbench_lab.runs.tps_without_connections IS
+    'Committed transactions per second of the time not spent connecting (tps counts all of it)';
+COMMENT ON COLUMN pgbench_lab.runs.source_server IS
+    'Server an imported run was measured on (NULL: measured here)';
+COMMENT ON COLUMN pgbench_lab.runs.source_run_id IS
+    'The run''s id on the server it was measured on (NULL: measured here)';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

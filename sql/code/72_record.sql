@@ -1,0 +1,172 @@
+
+-- ---------------------------------------------------------------------------
+-- Writing: pgbench_lab.record() (C, src/report.c) switches to the
+-- extension's owner and calls record_as() with the calling role, so the rows
+-- a user's experiment or import makes are owned by that user and nobody
+-- writes the tables directly.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pgbench_lab.record(action text, args jsonb)
+RETURNS jsonb
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_record';
+COMMENT ON FUNCTION pgbench_lab.record(text, jsonb) IS
+    'Internal: write an experiment or an import as the extension owner, on behalf of the caller';
+
+-- A jsonb number that is a whole number within [lo, hi], or NULL.
+CREATE FUNCTION pgbench_lab.json_int(v jsonb, lo numeric, hi numeric)
+RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(v) OPERATOR(pg_catalog.=) 'number' AND v::numeric OPERATOR(pg_catalog.=) pg_catalog.trunc(v::numeric)
+                     AND v::numeric OPERATOR(pg_catalog.>=) lo AND v::numeric OPERATOR(pg_catalog.<=) hi
+                THEN v::numeric::bigint END
+$$;
+
+-- Whether a running experiment's procedure has stopped without ending it:
+-- its session is gone or idle, or has gone on to a statement and a
+-- transaction that both began after the experiment did.  (A procedure's
+-- CALL began before it, though the procedure commits between runs; several
+-- statements of one transaction block share its start.)
+CREATE FUNCTION pgbench_lab.experiment_stopped(e pgbench_lab.experiments)
+RETURNS boolean LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT e.status OPERATOR(pg_catalog.=) 'running' AND e.source_server IS NULL AND e.backend_pid IS NOT NULL
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_stat_get_activity(e.backend_pid) a
+                        WHERE a.backend_start OPERATOR(pg_catalog.=) e.backend_start AND a.state OPERATOR(pg_catalog.=) 'active'
+                          AND (a.query_start OPERATOR(pg_catalog.<=) e.started_at OR a.xact_start OPERATOR(pg_catalog.<=) e.started_at))
+$$;
+
+CREATE FUNCTION pgbench_lab.experiment_begin_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id pg_catalog.int8;
+    kind pg_catalog.text := args OPERATOR(pg_catalog.->>) 'kind';
+    proc pg_catalog.text := CASE
+        WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,bigint,integer,double precision,integer,text)'
+        WHEN kind OPERATOR(pg_catalog.=) 'compare_settings' THEN 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)'
+        WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'pgbench_lab.cold_vs_warm(text,integer,interval,regclass[],bigint,text)'
+        WHEN kind OPERATOR(pg_catalog.=) 'connection_cost' THEN 'pgbench_lab.connection_cost(text,integer,interval,text,text,bigint,bigint,bigint,double precision,double precision,double precision,double precision,double precision,double precision,double precision,text)'
+        END;
+BEGIN
+    IF proc IS NULL THEN
+        RAISE EXCEPTION 'unknown experiment kind "%"', kind
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid kinds are sweep, compare_settings, cold_vs_warm and connection_cost.';
+    END IF;
+    IF NOT pg_catalog.has_function_privilege(caller::pg_catalog.oid, proc, 'EXECUTE') THEN
+        RAISE EXCEPTION 'permission denied to record a % experiment', kind
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Experiments are recorded by the procedures that run them.';
+    END IF;
+    -- experiments whose procedure stopped (an error, a cancel, a lost
+    -- session) are marked aborted as the next one begins
+    UPDATE pgbench_lab.experiments e
+       SET status = 'aborted', finished_at = pg_catalog.clock_timestamp()
+     WHERE e.status OPERATOR(pg_catalog.=) 'running' AND pgbench_lab.experiment_stopped(e);
+    INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner, backend_pid, backend_start)
+    VALUES (kind, args OPERATOR(pg_catalog.->>) 'workload', args OPERATOR(pg_catalog.->>) 'label',
+            COALESCE(args OPERATOR(pg_catalog.->) 'params', '{}'), caller, pg_catalog.pg_backend_pid(),
+            (SELECT a.backend_start FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()) a))
+    RETURNING experiment_id INTO id;
+    RETURN pg_catalog.jsonb_build_object('experiment_id', id);
+END
+$$;
+
+-- The id of a running experiment of the caller, locked; an error otherwise.
+CREATE FUNCTION pgbench_lab.running_experiment_of(caller regrole, args jsonb)
+RETURNS bigint LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid pg_catalog.int8 := pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'experiment_id', 1, 9223372036854775807);
+BEGIN
+    PERFORM FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) eid AND e.status OPERATOR(pg_catalog.=) 'running' AND e.source_server IS NULL
+       AND pg_catalog.pg_has_role(caller::pg_catalog.oid, e.owner::pg_catalog.oid, 'USAGE')
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'experiment % is not a running experiment of role %', eid, caller
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Only the procedure that started an experiment adds its runs and ends it.';
+    END IF;
+    RETURN eid;
+END
+$$;
+
+-- Link a run to an experiment: the caller must own both.
+CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid pg_catalog.int8 := pgbench_lab.running_experiment_of(caller, args);
+    rid pg_catalog.int8 := pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'run_id', 1, 9223372036854775807);
+    n pg_catalog.int4;
+BEGIN
+    PERFORM FROM pgbench_lab.runs r
+     WHERE r.run_id OPERATOR(pg_catalog.=) rid AND r.source_server IS NULL
+       AND pg_catalog.pg_has_role(caller::pg_catalog.oid, r.owner::pg_catalog.oid, 'USAGE');
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'run % is not a run of role %', rid, caller
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'An experiment links only runs its owner made on this server.';
+    END IF;
+    SELECT pg_catalog.count(*) OPERATOR(pg_catalog.+) 1 INTO n FROM pgbench_lab.experiment_runs WHERE experiment_id OPERATOR(pg_catalog.=) eid;
+    INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
+    VALUES (eid, n, rid,
+            coalesce(pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'variant', 1, 2147483647), n),
+            coalesce(pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'round', 1, 2147483647), 1));
+    RETURN pg_catalog.jsonb_build_object('ordinal', n);
+END
+$$;
+
+-- Done if every run is done, else failed.
+CREATE FUNCTION pgbench_lab.experiment_end_as(caller regrole, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    eid pg_catalog.int8 := pgbench_lab.running_experiment_of(caller, args);
+    st pg_catalog.text;
+BEGIN
+    UPDATE pgbench_lab.experiments e
+       SET finished_at = pg_catalog.clock_timestamp(),
+           status = CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x
+                                        JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                                       WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id
+                                         AND r.status OPERATOR(pg_catalog.<>) 'done')
+                         THEN 'failed' ELSE 'done' END
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) eid
+    RETURNING e.status INTO st;
+    RETURN pg_catalog.jsonb_build_object('status', st);
+END
+$$;
+
+
+-- The only entry of record(): dispatch to the action, as the extension owner.
+CREATE FUNCTION pgbench_lab.record_as(caller regrole, action text, args jsonb)
+RETURNS jsonb LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF action IS NULL OR NOT action OPERATOR(pg_catalog.=) ANY (ARRAY['experiment_begin', 'experiment_add', 'experiment_end', 'import']) THEN
+        RAISE EXCEPTION 'unknown action "%"', action
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid actions are experiment_begin, experiment_add, experiment_end and import.';
+    END IF;
+    RETURN CASE WHEN action OPERATOR(pg_catalog.=) 'experiment_begin' THEN pgbench_lab.experiment_begin_as(caller, args)
+        WHEN action OPERATOR(pg_catalog.=) 'experiment_add' THEN pgbench_lab.experiment_add_as(caller, args)
+        WHEN action OPERATOR(pg_catalog.=) 'experiment_end' THEN pgbench_lab.experiment_end_as(caller, args)
+        ELSE pgbench_lab.import_as(caller, args) END;
+END
+$$;
+
+REVOKE ALL ON FUNCTION pgbench_lab.record_as(regrole, text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_add_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.experiment_end_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.running_experiment_of(regrole, jsonb) FROM PUBLIC;

@@ -1,0 +1,428 @@
+-- ---------------------------------------------------------------------------
+-- Reports: text for psql, one line per row, charts in Unicode blocks.
+-- ---------------------------------------------------------------------------
+
+-- A paragraph cut into lines of at most width characters at spaces; the
+-- first line starts with lead, the others with as many spaces.
+CREATE FUNCTION pgbench_lab.wrap(paragraph text, lead text, width integer DEFAULT 100)
+RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    word pg_catalog.text;
+    line pg_catalog.text := lead;
+    fresh pg_catalog.bool := true;
+BEGIN
+    FOREACH word IN ARRAY pg_catalog.regexp_split_to_array(paragraph, ' +') LOOP
+        IF NOT fresh AND pg_catalog.length(line) OPERATOR(pg_catalog.+) 1 OPERATOR(pg_catalog.+) pg_catalog.length(word) OPERATOR(pg_catalog.>) width THEN
+            RETURN NEXT line;
+            line := pg_catalog.repeat(' ', pg_catalog.length(lead));
+            fresh := true;
+        END IF;
+        line := line OPERATOR(pg_catalog.||) CASE WHEN fresh THEN '' ELSE ' ' END OPERATOR(pg_catalog.||) word;
+        fresh := false;
+    END LOOP;
+    RETURN NEXT line;
+END
+$$;
+
+-- Vertical bars, top row first: each column a value, eighth-block precision.
+-- (The scaling here and below is in numeric: figures of any size, a TPS of
+-- 5e-324 beside one of 1e5, neither overflow nor underflow.)
+CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
+RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    blocks CONSTANT pg_catalog.text := ' ▁▂▃▄▅▆▇█';
+    k pg_catalog.int4;
+    v pg_catalog.float8;
+    line pg_catalog.text;
+BEGIN
+    FOR k IN REVERSE height..1 LOOP
+        line := '';
+        FOREACH v IN ARRAY vals LOOP
+            line := line OPERATOR(pg_catalog.||) CASE
+                 WHEN v IS NULL OR top IS NULL OR top OPERATOR(pg_catalog.<=) 0 THEN ' '
+                 ELSE pg_catalog.substr(blocks
+                           , 1 OPERATOR(pg_catalog.+) LEAST(8
+                                     , GREATEST(0
+                                              , CAST(GREATEST(0
+                                                            , LEAST(height OPERATOR(pg_catalog.*) 8
+                                                                  , pg_catalog.round((CAST(v AS numeric) OPERATOR(pg_catalog./) CAST(top AS numeric)) OPERATOR(pg_catalog.*) height OPERATOR(pg_catalog.*) 8))) AS integer) OPERATOR(pg_catalog.-) ((k OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) 8)))
+                           , 1)
+               END;
+        END LOOP;
+        RETURN NEXT line;
+    END LOOP;
+END
+$$;
+
+-- One character per value between lo and hi (a sparkline); NULL is blank.
+CREATE FUNCTION pgbench_lab.spark(vals double precision[], lo double precision, hi double precision)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.string_agg(CASE WHEN v IS NULL THEN ' '
+                           ELSE pg_catalog.substr('▁▂▃▄▅▆▇█', 1 OPERATOR(pg_catalog.+) least(7, greatest(0,
+                                pg_catalog.round((v::numeric OPERATOR(pg_catalog.-) lo::numeric) OPERATOR(pg_catalog./) CASE WHEN hi::numeric OPERATOR(pg_catalog.<>) lo::numeric THEN hi::numeric OPERATOR(pg_catalog.-) lo::numeric END OPERATOR(pg_catalog.*) 7)))::integer, 1) END,
+                      '' ORDER BY i)
+      FROM pg_catalog.unnest(vals) WITH ORDINALITY AS u(v, i)
+$$;
+
+-- A horizontal bar of v against top, width characters at most.
+CREATE FUNCTION pgbench_lab.hbar(v double precision, top double precision, width integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN v IS NULL OR top IS NULL OR top OPERATOR(pg_catalog.<=) 0
+                     OR v OPERATOR(pg_catalog.<=) 0 THEN ''
+                ELSE pg_catalog.repeat('█', e OPERATOR(pg_catalog./) 8)
+                     OPERATOR(pg_catalog.||)
+                     pg_catalog.rtrim(pg_catalog.substr(' ▏▎▍▌▋▊▉', 1 OPERATOR(pg_catalog.+) (e OPERATOR(pg_catalog.%) 8), 1))
+           END
+      FROM (SELECT least(width OPERATOR(pg_catalog.*) 8,
+                         pg_catalog.round(((v::numeric OPERATOR(pg_catalog./) top::numeric)
+                                           OPERATOR(pg_catalog.*) width) OPERATOR(pg_catalog.*) 8))::integer AS e) s
+$$;
+
+-- Per-second TPS chart and hit-ratio line of a run.  Seconds are averaged
+-- in groups when a run has more than 60; a last partial second (the clients
+-- finishing) is left out.
+CREATE FUNCTION pgbench_lab.run_charts(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    per pg_catalog.int4;
+    last pg_catalog.int4;
+    tps pg_catalog.float8[];
+    hits pg_catalog.float8[];
+    top pg_catalog.float8;
+    bars pg_catalog.text[];
+    axis CONSTANT pg_catalog.text := pg_catalog.repeat(' ', 9);
+BEGIN
+    SELECT pg_catalog.ceil(pg_catalog.count(*) OPERATOR(pg_catalog./) 60.0)::integer, pg_catalog.max(p.second) INTO per, last
+      FROM pgbench_lab.run_progress p
+     WHERE p.run_id OPERATOR(pg_catalog.=) run_charts.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5;
+    IF per OPERATOR(pg_catalog.=) 0 THEN
+        RETURN QUERY SELECT 'No per-second progress was recorded.';
+        RETURN;
+    END IF;
+    SELECT pg_catalog.array_agg(q.t ORDER BY q.g), pg_catalog.array_agg(q.h ORDER BY q.g) INTO tps, hits
+      FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g, pg_catalog.avg(p.tps) AS t, pg_catalog.avg(p.hit_ratio) AS h
+              FROM pgbench_lab.run_progress p
+             WHERE p.run_id OPERATOR(pg_catalog.=) run_charts.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5
+             GROUP BY 1) q;
+    SELECT pg_catalog.max(t) INTO top FROM pg_catalog.unnest(tps) t;
+    RETURN QUERY SELECT pg_catalog.format('TPS per second (%s; top = %s tps)',
+                       CASE WHEN per OPERATOR(pg_catalog.=) 1 THEN 'one column per second'
+                                ELSE pg_catalog.format('one column per %s seconds, averaged', per) END,
+                       pgbench_lab.fmt(top));
+    bars := ARRAY(SELECT pgbench_lab.chart_rows(tps, top, 5));
+    FOR k IN 1..5 LOOP
+        RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad(CASE WHEN k OPERATOR(pg_catalog.=) 1 THEN pgbench_lab.fmt(top, 0) WHEN k OPERATOR(pg_catalog.=) 5 THEN '0' ELSE '' END, 8),
+                           bars[k]);
+    END LOOP;
+    RETURN QUERY SELECT axis OPERATOR(pg_catalog.||) '└' OPERATOR(pg_catalog.||) pg_catalog.repeat('─', pg_catalog.cardinality(tps));
+    RETURN QUERY SELECT axis OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.cardinality(tps) OPERATOR(pg_catalog.>) 8
+        THEN pg_catalog.rpad('1 s', pg_catalog.cardinality(tps) OPERATOR(pg_catalog.-) pg_catalog.length(last OPERATOR(pg_catalog.||) ' s')) OPERATOR(pg_catalog.||) last OPERATOR(pg_catalog.||) ' s' ELSE '1 s' END;
+    RETURN QUERY SELECT 'Buffer hit ratio per second (▁ = 0 %, █ = 100 %)';
+    RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('hit', 8), pgbench_lab.spark(hits, 0, 1));
+END
+$$;
+
+-- Plain words on what the figures of a run need care with.
+CREATE FUNCTION pgbench_lab.run_notes(r pgbench_lab.runs)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ct pg_catalog.interval;
+    first_hit pg_catalog.float8;
+BEGIN
+    RETURN QUERY SELECT 'In-server figures: the clients are background workers inside the server, so there are no network round trips and no client CPU in the way; pgbench over a network will report less.';
+    IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
+        RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
+                           r.scale, r.clients, r.scale);
+    END IF;
+    ct := CASE WHEN pgbench_lab.reads_as(r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout', 'interval')
+               THEN (r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout')::interval END;
+    IF r.measured_seconds OPERATOR(pg_catalog.<) extract(epoch FROM ct) THEN
+        RETURN QUERY SELECT pg_catalog.format('The run (%s s) is shorter than checkpoint_timeout (%s): a steady state includes checkpoints and their full-page writes, so a longer run can show lower TPS.',
+                           pgbench_lab.fmt(r.measured_seconds), r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout');
+    END IF;
+    IF r.checkpoints OPERATOR(pg_catalog.>) 0 THEN
+        RETURN QUERY SELECT pg_catalog.format('%s checkpoint(s) happened during the run: their writes are inside the measured interval.', r.checkpoints);
+    END IF;
+    SELECT p.hit_ratio INTO first_hit FROM pgbench_lab.run_progress p
+     WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY p.second LIMIT 1;
+    IF first_hit OPERATOR(pg_catalog.<) 0.9 THEN
+        RETURN QUERY SELECT pg_catalog.format('Cold cache at the start: the buffer hit ratio in the first second was %s %% (%s %% over the whole run), so the first seconds waited for reads. Warm the cache first or run longer to measure the steady state.',
+                           pgbench_lab.fmt(first_hit OPERATOR(pg_catalog.*) 100), pgbench_lab.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100));
+    END IF;
+    IF r.failures OPERATOR(pg_catalog.>) 0 THEN
+        RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
+                           r.failures, r.max_tries);
+    END IF;
+    IF r.status OPERATOR(pg_catalog.=) 'running' THEN
+        RETURN QUERY SELECT 'The run is still going: the figures so far are partial.'::pg_catalog.text;
+    ELSIF r.status OPERATOR(pg_catalog.<>) 'done' THEN
+        RETURN QUERY SELECT pg_catalog.format('The run ended %s%s: its figures cover only what it measured until then.',
+                           r.status, coalesce(' (' OPERATOR(pg_catalog.||) r.error OPERATOR(pg_catalog.||) ')', ''));
+    END IF;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_run(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r pgbench_lab.runs;
+    srv pg_catalog.jsonb;
+BEGIN
+    SELECT * INTO r FROM pgbench_lab.runs x WHERE x.run_id OPERATOR(pg_catalog.=) report_run.run_id;
+    srv := coalesce(r.settings OPERATOR(pg_catalog.->) 'server', '{}');
+    RETURN QUERY SELECT pg_catalog.format('Run %s: %s, %s, %s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+                       coalesce(pgbench_lab.seconds_text(r.duration),
+                                r.transactions_per_client OPERATOR(pg_catalog.||) ' transactions per client'));
+    IF r.label IS NOT NULL THEN
+        RETURN QUERY SELECT 'label: ' OPERATOR(pg_catalog.||) r.label;
+    END IF;
+    RETURN QUERY SELECT pg_catalog.format('status %s, started %s, measured %s s', r.status,
+                       pg_catalog.to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), pgbench_lab.fmt(r.measured_seconds));
+    IF r.source_server IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was run %s', r.source_server, r.source_run_id);
+    END IF;
+    RETURN QUERY SELECT pg_catalog.format('server: PostgreSQL %s, shared_buffers %s, max_wal_size %s, checkpoint_timeout %s, synchronous_commit %s',
+                       coalesce(srv OPERATOR(pg_catalog.->>) 'server_version', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'shared_buffers', '-'),
+                       coalesce(srv OPERATOR(pg_catalog.->>) 'max_wal_size', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'checkpoint_timeout', '-'),
+                       coalesce(srv OPERATOR(pg_catalog.->>) 'synchronous_commit', '-'));
+    RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
+                       coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
+                       pgbench_lab.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Figures (in-server: no network round trips)';
+    RETURN QUERY SELECT pg_catalog.format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::pg_catalog.text, '-'),
+                       coalesce(r.failures::pg_catalog.text, '-'), coalesce(r.retries::pg_catalog.text, '-'));
+    RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab.fmt(r.tps));
+    RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab.fmt(r.latency_avg_ms, 3),
+                       pgbench_lab.fmt(r.latency_stddev_ms, 3));
+    RETURN QUERY SELECT pg_catalog.format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',
+                       pgbench_lab.fmt(r.latency_p50_ms, 3), pgbench_lab.fmt(r.latency_p90_ms, 3),
+                       pgbench_lab.fmt(r.latency_p95_ms, 3), pgbench_lab.fmt(r.latency_p99_ms, 3),
+                       pgbench_lab.fmt(r.latency_max_ms, 3));
+    RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
+                       coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
+    RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s',
+                       coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'));
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab.run_charts(r.run_id);
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Notes';
+    RETURN QUERY SELECT x.w FROM pgbench_lab.run_notes(r) WITH ORDINALITY AS n(t, i),
+                                 pgbench_lab.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
+                        ORDER BY n.i, x.j;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_sweep(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    top pg_catalog.float8;
+    v pg_catalog.record;
+BEGIN
+    RETURN QUERY SELECT pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s', 'clients', 'run', 'TPS', 'change',
+                       'lat avg ms', 'change', 'p99 ms');
+    RETURN QUERY
+        SELECT pg_catalog.rtrim(pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
+                            pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
+                            s.latency_change, pgbench_lab.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
+          FROM pgbench_lab.sweep_summary(experiment_id) s;
+    SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'TPS by clients';
+    RETURN QUERY
+        SELECT pg_catalog.format('  %7s │%s %s', s.clients, pg_catalog.rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
+          FROM pgbench_lab.sweep_summary(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY
+        SELECT x.w FROM (SELECT pg_catalog.min(r.scale) AS scale, pg_catalog.min(r.clients) FILTER (WHERE r.clients OPERATOR(pg_catalog.>) r.scale) AS c
+                           FROM pgbench_lab.experiment_runs e JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) e.run_id
+                          WHERE e.experiment_id OPERATOR(pg_catalog.=) report_sweep.experiment_id AND r.workload OPERATOR(pg_catalog.=) 'tpcb-like') s,
+                        pgbench_lab.wrap(pg_catalog.format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
+                                                s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
+         WHERE s.c IS NOT NULL
+         ORDER BY x.j;
+    SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
+    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
+                                 pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
+                        ORDER BY f.i, x.j;
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_settings(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    sets pg_catalog.jsonb;
+BEGIN
+    SELECT e.params OPERATOR(pg_catalog.->) 'settings' INTO sets FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id;
+    RETURN QUERY SELECT 'Settings sets';
+    RETURN QUERY SELECT pg_catalog.format('  %s: %s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer), pgbench_lab.settings_text(s))
+                   FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i);
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'TPS per round (the sets run interleaved within each round)';
+    RETURN QUERY SELECT pg_catalog.format('  %5s', 'round') OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(pg_catalog.format('  %10s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer)), '' ORDER BY i)
+                                              FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i));
+    RETURN QUERY
+        SELECT pg_catalog.format('  %5s', x.round) OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.format('  %10s', CASE WHEN r.status OPERATOR(pg_catalog.=) 'done'
+                      THEN pgbench_lab.fmt(r.tps) ELSE r.status END), '' ORDER BY x.variant)
+          FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id
+         GROUP BY x.round ORDER BY x.round;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  %s', 'set', 'median TPS', 'min', 'max',
+                       'lat avg ms', 'TPS ratio to A: median (min - max)');
+    RETURN QUERY
+        SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  ×%s (×%s - ×%s)', s.name, pgbench_lab.fmt(s.tps_median),
+                      pgbench_lab.fmt(s.tps_min), pgbench_lab.fmt(s.tps_max),
+                      pgbench_lab.fmt(s.latency_avg_ms_median, 3), pgbench_lab.fmt(s.ratio_median, 3),
+                      pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
+          FROM pgbench_lab.settings_ratios(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab.wrap(pgbench_lab.settings_finding(experiment_id), '');
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report_experiment(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e pgbench_lab.experiments;
+    n pg_catalog.int4;
+    stopped pg_catalog.bool;
+BEGIN
+    SELECT * INTO e FROM pgbench_lab.experiments x WHERE x.experiment_id OPERATOR(pg_catalog.=) report_experiment.experiment_id;
+    stopped := pgbench_lab.experiment_stopped(e);
+    SELECT pg_catalog.count(*) INTO n FROM pgbench_lab.experiment_runs x WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id;
+    RETURN QUERY SELECT pg_catalog.format('Experiment %s: %s of %s, %s per run%s', e.experiment_id,
+                       pg_catalog.replace(e.kind, '_', ' '), e.workload,
+                       CASE WHEN pgbench_lab.reads_as(e.params OPERATOR(pg_catalog.->>) 'duration', 'interval')
+                            THEN pgbench_lab.seconds_text((e.params OPERATOR(pg_catalog.->>) 'duration')::interval) ELSE '-' END,
+                       CASE WHEN e.kind OPERATOR(pg_catalog.=) 'sweep' THEN ', clients ' OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(c, ', ')
+                                                    FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'clients') c)
+                            WHEN e.kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN ', ' OPERATOR(pg_catalog.||) pgbench_lab.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer)
+                            ELSE pg_catalog.format(', %s%s', pgbench_lab.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer),
+                                        coalesce(', ' OPERATOR(pg_catalog.||) (e.params OPERATOR(pg_catalog.->>) 'rounds') OPERATOR(pg_catalog.||) ' round(s)', '')) END);
+    IF e.label IS NOT NULL THEN
+        RETURN QUERY SELECT 'label: ' OPERATOR(pg_catalog.||) e.label;
+    END IF;
+    RETURN QUERY SELECT pg_catalog.format('status %s, started %s, %s run(s)%s',
+                       CASE WHEN stopped THEN 'aborted' ELSE e.status END,
+                       pg_catalog.to_char(e.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), n,
+                       CASE WHEN stopped OR e.status OPERATOR(pg_catalog.=) 'aborted'
+                            THEN ' (its procedure stopped before the end: an error, a cancel or a lost session)'
+                            WHEN e.status OPERATOR(pg_catalog.=) 'running' THEN ' (still going)' ELSE '' END);
+    IF e.source_server IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was experiment %s', e.source_server, e.source_experiment_id);
+    END IF;
+    IF e.kind OPERATOR(pg_catalog.=) 'sweep' THEN
+        RETURN QUERY SELECT 'session settings: ' OPERATOR(pg_catalog.||) pgbench_lab.settings_text(e.params OPERATOR(pg_catalog.->) 'settings');
+    END IF;
+    IF e.kind OPERATOR(pg_catalog.=) 'connection_cost' THEN
+        RETURN QUERY SELECT 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.';
+    ELSE
+        RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
+    END IF;
+    RETURN QUERY SELECT '';
+    IF e.kind OPERATOR(pg_catalog.=) 'sweep' THEN
+        RETURN QUERY SELECT pgbench_lab.report_sweep(e.experiment_id);
+    ELSIF e.kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN
+        RETURN QUERY SELECT pgbench_lab.report_cold_vs_warm(e.experiment_id);
+    ELSE
+        RETURN QUERY SELECT pgbench_lab.report_settings(e.experiment_id);
+    END IF;
+    RETURN QUERY
+        SELECT pg_catalog.format('Run %s did not finish: %s%s', r.run_id, r.status, coalesce(' (' OPERATOR(pg_catalog.||) r.error OPERATOR(pg_catalog.||) ')', ''))
+          FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND r.status OPERATOR(pg_catalog.<>) 'done'
+         ORDER BY x.ordinal;
+    RETURN QUERY SELECT 'Each run in detail: SELECT * FROM pgbench_lab.report(run_id);';
+END
+$$;
+
+CREATE FUNCTION pgbench_lab.report(id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF id IS NULL THEN
+        RAISE EXCEPTION 'id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass a run_id from pgbench_lab.runs or an experiment_id from pgbench_lab.experiments.';
+    END IF;
+    PERFORM pgbench_lab.check_ids(ARRAY[id], true);
+    -- every line through printable(): labels, errors, settings and server
+    -- names may hold control characters (an imported document's, say)
+    IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) id) THEN
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_run(id) AS l;
+    ELSE
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_experiment(id) AS l;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.report(bigint) IS
+    'A readable report of a run or an experiment: figures, charts and notes (one line per row)';
+
+-- Runs side by side in the order given, with ratios to the first (in
+-- numeric: any two figures have a ratio).  Text columns are printable().
+CREATE FUNCTION pgbench_lab.compare(run_ids bigint[])
+RETURNS TABLE (run_id bigint, label text, server text, workload text, clients integer,
+               scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
+               latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
+               latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
+               server_differences text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM pgbench_lab.check_ids(run_ids, false);
+    RETURN QUERY
+    WITH l AS (
+        SELECT r.*, u.n FROM pg_catalog.unnest(run_ids) WITH ORDINALITY AS u(id, n)
+          JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) u.id),
+    f AS (SELECT * FROM l WHERE l.n OPERATOR(pg_catalog.=) 1)
+    SELECT l.run_id, pgbench_lab.printable(l.label), pgbench_lab.printable(coalesce(l.source_server, 'here')),
+           pgbench_lab.printable(l.workload), l.clients, l.scale,
+           l.status, pg_catalog.round(l.measured_seconds::numeric, 1), pg_catalog.round(l.tps::numeric, 1),
+           pg_catalog.round(l.tps::numeric OPERATOR(pg_catalog./) (CASE WHEN f.tps OPERATOR(pg_catalog.<>) 0 THEN f.tps END)::numeric, 3), pg_catalog.round(l.latency_avg_ms::numeric, 3),
+           pg_catalog.round(l.latency_avg_ms::numeric OPERATOR(pg_catalog./)
+                            (CASE WHEN f.latency_avg_ms OPERATOR(pg_catalog.<>) 0 THEN f.latency_avg_ms END)::numeric, 3),
+           pg_catalog.round(l.latency_p99_ms::numeric, 3),
+           pg_catalog.round(l.latency_p99_ms::numeric OPERATOR(pg_catalog./)
+                            (CASE WHEN f.latency_p99_ms OPERATOR(pg_catalog.<>) 0 THEN f.latency_p99_ms END)::numeric, 3),
+           pg_catalog.round(l.hit_ratio::numeric OPERATOR(pg_catalog.*) 100, 2),
+           pgbench_lab.settings_text(l.settings OPERATOR(pg_catalog.->) 'session'),
+           (SELECT pgbench_lab.printable(coalesce(pg_catalog.string_agg(a.key OPERATOR(pg_catalog.||) '=' OPERATOR(pg_catalog.||) a.value, ', ' ORDER BY a.key), ''))
+              FROM pg_catalog.jsonb_each_text(coalesce(l.settings OPERATOR(pg_catalog.->) 'server', '{}')) a
+             WHERE CASE WHEN (f.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) a.key) IS NULL
+                        THEN a.value IS NOT NULL
+                        WHEN a.value IS NULL THEN true
+                        ELSE (f.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) a.key)
+                             OPERATOR(pg_catalog.<>) a.value END)
+      FROM l CROSS JOIN f
+     ORDER BY l.n;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
+    'Runs side by side in the order given, with ratios to the first and the server settings that differ';
+
+
+GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]) TO pg_monitor;
