@@ -36,15 +36,9 @@ override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/data/*.sql)) $(sort $(wildcard sql/code/*.sql))
 	cat $^ > $@
 
-# cold_vs_warm (sql/code/83_cold_vs_warm.sql) is a PL/pgSQL procedure that
-# commits around its runs, so it cannot have a SET search_path clause; its
-# body names every object and operator with its schema instead, which
-# pgspot still checks.
-PGSPOT_NO_SEARCH_PATH = pgbench_lab.cold_vs_warm(workload text,clients integer,duration interval,relations regclass[],INOUT experiment_id bigint,INOUT finding text)
-
 .PHONY: pgspot
 pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
-	pgspot --ignore PS017 --proc-without-search-path '$(PGSPOT_NO_SEARCH_PATH)' $<
+	pgspot --ignore PS017 $<
 
 # Every name in the SQL texts of src/ and in the install script's function
 # bodies is qualified with its schema (test/lint/sqlnames.py says why).

@@ -45,17 +45,13 @@ AS $$
 DECLARE
     id pg_catalog.int8;
     kind pg_catalog.text := args OPERATOR(pg_catalog.->>) 'kind';
-    proc pg_catalog.text := CASE
-        WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,bigint,integer,double precision,integer,text)'
-        WHEN kind OPERATOR(pg_catalog.=) 'compare_settings' THEN 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)'
-        WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'pgbench_lab.cold_vs_warm(text,integer,interval,regclass[],bigint,text)'
-        WHEN kind OPERATOR(pg_catalog.=) 'connection_cost' THEN 'pgbench_lab.connection_cost(text,integer,interval,text,text,bigint,bigint,bigint,double precision,double precision,double precision,double precision,double precision,double precision,double precision,text)'
-        END;
+    proc pg_catalog.oid := (SELECT k.procedure::pg_catalog.oid FROM pgbench_lab.experiment_kinds k
+                             WHERE k.kind OPERATOR(pg_catalog.=) (args OPERATOR(pg_catalog.->>) 'kind'));
 BEGIN
     IF proc IS NULL THEN
         RAISE EXCEPTION 'unknown experiment kind "%"', kind
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid kinds are sweep, compare_settings, cold_vs_warm and connection_cost.';
+                  HINT = 'pgbench_lab.experiment_kinds lists the kinds.';
     END IF;
     IF NOT pg_catalog.has_function_privilege(caller::pg_catalog.oid, proc, 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied to record a % experiment', kind

@@ -101,13 +101,17 @@ $$;
 -- CHECK constraints allow (run_status, exp_status, kind, via).
 CREATE FUNCTION pgbench_lab.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
-RETURNS SETOF record LANGUAGE sql IMMUTABLE
+RETURNS SETOF record LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH s AS MATERIALIZED (
+    WITH x AS (
+        -- the kinds in the order they were defined
+        SELECT ARRAY(SELECT k.kind FROM pgbench_lab.experiment_kinds k
+                      ORDER BY k.procedure::pg_catalog.oid) AS kinds),
+    s AS MATERIALIZED (
         SELECT f.key, f.want OPERATOR(pg_catalog.~~) '%!' AS required, k.*
-          FROM pg_catalog.jsonb_each_text(spec) AS f(key, want)
-          JOIN (VALUES
+          FROM x CROSS JOIN pg_catalog.jsonb_each_text(spec) AS f(key, want)
+          JOIN LATERAL (VALUES
                 ('text', false, false, NULL::numeric, NULL::numeric, NULL::pg_catalog.text[], 'a string'),
                 ('object', false, false, NULL, NULL, NULL, 'an object'),
                 ('array', false, false, NULL, NULL, NULL, 'an array'),
@@ -127,9 +131,8 @@ AS $$
                  'one of done, cancelled, failed, aborted'),
                 ('exp_status', false, false, NULL, NULL, ARRAY['done', 'failed', 'aborted'],
                  'one of done, failed, aborted'),
-                ('kind', false, false, NULL, NULL,
-                 ARRAY['sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost'],
-                 'one of sweep, compare_settings, cold_vs_warm, connection_cost'),
+                ('kind', false, false, NULL, NULL, x.kinds,
+                 'one of ' OPERATOR(pg_catalog.||) pg_catalog.array_to_string(x.kinds, ', ')),
                 ('via', false, false, NULL, NULL, ARRAY['spi', 'libpq', 'libpq-connect'],
                  'one of spi, libpq, libpq-connect'))
             AS k(kind, is_number, whole, lo, hi, vals, descr)

@@ -1,7 +1,8 @@
 
 -- ---------------------------------------------------------------------------
--- cold_vs_warm: three runs, cold, OS-warm and warm, recorded as an
--- experiment (kind 'cold_vs_warm').
+-- cold_vs_warm(): three runs, cold, OS-warm and warm, recorded as an
+-- experiment.  Each step's preparation brings the relations into its state
+-- (make_cold, warm) in a transaction of its own before its run.
 -- ---------------------------------------------------------------------------
 
 -- The three states, in the order they run; a run's variant is its position.
@@ -65,13 +66,19 @@ BEGIN
 END
 $$;
 
--- Check the arguments and begin the experiment.  Everything that can be
--- refused is refused here, before anything is evicted or recorded.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_begin(workload text, clients integer, duration interval,
-                                               relations regclass[])
-RETURNS bigint LANGUAGE plpgsql VOLATILE
+-- The plan: check the arguments (run() checks the workload, clients and
+-- duration with the steps), the cold, OS-warm and warm runs in that order.
+-- Everything that can be refused is refused before anything is evicted or
+-- recorded.  caller->'accounts' is the pgbench_accounts the caller's
+-- search_path finds (the driver looks it up in the caller's session).
+CREATE FUNCTION pgbench_lab.cold_vs_warm_plan(workload text, clients integer, duration interval,
+                                              relations regclass[], caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    rels pg_catalog.regclass[] := pgbench_lab.cold_vs_warm_relations(relations,
+        (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
 BEGIN
     IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
         RAISE EXCEPTION 'permission denied for procedure cold_vs_warm'
@@ -83,45 +90,47 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
     END IF;
-    IF NOT workload OPERATOR(pg_catalog.=) ANY (ARRAY['tpcb-like', 'simple-update', 'select-only']) THEN
-        RAISE EXCEPTION 'unknown workload "%"', workload
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
-    END IF;
-    IF clients OPERATOR(pg_catalog.<) 1 THEN
-        RAISE EXCEPTION 'clients must be at least 1'
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a number of clients from 1 to pgbench_lab.max_clients.';
-    END IF;
-    IF NOT pg_catalog.isfinite(duration) OR duration OPERATOR(pg_catalog.<=) '0'::interval THEN
-        RAISE EXCEPTION 'duration must be a positive, finite interval'
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Pass a duration such as ''20 s''; each of the three runs lasts that long.';
-    END IF;
-    RETURN pgbench_lab.experiment_begin('cold_vs_warm', workload, NULL,
-        pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
-            'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i)),
+    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', NULL,
+        'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
+            'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
             -- the relations and their indexes and TOAST, for the cache states
-            'relids', (SELECT pg_catalog.jsonb_agg(DISTINCT o::bigint) FROM pg_catalog.unnest(relations) r,
+            'relids', (SELECT pg_catalog.jsonb_agg(DISTINCT o::bigint) FROM pg_catalog.unnest(rels) r,
                             LATERAL (SELECT r::pg_catalog.oid UNION ALL
                                      SELECT i.indexrelid FROM pg_catalog.pg_index i WHERE i.indrelid OPERATOR(pg_catalog.=) r
                                      UNION ALL
                                      SELECT c.reltoastrelid FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) r AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0
                                      UNION ALL
                                      SELECT i.indexrelid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_index i ON i.indrelid OPERATOR(pg_catalog.=) c.reltoastrelid
-                                      WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o))));
+                                      WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o))),
+        -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver
+        'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                             'variant', v, 'round', 1, 'name', pgbench_lab.cold_vs_warm_state(v),
+                             'about', 'the ' OPERATOR(pg_catalog.||) pgbench_lab.cold_vs_warm_state(v) OPERATOR(pg_catalog.||) ' run',
+                             'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab.cold_vs_warm_state(v),
+                                 'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
+                                                 FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i))),
+                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                                                                  'duration', duration::pg_catalog.text)) ORDER BY v)
+                    FROM pg_catalog.generate_series(1, 3) AS v));
 END
 $$;
 
--- Bring the relations into a run's starting state; returns what it did.
+-- A step's preparation: bring the relations into its run's starting state;
+-- returns what it did (the driver shows it as a NOTICE, then commits: on
+-- PostgreSQL 15 make_cold holds AccessExclusiveLock until then).
 -- cold: make_cold() of shared buffers and the OS page cache; os-warm:
 -- make_cold() of shared buffers only, the OS keeps what the cold run read
--- (seed 002's second run); warm: warm() through pg_prewarm, on top of that.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_prepare(relations regclass[], state text)
+-- (the second run of the published cold-cache test); warm: warm() through pg_prewarm, on top of that.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_prepare(experiment_id bigint, step jsonb)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    state pg_catalog.text := step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->>) 'state';
+    relations pg_catalog.regclass[] := ARRAY(
+        SELECT x.o::pg_catalog.oid::pg_catalog.regclass
+          FROM pg_catalog.jsonb_array_elements_text(step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'relations')
+               WITH ORDINALITY AS x(o, i) ORDER BY x.i);
     a pg_catalog.numeric;
     b pg_catalog.numeric;
     c pg_catalog.numeric;
@@ -139,12 +148,6 @@ BEGIN
                   CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
 END
 $$;
-
--- The label of each run: the experiment and the state.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_label(experiment_id bigint, variant integer)
-RETURNS text LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$ SELECT pg_catalog.format('cold_vs_warm %s: %s', experiment_id, pgbench_lab.cold_vs_warm_state(variant)) $$;
 
 -- Each run of a cold_vs_warm experiment: headline figures, the cache state
 -- it started from (its cache_before snapshot, over the experiment's
@@ -206,7 +209,8 @@ COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) IS
 REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) TO pg_monitor;
 
--- The comparison the way seed 002 tells it.
+-- The comparison as a cold-restart study tells it: each state's figures, the
+-- warm/cold ratio and how soon each run reached 90% of the warm TPS.
 CREATE FUNCTION pgbench_lab.cold_vs_warm_finding(experiment_id bigint)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -245,6 +249,20 @@ COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS
 REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) TO pg_monitor;
 
+-- The procedure's INOUT columns; the finding is also shown as a NOTICE.
+CREATE FUNCTION pgbench_lab.cold_vs_warm_result(id bigint)
+RETURNS TABLE (experiment_id bigint, finding text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    said pg_catalog.text := pgbench_lab.cold_vs_warm_finding(id);
+BEGIN
+    RAISE NOTICE '%', said;
+    RETURN QUERY SELECT id, said;
+END
+$$;
+
 -- The body of report(experiment_id) for a cold_vs_warm experiment.
 CREATE FUNCTION pgbench_lab.report_cold_vs_warm(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
@@ -272,11 +290,8 @@ BEGIN
 END
 $$;
 
--- A PL/pgSQL procedure with no SET clause, so that it can commit around
--- each run (pgbench_lab.run commits before it waits; a procedure with a SET
--- clause cannot commit).  Its body therefore names everything with its
--- schema and uses no operator; the work is in the functions above.  The
--- Makefile's pgspot target lets it through with --proc-without-search-path.
+-- Bound to the experiments driver (src/experiment.c), with no SET clause:
+-- it commits around each run.
 CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     workload text DEFAULT 'select-only',
     clients integer DEFAULT 1,
@@ -284,40 +299,18 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     relations regclass[] DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL)
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    rels pg_catalog.regclass[];
-    variant pg_catalog.int4;
-    rid pg_catalog.int8;
-    st pg_catalog.text;
-    n pg_catalog.int8;
-    tps pg_catalog.float8;
-    lat pg_catalog.float8;
-    p99 pg_catalog.float8;
-    fails pg_catalog.int8;
-    err pg_catalog.text;
-BEGIN
-    rels := pgbench_lab.cold_vs_warm_relations(relations, pg_catalog.to_regclass('pgbench_accounts'));
-    experiment_id := pgbench_lab.cold_vs_warm_begin(workload, clients, duration, rels);
-    COMMIT;
-    FOR variant IN 1..3 LOOP
-        RAISE NOTICE '%', pgbench_lab.cold_vs_warm_prepare(rels, pgbench_lab.cold_vs_warm_state(variant));
-        COMMIT;     -- on PostgreSQL 15 make_cold holds AccessExclusiveLock until here
-        rid := NULL;
-        CALL pgbench_lab.run(workload => workload, clients => clients, duration => duration,
-                             label => pgbench_lab.cold_vs_warm_label(experiment_id, variant),
-                             run_id => rid, status => st, transactions_done => n, tps => tps,
-                             latency_avg_ms => lat, latency_p99_ms => p99, failures => fails,
-                             error => err);
-        PERFORM pgbench_lab.experiment_add(experiment_id, rid, variant, 1);
-        COMMIT;
-    END LOOP;
-    PERFORM pgbench_lab.experiment_end(experiment_id);
-    finding := pgbench_lab.cold_vs_warm_finding(experiment_id);
-    RAISE NOTICE '%', finding;
-END
-$$;
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
 COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) IS
     'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
 REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) FROM PUBLIC;
+
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text)',
+        'pgbench_lab.cold_vs_warm_plan(text, integer, interval, regclass[], jsonb)',
+        'pgbench_lab.cold_vs_warm_prepare(bigint, jsonb)',
+        'pgbench_lab.cold_vs_warm_result(bigint)', 'pgbench_lab.report_cold_vs_warm(bigint)',
+        'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')
+ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
+    preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
+    description = EXCLUDED.description;

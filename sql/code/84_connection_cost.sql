@@ -1,11 +1,79 @@
 
 -- ---------------------------------------------------------------------------
--- connection_cost(): the same workload in-server, over persistent
--- connections and with a new connection per transaction.
+-- connection_cost(): the same workload in-server, over persistent libpq
+-- connections (like pgbench -M prepared) and with a new connection per
+-- transaction (like pgbench -C), as one experiment of three runs with the
+-- same clients and duration; its finding gives their TPS and the ratios.
 -- ---------------------------------------------------------------------------
 
--- A C procedure with no SET clause: it commits between its runs (each is a
--- CALL of run()).  See src/connection_cost.c.
+-- The plan: the three paths in that order, under one label; any run that
+-- does not finish stops the experiment.  The target (which may hold a
+-- password) goes to the libpq runs' arguments only, never into params.
+CREATE FUNCTION pgbench_lab.connection_cost_plan(workload text, clients integer, duration interval,
+                                                 target text, label text, caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
+AS $$
+DECLARE
+    name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
+BEGIN
+    IF workload IS NULL OR clients IS NULL OR duration IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL',
+                        CASE WHEN workload IS NULL THEN 'workload' WHEN clients IS NULL THEN 'clients' ELSE 'duration' END
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'connection_cost runs one workload, by time, three ways.';
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', name, 'stop_on_failure', true,
+        'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
+                      'settings', '[{"via": "spi"}, {"via": "libpq"}, {"via": "libpq-connect"}]'::pg_catalog.jsonb),
+        'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', v.i, 'round', 1,
+                             'about', pg_catalog.format('the %s run', v.via),
+                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                                        'duration', duration::pg_catalog.text, 'label', name, 'via', v.via,
+                                        'target', CASE WHEN v.i OPERATOR(pg_catalog.>) 1 THEN target END))
+                             ORDER BY v.i)
+                    FROM pg_catalog.unnest(ARRAY['spi', 'libpq', 'libpq-connect']) WITH ORDINALITY AS v(via, i)));
+END
+$$;
+
+-- The procedure's INOUT columns: the label, the three runs, their TPS, the
+-- TPS of the libpq-connect run without connecting, its mean connection
+-- time, the two ratios and a sentence.
+CREATE FUNCTION pgbench_lab.connection_cost_result(id bigint)
+RETURNS TABLE (label text, spi_run_id bigint, libpq_run_id bigint, connect_run_id bigint,
+               spi_tps double precision, libpq_tps double precision, connect_tps double precision,
+               connect_tps_without_connections double precision, connection_avg_ms double precision,
+               spi_vs_libpq double precision, libpq_vs_connect double precision, finding text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH f AS (
+        SELECT e.label, s.run_id AS sid, l.run_id AS lid, c.run_id AS cid,
+               s.tps AS spi, l.tps AS libpq, c.tps AS conn, c.tps_without_connections AS conn_wo,
+               c.connection_avg_ms AS ms,
+               CASE WHEN l.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN s.tps OPERATOR(pg_catalog./) l.tps END AS spi_libpq,
+               CASE WHEN c.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN l.tps OPERATOR(pg_catalog./) c.tps END AS libpq_conn
+          FROM pgbench_lab.experiments e
+          JOIN pgbench_lab.experiment_runs xs ON xs.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xs.variant OPERATOR(pg_catalog.=) 1
+          JOIN pgbench_lab.experiment_runs xl ON xl.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xl.variant OPERATOR(pg_catalog.=) 2
+          JOIN pgbench_lab.experiment_runs xc ON xc.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xc.variant OPERATOR(pg_catalog.=) 3
+          JOIN pgbench_lab.runs s ON s.run_id OPERATOR(pg_catalog.=) xs.run_id
+          JOIN pgbench_lab.runs l ON l.run_id OPERATOR(pg_catalog.=) xl.run_id
+          JOIN pgbench_lab.runs c ON c.run_id OPERATOR(pg_catalog.=) xc.run_id
+         WHERE e.experiment_id OPERATOR(pg_catalog.=) id)
+    SELECT f.label, f.sid, f.lid, f.cid, f.spi, f.libpq, f.conn, f.conn_wo, f.ms, f.spi_libpq, f.libpq_conn,
+           pg_catalog.format('in-server %s tps; over persistent libpq connections %s tps (%s times fewer); '
+                             'with a new connection per transaction %s tps (%s times fewer than persistent), '
+                             '%s ms per connection',
+                             pg_catalog.round(f.spi::pg_catalog.numeric), pg_catalog.round(f.libpq::pg_catalog.numeric),
+                             pg_catalog.round(f.spi_libpq::pg_catalog.numeric, 1), pg_catalog.round(f.conn::pg_catalog.numeric),
+                             pg_catalog.round(f.libpq_conn::pg_catalog.numeric, 1), pg_catalog.round(f.ms::pg_catalog.numeric, 2))
+      FROM f
+$$;
+
+-- Bound to the experiments driver (src/experiment.c), with no SET clause:
+-- it commits between its runs.
 CREATE PROCEDURE pgbench_lab.connection_cost(
     workload text DEFAULT 'select-only',
     clients integer DEFAULT 4,
@@ -24,7 +92,16 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     INOUT libpq_vs_connect double precision DEFAULT NULL,
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
-AS 'MODULE_PATHNAME', 'pgbench_lab_connection_cost';
+AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
 COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction; TPS and ratios';
 REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
+
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
+        'pgbench_lab.connection_cost_plan(text, integer, interval, text, text, jsonb)', NULL,
+        'pgbench_lab.connection_cost_result(bigint)', 'pgbench_lab.report_settings(bigint)',
+        'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
+ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
+    preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
+    description = EXCLUDED.description;

@@ -227,79 +227,6 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION pgbench_lab.report_sweep(experiment_id bigint)
-RETURNS SETOF text LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    top pg_catalog.float8;
-    v pg_catalog.record;
-BEGIN
-    RETURN QUERY SELECT pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s', 'clients', 'run', 'TPS', 'change',
-                       'lat avg ms', 'change', 'p99 ms');
-    RETURN QUERY
-        SELECT pg_catalog.rtrim(pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
-                            pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
-                            s.latency_change, pgbench_lab.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
-          FROM pgbench_lab.sweep_summary(experiment_id) s;
-    SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
-    RETURN QUERY SELECT '';
-    RETURN QUERY SELECT 'TPS by clients';
-    RETURN QUERY
-        SELECT pg_catalog.format('  %7s │%s %s', s.clients, pg_catalog.rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
-          FROM pgbench_lab.sweep_summary(experiment_id) s;
-    RETURN QUERY SELECT '';
-    RETURN QUERY
-        SELECT x.w FROM (SELECT pg_catalog.min(r.scale) AS scale, pg_catalog.min(r.clients) FILTER (WHERE r.clients OPERATOR(pg_catalog.>) r.scale) AS c
-                           FROM pgbench_lab.experiment_runs e JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) e.run_id
-                          WHERE e.experiment_id OPERATOR(pg_catalog.=) report_sweep.experiment_id AND r.workload OPERATOR(pg_catalog.=) 'tpcb-like') s,
-                        pgbench_lab.wrap(pg_catalog.format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
-                                                s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
-         WHERE s.c IS NOT NULL
-         ORDER BY x.j;
-    SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
-    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
-                                 pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
-                        ORDER BY f.i, x.j;
-END
-$$;
-
-CREATE FUNCTION pgbench_lab.report_settings(experiment_id bigint)
-RETURNS SETOF text LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    sets pg_catalog.jsonb;
-BEGIN
-    SELECT e.params OPERATOR(pg_catalog.->) 'settings' INTO sets FROM pgbench_lab.experiments e
-     WHERE e.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id;
-    RETURN QUERY SELECT 'Settings sets';
-    RETURN QUERY SELECT pg_catalog.format('  %s: %s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer), pgbench_lab.settings_text(s))
-                   FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i);
-    RETURN QUERY SELECT '';
-    RETURN QUERY SELECT 'TPS per round (the sets run interleaved within each round)';
-    RETURN QUERY SELECT pg_catalog.format('  %5s', 'round') OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(pg_catalog.format('  %10s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer)), '' ORDER BY i)
-                                              FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i));
-    RETURN QUERY
-        SELECT pg_catalog.format('  %5s', x.round) OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.format('  %10s', CASE WHEN r.status OPERATOR(pg_catalog.=) 'done'
-                      THEN pgbench_lab.fmt(r.tps) ELSE r.status END), '' ORDER BY x.variant)
-          FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
-         WHERE x.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id
-         GROUP BY x.round ORDER BY x.round;
-    RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  %s', 'set', 'median TPS', 'min', 'max',
-                       'lat avg ms', 'TPS ratio to A: median (min - max)');
-    RETURN QUERY
-        SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  ×%s (×%s - ×%s)', s.name, pgbench_lab.fmt(s.tps_median),
-                      pgbench_lab.fmt(s.tps_min), pgbench_lab.fmt(s.tps_max),
-                      pgbench_lab.fmt(s.latency_avg_ms_median, 3), pgbench_lab.fmt(s.ratio_median, 3),
-                      pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
-          FROM pgbench_lab.settings_ratios(experiment_id) s;
-    RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab.wrap(pgbench_lab.settings_finding(experiment_id), '');
-END
-$$;
-
 CREATE FUNCTION pgbench_lab.report_experiment(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -308,6 +235,7 @@ DECLARE
     e pgbench_lab.experiments;
     n pg_catalog.int4;
     stopped pg_catalog.bool;
+    body pg_catalog.regproc;
 BEGIN
     SELECT * INTO e FROM pgbench_lab.experiments x WHERE x.experiment_id OPERATOR(pg_catalog.=) report_experiment.experiment_id;
     stopped := pgbench_lab.experiment_stopped(e);
@@ -342,12 +270,13 @@ BEGIN
         RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
     END IF;
     RETURN QUERY SELECT '';
-    IF e.kind OPERATOR(pg_catalog.=) 'sweep' THEN
-        RETURN QUERY SELECT pgbench_lab.report_sweep(e.experiment_id);
-    ELSIF e.kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN
-        RETURN QUERY SELECT pgbench_lab.report_cold_vs_warm(e.experiment_id);
+    -- the body is the kind's report function (pgbench_lab.experiment_kinds)
+    SELECT k.report::pg_catalog.oid::pg_catalog.regproc INTO body
+      FROM pgbench_lab.experiment_kinds k WHERE k.kind OPERATOR(pg_catalog.=) e.kind;
+    IF body IS NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('(no report for kind %s: it is not in pgbench_lab.experiment_kinds)', e.kind);
     ELSE
-        RETURN QUERY SELECT pgbench_lab.report_settings(e.experiment_id);
+        RETURN QUERY EXECUTE pg_catalog.format('SELECT l FROM %s($1) AS l', body) USING e.experiment_id;
     END IF;
     RETURN QUERY
         SELECT pg_catalog.format('Run %s did not finish: %s%s', r.run_id, r.status, coalesce(' (' OPERATOR(pg_catalog.||) r.error OPERATOR(pg_catalog.||) ')', ''))

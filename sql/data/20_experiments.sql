@@ -7,11 +7,38 @@
 -- ---------------------------------------------------------------------------
 
 
+-- The kinds of experiment, one row each, written by the install script's
+-- code part (sql/code/8x_*.sql: each kind's file ends with its row).  One
+-- driver (src/experiment.c) runs every kind: the kind's procedure is a C
+-- procedure bound to that driver, which finds its row here by the
+-- procedure's oid, calls the planner with the procedure's IN arguments, runs
+-- each planned step (the preparation, if any, then CALL run()), links the
+-- runs, and returns the finding function's row as the procedure's INOUT
+-- columns.  report(experiment_id) prints the report function's lines.
+CREATE TABLE pgbench_lab.experiment_kinds (
+    kind text PRIMARY KEY,
+    procedure regprocedure NOT NULL UNIQUE,
+    planner regprocedure NOT NULL,
+    preparation regprocedure,
+    finding regprocedure,
+    report regprocedure NOT NULL,
+    description text NOT NULL
+);
+COMMENT ON TABLE pgbench_lab.experiment_kinds IS
+    'The kinds of experiment: the procedure that runs each, and the functions that plan its steps, prepare each, judge and report it';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.planner IS
+    'Checks the procedure''s IN arguments (then a jsonb of caller facts) and returns the plan: {workload, label, params, steps: [{variant, round, name, about, prepare, run: {run() arguments}}], stop_on_failure}';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.preparation IS
+    'Called with (experiment_id, step) in a transaction of its own before each step''s run; its text is shown as a NOTICE';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.finding IS
+    'Called with (experiment_id) after the last run: its columns fill the procedure''s INOUT columns of the same names';
+REVOKE ALL ON pgbench_lab.experiment_kinds FROM PUBLIC;
+GRANT SELECT ON pgbench_lab.experiment_kinds TO PUBLIC;
+
 CREATE TABLE pgbench_lab.experiments (
     experiment_id bigint PRIMARY KEY
         DEFAULT pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass),
-    kind text NOT NULL
-        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['sweep', 'compare_settings', 'cold_vs_warm', 'connection_cost'])),
+    kind text NOT NULL,
     workload text NOT NULL,
     label text,
     params jsonb NOT NULL DEFAULT '{}',
@@ -29,7 +56,7 @@ CREATE TABLE pgbench_lab.experiments (
 COMMENT ON COLUMN pgbench_lab.experiments.backend_pid IS
     'The session whose procedure runs the experiment (with backend_start): gone or on to another statement, the experiment is aborted';
 COMMENT ON TABLE pgbench_lab.experiments IS
-    'Groups of runs made by sweep() or compare_settings(); ids shared with runs';
+    'Groups of runs made by one experiment procedure (see experiment_kinds); ids shared with runs';
 
 -- variant: position of the client count (sweep) or of the settings set
 -- (compare_settings, 1 = A); round: the interleaved round (1 for a sweep).

@@ -39,6 +39,10 @@ SELECT throws_ok($$CALL pgbench_lab.cold_vs_warm(clients => NULL, relations => A
                  '22004', NULL, 'NULL clients are refused');
 SELECT throws_ok($$CALL pgbench_lab.cold_vs_warm(duration => '0 s', relations => ARRAY['tap_cw'::regclass])$$,
                  '22023', NULL, 'a zero duration is refused');
+-- (the runs' tables exist, so that only the transaction block is wrong)
+CREATE TABLE pgbench_accounts (aid int);
+CREATE TABLE pgbench_branches (bid int);
+INSERT INTO pgbench_branches VALUES (1);
 SELECT throws_ok($$CALL pgbench_lab.cold_vs_warm(relations => ARRAY['tap_cw'::regclass])$$,
                  '2D000', NULL, 'inside a transaction block it cannot commit between runs');
 CREATE ROLE tap_cw_user;

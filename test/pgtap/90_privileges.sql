@@ -22,8 +22,7 @@ SELECT set_eq(
          AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
     ARRAY['wait', 'run_live', 'record', 'experiment_begin', 'experiment_add', 'experiment_end',
-          'experiment_plan_settings', 'experiment_plan_sweep', 'doc_invalid',
-          'cold_vs_warm_begin', 'cold_vs_warm_prepare'],
+          'doc_invalid', 'cold_vs_warm_prepare'],
     'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p

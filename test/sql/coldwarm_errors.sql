@@ -21,9 +21,14 @@ CALL pgbench_lab.cold_vs_warm(clients => 0, relations => ARRAY['coldwarm_reg'::r
 CALL pgbench_lab.cold_vs_warm(duration => '0 s', relations => ARRAY['coldwarm_reg'::regclass]);
 CALL pgbench_lab.cold_vs_warm(duration => '-5 s', relations => ARRAY['coldwarm_reg'::regclass]);
 -- inside a transaction block it cannot commit between runs: nothing recorded
+-- (the runs' tables exist, so that only the transaction block is wrong)
+CREATE TABLE pgbench_accounts (aid int);
+CREATE TABLE pgbench_branches (bid int);
+INSERT INTO pgbench_branches VALUES (1);
 BEGIN;
 CALL pgbench_lab.cold_vs_warm(duration => '1 s', relations => ARRAY['coldwarm_reg'::regclass]);
 ROLLBACK;
+DROP TABLE pgbench_accounts, pgbench_branches;
 -- not a superuser: refused even with EXECUTE granted
 CREATE ROLE coldwarm_reg_user;
 GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text)

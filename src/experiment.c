@@ -1,0 +1,589 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.c
+ *		One driver for every kind of experiment: many runs made one after
+ *		the other and recorded as one experiment.
+ *
+ * A kind is a row of pgbench_lab.experiment_kinds: its procedure (bound to
+ * pgbench_lab_experiment() below), a planner, an optional preparation, an
+ * optional finding and a report function, all SQL.  The driver finds its
+ * row by the oid of the procedure that was called, and then:
+ *
+ *	1. plans: the planner gets the procedure's IN arguments and a jsonb of
+ *	   what only the caller's session can tell (which pgbench_accounts its
+ *	   search_path finds), checks them and returns the plan: the workload,
+ *	   label and parameters to record, and the steps, each with the
+ *	   arguments of its run() and what its preparation needs;
+ *	2. checks every step's run as run() will check it (RunnerPrepare: the
+ *	   workload, clients, duration, label, every setting, the target),
+ *	   so that nothing is recorded or started when any step would fail;
+ *	3. records the experiment, then for each step calls the preparation
+ *	   (its text becomes a NOTICE) and commits, CALLs run() with the step's
+ *	   arguments as parameters, and links the run;
+ *	4. ends the experiment and returns the finding function's columns as
+ *	   the procedure's INOUT columns of the same names.
+ *
+ * run() commits before it waits, so the driver runs non-atomically and
+ * holds no snapshot between or during runs; that is also why the kinds'
+ * procedures are C and not SQL with a SET clause.  Every function of a kind
+ * is called by its schema-qualified name, built from the catalog.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+
+#include "pgbench_lab.h"
+#include "runner.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
+
+/* The names version 0.1's install script binds its procedures to. */
+PG_FUNCTION_INFO_V1(pgbench_lab_sweep);
+PG_FUNCTION_INFO_V1(pgbench_lab_compare_settings);
+PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
+
+#define PGBL_EXPERIMENT_MAX_ARGS 32
+
+/* run()'s arguments that a step may give, in RunnerArg order. */
+static const struct
+{
+	const char *name;
+	Oid			type;
+}			run_args[RUNNER_NARGS_START] = {
+	{"workload", TEXTOID}, {"clients", INT4OID}, {"duration", INTERVALOID},
+	{"transactions", INT8OID}, {"label", TEXTOID}, {"settings", JSONBOID},
+	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
+	{"target", TEXTOID}
+};
+
+/*
+ * A function's name for the text of a call: its schema and its name, each
+ * quoted, to be written "%s.%s" (a call resolved through no search_path).
+ */
+typedef struct FunctionName
+{
+	const char *schema;
+	const char *name;
+} FunctionName;
+
+/* A row of pgbench_lab.experiment_kinds, with its functions' SQL names. */
+typedef struct ExperimentKind
+{
+	char	   *kind;
+	char	   *procedure;		/* for messages: pgbench_lab.sweep() */
+	FunctionName planner;
+	Oid			planner_oid;
+	FunctionName preparation;	/* name NULL: none */
+	FunctionName finding;		/* name NULL: the result is the experiment id */
+} ExperimentKind;
+
+typedef struct ExperimentStep
+{
+	int32		variant;
+	int32		round;
+	char	   *name;			/* labels the run when the step gives none */
+	char	   *about;			/* what the step is, for messages */
+	Datum		step;			/* the step's jsonb, for the preparation */
+	NullableDatum args[RUNNER_NARGS_START];
+} ExperimentStep;
+
+typedef struct ExperimentPlan
+{
+	Datum		plan;			/* the planner's jsonb */
+	bool		stop_on_failure;
+	int			nsteps;
+	ExperimentStep *steps;
+} ExperimentPlan;
+
+
+static FunctionName
+function_name(Oid fn)
+{
+	FunctionName f = {quote_identifier(get_namespace_name(get_func_namespace(fn))),
+	quote_identifier(get_func_name(fn))};
+
+	return f;
+}
+
+static FunctionName
+optional_function(HeapTuple row, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(row, desc, col, &isnull);
+	FunctionName none = {NULL, NULL};
+
+	return isnull ? none : function_name(DatumGetObjectId(d));
+}
+
+/* The kind whose procedure is fn, or an error. */
+static ExperimentKind
+read_kind(Oid fn, MemoryContext cxt)
+{
+	Oid			type = OIDOID;
+	Datum		value = ObjectIdGetDatum(fn);
+	MemoryContext old;
+	ExperimentKind k;
+	bool		isnull;
+
+	if (SPI_execute_with_args("SELECT k.kind, k.planner, k.preparation, k.finding "
+							  "FROM pgbench_lab.experiment_kinds k "
+							  "WHERE k.procedure::pg_catalog.oid OPERATOR(pg_catalog.=) $1",
+							  1, &type, &value, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab.experiment_kinds");
+	if (SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("procedure %s is not an experiment kind", format_procedure(fn)),
+				 errhint("pgbench_lab.experiment_kinds lists the kinds and their procedures.")));
+	old = MemoryContextSwitchTo(cxt);
+	k.kind = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	k.procedure = psprintf("%s.%s()", function_name(fn).schema, function_name(fn).name);
+	k.planner = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	k.planner_oid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	k.preparation = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+	k.finding = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+	MemoryContextSwitchTo(old);
+	return k;
+}
+
+/* The arguments of a function: names, types, modes (NULL: all IN). */
+static int
+function_args(Oid fn, Oid **types, char ***names, char **modes)
+{
+	HeapTuple	proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	int			n;
+
+	if (!HeapTupleIsValid(proc))
+		elog(ERROR, "cache lookup failed for function %u", fn);
+	n = get_func_arg_info(proc, types, names, modes);
+	ReleaseSysCache(proc);
+	return n;
+}
+
+static bool
+has_arg(char **names, int n, const char *name)
+{
+	for (int i = 0; names != NULL && i < n; i++)
+		if (names[i] != NULL && strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The planner's jsonb.  It is called in named notation with those of the
+ * procedure's input arguments (IN or INOUT) that it declares, and caller,
+ * the facts only the caller's session can tell: the pgbench_accounts its
+ * search_path finds, looked up here as run() looks up pgbench's tables.
+ */
+static Datum
+call_planner(FunctionCallInfo fcinfo, const ExperimentKind *kind)
+{
+	Oid		   *types;
+	char	  **names;
+	char	   *modes;
+	int			nall = function_args(fcinfo->flinfo->fn_oid, &types, &names, &modes);
+	Oid		   *ptypes;
+	char	  **pnames;
+	char	   *pmodes;
+	int			pn = function_args(kind->planner_oid, &ptypes, &pnames, &pmodes);
+	Oid			argtypes[PGBL_EXPERIMENT_MAX_ARGS];
+	Datum		values[PGBL_EXPERIMENT_MAX_ARGS];
+	char		nulls[PGBL_EXPERIMENT_MAX_ARGS];
+	StringInfoData named;
+	int			n = 0;
+	bool		isnull;
+
+	initStringInfo(&named);
+	for (int i = 0; i < nall && names != NULL && n < PGBL_EXPERIMENT_MAX_ARGS; i++)
+	{
+		if ((modes != NULL && modes[i] == PROARGMODE_OUT) || !has_arg(pnames, pn, names[i]))
+			continue;
+		argtypes[n] = types[i];
+		values[n] = fcinfo->args[i].value;
+		nulls[n] = fcinfo->args[i].isnull ? 'n' : ' ';
+		appendStringInfo(&named, "%s => $%d, ", quote_identifier(names[i]), ++n);
+	}
+	if (SPI_execute_with_args(psprintf("SELECT %s.%s(%scaller => pg_catalog.jsonb_build_object("
+									   "'accounts', pg_catalog.to_regclass('pgbench_accounts')"
+									   "::pg_catalog.oid))",
+									   kind->planner.schema, kind->planner.name, named.data),
+							  n, argtypes, values, nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "the planner of %s returned no row", kind->procedure);
+	values[0] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		elog(ERROR, "the planner of %s returned no plan", kind->procedure);
+	return values[0];
+}
+
+/* One row of the steps query into an ExperimentStep, copied into cxt. */
+static void
+read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
+{
+	bool		isnull;
+
+	s->variant = DatumGetInt32(SPI_getbinval(row, desc, 1, &isnull));
+	if (isnull)
+		elog(ERROR, "a step of an experiment's plan has no variant");
+	s->round = DatumGetInt32(SPI_getbinval(row, desc, 2, &isnull));
+	if (isnull)
+		s->round = 1;
+	s->name = SPI_getvalue(row, desc, 3);
+	s->about = SPI_getvalue(row, desc, 4);
+	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
+	for (int a = 0; a < RUNNER_NARGS_START; a++)
+	{
+		Datum		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
+
+		s->args[a].value = s->args[a].isnull ? (Datum) 0
+			: datumCopy(d, TupleDescAttr(desc, 5 + a)->attbyval, TupleDescAttr(desc, 5 + a)->attlen);
+	}
+}
+
+/* The plan's steps and flags, kept in cxt across the runs' commits. */
+static ExperimentPlan
+read_plan(Datum plan, MemoryContext cxt)
+{
+	Oid			type = JSONBOID;
+	ExperimentPlan		p;
+	MemoryContext old;
+	bool		isnull;
+
+	if (SPI_execute_with_args("SELECT (s.v OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4, "
+							  "(s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4, "
+							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
+							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
+							  "r.max_tries, r.random_seed, r.via, r.target "
+							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
+							  "WITH ORDINALITY AS s(v, i), "
+							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
+							  "workload pg_catalog.text, clients pg_catalog.int4, "
+							  "duration pg_catalog.interval, transactions pg_catalog.int8, "
+							  "label pg_catalog.text, settings pg_catalog.jsonb, "
+							  "max_tries pg_catalog.int4, random_seed pg_catalog.int8, "
+							  "via pg_catalog.text, target pg_catalog.text) ORDER BY s.i",
+							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the steps of an experiment's plan");
+	old = MemoryContextSwitchTo(cxt);
+	p.plan = datumCopy(plan, false, -1);
+	p.nsteps = (int) SPI_processed;
+	p.steps = palloc0(sizeof(ExperimentStep) * Max(p.nsteps, 1));
+	for (int i = 0; i < p.nsteps; i++)
+	{
+		read_step(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, &p.steps[i]);
+		if (p.steps[i].about == NULL)
+			p.steps[i].about = psprintf("step %d", i + 1);
+	}
+	MemoryContextSwitchTo(old);
+	if (SPI_execute_with_args("SELECT COALESCE(($1 OPERATOR(pg_catalog.->>) "
+							  "'stop_on_failure')::pg_catalog.bool, false)",
+							  1, &type, &plan, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read an experiment's plan");
+	p.stop_on_failure = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
+												   SPI_tuptable->tupdesc, 1, &isnull));
+	return p;
+}
+
+/* A step's run label: its own, else "<kind> <experiment>: <step name>". */
+static NullableDatum
+step_label(const ExperimentKind *kind, const ExperimentStep *s, int64 experiment_id)
+{
+	NullableDatum label = s->args[RUNNER_ARG_LABEL];
+
+	if (label.isnull && s->name != NULL)
+	{
+		label.value = CStringGetTextDatum(psprintf("%s " INT64_FORMAT ": %s",
+												   kind->kind, experiment_id, s->name));
+		label.isnull = false;
+	}
+	return label;
+}
+
+typedef struct CheckContext
+{
+	const char *about;
+	const char *procedure;
+} CheckContext;
+
+static void
+check_context(void *arg)
+{
+	CheckContext *c = (CheckContext *) arg;
+
+	errcontext("%s of %s, checked before its first run", c->about, c->procedure);
+}
+
+/*
+ * Every step's run checked as run() checks it, before anything is recorded:
+ * a bad setting in the last step must not stop the experiment halfway.
+ */
+static void
+check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
+{
+	CheckContext c = {NULL, kind->procedure};
+	ErrorContextCallback callback = {error_context_stack, check_context, &c};
+
+	error_context_stack = &callback;
+	for (int i = 0; i < plan->nsteps; i++)
+	{
+		const ExperimentStep *s = &plan->steps[i];
+
+		LOCAL_FCINFO(args, RUNNER_NARGS_START);
+
+		CHECK_FOR_INTERRUPTS();
+		c.about = s->about;
+		InitFunctionCallInfoData(*args, NULL, RUNNER_NARGS_START, InvalidOid, NULL, NULL);
+		for (int a = 0; a < RUNNER_NARGS_START; a++)
+			args->args[a] = s->args[a];
+		/* run()'s defaults, where they matter to the checks */
+		if (args->args[RUNNER_ARG_MAX_TRIES].isnull)
+			args->args[RUNNER_ARG_MAX_TRIES] = (NullableDatum) {Int32GetDatum(1), false};
+		if (args->args[RUNNER_ARG_VIA].isnull)
+			args->args[RUNNER_ARG_VIA] = (NullableDatum) {CStringGetTextDatum("spi"), false};
+		args->args[RUNNER_ARG_LABEL] = step_label(kind, s, PG_INT64_MAX);
+		(void) RunnerPrepare(args);
+	}
+	error_context_stack = callback.previous;
+}
+
+/* One SELECT through SPI that must return one row; its first column. */
+static Datum
+select_value(const char *sql, int nargs, Oid *types, Datum *values, bool *isnull)
+{
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "pgbench_lab: no row from \"%s\"", sql);
+	return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
+}
+
+/* The preparation of a step, in a transaction of its own. */
+static void
+prepare_step(const ExperimentKind *kind, const ExperimentStep *s, int64 experiment_id)
+{
+	Oid			types[2] = {INT8OID, JSONBOID};
+	Datum		values[2] = {Int64GetDatum(experiment_id), s->step};
+	char	   *sql = psprintf("SELECT %s.%s($1, $2)",
+								   kind->preparation.schema, kind->preparation.name);
+	bool		isnull;
+	Datum		said = select_value(sql, 2, types, values, &isnull);
+
+	if (!isnull)
+		ereport(NOTICE, (errmsg("%s", TextDatumGetCString(said))));
+	SPI_commit();
+}
+
+/*
+ * The step's CALL of run(), non-atomic (run() commits before it waits),
+ * with the step's arguments as parameters, never spelled into the text (a
+ * target's password must not show in an error's context).  Returns the run
+ * id; with stop_on_failure, a run that did not finish is an error.
+ */
+static int64
+run_step(const ExperimentKind *kind, const ExperimentPlan *plan, const ExperimentStep *s, int64 experiment_id)
+{
+	SPIExecuteOptions opts;
+	StringInfoData named;
+	NullableDatum label = step_label(kind, s, experiment_id);
+	int			n = 0;
+	bool		isnull;
+	int64		run_id;
+	char	   *status;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.allow_nonatomic = true;
+	opts.params = makeParamList(RUNNER_NARGS_START);
+	initStringInfo(&named);
+	for (int a = 0; a < RUNNER_NARGS_START; a++)
+	{
+		NullableDatum v = a == RUNNER_ARG_LABEL ? label : s->args[a];
+
+		if (v.isnull)
+			continue;
+		opts.params->params[n].value = v.value;
+		opts.params->params[n].isnull = false;
+		opts.params->params[n].pflags = PARAM_FLAG_CONST;
+		opts.params->params[n].ptype = run_args[a].type;
+		appendStringInfo(&named, "%s%s => $%d", n > 0 ? ", " : "", run_args[a].name, n + 1);
+		n++;
+	}
+	opts.params->numParams = n;
+	if (SPI_execute_extended(psprintf("CALL pgbench_lab.run(%s)", named.data), &opts) < 0 ||
+		SPI_tuptable == NULL || SPI_processed != 1)
+		elog(ERROR, "CALL pgbench_lab.run() returned no row");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+										 SPI_fnumber(SPI_tuptable->tupdesc, "run_id"), &isnull));
+	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+						  SPI_fnumber(SPI_tuptable->tupdesc, "status"));
+	if (plan->stop_on_failure && strcmp(status, "done") != 0)
+	{
+		char	   *error = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+										 SPI_fnumber(SPI_tuptable->tupdesc, "error"));
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s of %s (run " INT64_FORMAT ") ended %s",
+						s->about, kind->procedure, run_id, status),
+				 errdetail("%s", error ? error : "No error was recorded."),
+				 errhint("The runs made so far are linked to experiment " INT64_FORMAT ".",
+						 experiment_id)));
+	}
+	return run_id;
+}
+
+/* Record the experiment; its id. */
+static int64
+begin_experiment(const ExperimentKind *kind, const ExperimentPlan *plan)
+{
+	Oid			types[2] = {TEXTOID, JSONBOID};
+	Datum		values[2] = {CStringGetTextDatum(kind->kind), plan->plan};
+	bool		isnull;
+
+	return DatumGetInt64(select_value("SELECT pgbench_lab.experiment_begin($1, "
+									  "$2 OPERATOR(pg_catalog.->>) 'workload', "
+									  "$2 OPERATOR(pg_catalog.->>) 'label', "
+									  "COALESCE($2 OPERATOR(pg_catalog.->) 'params', '{}'))",
+									  2, types, values, &isnull));
+}
+
+static void
+link_run(int64 experiment_id, const ExperimentStep *s, int64 run_id)
+{
+	Oid			types[4] = {INT8OID, INT8OID, INT4OID, INT4OID};
+	Datum		values[4] = {Int64GetDatum(experiment_id), Int64GetDatum(run_id),
+	Int32GetDatum(s->variant), Int32GetDatum(s->round)};
+	bool		isnull;
+
+	(void) select_value("SELECT pgbench_lab.experiment_add($1, $2, $3, $4)",
+						4, types, values, &isnull);
+}
+
+/*
+ * The procedure's INOUT row: each column from the finding's column of the
+ * same name, experiment_id from the experiment if the finding has none.
+ */
+static Datum
+result_row(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment_id, MemoryContext cxt)
+{
+	TupleDesc	desc;
+	Datum	   *values;
+	bool	   *nulls;
+	TupleDesc	found = NULL;
+	Oid			type = INT8OID;
+	Datum		id = Int64GetDatum(experiment_id);
+	MemoryContext old;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (kind->finding.name != NULL)
+	{
+		if (SPI_execute_with_args(psprintf("SELECT * FROM %s.%s($1)",
+										   kind->finding.schema, kind->finding.name),
+								  1, &type, &id, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the finding of %s", kind->procedure);
+		if (SPI_processed == 1)
+			found = SPI_tuptable->tupdesc;
+	}
+	old = MemoryContextSwitchTo(cxt);
+	desc = BlessTupleDesc(CreateTupleDescCopy(desc));
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		int			col = found ? SPI_fnumber(found, NameStr(att->attname)) : SPI_ERROR_NOATTRIBUTE;
+
+		nulls[i] = true;
+		if (col > 0 && SPI_gettypeid(found, col) != att->atttypid)
+			elog(ERROR, "column \"%s\" of the finding of %s has the wrong type",
+				 NameStr(att->attname), kind->procedure);
+		if (col > 0)
+			values[i] = SPI_getbinval(SPI_tuptable->vals[0], found, col, &nulls[i]);
+		else if (strcmp(NameStr(att->attname), "experiment_id") == 0 && att->atttypid == INT8OID)
+		{
+			values[i] = id;
+			nulls[i] = false;
+		}
+		if (!nulls[i])
+			values[i] = datumCopy(values[i], att->attbyval, att->attlen);
+	}
+	MemoryContextSwitchTo(old);
+	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+}
+
+/*
+ * CALL pgbench_lab.<kind>(...): the procedure of every experiment kind.
+ */
+Datum
+pgbench_lab_experiment(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	CallContext *ctx = (CallContext *) fcinfo->context;
+	bool		atomic = ctx == NULL || !IsA(ctx, CallContext) || ctx->atomic;
+	ExperimentKind kind;
+	ExperimentPlan plan;
+	int64		experiment_id;
+	Datum		result;
+	bool		isnull;
+	Oid			type = INT8OID;
+	Datum		id;
+
+	/* everything is checked first, even where it could not then run */
+	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	kind = read_kind(fcinfo->flinfo->fn_oid, cxt);
+	plan = read_plan(call_planner(fcinfo, &kind), cxt);
+	check_steps(&kind, &plan);
+	if (atomic)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
+				 errmsg("%s must be called with CALL outside a transaction block", kind.procedure),
+				 errhint("Each of its runs commits before it waits, so that no snapshot is held during the runs.")));
+
+	experiment_id = begin_experiment(&kind, &plan);
+	for (int i = 0; i < plan.nsteps; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (kind.preparation.name != NULL)
+			prepare_step(&kind, &plan.steps[i], experiment_id);
+		link_run(experiment_id, &plan.steps[i],
+				 run_step(&kind, &plan, &plan.steps[i], experiment_id));
+	}
+	id = Int64GetDatum(experiment_id);
+	(void) select_value("SELECT pgbench_lab.experiment_end($1)", 1, &type, &id, &isnull);
+	result = result_row(fcinfo, &kind, experiment_id, cxt);
+	SPI_finish();
+	return result;
+}
+
+Datum
+pgbench_lab_sweep(PG_FUNCTION_ARGS)
+{
+	return pgbench_lab_experiment(fcinfo);
+}
+
+Datum
+pgbench_lab_compare_settings(PG_FUNCTION_ARGS)
+{
+	return pgbench_lab_experiment(fcinfo);
+}
+
+Datum
+pgbench_lab_connection_cost(PG_FUNCTION_ARGS)
+{
+	return pgbench_lab_experiment(fcinfo);
+}
