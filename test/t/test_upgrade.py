@@ -8,6 +8,8 @@ runs, a cache snapshot, a sweep), then the update; "fresh" gets the default
 version.  The catalogs of the two are described object by object (every
 member of the extension and everything in its schemas) and compared; a
 difference is printed as the object, the property and both values.
+A user's object that depends on a 0.1 function stops the update instead of
+being dropped with it.
 """
 import difflib
 import hashlib
@@ -378,3 +380,16 @@ def test_comparison_sees_differences(lab):
         obj, prop = what.split(": ", 1)
         assert any(d.startswith(obj + ": ") and prop in d for d in found), \
             f"{what} not seen; differences:\n" + "\n".join(found)
+
+
+def test_update_refuses_to_drop_user_objects(lab):
+    """The update drops 0.1's functions without CASCADE: a user's view on
+    one of them stops it, names the view, and leaves 0.1 as it was."""
+    lab.sql("CREATE DATABASE keeps")
+    lab.sql(f"CREATE EXTENSION pgbench_lab VERSION '{OLD}' CASCADE", dbname="keeps")
+    lab.sql("CREATE VIEW public.my_budget AS SELECT * FROM pgbench_lab.memory_budget()", dbname="keeps")
+    with pytest.raises(psycopg.errors.DependentObjectsStillExist) as e:
+        lab.sql("ALTER EXTENSION pgbench_lab UPDATE", dbname="keeps")
+    assert "my_budget" in (e.value.diag.message_detail or ""), e.value.diag.message_detail
+    assert lab.scalar("SELECT extversion FROM pg_extension WHERE extname = 'pgbench_lab'", dbname="keeps") == OLD
+    assert lab.scalar("SELECT count(*) > 0 FROM public.my_budget", dbname="keeps")
