@@ -1,7 +1,7 @@
 # pgbench_lab: PGXS build.  PG_CONFIG picks the server (scripts/test.sh
 # builds once per supported major).
 EXTENSION = pgbench_lab
-EXTVERSION = 0.1
+EXTVERSION = 0.2
 
 MODULE_big = pgbench_lab
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
@@ -9,8 +9,17 @@ OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 # The install script is assembled from one fragment per part: first
 # sql/data/ (schemas, tables, row-level security: what an upgrade keeps),
 # then sql/code/ (functions, procedures, views: what an upgrade replaces).
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-EXTRA_CLEAN = sql/$(EXTENSION)--$(EXTVERSION).sql
+# The update script from the last release is assembled the same way: a
+# hand-written prelude (sql/upgrade/) that brings the kept objects to this
+# version's shape and drops every function, procedure and view of the old
+# one, then sql/code/ again.  Released install scripts stay as they were
+# shipped (sql/pgbench_lab--0.1.sql), so that old versions can still be
+# installed and updated (test/t/test_upgrade.py).
+PGBL_INSTALL_SQL = sql/$(EXTENSION)--$(EXTVERSION).sql
+PGBL_UPDATE_SQL = sql/$(EXTENSION)--0.1--$(EXTVERSION).sql
+DATA_built = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
+DATA = sql/$(EXTENSION)--0.1.sql
+EXTRA_CLEAN = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
 
 TESTS = $(sort $(wildcard test/sql/*.sql))
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
@@ -33,17 +42,23 @@ include $(PGXS)
 # does not know; drop them so -Werror stays meaningful.
 override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/data/*.sql)) $(sort $(wildcard sql/code/*.sql))
+PGBL_CODE_SQL = $(sort $(wildcard sql/code/*.sql))
+
+$(PGBL_INSTALL_SQL): $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
+	cat $^ > $@
+
+$(PGBL_UPDATE_SQL): sql/upgrade/0.1--$(EXTVERSION).sql $(PGBL_CODE_SQL)
 	cat $^ > $@
 
 .PHONY: pgspot
-pgspot: sql/$(EXTENSION)--$(EXTVERSION).sql
-	pgspot --ignore PS017 $<
+pgspot: $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
+	pgspot --ignore PS017 $(PGBL_INSTALL_SQL)
+	pgspot --ignore PS017 $(PGBL_UPDATE_SQL)
 
 # Every name in the SQL texts of src/ and in the install script's function
 # bodies is qualified with its schema (test/lint/sqlnames.py says why).
 .PHONY: sqlnames
-sqlnames: sql/$(EXTENSION)--$(EXTVERSION).sql
+sqlnames: $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
 	python3 test/lint/sqlnames.py
 
 # The pg_regress and real-server suites with the extension built under
