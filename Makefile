@@ -25,7 +25,7 @@ TESTS = $(sort $(wildcard test/sql/*.sql))
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=pg_prewarm --load-extension=pgbench_lab
 
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -DPGBL_VERSION=\"$(EXTVERSION)\"
 PG_CFLAGS = -Werror
 
 # The client path (src/client_libpq.c) links libpq, as contrib/dblink and

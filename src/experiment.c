@@ -570,20 +570,39 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	return result;
 }
 
+/*
+ * Version 0.1's install script binds sweep(), compare_settings() and
+ * connection_cost() to these names, and its SQL around them is not the
+ * driver's: until ALTER EXTENSION pgbench_lab UPDATE, they refuse clearly
+ * (0.1 can still be installed, its runs, reports and recordings work, and
+ * updated).
+ */
+static Datum
+needs_update(FunctionCallInfo fcinfo)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s.%s() of pgbench_lab 0.1 cannot run with the library of version %s",
+					function_name(fcinfo->flinfo->fn_oid).schema,
+					function_name(fcinfo->flinfo->fn_oid).name, PGBL_VERSION),
+			 errhint("Run ALTER EXTENSION pgbench_lab UPDATE.")));
+	pg_unreachable();
+}
+
 Datum
 pgbench_lab_sweep(PG_FUNCTION_ARGS)
 {
-	return pgbench_lab_experiment(fcinfo);
+	return needs_update(fcinfo);
 }
 
 Datum
 pgbench_lab_compare_settings(PG_FUNCTION_ARGS)
 {
-	return pgbench_lab_experiment(fcinfo);
+	return needs_update(fcinfo);
 }
 
 Datum
 pgbench_lab_connection_cost(PG_FUNCTION_ARGS)
 {
-	return pgbench_lab_experiment(fcinfo);
+	return needs_update(fcinfo);
 }

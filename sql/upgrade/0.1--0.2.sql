@@ -20,9 +20,34 @@
 -- the same order, so that the updated objects end up as a fresh install
 -- makes them (new schemas such as pgbench_lab_internal, new tables and
 -- columns, changed constraints and policies of the experiments tables).
--- Nothing has changed in them yet.
 
 -- >>> data changes 0.1 -> 0.2: add them below this line.
+
+-- Experiments become kinds of one driver: the kinds are rows of a table
+-- (filled by sql/code/, each kind's file ends with its row), and the
+-- experiments table no longer lists them in a CHECK constraint.
+CREATE TABLE pgbench_lab.experiment_kinds (
+    kind text PRIMARY KEY,
+    procedure regprocedure NOT NULL UNIQUE,
+    planner regprocedure NOT NULL,
+    preparation regprocedure,
+    finding regprocedure,
+    report regprocedure NOT NULL,
+    description text NOT NULL
+);
+COMMENT ON TABLE pgbench_lab.experiment_kinds IS
+    'The kinds of experiment: the procedure that runs each, and the functions that plan its steps, prepare each, judge and report it';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.planner IS
+    'Checks the procedure''s IN arguments (then a jsonb of caller facts) and returns the plan: {workload, label, params, steps: [{variant, round, name, about, prepare, run: {run() arguments}}], stop_on_failure}';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.preparation IS
+    'Called with (experiment_id, step) in a transaction of its own before each step''s run; its text is shown as a NOTICE';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.finding IS
+    'Called with (experiment_id) after the last run: its columns fill the procedure''s INOUT columns of the same names';
+REVOKE ALL ON pgbench_lab.experiment_kinds FROM PUBLIC;
+GRANT SELECT ON pgbench_lab.experiment_kinds TO PUBLIC;
+ALTER TABLE pgbench_lab.experiments DROP CONSTRAINT experiments_kind_check;
+COMMENT ON TABLE pgbench_lab.experiments IS
+    'Groups of runs made by one experiment procedure (see experiment_kinds); ids shared with runs';
 
 -- <<< end of data changes.
 

@@ -51,7 +51,7 @@ def test_reads_c_strings_and_install_bodies(tmp_path):
     """A whole tree: a cast in a C string split over lines and macros, and a
     PL/pgSQL procedure without SET search_path."""
     (tmp_path / "src").mkdir()
-    (tmp_path / "sql" / "install").mkdir(parents=True)
+    (tmp_path / "sql" / "code").mkdir(parents=True)
     (tmp_path / "src" / "x.c").write_text(textwrap.dedent('''\
         #define FROM_RUNS " FROM pgbench_lab.runs"
         static void f(void)
@@ -61,7 +61,7 @@ def test_reads_c_strings_and_install_bodies(tmp_path):
                         FROM_RUNS " WHERE run_id = " INT64_FORMAT, true, 0);
         }
         '''))
-    (tmp_path / "sql" / "install" / "00.sql").write_text(textwrap.dedent('''\
+    (tmp_path / "sql" / "code" / "00.sql").write_text(textwrap.dedent('''\
         CREATE PROCEDURE pgbench_lab.p() LANGUAGE plpgsql AS $$
         DECLARE t text;
         BEGIN PERFORM pg_catalog.now(); t := lower('X'); COMMIT; END $$;
