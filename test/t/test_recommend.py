@@ -469,9 +469,9 @@ def test_measured_storage_unreadable_falls_back(node):
     assert rows["effective_io_concurrency"]["recommended"] in ("2", "200")
 
 
-# ---- the README's comparison table can't drift -----------------------------
+# ---- the reference's comparison table (docs/reference.md) can't drift ---------
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 UNITS = {"kB": 1024, "MB": MB, "GB": GB, "TB": 1024 * GB}
 SHARE = {"web": 1.0, "oltp": 1.0, "dw": 0.5, "mixed": 0.5, "desktop": 1 / 6}
 
