@@ -267,7 +267,7 @@ pgbench_lab_autoprewarm_status(PG_FUNCTION_ARGS)
 }
 
 /*
- * pgbench_lab.os_page_size() RETURNS int
+ * pgbench_lab_internal.os_page_size() RETURNS int
  *	The kernel's page size: cache snapshots count OS pages, and this turns
  *	them into a share of a relation's blocks.
  */

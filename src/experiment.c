@@ -453,7 +453,7 @@ begin_experiment(const ExperimentKind *kind, const ExperimentPlan *plan)
 	Datum		values[2] = {CStringGetTextDatum(kind->kind), plan->plan};
 	bool		isnull;
 
-	return DatumGetInt64(select_value("SELECT pgbench_lab.experiment_begin($1, "
+	return DatumGetInt64(select_value("SELECT pgbench_lab_internal.experiment_begin($1, "
 									  "$2 OPERATOR(pg_catalog.->>) 'workload', "
 									  "$2 OPERATOR(pg_catalog.->>) 'label', "
 									  "COALESCE($2 OPERATOR(pg_catalog.->) 'params', '{}'))",
@@ -468,7 +468,7 @@ link_run(int64 experiment_id, const ExperimentStep *s, int64 run_id)
 	Int32GetDatum(s->variant), Int32GetDatum(s->round)};
 	bool		isnull;
 
-	(void) select_value("SELECT pgbench_lab.experiment_add($1, $2, $3, $4)",
+	(void) select_value("SELECT pgbench_lab_internal.experiment_add($1, $2, $3, $4)",
 						4, types, values, &isnull);
 }
 
@@ -564,7 +564,7 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 				 run_step(&kind, &plan, &plan.steps[i], experiment_id));
 	}
 	id = Int64GetDatum(experiment_id);
-	(void) select_value("SELECT pgbench_lab.experiment_end($1)", 1, &type, &id, &isnull);
+	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
 	result = result_row(fcinfo, &kind, experiment_id, cxt);
 	SPI_finish();
 	return result;

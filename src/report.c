@@ -12,7 +12,7 @@
  * DEFINER because they commit between runs.  So this C function notes the
  * calling role, becomes the extension's owner (SecureAsOwner, as a SECURITY
  * DEFINER function with a safe search_path would) and hands both to
- * pgbench_lab.record_as(), which is not executable by PUBLIC and checks
+ * pgbench_lab_internal.record_as(), which is not executable by PUBLIC and checks
  * that the caller may do what it asks.
  *
  *-------------------------------------------------------------------------
@@ -47,10 +47,10 @@ record_as_owner(void *arg)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT pgbench_lab.record_as($1::pg_catalog.regrole, $2, $3)",
+	if (SPI_execute_with_args("SELECT pgbench_lab_internal.record_as($1::pg_catalog.regrole, $2, $3)",
 							  3, types, call->values, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
-		elog(ERROR, "pgbench_lab.record_as returned no row");
+		elog(ERROR, "pgbench_lab_internal.record_as returned no row");
 	call->result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &call->isnull);
 	if (!call->isnull)
 		call->result = SPI_datumTransfer(call->result, false, -1);
@@ -58,9 +58,9 @@ record_as_owner(void *arg)
 }
 
 /*
- * pgbench_lab.record(action text, args jsonb) RETURNS jsonb
+ * pgbench_lab_internal.record(action text, args jsonb) RETURNS jsonb
  *
- * Runs pgbench_lab.record_as(caller, action, args) as the extension's owner
+ * Runs pgbench_lab_internal.record_as(caller, action, args) as the extension's owner
  * and returns its result.  The actions and their checks live in SQL.
  */
 Datum

@@ -302,7 +302,7 @@ pgbench_lab_cancel(PG_FUNCTION_ARGS)
 }
 
 /*
- * pgbench_lab.run_live(run_id bigint) RETURNS record: the live counters of
+ * pgbench_lab_internal.run_live(run_id bigint) RETURNS record: the live counters of
  * a running run, from its shared memory (nothing when it is not running).
  */
 Datum

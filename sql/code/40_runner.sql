@@ -67,7 +67,7 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_cancel';
 COMMENT ON FUNCTION pgbench_lab.cancel(bigint) IS
     'Stop a running run; it is recorded as cancelled with what it measured';
 
-CREATE FUNCTION pgbench_lab.run_live(
+CREATE FUNCTION pgbench_lab_internal.run_live(
     run_id bigint,
     OUT elapsed_seconds double precision,
     OUT transactions bigint,
@@ -83,7 +83,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
            r.started_at, r.owner, l.elapsed_seconds, l.transactions, l.tps,
            l.failures, l.clients_running
       FROM pgbench_lab.runs r
-     CROSS JOIN LATERAL pgbench_lab.run_live(r.run_id) l
+     CROSS JOIN LATERAL pgbench_lab_internal.run_live(r.run_id) l
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 

@@ -95,9 +95,9 @@ COMMENT ON FUNCTION pgbench_lab.autoprewarm_status() IS
 REVOKE ALL ON FUNCTION pgbench_lab.autoprewarm_status() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.autoprewarm_status() TO pg_monitor;
 
-CREATE FUNCTION pgbench_lab.os_page_size()
+CREATE FUNCTION pgbench_lab_internal.os_page_size()
 RETURNS integer
 LANGUAGE c IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'pgbench_lab_os_page_size';
-COMMENT ON FUNCTION pgbench_lab.os_page_size() IS
+COMMENT ON FUNCTION pgbench_lab_internal.os_page_size() IS
     'The kernel''s page size in bytes (cache snapshots count OS pages)';

@@ -8,7 +8,7 @@
 -- A figure rounded for reading; '-' for a missing one; from 1e15 on (no
 -- measured figure, but an imported document may hold up to 1e300) in
 -- exponent notation, '1.0e+299', rather than in 300 digits.
-CREATE FUNCTION pgbench_lab.fmt(x double precision, digits integer DEFAULT 1)
+CREATE FUNCTION pgbench_lab_internal.fmt(x double precision, digits integer DEFAULT 1)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -21,7 +21,7 @@ $$;
 -- float8 arithmetic would overflow or underflow on (an imported TPS of
 -- 5e-324 against one of 1e5): beyond 1e300 it is cut to +-1e300, below
 -- 1e-300 it is 0.
-CREATE FUNCTION pgbench_lab.to_float8(x numeric)
+CREATE FUNCTION pgbench_lab_internal.to_float8(x numeric)
 RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -33,18 +33,18 @@ $$;
 
 -- a / b, NULL when b is 0 or either is NULL; computed in numeric, so any
 -- two figures give a result (see to_float8).
-CREATE FUNCTION pgbench_lab.ratio(a double precision, b double precision)
+CREATE FUNCTION pgbench_lab_internal.ratio(a double precision, b double precision)
 RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN a IS NULL OR b IS NULL OR b OPERATOR(pg_catalog.=) 0 THEN NULL
-                ELSE pgbench_lab.to_float8(a::numeric OPERATOR(pg_catalog./) b::numeric) END
+                ELSE pgbench_lab_internal.to_float8(a::numeric OPERATOR(pg_catalog./) b::numeric) END
 $$;
 
 -- The change from old to new in percent, signed ('+76%'); '' when unknown.
 -- Computed in numeric; a rise of a million percent or more reads
 -- '>+999999%'.
-CREATE FUNCTION pgbench_lab.pct_change(new double precision, old double precision)
+CREATE FUNCTION pgbench_lab_internal.pct_change(new double precision, old double precision)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -78,19 +78,19 @@ END
 $$;
 
 -- '5 s', '0.5 s': a duration in seconds.
-CREATE FUNCTION pgbench_lab.seconds_text(d interval)
+CREATE FUNCTION pgbench_lab_internal.seconds_text(d interval)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT pg_catalog.trim_scale(extract(epoch FROM d))::pg_catalog.text OPERATOR(pg_catalog.||) ' s' $$;
 
 -- '1 client', '4 clients'.
-CREATE FUNCTION pgbench_lab.clients_text(n integer)
+CREATE FUNCTION pgbench_lab_internal.clients_text(n integer)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT n OPERATOR(pg_catalog.||) CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN ' client' ELSE ' clients' END $$;
 
 -- Session settings as 'name=value, ...' in name order, printable.
-CREATE FUNCTION pgbench_lab.settings_text(settings jsonb)
+CREATE FUNCTION pgbench_lab_internal.settings_text(settings jsonb)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -100,7 +100,7 @@ $$;
 
 -- The name this server gives itself in exports: cluster_name if set, else
 -- its system identifier (unique per initdb).
-CREATE FUNCTION pgbench_lab.server_name()
+CREATE FUNCTION pgbench_lab_internal.server_name()
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -116,7 +116,7 @@ $$;
 -- An array argument must be a list: a two-dimensional array would be
 -- read element by element as if it were one (and array_position() refuses
 -- it with a message about searching), so it is refused before anything.
-CREATE FUNCTION pgbench_lab.check_flat(ndims integer, what text, example text)
+CREATE FUNCTION pgbench_lab_internal.check_flat(ndims integer, what text, example text)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -131,7 +131,7 @@ $$;
 
 -- Errors for an id list: NULL, empty, a multidimensional array, NULL
 -- elements, ids the caller cannot read.
-CREATE FUNCTION pgbench_lab.check_ids(ids bigint[], experiments_too boolean)
+CREATE FUNCTION pgbench_lab_internal.check_ids(ids bigint[], experiments_too boolean)
 RETURNS void LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -143,7 +143,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass an array of run ids, for example ARRAY[41, 42].';
     END IF;
-    PERFORM pgbench_lab.check_flat(pg_catalog.array_ndims(ids), 'ids', 'ARRAY[41, 42]');
+    PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(ids), 'ids', 'ARRAY[41, 42]');
     IF pg_catalog.array_position(ids, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'ids must not contain null'
             USING ERRCODE = 'null_value_not_allowed',

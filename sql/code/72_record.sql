@@ -1,20 +1,20 @@
 
 -- ---------------------------------------------------------------------------
--- Writing: pgbench_lab.record() (C, src/report.c) switches to the
+-- Writing: pgbench_lab_internal.record() (C, src/report.c) switches to the
 -- extension's owner and calls record_as() with the calling role, so the rows
 -- a user's experiment or import makes are owned by that user and nobody
 -- writes the tables directly.
 -- ---------------------------------------------------------------------------
 
-CREATE FUNCTION pgbench_lab.record(action text, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.record(action text, args jsonb)
 RETURNS jsonb
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_record';
-COMMENT ON FUNCTION pgbench_lab.record(text, jsonb) IS
+COMMENT ON FUNCTION pgbench_lab_internal.record(text, jsonb) IS
     'Internal: write an experiment or an import as the extension owner, on behalf of the caller';
 
 -- A jsonb number that is a whole number within [lo, hi], or NULL.
-CREATE FUNCTION pgbench_lab.json_int(v jsonb, lo numeric, hi numeric)
+CREATE FUNCTION pgbench_lab_internal.json_int(v jsonb, lo numeric, hi numeric)
 RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -28,7 +28,7 @@ $$;
 -- transaction that both began after the experiment did.  (A procedure's
 -- CALL began before it, though the procedure commits between runs; several
 -- statements of one transaction block share its start.)
-CREATE FUNCTION pgbench_lab.experiment_stopped(e pgbench_lab.experiments)
+CREATE FUNCTION pgbench_lab_internal.experiment_stopped(e pgbench_lab.experiments)
 RETURNS boolean LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -38,7 +38,7 @@ AS $$
                           AND (a.query_start OPERATOR(pg_catalog.<=) e.started_at OR a.xact_start OPERATOR(pg_catalog.<=) e.started_at))
 $$;
 
-CREATE FUNCTION pgbench_lab.experiment_begin_as(caller regrole, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.experiment_begin_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -62,7 +62,7 @@ BEGIN
     -- session) are marked aborted as the next one begins
     UPDATE pgbench_lab.experiments e
        SET status = 'aborted', finished_at = pg_catalog.clock_timestamp()
-     WHERE e.status OPERATOR(pg_catalog.=) 'running' AND pgbench_lab.experiment_stopped(e);
+     WHERE e.status OPERATOR(pg_catalog.=) 'running' AND pgbench_lab_internal.experiment_stopped(e);
     INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner, backend_pid, backend_start)
     VALUES (kind, args OPERATOR(pg_catalog.->>) 'workload', args OPERATOR(pg_catalog.->>) 'label',
             COALESCE(args OPERATOR(pg_catalog.->) 'params', '{}'), caller, pg_catalog.pg_backend_pid(),
@@ -73,12 +73,12 @@ END
 $$;
 
 -- The id of a running experiment of the caller, locked; an error otherwise.
-CREATE FUNCTION pgbench_lab.running_experiment_of(caller regrole, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.running_experiment_of(caller regrole, args jsonb)
 RETURNS bigint LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid pg_catalog.int8 := pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'experiment_id', 1, 9223372036854775807);
+    eid pg_catalog.int8 := pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'experiment_id', 1, 9223372036854775807);
 BEGIN
     PERFORM FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) eid AND e.status OPERATOR(pg_catalog.=) 'running' AND e.source_server IS NULL
@@ -94,13 +94,13 @@ END
 $$;
 
 -- Link a run to an experiment: the caller must own both.
-CREATE FUNCTION pgbench_lab.experiment_add_as(caller regrole, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.experiment_add_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid pg_catalog.int8 := pgbench_lab.running_experiment_of(caller, args);
-    rid pg_catalog.int8 := pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'run_id', 1, 9223372036854775807);
+    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, args);
+    rid pg_catalog.int8 := pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'run_id', 1, 9223372036854775807);
     n pg_catalog.int4;
 BEGIN
     PERFORM FROM pgbench_lab.runs r
@@ -114,19 +114,19 @@ BEGIN
     SELECT pg_catalog.count(*) OPERATOR(pg_catalog.+) 1 INTO n FROM pgbench_lab.experiment_runs WHERE experiment_id OPERATOR(pg_catalog.=) eid;
     INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
     VALUES (eid, n, rid,
-            coalesce(pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'variant', 1, 2147483647), n),
-            coalesce(pgbench_lab.json_int(args OPERATOR(pg_catalog.->) 'round', 1, 2147483647), 1));
+            coalesce(pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'variant', 1, 2147483647), n),
+            coalesce(pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'round', 1, 2147483647), 1));
     RETURN pg_catalog.jsonb_build_object('ordinal', n);
 END
 $$;
 
 -- Done if every run is done, else failed.
-CREATE FUNCTION pgbench_lab.experiment_end_as(caller regrole, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.experiment_end_as(caller regrole, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid pg_catalog.int8 := pgbench_lab.running_experiment_of(caller, args);
+    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, args);
     st pg_catalog.text;
 BEGIN
     UPDATE pgbench_lab.experiments e
@@ -144,7 +144,7 @@ $$;
 
 
 -- The only entry of record(): dispatch to the action, as the extension owner.
-CREATE FUNCTION pgbench_lab.record_as(caller regrole, action text, args jsonb)
+CREATE FUNCTION pgbench_lab_internal.record_as(caller regrole, action text, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -154,15 +154,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid actions are experiment_begin, experiment_add, experiment_end and import.';
     END IF;
-    RETURN CASE WHEN action OPERATOR(pg_catalog.=) 'experiment_begin' THEN pgbench_lab.experiment_begin_as(caller, args)
-        WHEN action OPERATOR(pg_catalog.=) 'experiment_add' THEN pgbench_lab.experiment_add_as(caller, args)
-        WHEN action OPERATOR(pg_catalog.=) 'experiment_end' THEN pgbench_lab.experiment_end_as(caller, args)
-        ELSE pgbench_lab.import_as(caller, args) END;
+    RETURN CASE WHEN action OPERATOR(pg_catalog.=) 'experiment_begin' THEN pgbench_lab_internal.experiment_begin_as(caller, args)
+        WHEN action OPERATOR(pg_catalog.=) 'experiment_add' THEN pgbench_lab_internal.experiment_add_as(caller, args)
+        WHEN action OPERATOR(pg_catalog.=) 'experiment_end' THEN pgbench_lab_internal.experiment_end_as(caller, args)
+        ELSE pgbench_lab_internal.import_as(caller, args) END;
 END
 $$;
 
-REVOKE ALL ON FUNCTION pgbench_lab.record_as(regrole, text, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab.experiment_add_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab.experiment_end_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab.running_experiment_of(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.record_as(regrole, text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_add_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_end_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.running_experiment_of(regrole, jsonb) FROM PUBLIC;

@@ -4,7 +4,7 @@
 -- ---------------------------------------------------------------------------
 
 -- True if s reads as a value of the type (timestamptz or interval).
-CREATE FUNCTION pgbench_lab.reads_as(s text, typ text)
+CREATE FUNCTION pgbench_lab_internal.reads_as(s text, typ text)
 RETURNS boolean LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -27,7 +27,7 @@ $$;
 -- column's type and CHECK constraint hold (see doc_first_bad()), so that
 -- the tables refuse nothing the validator passes.  The parameters of an
 -- experiment are checked by its kind.
-CREATE FUNCTION pgbench_lab.doc_spec(what text)
+CREATE FUNCTION pgbench_lab_internal.doc_spec(what text)
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -65,17 +65,17 @@ AS $$
 $$;
 
 -- The fields of a row that the document carries.
-CREATE FUNCTION pgbench_lab.doc_fields(row_doc jsonb, what text)
+CREATE FUNCTION pgbench_lab_internal.doc_fields(row_doc jsonb, what text)
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce(pg_catalog.jsonb_object_agg(r.key, r.value), '{}')
       FROM pg_catalog.jsonb_each(row_doc) r
-     WHERE pgbench_lab.doc_spec(what) OPERATOR(pg_catalog.?) r.key
+     WHERE pgbench_lab_internal.doc_spec(what) OPERATOR(pg_catalog.?) r.key
 $$;
 
 -- Every complaint about a document has the same shape and hint.
-CREATE FUNCTION pgbench_lab.doc_invalid(problem text)
+CREATE FUNCTION pgbench_lab_internal.doc_invalid(problem text)
 RETURNS void LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -99,7 +99,7 @@ $$;
 -- under 1e300 and not so small that it would read as 0; ratio: also 0 to
 -- 1), timestamps and intervals that PostgreSQL reads, and the values the
 -- CHECK constraints allow (run_status, exp_status, kind, via).
-CREATE FUNCTION pgbench_lab.doc_first_bad(arr jsonb, spec jsonb,
+CREATE FUNCTION pgbench_lab_internal.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
 RETURNS SETOF record LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -160,8 +160,8 @@ AS $$
                                                                         ELSE 'string' END
                                   THEN false
                                   WHEN s.vals IS NOT NULL THEN (v.v OPERATOR(pg_catalog.#>>) '{}') OPERATOR(pg_catalog.=) ANY (s.vals)
-                                  WHEN s.kind OPERATOR(pg_catalog.=) 'time' THEN pgbench_lab.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'timestamptz')
-                                  WHEN s.kind OPERATOR(pg_catalog.=) 'interval' THEN pgbench_lab.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'interval')
+                                  WHEN s.kind OPERATOR(pg_catalog.=) 'time' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'timestamptz')
+                                  WHEN s.kind OPERATOR(pg_catalog.=) 'interval' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'interval')
                                   ELSE true END
                     THEN 'is not ' OPERATOR(pg_catalog.||) s.descr END
           FROM e CROSS JOIN s
@@ -175,16 +175,16 @@ $$;
 
 -- Check one object of the document against a spec; the first bad field
 -- raises an error naming its path.
-CREATE FUNCTION pgbench_lab.doc_check(obj jsonb, spec jsonb, path text)
+CREATE FUNCTION pgbench_lab_internal.doc_check(obj jsonb, spec jsonb, path text)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     bad pg_catalog.record;
 BEGIN
-    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(pg_catalog.jsonb_build_array(obj), spec);
+    SELECT * INTO bad FROM pgbench_lab_internal.doc_first_bad(pg_catalog.jsonb_build_array(obj), spec);
     IF FOUND THEN
-        PERFORM pgbench_lab.doc_invalid(pg_catalog.format('%s%s %s', path,
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s%s %s', path,
             CASE WHEN coalesce(bad.key, '') OPERATOR(pg_catalog.=) '' THEN '' ELSE '.' OPERATOR(pg_catalog.||) bad.key END, bad.problem));
     END IF;
 END
@@ -194,7 +194,7 @@ $$;
 -- each key in uniq unique among them (numbers compared as numbers; the
 -- kind num as double precision, as the tables store it).  The first
 -- problem, in the order of the elements, raises an error naming its path.
-CREATE FUNCTION pgbench_lab.doc_check_each(arr jsonb, spec jsonb, path text, uniq text[])
+CREATE FUNCTION pgbench_lab_internal.doc_check_each(arr jsonb, spec jsonb, path text, uniq text[])
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -203,9 +203,9 @@ DECLARE
     dup pg_catalog.record;
 BEGIN
     IF (pg_catalog.jsonb_typeof(arr) OPERATOR(pg_catalog.=) 'array') IS NOT TRUE THEN
-        PERFORM pgbench_lab.doc_invalid(pg_catalog.format('%s must be an array', path));
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s must be an array', path));
     END IF;
-    SELECT * INTO bad FROM pgbench_lab.doc_first_bad(arr, spec);
+    SELECT * INTO bad FROM pgbench_lab_internal.doc_first_bad(arr, spec);
     -- the elements before the first bad one are sound: their values cast
     SELECT d.i, d.key, d.val INTO dup
       FROM (SELECT a.n OPERATOR(pg_catalog.-) 1 AS i, k.key, a.elem OPERATOR(pg_catalog.->>) k.key AS val,
@@ -228,14 +228,14 @@ BEGIN
                   HINT = 'Each run, progress second, latency bucket, experiment, ordinal, run of an experiment and sweep client count appears once.';
     END IF;
     IF bad.i IS NOT NULL THEN
-        PERFORM pgbench_lab.doc_invalid(pg_catalog.format('%s[%s]%s %s', path, bad.i,
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s[%s]%s %s', path, bad.i,
             CASE WHEN coalesce(bad.key, '') OPERATOR(pg_catalog.=) '' THEN '' ELSE '.' OPERATOR(pg_catalog.||) bad.key END, bad.problem));
     END IF;
 END
 $$;
 
 -- [v1, v2] as [{"": v1}, {"": v2}], to check array elements with doc_check_each.
-CREATE FUNCTION pgbench_lab.json_wrap(arr jsonb)
+CREATE FUNCTION pgbench_lab_internal.json_wrap(arr jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -247,7 +247,7 @@ $$;
 -- The parameters of an experiment of the document, by its kind, and the
 -- variants its runs may have (reports name them: A, B... for settings
 -- sets, cold/OS-warm/warm); path is the experiment's.
-CREATE FUNCTION pgbench_lab.doc_check_params(e jsonb, path text)
+CREATE FUNCTION pgbench_lab_internal.doc_check_params(e jsonb, path text)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -259,18 +259,18 @@ DECLARE
     variants pg_catalog.int4;
     bad pg_catalog.int8;
 BEGIN
-    PERFORM pgbench_lab.doc_check(params, pgbench_lab.doc_spec(kind), path OPERATOR(pg_catalog.||) '.params');
+    PERFORM pgbench_lab_internal.doc_check(params, pgbench_lab_internal.doc_spec(kind), path OPERATOR(pg_catalog.||) '.params');
     IF kind OPERATOR(pg_catalog.=) 'sweep' THEN
-        PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params OPERATOR(pg_catalog.->) 'clients'), '{"": "count!"}',
+        PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'clients'), '{"": "count!"}',
                                            path OPERATOR(pg_catalog.||) '.params.clients', '{""}');
         variants := pg_catalog.jsonb_array_length(params OPERATOR(pg_catalog.->) 'clients');
     ELSIF kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN
         IF pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'relations') OPERATOR(pg_catalog.=) 'array' THEN
-            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params OPERATOR(pg_catalog.->) 'relations'), '{"": "text!"}',
+            PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'relations'), '{"": "text!"}',
                                                path OPERATOR(pg_catalog.||) '.params.relations', '{}');
         END IF;
         IF pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'relids') OPERATOR(pg_catalog.=) 'array' THEN
-            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params OPERATOR(pg_catalog.->) 'relids'), '{"": "oid!"}',
+            PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'relids'), '{"": "oid!"}',
                                                path OPERATOR(pg_catalog.||) '.params.relids', '{}');
         END IF;
         variants := 3;      -- cold, OS-warm, warm
@@ -278,11 +278,11 @@ BEGIN
         -- compare_settings, connection_cost: sets of settings (for
         -- connection_cost the three paths), named A, B...
         IF pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'array' THEN
-            PERFORM pgbench_lab.doc_check_each(pgbench_lab.json_wrap(params OPERATOR(pg_catalog.->) 'settings'), '{"": "object!"}',
+            PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'settings'), '{"": "object!"}',
                                                path OPERATOR(pg_catalog.||) '.params.settings', '{}');
             sets := pg_catalog.jsonb_array_length(params OPERATOR(pg_catalog.->) 'settings');
             IF sets OPERATOR(pg_catalog.<) fewest OR sets OPERATOR(pg_catalog.>) 26 THEN
-                PERFORM pgbench_lab.doc_invalid(pg_catalog.format('%s.params.settings holds %s set(s), not %s to 26',
+                PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.params.settings holds %s set(s), not %s to 26',
                                                        path, sets, fewest));
             END IF;
         END IF;
@@ -292,7 +292,7 @@ BEGIN
      WHERE (x.r OPERATOR(pg_catalog.->>) 'variant')::numeric OPERATOR(pg_catalog.>) variants
      ORDER BY x.n LIMIT 1;
     IF FOUND THEN
-        PERFORM pgbench_lab.doc_invalid(pg_catalog.format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
             path, bad, variants, CASE WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'client counts'
                                            WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
                                            ELSE 'sets of settings' END));
@@ -300,7 +300,7 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION pgbench_lab.doc_validate(doc jsonb)
+CREATE FUNCTION pgbench_lab_internal.doc_validate(doc jsonb)
 RETURNS void LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -313,7 +313,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
     END IF;
-    PERFORM pgbench_lab.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
+    PERFORM pgbench_lab_internal.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
         "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
     IF doc OPERATOR(pg_catalog.->>) 'format' OPERATOR(pg_catalog.<>) 'pgbench_lab export' OR doc OPERATOR(pg_catalog.->) 'version' OPERATOR(pg_catalog.<>) '1' THEN
         RAISE EXCEPTION 'unsupported export document: format "%" version %',
@@ -321,20 +321,20 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
-    PERFORM pgbench_lab.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    PERFORM pgbench_lab.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab.doc_spec('run')
+    PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
+    PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
         OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!"}', '$.runs', '{run_id}');
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
-        PERFORM pgbench_lab.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab.doc_spec('progress'),
+        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
                                            pg_catalog.format('$.runs[%s].progress', r.i), '{second}');
-        PERFORM pgbench_lab.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'latency', pgbench_lab.doc_spec('latency'),
+        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'latency', pgbench_lab_internal.doc_spec('latency'),
                                            pg_catalog.format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
     END LOOP;
     IF NOT doc OPERATOR(pg_catalog.?) 'experiments' THEN
         RETURN;
     END IF;
-    PERFORM pgbench_lab.doc_check_each(doc OPERATOR(pg_catalog.->) 'experiments', pgbench_lab.doc_spec('experiment')
+    PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'experiments', pgbench_lab_internal.doc_spec('experiment')
         OPERATOR(pg_catalog.||) '{"runs": "array!"}', '$.experiments', '{experiment_id}');
     -- the first experiment that names a run the document does not hold
     SELECT e.n OPERATOR(pg_catalog.-) 1 INTO missing
@@ -346,11 +346,11 @@ BEGIN
      ORDER BY e.n LIMIT 1;
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'experiments') WITH ORDINALITY AS a(elem, n) LOOP
-        PERFORM pgbench_lab.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'runs', pgbench_lab.doc_spec('experiment_run'),
+        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('experiment_run'),
                                            pg_catalog.format('$.experiments[%s].runs', r.i), '{ordinal,run_id}');
-        PERFORM pgbench_lab.doc_check_params(r.elem, pg_catalog.format('$.experiments[%s]', r.i));
+        PERFORM pgbench_lab_internal.doc_check_params(r.elem, pg_catalog.format('$.experiments[%s]', r.i));
         IF r.i OPERATOR(pg_catalog.=) missing THEN
-            PERFORM pgbench_lab.doc_invalid(pg_catalog.format('$.experiments[%s] names a run that is not in $.runs', r.i));
+            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.experiments[%s] names a run that is not in $.runs', r.i));
         END IF;
     END LOOP;
 END
@@ -361,7 +361,7 @@ $$;
 -- document, whatever its size.  The new ids are drawn first, in the order
 -- of the document (runs, then experiments), so that progress, histograms
 -- and experiments can refer to them.
-CREATE FUNCTION pgbench_lab.import_as(caller regrole, doc jsonb)
+CREATE FUNCTION pgbench_lab_internal.import_as(caller regrole, doc jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -376,7 +376,7 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'A superuser can GRANT EXECUTE ON FUNCTION pgbench_lab.import(jsonb).';
     END IF;
-    PERFORM pgbench_lab.doc_validate(doc);
+    PERFORM pgbench_lab_internal.doc_validate(doc);
     src := doc OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'name';
     -- numbers are read through numeric: a document may write 2 as 2.0
     WITH d AS MATERIALIZED (
@@ -464,18 +464,18 @@ LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT x.kind, x.source_id, x.id
-      FROM pg_catalog.jsonb_to_recordset(pgbench_lab.record('import', coalesce(doc, 'null')))
+      FROM pg_catalog.jsonb_to_recordset(pgbench_lab_internal.record('import', coalesce(doc, 'null')))
            AS x(kind pg_catalog.text, source_id bigint, id bigint)
 $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
     'Import runs and experiments from an export document: new local ids, marked with their source server';
 
 -- One run as the document holds it.
-CREATE FUNCTION pgbench_lab.export_run(r pgbench_lab.runs)
+CREATE FUNCTION pgbench_lab_internal.export_run(r pgbench_lab.runs)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pgbench_lab.doc_fields(pg_catalog.to_jsonb(r), 'run')
+    SELECT pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(r), 'run')
         OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
             'progress', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.-) 'run_id' ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id),
@@ -503,7 +503,7 @@ BEGIN
                                           WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id
                                             AND NOT x.run_id OPERATOR(pg_catalog.=) ANY (rids)));
     ELSE
-        PERFORM pgbench_lab.check_ids(run_ids, true);
+        PERFORM pgbench_lab_internal.check_ids(run_ids, true);
         eids := ARRAY(SELECT e.experiment_id FROM pgbench_lab.experiments e
                        WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (run_ids));
         rids := ARRAY(SELECT r.run_id FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) ANY (run_ids)
@@ -523,12 +523,12 @@ BEGIN
         'version', 1,
         'exported_at', pg_catalog.now(),
         'server', pg_catalog.jsonb_build_object(
-            'name', pgbench_lab.server_name(),
+            'name', pgbench_lab_internal.server_name(),
             'server_version', pg_catalog.current_setting('server_version'),
             'extension_version', (SELECT extversion FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pgbench_lab')),
-        'runs', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab.export_run(r) ORDER BY r.run_id), '[]')
+        'runs', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.export_run(r) ORDER BY r.run_id), '[]')
                    FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) ANY (rids)),
-        'experiments', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab.doc_fields(pg_catalog.to_jsonb(e), 'experiment')
+        'experiments', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(e), 'experiment')
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('runs',
                        (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'experiment_id' ORDER BY x.ordinal), '[]')
                           FROM pgbench_lab.experiment_runs x
@@ -542,5 +542,5 @@ COMMENT ON FUNCTION pgbench_lab.export(bigint[]) IS
 
 
 REVOKE ALL ON FUNCTION pgbench_lab.import(jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab.import_as(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.import_as(regrole, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.export(bigint[]) TO pg_monitor;

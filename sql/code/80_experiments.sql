@@ -9,34 +9,34 @@
 -- preparation), its procedure bound to the driver, and one row.
 -- ---------------------------------------------------------------------------
 
-CREATE FUNCTION pgbench_lab.experiment_begin(kind text, workload text, label text, params jsonb)
+CREATE FUNCTION pgbench_lab_internal.experiment_begin(kind text, workload text, label text, params jsonb)
 RETURNS bigint LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT (pgbench_lab.record('experiment_begin', pg_catalog.jsonb_build_object('kind', kind,
+    SELECT (pgbench_lab_internal.record('experiment_begin', pg_catalog.jsonb_build_object('kind', kind,
             'workload', workload, 'label', label, 'params', params)) OPERATOR(pg_catalog.->>) 'experiment_id')::bigint
 $$;
 
-CREATE FUNCTION pgbench_lab.experiment_add(experiment_id bigint, run_id bigint, variant integer, round integer)
+CREATE FUNCTION pgbench_lab_internal.experiment_add(experiment_id bigint, run_id bigint, variant integer, round integer)
 RETURNS void LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT FROM pgbench_lab.record('experiment_add', pg_catalog.jsonb_build_object('experiment_id', experiment_id,
+    SELECT FROM pgbench_lab_internal.record('experiment_add', pg_catalog.jsonb_build_object('experiment_id', experiment_id,
             'run_id', run_id, 'variant', variant, 'round', round))
 $$;
 
-CREATE FUNCTION pgbench_lab.experiment_end(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.experiment_end(experiment_id bigint)
 RETURNS void LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT FROM pgbench_lab.record('experiment_end', pg_catalog.jsonb_build_object('experiment_id', experiment_id))
+    SELECT FROM pgbench_lab_internal.record('experiment_end', pg_catalog.jsonb_build_object('experiment_id', experiment_id))
 $$;
 
 -- An experiment of one of the kinds a function reads, or an error naming
 -- the kind it is (the functions would otherwise read another kind's runs
 -- as their own: a cold_vs_warm experiment's three runs of one client count
 -- as a sweep divides by zero).
-CREATE FUNCTION pgbench_lab.check_experiment(experiment_id bigint, kinds text[], fn text)
+CREATE FUNCTION pgbench_lab_internal.check_experiment(experiment_id bigint, kinds text[], fn text)
 RETURNS void LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$

@@ -4,7 +4,7 @@
 -- ---------------------------------------------------------------------------
 
 -- The sweep's client counts, checked and in rising order.
-CREATE FUNCTION pgbench_lab.sweep_counts(workload text, clients integer[])
+CREATE FUNCTION pgbench_lab_internal.sweep_counts(workload text, clients integer[])
 RETURNS integer[] LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -14,7 +14,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
     END IF;
-    PERFORM pgbench_lab.check_flat(pg_catalog.array_ndims(clients), 'clients', '''{1,2,4,8}''');
+    PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(clients), 'clients', '''{1,2,4,8}''');
     IF clients IS NULL OR pg_catalog.cardinality(clients) OPERATOR(pg_catalog.=) 0
        OR pg_catalog.array_position(clients, NULL) IS NOT NULL THEN
         RAISE EXCEPTION 'clients must be a non-empty array without nulls'
@@ -37,13 +37,13 @@ END
 $$;
 
 -- The parameters of a sweep, checked.
-CREATE FUNCTION pgbench_lab.sweep_params(workload text, clients integer[], duration interval, settings jsonb)
+CREATE FUNCTION pgbench_lab_internal.sweep_params(workload text, clients integer[], duration interval, settings jsonb)
 RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
-    counts pg_catalog.int4[] := pgbench_lab.sweep_counts(workload, clients);
+    counts pg_catalog.int4[] := pgbench_lab_internal.sweep_counts(workload, clients);
 BEGIN
     IF duration IS NULL OR settings IS NULL THEN
         RAISE EXCEPTION 'duration and settings must not be null'
@@ -64,7 +64,7 @@ $$;
 -- added clients would give (1 = linear, 0 = nothing, negative = a loss);
 -- computed in numeric, so that no figures make it overflow, and NULL when
 -- two runs share a client count (an imported document may hold that).
-CREATE FUNCTION pgbench_lab.sweep_steps(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.sweep_steps(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, prev_clients integer, prev_tps double precision,
                prev_latency_avg_ms double precision, linear_share double precision)
@@ -72,7 +72,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT s.*, CASE WHEN s.clients OPERATOR(pg_catalog.>) s.prev_clients
-                     THEN pgbench_lab.to_float8((s.tps::numeric OPERATOR(pg_catalog./) s.prev_tps::numeric OPERATOR(pg_catalog.-) 1)
+                     THEN pgbench_lab_internal.to_float8((s.tps::numeric OPERATOR(pg_catalog./) s.prev_tps::numeric OPERATOR(pg_catalog.-) 1)
                                                 OPERATOR(pg_catalog./) (s.clients::numeric OPERATOR(pg_catalog./) s.prev_clients OPERATOR(pg_catalog.-) 1)) END
       FROM (SELECT r.clients, r.run_id, r.tps, r.latency_avg_ms, r.latency_p99_ms,
                    pg_catalog.lag(r.clients) OVER w AS prev_clients, pg_catalog.lag(r.tps) OVER w AS prev_tps,
@@ -103,18 +103,18 @@ DECLARE
     peak_text pg_catalog.text;
     knee_text pg_catalog.text;
 BEGIN
-    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_verdict()');
-    SELECT pg_catalog.count(*), pg_catalog.max(s.clients) INTO n, top FROM pgbench_lab.sweep_steps(experiment_id) s;
+    PERFORM pgbench_lab_internal.check_experiment(experiment_id, '{sweep}', 'sweep_verdict()');
+    SELECT pg_catalog.count(*), pg_catalog.max(s.clients) INTO n, top FROM pgbench_lab_internal.sweep_steps(experiment_id) s;
     IF n OPERATOR(pg_catalog.=) 0 THEN
         finding := 'No finished runs: no peak and no knee.';
         RETURN;
     END IF;
-    SELECT * INTO pk FROM pgbench_lab.sweep_steps(experiment_id) s ORDER BY s.tps DESC, s.clients LIMIT 1;
+    SELECT * INTO pk FROM pgbench_lab_internal.sweep_steps(experiment_id) s ORDER BY s.tps DESC, s.clients LIMIT 1;
     peak_clients := pk.clients;
     peak_tps := pk.tps;
     peak_text := pg_catalog.format('Peak: %s at %s tps, the highest throughput of the sweep',
-                        pgbench_lab.clients_text(pk.clients), pgbench_lab.fmt(pk.tps));
-    SELECT * INTO tail FROM pgbench_lab.sweep_steps(experiment_id) s WHERE s.clients OPERATOR(pg_catalog.>) pk.clients
+                        pgbench_lab_internal.clients_text(pk.clients), pgbench_lab_internal.fmt(pk.tps));
+    SELECT * INTO tail FROM pgbench_lab_internal.sweep_steps(experiment_id) s WHERE s.clients OPERATOR(pg_catalog.>) pk.clients
      ORDER BY s.clients DESC LIMIT 1;
     IF tail IS NULL THEN
         IF n OPERATOR(pg_catalog.>) 1 THEN
@@ -122,9 +122,9 @@ BEGIN
         END IF;
     ELSE
         peak_text := peak_text OPERATOR(pg_catalog.||) pg_catalog.format('; at %s clients TPS was %s lower', tail.clients,
-                                         pg_catalog.ltrim(pgbench_lab.pct_change(tail.tps, pk.tps), '-'));
+                                         pg_catalog.ltrim(pgbench_lab_internal.pct_change(tail.tps, pk.tps), '-'));
     END IF;
-    SELECT * INTO kn FROM pgbench_lab.sweep_steps(experiment_id) s
+    SELECT * INTO kn FROM pgbench_lab_internal.sweep_steps(experiment_id) s
      WHERE s.linear_share OPERATOR(pg_catalog.<) 0.5 ORDER BY s.clients LIMIT 1;
     IF n OPERATOR(pg_catalog.<) 2 THEN
         knee_text := 'Knee: not found: it needs at least two finished client counts';
@@ -133,12 +133,12 @@ BEGIN
     ELSE
         knee_clients := kn.prev_clients;
         knee_text := pg_catalog.format('Knee: %s: going from %s to %s clients (%s) changed TPS by %s (%s%% of linear scaling) while average latency changed by %s, so more clients add latency rather than throughput',
-                            pgbench_lab.clients_text(kn.prev_clients), kn.prev_clients, kn.clients,
-                            pgbench_lab.pct_change(kn.clients, kn.prev_clients),
-                            pgbench_lab.pct_change(kn.tps, kn.prev_tps),
+                            pgbench_lab_internal.clients_text(kn.prev_clients), kn.prev_clients, kn.clients,
+                            pgbench_lab_internal.pct_change(kn.clients, kn.prev_clients),
+                            pgbench_lab_internal.pct_change(kn.tps, kn.prev_tps),
                             pg_catalog.round((kn.linear_share OPERATOR(pg_catalog.*) 100)::numeric),
-                            CASE WHEN pgbench_lab.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms) OPERATOR(pg_catalog.<>) ''
-                                 THEN pgbench_lab.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms)
+                            CASE WHEN pgbench_lab_internal.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms) OPERATOR(pg_catalog.<>) ''
+                                 THEN pgbench_lab_internal.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms)
                                  ELSE 'an unknown amount' END);
     END IF;
     finding := peak_text OPERATOR(pg_catalog.||) '. ' OPERATOR(pg_catalog.||) knee_text OPERATOR(pg_catalog.||) '.';
@@ -153,17 +153,17 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM pgbench_lab.check_experiment(experiment_id, '{sweep}', 'sweep_summary()');
+    PERFORM pgbench_lab_internal.check_experiment(experiment_id, '{sweep}', 'sweep_summary()');
     RETURN QUERY
     SELECT s.clients, s.run_id, s.tps, s.latency_avg_ms, s.latency_p99_ms,
-           pgbench_lab.pct_change(s.tps, s.prev_tps),
-           pgbench_lab.pct_change(s.latency_avg_ms, s.prev_latency_avg_ms),
+           pgbench_lab_internal.pct_change(s.tps, s.prev_tps),
+           pgbench_lab_internal.pct_change(s.latency_avg_ms, s.prev_latency_avg_ms),
            s.linear_share,
            CASE WHEN s.clients OPERATOR(pg_catalog.=) v.peak_clients
                      OR s.clients OPERATOR(pg_catalog.=) v.knee_clients
                 THEN pg_catalog.concat_ws(', ', CASE WHEN s.clients OPERATOR(pg_catalog.=) v.peak_clients THEN 'peak' END,
                                           CASE WHEN s.clients OPERATOR(pg_catalog.=) v.knee_clients THEN 'knee' END) END
-      FROM pgbench_lab.sweep_steps(sweep_summary.experiment_id) s,
+      FROM pgbench_lab_internal.sweep_steps(sweep_summary.experiment_id) s,
            pgbench_lab.sweep_verdict(sweep_summary.experiment_id) v
      ORDER BY s.clients;
 END
@@ -173,7 +173,7 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 
 -- The plan: one run per client count, in rising order.  run() checks the
 -- workload, each count against pgbench_lab.max_clients and the settings.
-CREATE FUNCTION pgbench_lab.sweep_plan(workload text, clients integer[], duration interval,
+CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
                                        label text, settings jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -187,11 +187,11 @@ AS $$
                                 ORDER BY c.i)
                            FROM pg_catalog.jsonb_array_elements(p.params OPERATOR(pg_catalog.->) 'clients')
                                 WITH ORDINALITY AS c(n, i)))
-      FROM (SELECT pgbench_lab.sweep_params(workload, clients, duration, settings) AS params) p
+      FROM (SELECT pgbench_lab_internal.sweep_params(workload, clients, duration, settings) AS params) p
 $$;
 
 -- The procedure's INOUT columns.
-CREATE FUNCTION pgbench_lab.sweep_result(id bigint)
+CREATE FUNCTION pgbench_lab_internal.sweep_result(id bigint)
 RETURNS TABLE (experiment_id bigint, peak_clients integer, peak_tps double precision,
                knee_clients integer, finding text)
 LANGUAGE sql STABLE
@@ -200,7 +200,7 @@ AS $$
     SELECT id, v.peak_clients, v.peak_tps, v.knee_clients, v.finding FROM pgbench_lab.sweep_verdict(id) v
 $$;
 
-CREATE FUNCTION pgbench_lab.report_sweep(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_sweep(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -212,27 +212,27 @@ BEGIN
                        'lat avg ms', 'change', 'p99 ms');
     RETURN QUERY
         SELECT pg_catalog.rtrim(pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
-                            pgbench_lab.fmt(s.tps), s.tps_change, pgbench_lab.fmt(s.latency_avg_ms, 3),
-                            s.latency_change, pgbench_lab.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
+                            pgbench_lab_internal.fmt(s.tps), s.tps_change, pgbench_lab_internal.fmt(s.latency_avg_ms, 3),
+                            s.latency_change, pgbench_lab_internal.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'TPS by clients';
     RETURN QUERY
-        SELECT pg_catalog.format('  %7s │%s %s', s.clients, pg_catalog.rpad(pgbench_lab.hbar(s.tps, top, 40), 40), pgbench_lab.fmt(s.tps))
+        SELECT pg_catalog.format('  %7s │%s %s', s.clients, pg_catalog.rpad(pgbench_lab_internal.hbar(s.tps, top, 40), 40), pgbench_lab_internal.fmt(s.tps))
           FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     RETURN QUERY
         SELECT x.w FROM (SELECT pg_catalog.min(r.scale) AS scale, pg_catalog.min(r.clients) FILTER (WHERE r.clients OPERATOR(pg_catalog.>) r.scale) AS c
                            FROM pgbench_lab.experiment_runs e JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) e.run_id
                           WHERE e.experiment_id OPERATOR(pg_catalog.=) report_sweep.experiment_id AND r.workload OPERATOR(pg_catalog.=) 'tpcb-like') s,
-                        pgbench_lab.wrap(pg_catalog.format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
+                        pgbench_lab_internal.wrap(pg_catalog.format('Note: from %s clients on, the clients outnumber the %s pgbench_branches rows (scale %s): branch-row lock contention caps tpcb-like TPS there, so the peak and the knee may be the lock''s rather than the server''s. Initialise with a scale of at least the largest client count.',
                                                 s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
          WHERE s.c IS NOT NULL
          ORDER BY x.j;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
     RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
-                                 pgbench_lab.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
+                                 pgbench_lab_internal.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
                         ORDER BY f.i, x.j;
 END
 $$;
@@ -260,8 +260,8 @@ GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text)',
-        'pgbench_lab.sweep_plan(text, integer[], interval, text, jsonb, jsonb)', NULL,
-        'pgbench_lab.sweep_result(bigint)', 'pgbench_lab.report_sweep(bigint)',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, jsonb)', NULL,
+        'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,

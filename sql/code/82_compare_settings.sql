@@ -4,7 +4,7 @@
 -- the sets interleaved within each round.
 -- ---------------------------------------------------------------------------
 
-CREATE FUNCTION pgbench_lab.compare_params(workload text, settings jsonb[], clients integer,
+CREATE FUNCTION pgbench_lab_internal.compare_params(workload text, settings jsonb[], clients integer,
                                            duration interval, rounds integer)
 RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -16,7 +16,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
     END IF;
-    PERFORM pgbench_lab.check_flat(pg_catalog.array_ndims(settings), 'settings',
+    PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(settings), 'settings',
                                    'ARRAY[''{}'', ''{"jit": "off"}'']::jsonb[]');
     IF settings IS NULL OR pg_catalog.cardinality(settings) OPERATOR(pg_catalog.<) 2
        OR pg_catalog.cardinality(settings) OPERATOR(pg_catalog.>) 26 THEN
@@ -51,7 +51,7 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM pgbench_lab.check_experiment(experiment_id, '{compare_settings,connection_cost}', 'settings_ratios()');
+    PERFORM pgbench_lab_internal.check_experiment(experiment_id, '{compare_settings,connection_cost}', 'settings_ratios()');
     RETURN QUERY
     WITH t AS (
         SELECT x.variant, x.round, r.tps, r.latency_avg_ms
@@ -64,8 +64,8 @@ BEGIN
            pg_catalog.count(*)::integer,
            pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps), pg_catalog.min(t.tps), pg_catalog.max(t.tps),
            pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms),
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab.ratio(t.tps, a.tps)),
-           pg_catalog.min(pgbench_lab.ratio(t.tps, a.tps)), pg_catalog.max(pgbench_lab.ratio(t.tps, a.tps))
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)),
+           pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)), pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps))
       FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
      GROUP BY t.variant
      ORDER BY t.variant;
@@ -74,14 +74,14 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
     'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds)';
 
-CREATE FUNCTION pgbench_lab.settings_finding(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.settings_finding(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS ×%s median over %s rounds (min ×%s, max ×%s); %s',
-                    s.name, pgbench_lab.settings_text(s.settings),
-                    pgbench_lab.fmt(s.ratio_median, 3), s.rounds,
-                    pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3),
+                    s.name, pgbench_lab_internal.settings_text(s.settings),
+                    pgbench_lab_internal.fmt(s.ratio_median, 3), s.rounds,
+                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3),
                     CASE WHEN s.ratio_median IS NULL THEN 'no round of A to compare with'
                          WHEN s.rounds OPERATOR(pg_catalog.<) 2 THEN 'one round only: no spread to judge by'
                          WHEN s.ratio_min OPERATOR(pg_catalog.<) 1 AND s.ratio_max OPERATOR(pg_catalog.>) 1
@@ -95,7 +95,7 @@ $$;
 
 -- The plan: in each round, one run per set, in order (set A first).  run()
 -- checks every setting of every set before the first run.
-CREATE FUNCTION pgbench_lab.settings_plan(workload text, settings jsonb[], clients integer,
+CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -110,19 +110,19 @@ AS $$
                                 ORDER BY s.r, s.v)
                            FROM pg_catalog.generate_series(1, rounds) AS r(r),
                                 LATERAL (SELECT r.r, v.v FROM pg_catalog.generate_series(1, pg_catalog.cardinality(settings)) AS v(v)) s))
-      FROM (SELECT pgbench_lab.compare_params(workload, settings, clients, duration, rounds) AS params) p
+      FROM (SELECT pgbench_lab_internal.compare_params(workload, settings, clients, duration, rounds) AS params) p
 $$;
 
 -- The procedure's INOUT columns.
-CREATE FUNCTION pgbench_lab.settings_result(id bigint)
+CREATE FUNCTION pgbench_lab_internal.settings_result(id bigint)
 RETURNS TABLE (experiment_id bigint, finding text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT id, pgbench_lab.settings_finding(id)
+    SELECT id, pgbench_lab_internal.settings_finding(id)
 $$;
 
-CREATE FUNCTION pgbench_lab.report_settings(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_settings(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -132,7 +132,7 @@ BEGIN
     SELECT e.params OPERATOR(pg_catalog.->) 'settings' INTO sets FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id;
     RETURN QUERY SELECT 'Settings sets';
-    RETURN QUERY SELECT pg_catalog.format('  %s: %s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer), pgbench_lab.settings_text(s))
+    RETURN QUERY SELECT pg_catalog.format('  %s: %s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer), pgbench_lab_internal.settings_text(s))
                    FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'TPS per round (the sets run interleaved within each round)';
@@ -140,7 +140,7 @@ BEGIN
                                               FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i));
     RETURN QUERY
         SELECT pg_catalog.format('  %5s', x.round) OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.format('  %10s', CASE WHEN r.status OPERATOR(pg_catalog.=) 'done'
-                      THEN pgbench_lab.fmt(r.tps) ELSE r.status END), '' ORDER BY x.variant)
+                      THEN pgbench_lab_internal.fmt(r.tps) ELSE r.status END), '' ORDER BY x.variant)
           FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
          WHERE x.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id
          GROUP BY x.round ORDER BY x.round;
@@ -148,13 +148,13 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  %s', 'set', 'median TPS', 'min', 'max',
                        'lat avg ms', 'TPS ratio to A: median (min - max)');
     RETURN QUERY
-        SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  ×%s (×%s - ×%s)', s.name, pgbench_lab.fmt(s.tps_median),
-                      pgbench_lab.fmt(s.tps_min), pgbench_lab.fmt(s.tps_max),
-                      pgbench_lab.fmt(s.latency_avg_ms_median, 3), pgbench_lab.fmt(s.ratio_median, 3),
-                      pgbench_lab.fmt(s.ratio_min, 3), pgbench_lab.fmt(s.ratio_max, 3))
+        SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  ×%s (×%s - ×%s)', s.name, pgbench_lab_internal.fmt(s.tps_median),
+                      pgbench_lab_internal.fmt(s.tps_min), pgbench_lab_internal.fmt(s.tps_max),
+                      pgbench_lab_internal.fmt(s.latency_avg_ms_median, 3), pgbench_lab_internal.fmt(s.ratio_median, 3),
+                      pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3))
           FROM pgbench_lab.settings_ratios(experiment_id) s;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab.wrap(pgbench_lab.settings_finding(experiment_id), '');
+    RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab_internal.settings_finding(experiment_id), '');
 END
 $$;
 
@@ -177,8 +177,8 @@ GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text)',
-        'pgbench_lab.settings_plan(text, jsonb[], integer, interval, integer, text, jsonb)', NULL,
-        'pgbench_lab.settings_result(bigint)', 'pgbench_lab.report_settings(bigint)',
+        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, jsonb)', NULL,
+        'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload under each set of session settings, rounds interleaved; TPS ratios to set A')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,

@@ -6,7 +6,7 @@
 -- ---------------------------------------------------------------------------
 
 -- The three states, in the order they run; a run's variant is its position.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_state(variant integer)
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_state(variant integer)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT (ARRAY['cold', 'os-warm', 'warm'])[variant] $$;
@@ -15,7 +15,7 @@ AS $$ SELECT (ARRAY['cold', 'os-warm', 'warm'])[variant] $$;
 -- views, each once), or pgbench's four tables in the schema of the
 -- pgbench_accounts that the caller's search_path finds (accounts passed in
 -- by the procedure, which has no search_path of its own).
-CREATE FUNCTION pgbench_lab.cold_vs_warm_relations(relations regclass[], accounts regclass)
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_relations(relations regclass[], accounts regclass)
 RETURNS regclass[] LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -71,13 +71,13 @@ $$;
 -- Everything that can be refused is refused before anything is evicted or
 -- recorded.  caller->'accounts' is the pgbench_accounts the caller's
 -- search_path finds (the driver looks it up in the caller's session).
-CREATE FUNCTION pgbench_lab.cold_vs_warm_plan(workload text, clients integer, duration interval,
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
                                               relations regclass[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    rels pg_catalog.regclass[] := pgbench_lab.cold_vs_warm_relations(relations,
+    rels pg_catalog.regclass[] := pgbench_lab_internal.cold_vs_warm_relations(relations,
         (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
 BEGIN
     IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
@@ -104,9 +104,9 @@ BEGIN
                                       WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o))),
         -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                             'variant', v, 'round', 1, 'name', pgbench_lab.cold_vs_warm_state(v),
-                             'about', 'the ' OPERATOR(pg_catalog.||) pgbench_lab.cold_vs_warm_state(v) OPERATOR(pg_catalog.||) ' run',
-                             'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab.cold_vs_warm_state(v),
+                             'variant', v, 'round', 1, 'name', pgbench_lab_internal.cold_vs_warm_state(v),
+                             'about', 'the ' OPERATOR(pg_catalog.||) pgbench_lab_internal.cold_vs_warm_state(v) OPERATOR(pg_catalog.||) ' run',
+                             'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab_internal.cold_vs_warm_state(v),
                                  'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
                                                  FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i))),
                              'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
@@ -121,7 +121,7 @@ $$;
 -- cold: make_cold() of shared buffers and the OS page cache; os-warm:
 -- make_cold() of shared buffers only, the OS keeps what the cold run read
 -- (the second run of the published cold-cache test); warm: warm() through pg_prewarm, on top of that.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_prepare(experiment_id bigint, step jsonb)
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_prepare(experiment_id bigint, step jsonb)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -185,12 +185,12 @@ AS $$
                      FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'relids') AS o))
          GROUP BY r.run_id
     )
-    SELECT pgbench_lab.cold_vs_warm_state(r.variant), r.run_id, r.status, r.tps,
+    SELECT pgbench_lab_internal.cold_vs_warm_state(r.variant), r.run_id, r.status, r.tps,
            r.latency_avg_ms, r.latency_p99_ms, r.hit_ratio,
            CASE WHEN c.blocks OPERATOR(pg_catalog.>) 0
                 THEN (100.0 OPERATOR(pg_catalog.*) c.buffers) OPERATOR(pg_catalog./) c.blocks END,
            CASE WHEN c.blocks OPERATOR(pg_catalog.>) 0
-                THEN ((100.0 OPERATOR(pg_catalog.*) c.os_pages) OPERATOR(pg_catalog.*) pgbench_lab.os_page_size())
+                THEN ((100.0 OPERATOR(pg_catalog.*) c.os_pages) OPERATOR(pg_catalog.*) pgbench_lab_internal.os_page_size())
                      OPERATOR(pg_catalog./)
                      (c.blocks OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::integer) END,
            (SELECT pg_catalog.min(p.elapsed) FROM (
@@ -222,24 +222,24 @@ DECLARE
     reach pg_catalog.text;
 BEGIN
     SELECT pg_catalog.string_agg(pg_catalog.format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
-                             r.name, pgbench_lab.fmt(r.tps, 0), pgbench_lab.fmt(r.latency_avg_ms, 3),
-                             pgbench_lab.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1), pgbench_lab.fmt(r.buffers_pct, 0)),
+                             r.name, pgbench_lab_internal.fmt(r.tps, 0), pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
+                             pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1), pgbench_lab_internal.fmt(r.buffers_pct, 0)),
                       ', ' ORDER BY r.variant),
            pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'cold'), pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
            pg_catalog.string_agg(pg_catalog.format('%s %s', r.name,
                              CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
-                                  ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab.fmt(r.seconds_to_90pct, 1) OPERATOR(pg_catalog.||) ' s' END),
+                                  ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab_internal.fmt(r.seconds_to_90pct, 1) OPERATOR(pg_catalog.||) ' s' END),
                       ', ' ORDER BY r.variant) FILTER (WHERE r.state OPERATOR(pg_catalog.<>) 'warm')
       INTO runs, cold, warm, reach
       FROM (SELECT x.*, pg_catalog.replace(x.state, 'os-', 'OS-') AS name, v.variant
               FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
               JOIN pg_catalog.generate_series(1, 3) AS v(variant)
-                ON pgbench_lab.cold_vs_warm_state(v.variant) OPERATOR(pg_catalog.=) x.state) r;
+                ON pgbench_lab_internal.cold_vs_warm_state(v.variant) OPERATOR(pg_catalog.=) x.state) r;
     IF runs IS NULL THEN
         RETURN 'No runs recorded.';
     END IF;
     RETURN runs OPERATOR(pg_catalog.||) pg_catalog.format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
-                          CASE WHEN cold OPERATOR(pg_catalog.>) 0 AND warm IS NOT NULL THEN pgbench_lab.fmt(pgbench_lab.ratio(warm, cold), 2) OPERATOR(pg_catalog.||) 'x'
+                          CASE WHEN cold OPERATOR(pg_catalog.>) 0 AND warm IS NOT NULL THEN pgbench_lab_internal.fmt(pgbench_lab_internal.ratio(warm, cold), 2) OPERATOR(pg_catalog.||) 'x'
                                ELSE '-' END,
                           coalesce(reach, '-'));
 END
@@ -250,7 +250,7 @@ REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) TO pg_monitor;
 
 -- The procedure's INOUT columns; the finding is also shown as a NOTICE.
-CREATE FUNCTION pgbench_lab.cold_vs_warm_result(id bigint)
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_result(id bigint)
 RETURNS TABLE (experiment_id bigint, finding text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -264,7 +264,7 @@ END
 $$;
 
 -- The body of report(experiment_id) for a cold_vs_warm experiment.
-CREATE FUNCTION pgbench_lab.report_cold_vs_warm(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_cold_vs_warm(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -276,14 +276,14 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', 'state', 'run', 'tps', 'latency ms',
                        'hit %', 'buffers %', 'OS %', 'to 90% s');
     RETURN QUERY
-        SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab.fmt(r.tps, 0),
-                      pgbench_lab.fmt(r.latency_avg_ms, 3), pgbench_lab.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1),
-                      pgbench_lab.fmt(r.buffers_pct, 0), pgbench_lab.fmt(r.os_pct, 0),
-                      pgbench_lab.fmt(r.seconds_to_90pct, 1))
+        SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab_internal.fmt(r.tps, 0),
+                      pgbench_lab_internal.fmt(r.latency_avg_ms, 3), pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1),
+                      pgbench_lab_internal.fmt(r.buffers_pct, 0), pgbench_lab_internal.fmt(r.os_pct, 0),
+                      pgbench_lab_internal.fmt(r.seconds_to_90pct, 1))
           FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pg_catalog.format('%-8s tps per second: %s', r.state, pg_catalog.array_to_string(
-                        ARRAY(SELECT pgbench_lab.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
+                        ARRAY(SELECT pgbench_lab_internal.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
                    FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab.cold_vs_warm_finding(experiment_id);
@@ -307,9 +307,9 @@ REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regcla
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text)',
-        'pgbench_lab.cold_vs_warm_plan(text, integer, interval, regclass[], jsonb)',
-        'pgbench_lab.cold_vs_warm_prepare(bigint, jsonb)',
-        'pgbench_lab.cold_vs_warm_result(bigint)', 'pgbench_lab.report_cold_vs_warm(bigint)',
+        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], jsonb)',
+        'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
+        'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
         'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,

@@ -9,7 +9,7 @@
 -- The plan: the three paths in that order, under one label; any run that
 -- does not finish stops the experiment.  The target (which may hold a
 -- password) goes to the libpq runs' arguments only, never into params.
-CREATE FUNCTION pgbench_lab.connection_cost_plan(workload text, clients integer, duration interval,
+CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients integer, duration interval,
                                                  target text, label text, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -40,7 +40,7 @@ $$;
 -- The procedure's INOUT columns: the label, the three runs, their TPS, the
 -- TPS of the libpq-connect run without connecting, its mean connection
 -- time, the two ratios and a sentence.
-CREATE FUNCTION pgbench_lab.connection_cost_result(id bigint)
+CREATE FUNCTION pgbench_lab_internal.connection_cost_result(id bigint)
 RETURNS TABLE (label text, spi_run_id bigint, libpq_run_id bigint, connect_run_id bigint,
                spi_tps double precision, libpq_tps double precision, connect_tps double precision,
                connect_tps_without_connections double precision, connection_avg_ms double precision,
@@ -99,8 +99,8 @@ REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, tex
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
-        'pgbench_lab.connection_cost_plan(text, integer, interval, text, text, jsonb)', NULL,
-        'pgbench_lab.connection_cost_result(bigint)', 'pgbench_lab.report_settings(bigint)',
+        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, jsonb)', NULL,
+        'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,

@@ -4,7 +4,7 @@
 
 -- A paragraph cut into lines of at most width characters at spaces; the
 -- first line starts with lead, the others with as many spaces.
-CREATE FUNCTION pgbench_lab.wrap(paragraph text, lead text, width integer DEFAULT 100)
+CREATE FUNCTION pgbench_lab_internal.wrap(paragraph text, lead text, width integer DEFAULT 100)
 RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -29,7 +29,7 @@ $$;
 -- Vertical bars, top row first: each column a value, eighth-block precision.
 -- (The scaling here and below is in numeric: figures of any size, a TPS of
 -- 5e-324 beside one of 1e5, neither overflow nor underflow.)
-CREATE FUNCTION pgbench_lab.chart_rows(vals double precision[], top double precision, height integer)
+CREATE FUNCTION pgbench_lab_internal.chart_rows(vals double precision[], top double precision, height integer)
 RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -59,7 +59,7 @@ END
 $$;
 
 -- One character per value between lo and hi (a sparkline); NULL is blank.
-CREATE FUNCTION pgbench_lab.spark(vals double precision[], lo double precision, hi double precision)
+CREATE FUNCTION pgbench_lab_internal.spark(vals double precision[], lo double precision, hi double precision)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -71,7 +71,7 @@ AS $$
 $$;
 
 -- A horizontal bar of v against top, width characters at most.
-CREATE FUNCTION pgbench_lab.hbar(v double precision, top double precision, width integer)
+CREATE FUNCTION pgbench_lab_internal.hbar(v double precision, top double precision, width integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -89,7 +89,7 @@ $$;
 -- Per-second TPS chart and hit-ratio line of a run.  Seconds are averaged
 -- in groups when a run has more than 60; a last partial second (the clients
 -- finishing) is left out.
-CREATE FUNCTION pgbench_lab.run_charts(run_id bigint)
+CREATE FUNCTION pgbench_lab_internal.run_charts(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -118,22 +118,22 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('TPS per second (%s; top = %s tps)',
                        CASE WHEN per OPERATOR(pg_catalog.=) 1 THEN 'one column per second'
                                 ELSE pg_catalog.format('one column per %s seconds, averaged', per) END,
-                       pgbench_lab.fmt(top));
-    bars := ARRAY(SELECT pgbench_lab.chart_rows(tps, top, 5));
+                       pgbench_lab_internal.fmt(top));
+    bars := ARRAY(SELECT pgbench_lab_internal.chart_rows(tps, top, 5));
     FOR k IN 1..5 LOOP
-        RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad(CASE WHEN k OPERATOR(pg_catalog.=) 1 THEN pgbench_lab.fmt(top, 0) WHEN k OPERATOR(pg_catalog.=) 5 THEN '0' ELSE '' END, 8),
+        RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad(CASE WHEN k OPERATOR(pg_catalog.=) 1 THEN pgbench_lab_internal.fmt(top, 0) WHEN k OPERATOR(pg_catalog.=) 5 THEN '0' ELSE '' END, 8),
                            bars[k]);
     END LOOP;
     RETURN QUERY SELECT axis OPERATOR(pg_catalog.||) '└' OPERATOR(pg_catalog.||) pg_catalog.repeat('─', pg_catalog.cardinality(tps));
     RETURN QUERY SELECT axis OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.cardinality(tps) OPERATOR(pg_catalog.>) 8
         THEN pg_catalog.rpad('1 s', pg_catalog.cardinality(tps) OPERATOR(pg_catalog.-) pg_catalog.length(last OPERATOR(pg_catalog.||) ' s')) OPERATOR(pg_catalog.||) last OPERATOR(pg_catalog.||) ' s' ELSE '1 s' END;
     RETURN QUERY SELECT 'Buffer hit ratio per second (▁ = 0 %, █ = 100 %)';
-    RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('hit', 8), pgbench_lab.spark(hits, 0, 1));
+    RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('hit', 8), pgbench_lab_internal.spark(hits, 0, 1));
 END
 $$;
 
 -- Plain words on what the figures of a run need care with.
-CREATE FUNCTION pgbench_lab.run_notes(r pgbench_lab.runs)
+CREATE FUNCTION pgbench_lab_internal.run_notes(r pgbench_lab.runs)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -146,11 +146,11 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
                            r.scale, r.clients, r.scale);
     END IF;
-    ct := CASE WHEN pgbench_lab.reads_as(r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout', 'interval')
+    ct := CASE WHEN pgbench_lab_internal.reads_as(r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout', 'interval')
                THEN (r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout')::interval END;
     IF r.measured_seconds OPERATOR(pg_catalog.<) extract(epoch FROM ct) THEN
         RETURN QUERY SELECT pg_catalog.format('The run (%s s) is shorter than checkpoint_timeout (%s): a steady state includes checkpoints and their full-page writes, so a longer run can show lower TPS.',
-                           pgbench_lab.fmt(r.measured_seconds), r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout');
+                           pgbench_lab_internal.fmt(r.measured_seconds), r.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'checkpoint_timeout');
     END IF;
     IF r.checkpoints OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('%s checkpoint(s) happened during the run: their writes are inside the measured interval.', r.checkpoints);
@@ -159,7 +159,7 @@ BEGIN
      WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY p.second LIMIT 1;
     IF first_hit OPERATOR(pg_catalog.<) 0.9 THEN
         RETURN QUERY SELECT pg_catalog.format('Cold cache at the start: the buffer hit ratio in the first second was %s %% (%s %% over the whole run), so the first seconds waited for reads. Warm the cache first or run longer to measure the steady state.',
-                           pgbench_lab.fmt(first_hit OPERATOR(pg_catalog.*) 100), pgbench_lab.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100));
+                           pgbench_lab_internal.fmt(first_hit OPERATOR(pg_catalog.*) 100), pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100));
     END IF;
     IF r.failures OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
@@ -174,7 +174,7 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION pgbench_lab.report_run(run_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_run(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -184,14 +184,14 @@ DECLARE
 BEGIN
     SELECT * INTO r FROM pgbench_lab.runs x WHERE x.run_id OPERATOR(pg_catalog.=) report_run.run_id;
     srv := coalesce(r.settings OPERATOR(pg_catalog.->) 'server', '{}');
-    RETURN QUERY SELECT pg_catalog.format('Run %s: %s, %s, %s', r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
-                       coalesce(pgbench_lab.seconds_text(r.duration),
+    RETURN QUERY SELECT pg_catalog.format('Run %s: %s, %s, %s', r.run_id, r.workload, pgbench_lab_internal.clients_text(r.clients),
+                       coalesce(pgbench_lab_internal.seconds_text(r.duration),
                                 r.transactions_per_client OPERATOR(pg_catalog.||) ' transactions per client'));
     IF r.label IS NOT NULL THEN
         RETURN QUERY SELECT 'label: ' OPERATOR(pg_catalog.||) r.label;
     END IF;
     RETURN QUERY SELECT pg_catalog.format('status %s, started %s, measured %s s', r.status,
-                       pg_catalog.to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), pgbench_lab.fmt(r.measured_seconds));
+                       pg_catalog.to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), pgbench_lab_internal.fmt(r.measured_seconds));
     IF r.source_server IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was run %s', r.source_server, r.source_run_id);
     END IF;
@@ -201,33 +201,33 @@ BEGIN
                        coalesce(srv OPERATOR(pg_catalog.->>) 'synchronous_commit', '-'));
     RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
                        coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
-                       pgbench_lab.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
+                       pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'Figures (in-server: no network round trips)';
     RETURN QUERY SELECT pg_catalog.format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::pg_catalog.text, '-'),
                        coalesce(r.failures::pg_catalog.text, '-'), coalesce(r.retries::pg_catalog.text, '-'));
-    RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab.fmt(r.tps));
-    RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab.fmt(r.latency_avg_ms, 3),
-                       pgbench_lab.fmt(r.latency_stddev_ms, 3));
+    RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab_internal.fmt(r.tps));
+    RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
+                       pgbench_lab_internal.fmt(r.latency_stddev_ms, 3));
     RETURN QUERY SELECT pg_catalog.format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',
-                       pgbench_lab.fmt(r.latency_p50_ms, 3), pgbench_lab.fmt(r.latency_p90_ms, 3),
-                       pgbench_lab.fmt(r.latency_p95_ms, 3), pgbench_lab.fmt(r.latency_p99_ms, 3),
-                       pgbench_lab.fmt(r.latency_max_ms, 3));
-    RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
+                       pgbench_lab_internal.fmt(r.latency_p50_ms, 3), pgbench_lab_internal.fmt(r.latency_p90_ms, 3),
+                       pgbench_lab_internal.fmt(r.latency_p95_ms, 3), pgbench_lab_internal.fmt(r.latency_p99_ms, 3),
+                       pgbench_lab_internal.fmt(r.latency_max_ms, 3));
+    RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
     RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s',
                        coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'));
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab.run_charts(r.run_id);
+    RETURN QUERY SELECT pgbench_lab_internal.run_charts(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'Notes';
-    RETURN QUERY SELECT x.w FROM pgbench_lab.run_notes(r) WITH ORDINALITY AS n(t, i),
-                                 pgbench_lab.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
+    RETURN QUERY SELECT x.w FROM pgbench_lab_internal.run_notes(r) WITH ORDINALITY AS n(t, i),
+                                 pgbench_lab_internal.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
                         ORDER BY n.i, x.j;
 END
 $$;
 
-CREATE FUNCTION pgbench_lab.report_experiment(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_experiment(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -238,16 +238,16 @@ DECLARE
     body pg_catalog.regproc;
 BEGIN
     SELECT * INTO e FROM pgbench_lab.experiments x WHERE x.experiment_id OPERATOR(pg_catalog.=) report_experiment.experiment_id;
-    stopped := pgbench_lab.experiment_stopped(e);
+    stopped := pgbench_lab_internal.experiment_stopped(e);
     SELECT pg_catalog.count(*) INTO n FROM pgbench_lab.experiment_runs x WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id;
     RETURN QUERY SELECT pg_catalog.format('Experiment %s: %s of %s, %s per run%s', e.experiment_id,
                        pg_catalog.replace(e.kind, '_', ' '), e.workload,
-                       CASE WHEN pgbench_lab.reads_as(e.params OPERATOR(pg_catalog.->>) 'duration', 'interval')
-                            THEN pgbench_lab.seconds_text((e.params OPERATOR(pg_catalog.->>) 'duration')::interval) ELSE '-' END,
+                       CASE WHEN pgbench_lab_internal.reads_as(e.params OPERATOR(pg_catalog.->>) 'duration', 'interval')
+                            THEN pgbench_lab_internal.seconds_text((e.params OPERATOR(pg_catalog.->>) 'duration')::interval) ELSE '-' END,
                        CASE WHEN e.kind OPERATOR(pg_catalog.=) 'sweep' THEN ', clients ' OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(c, ', ')
                                                     FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'clients') c)
-                            WHEN e.kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN ', ' OPERATOR(pg_catalog.||) pgbench_lab.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer)
-                            ELSE pg_catalog.format(', %s%s', pgbench_lab.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer),
+                            WHEN e.kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN ', ' OPERATOR(pg_catalog.||) pgbench_lab_internal.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer)
+                            ELSE pg_catalog.format(', %s%s', pgbench_lab_internal.clients_text((e.params OPERATOR(pg_catalog.->>) 'clients')::integer),
                                         coalesce(', ' OPERATOR(pg_catalog.||) (e.params OPERATOR(pg_catalog.->>) 'rounds') OPERATOR(pg_catalog.||) ' round(s)', '')) END);
     IF e.label IS NOT NULL THEN
         RETURN QUERY SELECT 'label: ' OPERATOR(pg_catalog.||) e.label;
@@ -262,7 +262,7 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was experiment %s', e.source_server, e.source_experiment_id);
     END IF;
     IF e.kind OPERATOR(pg_catalog.=) 'sweep' THEN
-        RETURN QUERY SELECT 'session settings: ' OPERATOR(pg_catalog.||) pgbench_lab.settings_text(e.params OPERATOR(pg_catalog.->) 'settings');
+        RETURN QUERY SELECT 'session settings: ' OPERATOR(pg_catalog.||) pgbench_lab_internal.settings_text(e.params OPERATOR(pg_catalog.->) 'settings');
     END IF;
     IF e.kind OPERATOR(pg_catalog.=) 'connection_cost' THEN
         RETURN QUERY SELECT 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.';
@@ -297,13 +297,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass a run_id from pgbench_lab.runs or an experiment_id from pgbench_lab.experiments.';
     END IF;
-    PERFORM pgbench_lab.check_ids(ARRAY[id], true);
+    PERFORM pgbench_lab_internal.check_ids(ARRAY[id], true);
     -- every line through printable(): labels, errors, settings and server
     -- names may hold control characters (an imported document's, say)
     IF EXISTS (SELECT FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) id) THEN
-        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_run(id) AS l;
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab_internal.report_run(id) AS l;
     ELSE
-        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab.report_experiment(id) AS l;
+        RETURN QUERY SELECT pgbench_lab.printable(l) FROM pgbench_lab_internal.report_experiment(id) AS l;
     END IF;
 END
 $$;
@@ -322,7 +322,7 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM pgbench_lab.check_ids(run_ids, false);
+    PERFORM pgbench_lab_internal.check_ids(run_ids, false);
     RETURN QUERY
     WITH l AS (
         SELECT r.*, u.n FROM pg_catalog.unnest(run_ids) WITH ORDINALITY AS u(id, n)
@@ -338,7 +338,7 @@ BEGIN
            pg_catalog.round(l.latency_p99_ms::numeric OPERATOR(pg_catalog./)
                             (CASE WHEN f.latency_p99_ms OPERATOR(pg_catalog.<>) 0 THEN f.latency_p99_ms END)::numeric, 3),
            pg_catalog.round(l.hit_ratio::numeric OPERATOR(pg_catalog.*) 100, 2),
-           pgbench_lab.settings_text(l.settings OPERATOR(pg_catalog.->) 'session'),
+           pgbench_lab_internal.settings_text(l.settings OPERATOR(pg_catalog.->) 'session'),
            (SELECT pgbench_lab.printable(coalesce(pg_catalog.string_agg(a.key OPERATOR(pg_catalog.||) '=' OPERATOR(pg_catalog.||) a.value, ', ' ORDER BY a.key), ''))
               FROM pg_catalog.jsonb_each_text(coalesce(l.settings OPERATOR(pg_catalog.->) 'server', '{}')) a
              WHERE CASE WHEN (f.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) a.key) IS NULL

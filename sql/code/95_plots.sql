@@ -4,7 +4,7 @@
 
 -- Text for an SVG document: printable() (XML 1.0 cannot hold control
 -- characters, even as references), then the XML metacharacters escaped.
-CREATE FUNCTION pgbench_lab.svg_escape(s text)
+CREATE FUNCTION pgbench_lab_internal.svg_escape(s text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -13,14 +13,14 @@ AS $$
 $$;
 
 -- A number as SVG and tick labels want it: no trailing zeros.
-CREATE FUNCTION pgbench_lab.svg_num(x double precision, digits integer DEFAULT 1)
+CREATE FUNCTION pgbench_lab_internal.svg_num(x double precision, digits integer DEFAULT 1)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT pg_catalog.trim_scale(pg_catalog.round(x::numeric, digits))::pg_catalog.text $$;
 
 -- The top of an axis from 0 that holds hi, in steps of 1, 2 or 5 x 10^k,
 -- about five ticks: returns {top, step}.  At least 0.00001.
-CREATE FUNCTION pgbench_lab.svg_axis(hi double precision)
+CREATE FUNCTION pgbench_lab_internal.svg_axis(hi double precision)
 RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -46,7 +46,7 @@ $$;
 -- The plot area is fixed: x from 80 to x1 (730, or 680 with a right
 -- axis), y from 340 (zero) up to 50; an axis is {top, step}.  In numeric,
 -- like the bars above.
-CREATE FUNCTION pgbench_lab.svg_x(v double precision, xa double precision[], x1 integer)
+CREATE FUNCTION pgbench_lab_internal.svg_x(v double precision, xa double precision[], x1 integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -55,7 +55,7 @@ AS $$
         1))::pg_catalog.text
 $$;
 
-CREATE FUNCTION pgbench_lab.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
+CREATE FUNCTION pgbench_lab_internal.svg_y(v double precision, ya double precision[], shift integer DEFAULT 0)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -66,7 +66,7 @@ $$;
 
 -- The largest value under key ('x' or 'y') of the series on an axis (any
 -- axis when axis is NULL).
-CREATE FUNCTION pgbench_lab.svg_max(series jsonb, key text, axis text)
+CREATE FUNCTION pgbench_lab_internal.svg_max(series jsonb, key text, axis text)
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -75,35 +75,35 @@ AS $$
 $$;
 
 -- Grid lines and tick labels of both axes, and of the right axis if any.
-CREATE FUNCTION pgbench_lab.svg_grid(xa double precision[], ya double precision[],
+CREATE FUNCTION pgbench_lab_internal.svg_grid(xa double precision[], ya double precision[],
                                      y2a double precision[], x1 integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="80" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="74" y="%s" text-anchor="end">%s</text>',
-                                     pgbench_lab.svg_y(t, ya), x1, pgbench_lab.svg_y(t, ya),
-                                     pgbench_lab.svg_y(t, ya, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+                                     pgbench_lab_internal.svg_y(t, ya), x1, pgbench_lab_internal.svg_y(t, ya),
+                                     pgbench_lab_internal.svg_y(t, ya, 4), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
               FROM pg_catalog.generate_series(0, pg_catalog.round(ya[1] OPERATOR(pg_catalog./) ya[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) ya[2] AS t) v)
         OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
-                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_x(t, xa, x1),
-                                     pgbench_lab.svg_x(t, xa, x1), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+                                     pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_x(t, xa, x1),
+                                     pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
               FROM pg_catalog.generate_series(0, pg_catalog.round(xa[1] OPERATOR(pg_catalog./) xa[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) xa[2] AS t) v)
         OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) coalesce((SELECT pg_catalog.string_agg(pg_catalog.format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 OPERATOR(pg_catalog.+) 6,
-                                              pgbench_lab.svg_y(t, y2a, 4), pgbench_lab.svg_num(t, 6)), E'\n' ORDER BY t)
+                                              pgbench_lab_internal.svg_y(t, y2a, 4), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
                        FROM pg_catalog.generate_series(0, pg_catalog.round(y2a[1] OPERATOR(pg_catalog./) y2a[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) y2a[2] AS t) v)
                     OPERATOR(pg_catalog.||) E'\n', '')
 $$;
 
 -- One series: a polyline (dashed on the right axis) and, if asked, dots.
-CREATE FUNCTION pgbench_lab.svg_curve(s jsonb, xa double precision[], ax double precision[],
+CREATE FUNCTION pgbench_lab_internal.svg_curve(s jsonb, xa double precision[], ax double precision[],
                                       color text, x1 integer)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH p AS (
-        SELECT k, pgbench_lab.svg_x(x::pg_catalog.float8, xa, x1) AS px, pgbench_lab.svg_y(y::pg_catalog.float8, ax) AS py
+        SELECT k, pgbench_lab_internal.svg_x(x::pg_catalog.float8, xa, x1) AS px, pgbench_lab_internal.svg_y(y::pg_catalog.float8, ax) AS py
           FROM pg_catalog.jsonb_array_elements_text(s OPERATOR(pg_catalog.->) 'x') WITH ORDINALITY AS a(x, k)
           JOIN pg_catalog.jsonb_array_elements_text(s OPERATOR(pg_catalog.->) 'y') WITH ORDINALITY AS b(y, k2) ON k OPERATOR(pg_catalog.=) k2
          WHERE y IS NOT NULL)
@@ -120,7 +120,7 @@ $$;
 -- Axes start at zero and end at a round value; the legend lists the
 -- series below the x axis, one per line.  notes: lines written at the top
 -- left of the plot area (what could not be drawn, and why).
-CREATE FUNCTION pgbench_lab.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
+CREATE FUNCTION pgbench_lab_internal.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
                                       notes text[] DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -130,10 +130,10 @@ DECLARE
                                     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
     h pg_catalog.int4 := 430 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) pg_catalog.jsonb_array_length(series));
     x1 pg_catalog.int4 := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
-    xa pg_catalog.float8[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'x', NULL));
-    ya pg_catalog.float8[] := pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '1'));
+    xa pg_catalog.float8[] := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'x', NULL));
+    ya pg_catalog.float8[] := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '1'));
     y2a pg_catalog.float8[] := CASE WHEN y2_title IS NOT NULL
-                                   THEN pgbench_lab.svg_axis(pgbench_lab.svg_max(series, 'y', '2')) END;
+                                   THEN pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '2')) END;
     out pg_catalog.text;
     s pg_catalog.jsonb;
     i pg_catalog.int4 := 0;
@@ -143,22 +143,22 @@ BEGIN
                   h, h) OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) pg_catalog.format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) pg_catalog.format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
-                  pgbench_lab.svg_escape(title)) OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) pgbench_lab.svg_grid(xa, ya, y2a, x1);
+                  pgbench_lab_internal.svg_escape(title)) OPERATOR(pg_catalog.||) E'\n'
+        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_grid(xa, ya, y2a, x1);
     IF y2_title IS NOT NULL THEN
         out := out OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="%s" y1="340" x2="%s" y2="50" stroke="#000000"/>', x1, x1) OPERATOR(pg_catalog.||) E'\n'
             OPERATOR(pg_catalog.||) pg_catalog.format('<text transform="translate(%s 195) rotate(90)" text-anchor="middle">%s</text>',
-                      x1 OPERATOR(pg_catalog.+) 55, pgbench_lab.svg_escape(y2_title)) OPERATOR(pg_catalog.||) E'\n';
+                      x1 OPERATOR(pg_catalog.+) 55, pgbench_lab_internal.svg_escape(y2_title)) OPERATOR(pg_catalog.||) E'\n';
     END IF;
     out := out OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="80" y1="340" x2="%s" y2="340" stroke="#000000"/>', x1) OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) '<line x1="80" y1="340" x2="80" y2="50" stroke="#000000"/>' OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) pg_catalog.format('<text x="%s" y="380" text-anchor="middle">%s</text>', (80 OPERATOR(pg_catalog.+) x1) OPERATOR(pg_catalog./) 2,
-                  pgbench_lab.svg_escape(x_title)) OPERATOR(pg_catalog.||) E'\n'
+                  pgbench_lab_internal.svg_escape(x_title)) OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) pg_catalog.format('<text transform="translate(22 195) rotate(-90)" text-anchor="middle">%s</text>',
-                  pgbench_lab.svg_escape(y_title)) OPERATOR(pg_catalog.||) E'\n';
+                  pgbench_lab_internal.svg_escape(y_title)) OPERATOR(pg_catalog.||) E'\n';
     FOR s IN SELECT value FROM pg_catalog.jsonb_array_elements(series) LOOP
         c := (colors)[1 OPERATOR(pg_catalog.+) (COALESCE(CAST(s OPERATOR(pg_catalog.->>) 'color' AS integer), i) OPERATOR(pg_catalog.%) 10)];
-        out := out OPERATOR(pg_catalog.||) pgbench_lab.svg_curve(s
+        out := out OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_curve(s
                                   , xa
                                   , CASE
                                       WHEN (s OPERATOR(pg_catalog.->>) 'axis') OPERATOR(pg_catalog.=) '2' THEN y2a
@@ -175,13 +175,13 @@ BEGIN
                                                     ELSE ''
                                                   END
                                                 , 414 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
-                                                , pgbench_lab.svg_escape(s OPERATOR(pg_catalog.->>) 'label')) OPERATOR(pg_catalog.||) '
+                                                , pgbench_lab_internal.svg_escape(s OPERATOR(pg_catalog.->>) 'label')) OPERATOR(pg_catalog.||) '
 ';
         i := i OPERATOR(pg_catalog.+) 1;
     END LOOP;
     out := out OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('<text x="90" y="%s" fill="#555555">%s</text>'
                                                , 70 OPERATOR(pg_catalog.+) (18 OPERATOR(pg_catalog.*) (k OPERATOR(pg_catalog.-) 1))
-                                               , pgbench_lab.svg_escape(t))
+                                               , pgbench_lab_internal.svg_escape(t))
                                         , '
 ' ORDER BY k)
                         FROM pg_catalog.unnest(notes) WITH ORDINALITY AS n (t, k)) OPERATOR(pg_catalog.||) '
@@ -193,7 +193,7 @@ $$;
 
 -- Why an experiment's runs give nothing to draw: no runs, or none done
 -- with a TPS above zero (each status counted).
-CREATE FUNCTION pgbench_lab.undrawn_runs(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.undrawn_runs(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -208,38 +208,38 @@ AS $$
 $$;
 
 -- TPS and average latency against clients, one pair of curves per sweep.
-CREATE FUNCTION pgbench_lab.plot_sweeps(ids bigint[])
+CREATE FUNCTION pgbench_lab_internal.plot_sweeps(ids bigint[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH u AS (
-        SELECT u.id, u.n, (SELECT pg_catalog.count(*) FROM pgbench_lab.sweep_steps(u.id)) AS drawn
+        SELECT u.id, u.n, (SELECT pg_catalog.count(*) FROM pgbench_lab_internal.sweep_steps(u.id)) AS drawn
           FROM pg_catalog.unnest(ids) WITH ORDINALITY AS u(id, n))
-    SELECT pgbench_lab.svg_chart('TPS and latency against clients (in-server)', 'clients',
+    SELECT pgbench_lab_internal.svg_chart('TPS and latency against clients (in-server)', 'clients',
                'TPS (transactions per second), solid', 'average latency (ms), dashed',
                (SELECT pg_catalog.jsonb_agg(x.s ORDER BY x.n, x.axis) FROM (
                    SELECT u.n, a.axis, pg_catalog.jsonb_build_object(
                        'label', pg_catalog.format('%s %s (experiment %s)', coalesce(e.label, e.workload),
                                        CASE WHEN a.axis OPERATOR(pg_catalog.=) 1 THEN 'TPS' ELSE 'latency avg ms' END, e.experiment_id),
                        'x', (SELECT coalesce(pg_catalog.jsonb_agg(s.clients ORDER BY s.clients), '[]')
-                               FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                               FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s),
                        'y', (SELECT coalesce(pg_catalog.jsonb_agg(CASE WHEN a.axis OPERATOR(pg_catalog.=) 1 THEN s.tps ELSE s.latency_avg_ms END
                                                        ORDER BY s.clients), '[]')
-                               FROM pgbench_lab.sweep_steps(e.experiment_id) s),
+                               FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s),
                        'axis', a.axis, 'color', u.n OPERATOR(pg_catalog.-) 1, 'points', true) AS s
                      FROM u
                      JOIN pgbench_lab.experiments e ON e.experiment_id OPERATOR(pg_catalog.=) u.id
                     CROSS JOIN (VALUES (1), (2)) AS a(axis)) x),
                -- a sweep whose runs all failed is in the legend, and says why it has no curve
                (SELECT CASE WHEN (SELECT pg_catalog.sum(u.drawn) FROM u) OPERATOR(pg_catalog.=) 0 THEN ARRAY['Nothing to plot.'] ELSE '{}' END
-                       OPERATOR(pg_catalog.||) pg_catalog.array_agg(pg_catalog.format('Experiment %s: %s.', u.id, pgbench_lab.undrawn_runs(u.id)) ORDER BY u.n)
+                       OPERATOR(pg_catalog.||) pg_catalog.array_agg(pg_catalog.format('Experiment %s: %s.', u.id, pgbench_lab_internal.undrawn_runs(u.id)) ORDER BY u.n)
                   FROM u WHERE u.drawn OPERATOR(pg_catalog.=) 0))
 $$;
 
 -- Per-second curves of runs (experiments of settings bring their runs).
 -- A run with no per-second figure to draw is in the legend and says so in
 -- a note, as does an experiment with no runs.
-CREATE FUNCTION pgbench_lab.plot_runs(ids bigint[], metric text)
+CREATE FUNCTION pgbench_lab_internal.plot_runs(ids bigint[], metric text)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -265,7 +265,7 @@ AS $$
           FROM pg_catalog.unnest(ids) AS u(id)
          WHERE EXISTS (SELECT FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) u.id)
            AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.experiment_id OPERATOR(pg_catalog.=) u.id))
-    SELECT pgbench_lab.svg_chart(
+    SELECT pgbench_lab_internal.svg_chart(
         CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'Average latency per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'Maximum latency per second (in-server)'
@@ -280,10 +280,10 @@ AS $$
              'color', coalesce(r.variant OPERATOR(pg_catalog.-) 1, r.k OPERATOR(pg_catalog.-) 1),
              'label', pg_catalog.format('%srun %s: %s, %s%s%s',
                              CASE WHEN r.variant IS NOT NULL THEN pg_catalog.format('%s, round %s: ', pg_catalog.chr(64 OPERATOR(pg_catalog.+) r.variant), r.round) ELSE '' END,
-                             r.run_id, r.workload, pgbench_lab.clients_text(r.clients),
+                             r.run_id, r.workload, pgbench_lab_internal.clients_text(r.clients),
                              coalesce(', ' OPERATOR(pg_catalog.||) r.label, ''),
                              CASE WHEN r.settings OPERATOR(pg_catalog.->) 'session' OPERATOR(pg_catalog.<>) '{}'
-                                  THEN ', ' OPERATOR(pg_catalog.||) pgbench_lab.settings_text(r.settings OPERATOR(pg_catalog.->) 'session') ELSE '' END),
+                                  THEN ', ' OPERATOR(pg_catalog.||) pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session') ELSE '' END),
              'x', (SELECT coalesce(pg_catalog.jsonb_agg(p.x ORDER BY p.x), '[]') FROM points p WHERE p.k OPERATOR(pg_catalog.=) r.k),
              'y', (SELECT coalesce(pg_catalog.jsonb_agg(p.y ORDER BY p.x), '[]') FROM points p WHERE p.k OPERATOR(pg_catalog.=) r.k))
              ORDER BY r.k), '[]')
@@ -302,7 +302,7 @@ AS $$
 DECLARE
     sweeps pg_catalog.int4;
 BEGIN
-    PERFORM pgbench_lab.check_ids(ids, true);
+    PERFORM pgbench_lab_internal.check_ids(ids, true);
     IF metric IS NULL THEN
         RAISE EXCEPTION 'metric must not be null'
             USING ERRCODE = 'null_value_not_allowed',
@@ -316,7 +316,7 @@ BEGIN
     SELECT pg_catalog.count(*) INTO sweeps FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (ids) AND e.kind OPERATOR(pg_catalog.=) 'sweep';
     IF sweeps OPERATOR(pg_catalog.=) 0 THEN
-        RETURN pgbench_lab.plot_runs(ids, metric);
+        RETURN pgbench_lab_internal.plot_runs(ids, metric);
     END IF;
     IF sweeps OPERATOR(pg_catalog.<) pg_catalog.cardinality(ids) THEN
         RAISE EXCEPTION 'sweeps cannot be plotted with runs or other experiments'
@@ -328,7 +328,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Use metric tps or latency for sweeps; both draw TPS and latency against clients.';
     END IF;
-    RETURN pgbench_lab.plot_sweeps(ids);
+    RETURN pgbench_lab_internal.plot_sweeps(ids);
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.plot(bigint[], text) IS

@@ -15,3 +15,14 @@
 CREATE SCHEMA pgbench_lab;
 COMMENT ON SCHEMA pgbench_lab IS 'pgbench_lab: in-server performance lab';
 GRANT USAGE ON SCHEMA pgbench_lab TO PUBLIC;
+
+-- Everything that is not the documented API lives in a schema of its own,
+-- so that \df pgbench_lab.* lists exactly the API (test/sql/api.sql): the
+-- helpers of reports, plots, experiments and export/import, the write path
+-- and the function the row-level security policies use.  Its names may
+-- change between versions.  The API's functions run with their caller's
+-- rights and call these helpers, so PUBLIC may use the schema; what writes
+-- is revoked from PUBLIC function by function, as in pgbench_lab.
+CREATE SCHEMA pgbench_lab_internal;
+COMMENT ON SCHEMA pgbench_lab_internal IS 'pgbench_lab: internal helpers, not an API';
+GRANT USAGE ON SCHEMA pgbench_lab_internal TO PUBLIC;

@@ -106,14 +106,14 @@ ALTER TABLE pgbench_lab.runs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.run_progress ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.run_latency ENABLE ROW LEVEL SECURITY;
 
-CREATE FUNCTION pgbench_lab.may_read_run(owner regrole) RETURNS boolean
+CREATE FUNCTION pgbench_lab_internal.may_read_run(owner regrole) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     AS $$ SELECT pg_catalog.pg_has_role(owner::pg_catalog.oid, 'USAGE')
               OR pg_catalog.pg_has_role('pg_monitor', 'USAGE') $$;
 
 CREATE POLICY runs_read ON pgbench_lab.runs FOR SELECT
-    USING (pgbench_lab.may_read_run(owner));
+    USING (pgbench_lab_internal.may_read_run(owner));
 CREATE POLICY run_progress_read ON pgbench_lab.run_progress FOR SELECT
     USING (EXISTS (SELECT FROM pgbench_lab.runs r
                    WHERE r.run_id OPERATOR(pg_catalog.=) run_progress.run_id));

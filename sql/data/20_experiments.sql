@@ -77,7 +77,7 @@ SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.experiment_runs', '');
 ALTER TABLE pgbench_lab.experiments ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.experiment_runs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY experiments_read ON pgbench_lab.experiments FOR SELECT
-    USING (pgbench_lab.may_read_run(owner));
+    USING (pgbench_lab_internal.may_read_run(owner));
 CREATE POLICY experiment_runs_read ON pgbench_lab.experiment_runs FOR SELECT
     USING (EXISTS (SELECT FROM pgbench_lab.experiments e
                    WHERE e.experiment_id OPERATOR(pg_catalog.=) experiment_runs.experiment_id));

@@ -23,6 +23,14 @@
 
 -- >>> data changes 0.1 -> 0.2: add them below this line.
 
+-- What is not the documented API moves to a schema of its own (see
+-- sql/data/00_schemas.sql); of the objects an update keeps, that is the
+-- function the row-level security policies use.
+CREATE SCHEMA pgbench_lab_internal;
+COMMENT ON SCHEMA pgbench_lab_internal IS 'pgbench_lab: internal helpers, not an API';
+GRANT USAGE ON SCHEMA pgbench_lab_internal TO PUBLIC;
+ALTER FUNCTION pgbench_lab.may_read_run(regrole) SET SCHEMA pgbench_lab_internal;
+
 -- Experiments become kinds of one driver: the kinds are rows of a table
 -- (filled by sql/code/, each kind's file ends with its row), and the
 -- experiments table no longer lists them in a CHECK constraint.
@@ -60,7 +68,7 @@ COMMENT ON TABLE pgbench_lab.experiments IS
 -- once from the catalog of an installed 0.1 (every member of the extension
 -- in pg_proc and every view).  Views go first: active_runs reads run_live()
 -- and storage_latest reads storage_class(); no function of 0.1 depends on
--- another.  pgbench_lab.may_read_run(regrole) is not dropped: it lives in
+-- another.  pgbench_lab.may_read_run(regrole) is not dropped (it moves to pgbench_lab_internal above): it lives in
 -- sql/data/ because the row-level security policies use it.
 -- A dropped function's privileges and comment go with it; sql/code/ sets
 -- them again.  A view or function that a user's object depends on makes

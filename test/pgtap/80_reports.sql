@@ -47,11 +47,11 @@ SELECT throws_ok(format('SELECT * FROM pgbench_lab.report(%s)', (SELECT sweep FR
                  'report() of an invisible experiment is refused');
 SELECT throws_ok(format('SELECT * FROM pgbench_lab.import(%L)', :'fixture'), '42501', NULL,
                  'a role without EXECUTE may not import');
-SELECT throws_ok($$SELECT pgbench_lab.record('import', '{}')$$, '42501', NULL,
+SELECT throws_ok($$SELECT pgbench_lab_internal.record('import', '{}')$$, '42501', NULL,
                  'nor import through record()');
-SELECT throws_ok($$SELECT pgbench_lab.record('drop_everything', '{}')$$, '22023', NULL,
+SELECT throws_ok($$SELECT pgbench_lab_internal.record('drop_everything', '{}')$$, '22023', NULL,
                  'record() knows only its actions');
-SELECT throws_ok($$SELECT pgbench_lab.record('experiment_begin', '{"kind": "sweep", "workload": "tpcb-like"}')$$,
+SELECT throws_ok($$SELECT pgbench_lab_internal.record('experiment_begin', '{"kind": "sweep", "workload": "tpcb-like"}')$$,
                  '42501', NULL, 'nor begin an experiment without EXECUTE on sweep()');
 SELECT throws_ok($$INSERT INTO pgbench_lab.experiments (kind, workload, owner) VALUES ('sweep', 'x', 'tap_rep_alice')$$,
                  '42501', NULL, 'nobody writes experiments directly');
@@ -73,23 +73,23 @@ SET LOCAL ROLE tap_rep_alice;
 SELECT is((SELECT count(*) FROM pgbench_lab.import(:'fixture')), 13::bigint, 'with EXECUTE, alice imports');
 SELECT is((SELECT count(*) FROM pgbench_lab.runs WHERE owner = 'tap_rep_alice'::regrole AND source_server = 'fixture-a'),
           11::bigint, 'the imported runs are hers');
-CREATE TEMP TABLE exp AS SELECT pgbench_lab.experiment_begin('sweep', 'select-only', NULL, '{}') AS id;
+CREATE TEMP TABLE exp AS SELECT pgbench_lab_internal.experiment_begin('sweep', 'select-only', NULL, '{}') AS id;
 GRANT SELECT ON exp TO PUBLIC;
 SELECT is((SELECT owner FROM pgbench_lab.experiments e JOIN exp ON e.experiment_id = exp.id),
           'tap_rep_alice'::regrole, 'an experiment she begins is hers');
-SELECT throws_ok(format('SELECT pgbench_lab.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT bob FROM local_runs)),
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT bob FROM local_runs)),
                  '42501', NULL, 'she may not link bob''s run');
-SELECT throws_ok(format('SELECT pgbench_lab.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp),
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp),
                         (SELECT run FROM ids)), '42501', NULL, 'nor an imported run');
-SELECT lives_ok(format('SELECT pgbench_lab.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT alice FROM local_runs)),
+SELECT lives_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT alice FROM local_runs)),
                 'she links her own run');
-SELECT lives_ok(format('SELECT pgbench_lab.experiment_end(%s)', (SELECT id FROM exp)), 'and ends the experiment');
+SELECT lives_ok(format('SELECT pgbench_lab_internal.experiment_end(%s)', (SELECT id FROM exp)), 'and ends the experiment');
 SELECT is((SELECT status FROM pgbench_lab.experiments e JOIN exp ON e.experiment_id = exp.id), 'done',
           'which is done: all its runs are');
 RESET ROLE;
 
 SET LOCAL ROLE tap_rep_bob;
-SELECT throws_ok(format('SELECT pgbench_lab.experiment_end(%s)', (SELECT id FROM exp)), '42501', NULL,
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_end(%s)', (SELECT id FROM exp)), '42501', NULL,
                  'bob may not end alice''s experiment');
 RESET ROLE;
 SET LOCAL ROLE tap_rep_monitor;

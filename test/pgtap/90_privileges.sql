@@ -18,7 +18,7 @@ CREATE ROLE tap_granted;
 -- STABLE or IMMUTABLE (readers and formatters, under row security)
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
-       WHERE p.pronamespace = 'pgbench_lab'::regnamespace
+       WHERE p.pronamespace IN ('pgbench_lab'::regnamespace, 'pgbench_lab_internal'::regnamespace)
          AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
     ARRAY['wait', 'run_live', 'record', 'experiment_begin', 'experiment_add', 'experiment_end',
@@ -26,7 +26,7 @@ SELECT set_eq(
     'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
-       WHERE p.pronamespace = 'pgbench_lab'::regnamespace
+       WHERE p.pronamespace IN ('pgbench_lab'::regnamespace, 'pgbench_lab_internal'::regnamespace)
          AND has_function_privilege('tap_mon', p.oid, 'EXECUTE')
          AND NOT has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
     ARRAY['system_info', 'recommend', 'memory_budget', 'recommend_sql',

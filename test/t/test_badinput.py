@@ -111,7 +111,7 @@ BAD = [
     ("SELECT pgbench_lab.cancel(-1)", "42704"),
     ("SELECT pgbench_lab.cancel(0)", "42704"),
     ("SELECT pgbench_lab.cancel(NULL)", "22004"),
-    ("SELECT * FROM pgbench_lab.run_live(-1)", "42704"),
+    ("SELECT * FROM pgbench_lab_internal.run_live(-1)", "42704"),
     # cache
     ("SELECT * FROM pgbench_lab.cache_status('pg_class_oid_index_nope')", "42P01"),
     ("SELECT * FROM pgbench_lab.cache_status(0)", "42P01"),
@@ -264,7 +264,7 @@ CALLS = {
                 [[None, "", "0", "-1GB", "1MB", "1 XB", "8 EB", "0.5MB", "1e308 MB", "x"],
                  [None, "0", "-1", "0.001", "NaN", "Infinity", "601"]]),
     "cancel": ("SELECT pgbench_lab.cancel(%s::bigint)", [BIGINT + ["RUN"]]),
-    "run_live": ("SELECT * FROM pgbench_lab.run_live(%s::bigint)", [BIGINT + ["RUN"]]),
+    "run_live": ("SELECT * FROM pgbench_lab_internal.run_live(%s::bigint)", [BIGINT + ["RUN"]]),
     "wait": ("CALL pgbench_lab.wait(%s::bigint)", [BIGINT + ["RUN"]]),
     "system_info": ("SELECT count(*) FROM pgbench_lab.system_info()", []),
     "start": ("SELECT pgbench_lab.start(%s::text, %s::int, %s::interval, %s::bigint, %s::text, "

@@ -250,7 +250,7 @@ def test_make_cold_during_a_run(lab, workload):
     fails and no update is lost.
     """
     run_id = lab.scalar("SELECT pgbench_lab.start(%s, clients => 2, duration => '3 s')", (workload,))
-    lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+    lab.poll("SELECT transactions > 0 FROM pgbench_lab_internal.run_live(%s)", (run_id,))
     with lab.connect() as conn:
         rows = conn.execute("SELECT relation::text, buffers_evicted, buffers_left"
                             " FROM pgbench_lab.make_cold('pgbench_accounts')").fetchall()

@@ -14,7 +14,7 @@ def test_drop_leaves_nothing(new_cluster):
     before = c.sql("SELECT oid::regclass::text FROM pg_class WHERE oid >= 16384 ORDER BY 1")
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
     c.sql("DROP EXTENSION pgbench_lab")
-    assert c.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'pgbench_lab'") == 0
+    assert c.scalar("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pgbench_lab%'") == 0
     assert c.scalar("SELECT count(*) FROM pg_proc WHERE proname LIKE 'pgbench_lab%'") == 0
     after = c.sql("SELECT oid::regclass::text FROM pg_class WHERE oid >= 16384 ORDER BY 1")
     assert after == before

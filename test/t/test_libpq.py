@@ -334,7 +334,7 @@ class Proxy:
 def silence_during_run(lab, proxy, run_id):
     """Once the run commits transactions, the proxy stops answering; returns
     when a client (reconnecting for its next transaction) is held there."""
-    lab.poll("SELECT transactions > 0 FROM pgbench_lab.run_live(%s)", (run_id,))
+    lab.poll("SELECT transactions > 0 FROM pgbench_lab_internal.run_live(%s)", (run_id,))
     proxy.silent = True
     deadline = time.monotonic() + 30
     while not proxy.held and time.monotonic() < deadline:

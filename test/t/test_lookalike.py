@@ -178,7 +178,7 @@ CALLS = [
     "CALL pgbench_lab.run('select-only', transactions => 20, label => 'x')",
     "CALL pgbench_lab.run('simple-update', duration => '1 s', max_tries => 2)",
     "SELECT pgbench_lab.cancel((SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs))",
-    "SELECT count(*) FROM pgbench_lab.run_live((SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs))",
+    "SELECT count(*) FROM pgbench_lab_internal.run_live((SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs))",
     "SELECT count(*) FROM pgbench_lab.active_runs",
     "SELECT count(*) FROM pgbench_lab.runs",
 ]

@@ -72,7 +72,7 @@ def plan_types(conn):
         row = conn.execute(
             "SELECT t.typtype FROM pg_catalog.pg_type t WHERE t.typname OPERATOR(pg_catalog.=) %s "
             "AND t.typnamespace OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog'::pg_catalog.regnamespace, "
-            "'pgbench_lab'::pg_catalog.regnamespace])", (base,)).fetchone()
+            "'pgbench_lab'::pg_catalog.regnamespace, 'pgbench_lab_internal'::pg_catalog.regnamespace])", (base,)).fetchone()
         if row is None or row[0] == "p":
             continue			# a pseudo-type cannot be a domain's base
         if row[0] == "c":
@@ -98,7 +98,8 @@ def plan_views(conn):
             "  AND NOT a.attisdropped JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid "
             "  AND t.typtype OPERATOR(pg_catalog.<>) 'p' "
             "WHERE c.relname OPERATOR(pg_catalog.=) %s AND c.relnamespace OPERATOR(pg_catalog.=) "
-            "ANY (ARRAY['pg_catalog'::pg_catalog.regnamespace, 'pgbench_lab'::pg_catalog.regnamespace]) "
+            "ANY (ARRAY['pg_catalog'::pg_catalog.regnamespace, 'pgbench_lab'::pg_catalog.regnamespace, "
+            "'pgbench_lab_internal'::pg_catalog.regnamespace]) "
             "GROUP BY c.oid", (name,)).fetchone()
         if real:
             out.append((name, real[0], real[1]))
@@ -152,7 +153,7 @@ CALLS = {
     "run": ["CALL pgbench_lab.run('simple-update', clients => 1, transactions => 5)"],
     "wait": ["CALL pgbench_lab.wait(-1)", "CALL pgbench_lab.wait({run})"],
     "cancel": ["SELECT pgbench_lab.cancel({run})"],
-    "run_live": ["SELECT * FROM pgbench_lab.run_live({run})"],
+    "run_live": ["SELECT * FROM pgbench_lab_internal.run_live({run})"],
     "connection_cost": ["CALL pgbench_lab.connection_cost('select-only', 1, '1 s')"],
     "sweep": ["CALL pgbench_lab.sweep('select-only', '{{1}}', '1 s')"],
     "compare_settings": ["CALL pgbench_lab.compare_settings('select-only', ARRAY['{{}}', "
@@ -179,7 +180,7 @@ CALLS = {
     "compare": ["SELECT * FROM pgbench_lab.compare('{{{run},{run}}}')"],
     "plot": ["SELECT pgbench_lab.plot('{{{run}}}')", "SELECT pgbench_lab.plot('{{{exp}}}')"],
     "report": ["SELECT pgbench_lab.report({run})", "SELECT pgbench_lab.report({exp})"],
-    "record": ["SELECT pgbench_lab.record('experiment_end', '{{\"experiment_id\": {exp}}}')"],
+    "record": ["SELECT pgbench_lab_internal.record('experiment_end', '{{\"experiment_id\": {exp}}}')"],
 }
 
 # What the tables and views of the extension are read with.
@@ -196,29 +197,32 @@ def routines(conn):
     """(name, kind, argument types, number of defaults) of every function
     and procedure of the extension."""
     return conn.execute(
-        "SELECT p.proname, p.prokind, pg_catalog.array_to_string(ARRAY("
+        "SELECT n.nspname OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) p.proname, p.prokind, "
+        "  pg_catalog.array_to_string(ARRAY("
         "  SELECT pg_catalog.format_type(t, NULL) FROM pg_catalog.unnest(p.proargtypes) "
         "  WITH ORDINALITY AS a(t, n) ORDER BY n), ','), p.pronargs, p.pronargdefaults "
-        "FROM pg_catalog.pg_proc p WHERE p.pronamespace OPERATOR(pg_catalog.=) "
-        "'pgbench_lab'::pg_catalog.regnamespace ORDER BY 1").fetchall()
+        "FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace "
+        "WHERE n.nspname OPERATOR(pg_catalog.=) ANY (ARRAY['pgbench_lab', 'pgbench_lab_internal']) "
+        "ORDER BY 1").fetchall()
 
 
 def generic_call(name, kind, argtypes, nargs, ndefaults):
     need = [t for t in argtypes.split(",") if t][:nargs - ndefaults]
     args = ", ".join(ARG_BY_TYPE.get(t, "NULL") for t in need)
     if kind == "p":
-        return f"CALL pgbench_lab.{name}({args})"
-    return f"SELECT * FROM pgbench_lab.{name}({args})"
+        return f"CALL {name}({args})"
+    return f"SELECT * FROM {name}({args})"
 
 
 def all_calls(conn):
     """Every routine's calls, destructive ones (init) last."""
     calls, seen = [], set()
-    for name, kind, argtypes, nargs, ndefaults in routines(conn):
+    for qualified, kind, argtypes, nargs, ndefaults in routines(conn):
+        name = qualified.split(".")[1]		# unique across the two schemas
         if name in seen:
             continue
         seen.add(name)
-        for sql in CALLS.get(name, [generic_call(name, kind, argtypes, nargs, ndefaults)]):
+        for sql in CALLS.get(name, [generic_call(qualified, kind, argtypes, nargs, ndefaults)]):
             calls.append((name, sql))
     calls += [(f"read {v}", f"SELECT * FROM pgbench_lab.{v}") for v in READS]
     return sorted(calls, key=lambda c: c[0] == "init")

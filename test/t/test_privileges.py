@@ -130,7 +130,7 @@ def test_only_the_owner_and_superusers_control_a_run(lab):
         assert lab.scalar("SELECT count(*) FROM pgbench_lab.active_runs", user="bob") == 0
         assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_progress", user="bob") == 0
         assert state(lab, "SELECT pgbench_lab.cancel(%s)", "bob", (run_id,)) == "42704"
-        assert state(lab, "SELECT * FROM pgbench_lab.run_live(%s)", "bob", (run_id,)) == "42704"
+        assert state(lab, "SELECT * FROM pgbench_lab_internal.run_live(%s)", "bob", (run_id,)) == "42704"
         assert state(lab, "CALL pgbench_lab.wait(%s)", "bob", (run_id,)) == "42704"
         assert state(lab, "UPDATE pgbench_lab.runs SET status = 'done'", "bob") == "42501"
         assert state(lab, "DELETE FROM pgbench_lab.runs", "bob") == "42501"

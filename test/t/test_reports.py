@@ -156,7 +156,7 @@ def test_sweep_is_not_for_public(lab):
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         lab.sql("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')", user="rep_nobody")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        lab.sql("SELECT pgbench_lab.record('experiment_begin', '{\"kind\": \"sweep\"}')", user="rep_nobody")
+        lab.sql("SELECT pgbench_lab_internal.record('experiment_begin', '{\"kind\": \"sweep\"}')", user="rep_nobody")
 
 
 def portable(doc):
@@ -175,7 +175,7 @@ def test_export_import_round_trip_between_servers(lab, new_cluster):
     assert doc["format"] == "pgbench_lab export" and doc["version"] == 1
     assert {r["run_id"] for r in doc["runs"]} == set(ids)
     assert all(r["progress"] and r["latency"] for r in doc["runs"])
-    name = lab.scalar("SELECT pgbench_lab.server_name()")
+    name = lab.scalar("SELECT pgbench_lab_internal.server_name()")
 
     other = new_cluster("importer")
     other.sql("CREATE EXTENSION pgbench_lab CASCADE")
