@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * recommender.c
+ * recommender_math.c
  *		Settings for a described machine: pure arithmetic, explained.
  *
  * Every figure is derived from the inputs by continuous formulas (no tiers
@@ -16,9 +16,9 @@
  * a pooler in front.  Parallel workers are backends too: they get one per
  * core only while the RAM can give each what a connection gets.
  *
- * Nothing here reads the catalog or the machine (settings.c and system.c
+ * Nothing here reads the catalog or the machine (settings_live.c and system.c
  * do); each setting carries its formula with the actual numbers and a
- * reason, and settings.c clamps it to the live server's bounds.
+ * reason, and settings_live.c clamps it to the live server's bounds.
  *
  *-------------------------------------------------------------------------
  */
