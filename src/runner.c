@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * runner.c
- *		start(), run(), wait(), cancel() and the live counters of runs.
+ *		Starting a run: start(), the checks that run() shares with it, the
+ *		run's shared memory and its coordinator's launch; and the reaping of
+ *		runs whose coordinator is gone.
  *
  * start() validates everything (workload, limits, settings, the caller's
  * privileges on the tables) before anything starts, creates the run's
@@ -9,11 +11,10 @@
  * until the coordinator has every client ready and the run row committed.
  * Then the run belongs to the coordinator and goes on without the caller.
  *
- * run() and wait() are procedures that commit before they wait, and then
- * wait on shared memory alone, so the waiting session holds no snapshot for
- * the run's length (its backend_xmin stays empty).  Any session may find a
- * running run's shared memory again through the handle kept in its row.
- * A waiting session that is cancelled or terminated stops the run.
+ * run() and wait(), which then wait for the run without holding a
+ * snapshot, cancel() and the live counters are in runner_wait.c.  Any
+ * session may find a running run's shared memory again through the handle
+ * kept in its row (RunnerAttach).
  *
  *-------------------------------------------------------------------------
  */

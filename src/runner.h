@@ -1,10 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * runner.h
- *		A run's shared state: one dynamic shared memory segment per run,
- *		shared by the launching session, the coordinator worker that owns
- *		the run, its client workers, and any session that waits for or
- *		cancels it (found through the handle kept in pgbench_lab.runs).
+ *		The runner part: a run's shared state and the functions of the
+ *		files that use it.
+ *
+ * A run's shared state is one dynamic shared memory segment per run,
+ * shared by the launching session, the coordinator worker that owns the
+ * run, its client workers, and any session that waits for or cancels it
+ * (found through the handle kept in pgbench_lab.runs).  The files: runner.c
+ * validates and launches (start()), runner_wait.c waits, cancels and reads
+ * live counters (run(), wait(), cancel(), run_live()), coordinator.c and
+ * client.c are the workers, client_libpq.c is the clients' libpq path.
  *
  *-------------------------------------------------------------------------
  */
@@ -145,14 +151,13 @@ typedef enum RunnerArg
 	RUNNER_ARG_VIA, RUNNER_ARG_TARGET, RUNNER_NARGS_START
 } RunnerArg;
 
-/* runner.c */
+/* runner.c: validating, launching, reaping */
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
 extern void RunnerCheckSetting(const char *name, const char *value);
 extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
-extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
@@ -165,10 +170,11 @@ extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
 					  ErrorData **edata);
 extern void LibpqRecord(RunShared *run, bool final);
 
+/* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
+extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
+
 /* coordinator.c, client.c: background worker entry points */
 extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);
 extern PGDLLEXPORT void pgbench_lab_client_main(Datum arg);
-
-
 
 #endif							/* PGBL_RUNNER_H */
