@@ -11,6 +11,7 @@
  * validates and launches (start()), runner_wait.c waits, cancels and reads
  * live counters (run(), wait(), cancel(), run_live()), coordinator.c and
  * client.c are the workers, client_libpq.c is the clients' libpq path.
+ * Launching, waiting and passing errors back go through worker.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,7 +30,6 @@
 #define PGBL_RUN_MAGIC		0x5042524E	/* "PBRN" */
 #define PGBL_SETTINGS_MAX	4096		/* serialised worker settings */
 #define PGBL_LABEL_MAX		256
-#define PGBL_ERRMSG_MAX		512
 #define PGBL_CONNINFO_MAX	1024
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
@@ -63,7 +63,7 @@ typedef enum ClientState
 	CLIENT_NEW = 0,
 	CLIENT_READY,				/* connected, plans prepared, waiting for go */
 	CLIENT_DONE,				/* left the loop normally */
-	CLIENT_ABORTED				/* ended by an error; errmsg says which */
+	CLIENT_ABORTED				/* ended by an error; error says which */
 } ClientState;
 
 /*
@@ -89,8 +89,7 @@ typedef struct RunClient
 	int64		initial_connect_ns; /* libpq: connecting before the go */
 	pg_atomic_uint64 connects;	/* libpq: connections made after the go */
 	pg_atomic_uint64 connect_ns;	/* ... and the time they took */
-	char		sqlstate[6];
-	char		errmsg[PGBL_ERRMSG_MAX];
+	WorkerError error;			/* the first error; set by the client */
 	LatencyHistogram hist;
 } RunClient;
 
@@ -129,9 +128,7 @@ typedef struct RunShared
 	pg_atomic_uint32 stop;
 	pg_atomic_uint32 go;
 	int			coordinator_pid;
-	int			start_errcode;
-	char		start_error[PGBL_ERRMSG_MAX];
-	char		start_hint[PGBL_ERRMSG_MAX];
+	WorkerError start_error;	/* why the run could not start */
 	int64		start_ns;		/* monotonic clock at go */
 
 	RunClient	client[FLEXIBLE_ARRAY_MEMBER];
