@@ -2,7 +2,8 @@
  *
  * cache.c
  *		Where a relation's pages are: shared buffers and the operating
- *		system's page cache (cache_status), and snapshots of that.
+ *		system's page cache (cache_status, which the SQL function
+ *		cache_snapshot() of sql/install/60_cache.sql also records).
  *
  * cache_status must be cheap enough to call while a benchmark runs, so it
  * makes one pass over the buffer descriptors whatever the number of
@@ -39,8 +40,6 @@
 #include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -528,34 +527,4 @@ pgbench_lab_cache_status(PG_FUNCTION_ARGS)
 	for (int i = 0; i < nrels; i++)
 		put_status_row(rsinfo, &rels[i]);
 	return (Datum) 0;
-}
-
-/*
- * The C entry point of pgbench_lab.cache_snapshot(label) for the other
- * parts (the runner takes one before and one after each run).  It goes
- * through the SQL function, so it runs with the same privileges as a call
- * from SQL: the current user needs EXECUTE on it.
- */
-int64
-CacheSnapshot(const char *label)
-{
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1] = {0};
-	char		nulls[1] = {' '};
-	bool		isnull;
-	int64		id;
-
-	if (label == NULL)
-		nulls[0] = 'n';
-	else
-		args[0] = CStringGetTextDatum(label);
-	SPI_connect();
-	if (SPI_execute_with_args("SELECT pgbench_lab.cache_snapshot($1)",
-							  1, argtypes, args, nulls, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "pgbench_lab.cache_snapshot() returned no row");
-	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-									 SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_finish();
-	return id;
 }

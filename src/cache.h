@@ -2,7 +2,8 @@
  *
  * cache.h
  *		The cache part: where a relation's pages are (shared buffers, the
- *		operating system's page cache), snapshots of that, make_cold and warm.
+ *		operating system's page cache; cache.c), make_cold and warm
+ *		(cache_evict.c).  Snapshots are SQL (cache_snapshot()).
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +44,5 @@ extern List *CacheTargetRelids(Oid relid, bool include_indexes, LOCKMODE lockmod
 extern void CacheDescribe(Relation rel, CacheRel *out);
 extern void CacheCountBuffers(CacheRel *rels, int nrels);
 extern int64 CacheOsPages(Relation rel, bool drop, int64 *after);
-extern int64 CacheSnapshot(const char *label);
 
 #endif							/* PGBL_CACHE_H */

@@ -77,14 +77,11 @@ client_cancel_handler(SIGNAL_ARGS)
 	StatementCancelHandler(postgres_signal_arg);
 }
 
+/* The client's first error, for the coordinator to record. */
 static void
 record_error(ClientCtx *cx, ErrorData *edata)
 {
-	if (cx->me->errmsg[0] != '\0')
-		return;
-	strlcpy(cx->me->sqlstate, unpack_sql_state(edata->sqlerrcode), sizeof(cx->me->sqlstate));
-	strlcpy(cx->me->errmsg, edata->message ? edata->message : "unknown error",
-			sizeof(cx->me->errmsg));
+	WorkerErrorSave(&cx->me->error, edata);
 }
 
 /* Apply the run's settings (validated by the launcher) to this session. */
@@ -107,21 +104,13 @@ apply_settings(RunShared *run)
 
 /*
  * In a PG_CATCH block: the error, copied into the loop's context, with the
- * transaction it broke rolled back (interrupts held meanwhile, so that a
- * cancel arriving now is served at the next check, not in the middle).
+ * transaction it broke rolled back.  Not logged: failed transactions are
+ * counted, and a client's first error is recorded with the run.
  */
 static ErrorData *
 caught_error(ClientCtx *cx)
 {
-	ErrorData  *edata;
-
-	HOLD_INTERRUPTS();
-	MemoryContextSwitchTo(cx->loopcxt);
-	edata = CopyErrorData();
-	FlushErrorState();
-	AbortCurrentTransaction();
-	RESUME_INTERRUPTS();
-	return edata;
+	return WorkerCatch(cx->loopcxt, false);
 }
 
 /* Connect, set up and prepare; false (with the error recorded) on failure. */
@@ -335,7 +324,7 @@ client_loop(ClientCtx *cx)
 		{
 			if (cx->cancelled)
 				return CLIENT_ABORTED;
-			return stop_requested(cx) || cx->me->errmsg[0] == '\0' ? CLIENT_DONE : CLIENT_ABORTED;
+			return stop_requested(cx) || !WorkerErrorIsSet(&cx->me->error) ? CLIENT_DONE : CLIENT_ABORTED;
 		}
 		pgstat_report_stat(false);
 	}

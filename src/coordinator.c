@@ -50,12 +50,11 @@ coordinator_detach(dsm_segment *seg, Datum arg)
 	(void) pg_atomic_compare_exchange_u32(&run->stop, &none, RUN_STOP_CANCEL);
 }
 
+/* Tell the launching session why the run could not start (it raises it). */
 static void
 start_failed(RunShared *run, int errcode, const char *msg, const char *hint)
 {
-	run->start_errcode = errcode;
-	strlcpy(run->start_error, msg, sizeof(run->start_error));
-	strlcpy(run->start_hint, hint ? hint : "", sizeof(run->start_hint));
+	WorkerErrorSet(&run->start_error, errcode, msg, NULL, hint);
 	pg_atomic_write_u32(&run->phase, RUN_PHASE_START_FAILED);
 	WorkerSetLatchOf(run->launcher_pid);
 }
@@ -75,8 +74,8 @@ static bool
 launch_clients(RunShared *run)
 {
 	char		name[BGW_MAXLEN];
-	char		msg[PGBL_ERRMSG_MAX];
-	char		hint[PGBL_ERRMSG_MAX];
+	char		msg[PGBL_WORKER_ERR_MAX];
+	char		hint[PGBL_WORKER_ERR_MAX];
 
 	handles = palloc0(sizeof(BackgroundWorkerHandle *) * run->clients);
 	for (int i = 0; i < run->clients; i++)
@@ -103,7 +102,7 @@ launch_clients(RunShared *run)
 static bool
 wait_clients_ready(RunShared *run)
 {
-	char		msg[PGBL_ERRMSG_MAX];
+	char		msg[PGBL_WORKER_ERR_MAX];
 
 	for (;;)
 	{
@@ -120,13 +119,13 @@ wait_clients_ready(RunShared *run)
 			else if (state == CLIENT_ABORTED ||
 					 GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
 			{
+				bool		told;
+
 				stop_clients(run, run->clients);
+				told = WorkerErrorIsSet(&c->error);
 				snprintf(msg, sizeof(msg), "client %d could not start: %s", i + 1,
-						 c->errmsg[0] ? c->errmsg : "the worker exited (see the server log)");
-				start_failed(run, c->sqlstate[0] ? MAKE_SQLSTATE(c->sqlstate[0], c->sqlstate[1],
-																 c->sqlstate[2], c->sqlstate[3],
-																 c->sqlstate[4])
-							 : ERRCODE_INTERNAL_ERROR, msg, NULL);
+						 told ? c->error.message : "the worker exited (see the server log)");
+				start_failed(run, told ? c->error.sqlerrcode : ERRCODE_INTERNAL_ERROR, msg, NULL);
 				return false;
 			}
 		}
@@ -297,15 +296,8 @@ pgbench_lab_coordinator_main(Datum arg)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
+		ErrorData  *edata = WorkerCatch(TopMemoryContext, true);
 
-		HOLD_INTERRUPTS();
-		MemoryContextSwitchTo(TopMemoryContext);
-		EmitErrorReport();
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		RESUME_INTERRUPTS();
 		request_stop(run, RUN_STOP_CANCEL);
 		wait_clients_gone(run);
 		ResultsFailed(run, edata->message);

@@ -23,9 +23,9 @@
  * frozen bulk path and leave VACUUM all the hint bits and visibility map to
  * set (README, "Why one worker", has the measurement).
  *
- * The launch, wait and segment code is kept in its own functions
- * (dataset_launch, dataset_wait, dataset_raise) so it can later join the
- * runner's.
+ * Launching, waiting and raising the worker's error again are the ones
+ * every pgbench_lab worker uses (worker.c); only the segment and the
+ * detach callback that ties the worker to this session are init's own.
  *
  *-------------------------------------------------------------------------
  */
@@ -42,14 +42,12 @@
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
-#include "storage/latch.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
 #include "dataset.h"
@@ -393,7 +391,7 @@ resolve_schema(DatasetParams *p)
 	return nspoid;
 }
 
-/* ---- the worker: launch, wait, errors ---------------------------------- */
+/* ---- the worker: segment, launch, error -------------------------------- */
 
 /* on_dsm_detach callback: the caller is leaving, so must the worker */
 static void
@@ -425,41 +423,17 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 
 	snprintf(name, sizeof(name), "pgbench_lab init for PID %d", MyProcPid);
 	old = MemoryContextSwitchTo(TopTransactionContext);
-	if (!WorkerRegister("pgbench_lab_dataset_main", "pgbench_lab init", name,
-						UInt32GetDatum(dsm_segment_handle(seg)), 0, handle))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("could not start the pgbench_lab init worker: no free background worker slot"),
-				 errhint("Raise max_worker_processes (now %d; needs a restart) or wait for other background workers to finish.",
-						 max_worker_processes)));
+	*handle = WorkerLaunch("pgbench_lab_dataset_main", "pgbench_lab init", name,
+						   UInt32GetDatum(dsm_segment_handle(seg)),
+						   "the pgbench_lab init worker",
+						   psprintf("Raise max_worker_processes (now %d; needs a restart) or wait for other background workers to finish.",
+									max_worker_processes));
 	MemoryContextSwitchTo(old);
 	on_dsm_detach(seg, dataset_terminate, PointerGetDatum(*handle));
 	return seg;
 }
 
-/* Wait, interruptibly, until the worker has exited. */
-static void
-dataset_wait(BackgroundWorkerHandle *handle)
-{
-	for (;;)
-	{
-		pid_t		pid;
-		BgwHandleStatus status = GetBackgroundWorkerPid(handle, &pid);
-
-		if (status == BGWH_STOPPED)
-			return;
-		if (status == BGWH_POSTMASTER_DIED)
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("postmaster exited during pgbench_lab.init")));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 1000L, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-}
-
-/* Re-raise the worker's error here, with its SQLSTATE. */
+/* Raise the worker's error here, with its SQLSTATE. */
 static void
 dataset_raise(DatasetShared *sh)
 {
@@ -470,12 +444,8 @@ dataset_raise(DatasetShared *sh)
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("pgbench_lab init worker exited during step \"%s\" without reporting", step),
 				 errhint("The server log has the worker's messages.")));
-	ereport(ERROR,
-			(errcode(sh->sqlerrcode),
-			 errmsg_internal("%s", sh->errmsg),
-			 sh->errdetail[0] ? errdetail_internal("%s", sh->errdetail) : 0,
-			 sh->errhint[0] ? errhint("%s", sh->errhint) : 0,
-			 errcontext("pgbench_lab.init step \"%s\", in a background worker", step)));
+	WorkerErrorRaise(&sh->error,
+					 psprintf("pgbench_lab.init step \"%s\", in a background worker", step));
 }
 
 /* ---- SQL-callable ------------------------------------------------------ */
@@ -540,7 +510,7 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	seg = dataset_launch(&p, &handle);
-	dataset_wait(handle);
+	(void) WorkerWait(handle, NULL, NULL, 1000L, "pgbench_lab.init");
 	sh = dsm_segment_address(seg);
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_DONE)
 		dataset_raise(sh);

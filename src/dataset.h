@@ -21,8 +21,9 @@
 #include "storage/off.h"
 #include "utils/relcache.h"
 
+#include "worker.h"
+
 #define PGBL_DATASET_MAGIC		0x5042494E	/* "PBIN" */
-#define PGBL_DATASET_ERR_MAX	1024
 
 /* rows per scale unit, as in pgbench */
 #define PGBL_BRANCHES_PER_SCALE	1
@@ -57,7 +58,7 @@ typedef enum DatasetState
 	DATASET_STATE_NEW = 0,
 	DATASET_STATE_RUNNING,		/* connected, working */
 	DATASET_STATE_DONE,			/* every step done */
-	DATASET_STATE_FAILED		/* sqlerrcode and errmsg say why */
+	DATASET_STATE_FAILED		/* error says why */
 } DatasetState;
 
 typedef struct DatasetParams
@@ -85,10 +86,7 @@ typedef struct DatasetShared
 	bool		step_done[DATASET_NSTEPS];
 	double		seconds[DATASET_NSTEPS];
 	int64		rows[DATASET_NSTEPS];	/* < 0: not applicable */
-	int			sqlerrcode;
-	char		errmsg[PGBL_DATASET_ERR_MAX];
-	char		errdetail[PGBL_DATASET_ERR_MAX];
-	char		errhint[PGBL_DATASET_ERR_MAX];
+	WorkerError error;			/* what stopped it, for init() to raise */
 } DatasetShared;
 
 /* dataset.c */

@@ -21,9 +21,9 @@
  *	3. foreign keys if asked, in a transaction.  The last step marks the
  *	   tables complete (their comment).
  *
- * Any ERROR is caught, its SQLSTATE and texts copied to the shared segment
- * for the caller to raise again, the transaction aborted, and the worker
- * exits normally: an ERROR never becomes an abnormal exit.
+ * Any ERROR is caught, the transaction aborted, and its SQLSTATE and texts
+ * passed to the caller through the shared segment (worker.c), and the
+ * worker exits normally: an ERROR never becomes an abnormal exit.
  *
  *-------------------------------------------------------------------------
  */
@@ -222,25 +222,12 @@ add_foreign_keys(DatasetShared *sh)
 	step_end(sh, DATASET_STEP_FKEYS, -1);
 }
 
-/* Copy the error for the caller, then clean up as autovacuum does. */
+/* Log the error, clean up as autovacuum does, and pass it to init(). */
 static void
-report_error(DatasetShared *sh)
+pass_error_to_caller(DatasetShared *sh)
 {
-	ErrorData  *edata;
-
-	HOLD_INTERRUPTS();
-	MemoryContextSwitchTo(worker_context);
-	edata = CopyErrorData();
-	EmitErrorReport();
-	FlushErrorState();
-	AbortOutOfAnyTransaction();
-
-	sh->sqlerrcode = edata->sqlerrcode;
-	strlcpy(sh->errmsg, edata->message ? edata->message : "", PGBL_DATASET_ERR_MAX);
-	strlcpy(sh->errdetail, edata->detail ? edata->detail : "", PGBL_DATASET_ERR_MAX);
-	strlcpy(sh->errhint, edata->hint ? edata->hint : "", PGBL_DATASET_ERR_MAX);
+	WorkerErrorSave(&sh->error, WorkerCatch(worker_context, true));
 	pg_atomic_write_u32(&sh->state, DATASET_STATE_FAILED);
-	RESUME_INTERRUPTS();
 }
 
 void
@@ -278,7 +265,7 @@ pgbench_lab_dataset_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
-		report_error(sh);
+		pass_error_to_caller(sh);
 	}
 	PG_END_TRY();
 

@@ -1,13 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * recommender.h
- *		Pure functions from a described machine to settings.
+ *		The recommender's pure functions (recommender_math.c): from a
+ *		described machine to settings, and the memory budget of given
+ *		settings.
  *
  * Nothing here reads the catalog or the machine: the caller fills a
  * RecommenderInput (explicit values or facts collected elsewhere) and gets
  * every setting back with its value, unit, the arithmetic that produced it
- * and a one-sentence reason.  settings.c compares the result with the live
- * server and validates it against the server's own bounds.
+ * and a one-sentence reason.  recommender_sql.c is the caller: it fills
+ * the inputs, and settings_live.c compares the result with the live server
+ * and validates it against the server's own bounds.
  *
  *-------------------------------------------------------------------------
  */

@@ -159,6 +159,14 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
 	WorkerXactCommit();
 }
 
+/* "client 2: <message> (SQLSTATE 40001)", as the run records it. */
+static void
+append_client_error(StringInfo error, int i, const RunClient *c)
+{
+	appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->error.message,
+					 unpack_sql_state(c->error.sqlerrcode));
+}
+
 /* The run's status and first error, from how its clients ended. */
 static const char *
 run_status(RunShared *run, StringInfo error)
@@ -170,8 +178,9 @@ run_status(RunShared *run, StringInfo error)
 	{
 		RunClient  *c = &run->client[i];
 
-		if (strcmp(c->sqlstate, "57014") == 0 && error->len == 0)
-			appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+		if (WorkerErrorIsSet(&c->error) && c->error.sqlerrcode == ERRCODE_QUERY_CANCELED &&
+			error->len == 0)
+			append_client_error(error, i, c);
 	}
 
 	for (int i = 0; i < run->clients; i++)
@@ -179,13 +188,13 @@ run_status(RunShared *run, StringInfo error)
 		RunClient  *c = &run->client[i];
 		uint32		state = pg_atomic_read_u32(&c->state);
 
-		if (state == CLIENT_DONE && c->errmsg[0] == '\0')
+		if (state == CLIENT_DONE && !WorkerErrorIsSet(&c->error))
 			continue;
 		if (state == CLIENT_DONE)
 		{
 			/* failed transactions (serialisation, deadlock) only */
 			if (error->len == 0)
-				appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+				append_client_error(error, i, c);
 			continue;
 		}
 		if (pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL && state == CLIENT_READY)
@@ -194,7 +203,7 @@ run_status(RunShared *run, StringInfo error)
 		if (error->len > 0)
 			continue;
 		if (state == CLIENT_ABORTED)
-			appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->errmsg, c->sqlstate);
+			append_client_error(error, i, c);
 		else
 			appendStringInfo(error, "client %d exited before the end of the run (terminated?)", i + 1);
 	}

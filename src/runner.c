@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * runner.c
- *		start(), run(), wait(), cancel() and the live counters of runs.
+ *		Starting a run: start(), the checks that run() shares with it, the
+ *		run's shared memory and its coordinator's launch; and the reaping of
+ *		runs whose coordinator is gone.
  *
  * start() validates everything (workload, limits, settings, the caller's
  * privileges on the tables) before anything starts, creates the run's
@@ -9,11 +11,10 @@
  * until the coordinator has every client ready and the run row committed.
  * Then the run belongs to the coordinator and goes on without the caller.
  *
- * run() and wait() are procedures that commit before they wait, and then
- * wait on shared memory alone, so the waiting session holds no snapshot for
- * the run's length (its backend_xmin stays empty).  Any session may find a
- * running run's shared memory again through the handle kept in its row.
- * A waiting session that is cancelled or terminated stops the run.
+ * run() and wait(), which then wait for the run without holding a
+ * snapshot, cancel() and the live counters are in runner_wait.c.  Any
+ * session may find a running run's shared memory again through the handle
+ * kept in its row (RunnerAttach).
  *
  *-------------------------------------------------------------------------
  */
@@ -28,11 +29,9 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
-#include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
-#include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
@@ -340,27 +339,24 @@ request_cancel(RunShared *run)
 	WorkerSetLatchOf(run->coordinator_pid);
 }
 
+/* WorkerWait's condition: the coordinator has said how the start went. */
+static bool
+start_reported(void *arg)
+{
+	return pg_atomic_read_u32(&((RunShared *) arg)->phase) != RUN_PHASE_STARTING;
+}
+
 /* Wait until the coordinator reports the run started, or why it did not. */
 static void
 wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
 {
 	PG_TRY();
 	{
-		while (pg_atomic_read_u32(&run->phase) == RUN_PHASE_STARTING)
-		{
-			pid_t		pid;
-
-			if (GetBackgroundWorkerPid(coordinator, &pid) == BGWH_STOPPED &&
-				pg_atomic_read_u32(&run->phase) == RUN_PHASE_STARTING)
-				ereport(ERROR,
-						(errcode(ERRCODE_INTERNAL_ERROR),
-						 errmsg("the run's coordinator exited before the run started"),
-						 errhint("The server log says why.")));
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 10L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+		if (!WorkerWait(coordinator, start_reported, run, 10L, "the start of a run"))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("the run's coordinator exited before the run started"),
+					 errhint("The server log says why.")));
 	}
 	PG_CATCH();
 	{
@@ -370,10 +366,7 @@ wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
 	PG_END_TRY();
 
 	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_START_FAILED)
-		ereport(ERROR,
-				(errcode(run->start_errcode),
-				 errmsg("%s", run->start_error),
-				 run->start_hint[0] ? errhint("%s", run->start_hint) : 0));
+		WorkerErrorRaise(&run->start_error, NULL);
 }
 
 /* Launch a run and return once its row is committed and clients are ready. */
@@ -384,14 +377,13 @@ RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
 	RunShared  *run = create_shared(p, segp);
 	BackgroundWorkerHandle *coordinator;
 
-	if (!WorkerRegister("pgbench_lab_coordinator_main", "pgbench_lab coordinator",
-						"pgbench_lab coordinator", UInt32GetDatum(run->handle), 0, &coordinator))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("could not start the run's coordinator: no free background worker slot"),
-				 errhint("A run needs one worker per client plus its coordinator, all counted "
-						 "against max_worker_processes (now %d; changing it needs a restart).",
-						 max_worker_processes)));
+	coordinator = WorkerLaunch("pgbench_lab_coordinator_main", "pgbench_lab coordinator",
+							   "pgbench_lab coordinator", UInt32GetDatum(run->handle),
+							   "the run's coordinator",
+							   psprintf("A run needs one worker per client plus its coordinator, "
+										"all counted against max_worker_processes (now %d; "
+										"changing it needs a restart).",
+										max_worker_processes));
 	wait_started(run, coordinator);
 	return run;
 }

@@ -1,10 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * runner.h
- *		A run's shared state: one dynamic shared memory segment per run,
- *		shared by the launching session, the coordinator worker that owns
- *		the run, its client workers, and any session that waits for or
- *		cancels it (found through the handle kept in pgbench_lab.runs).
+ *		The runner part: a run's shared state and the functions of the
+ *		files that use it.
+ *
+ * A run's shared state is one dynamic shared memory segment per run,
+ * shared by the launching session, the coordinator worker that owns the
+ * run, its client workers, and any session that waits for or cancels it
+ * (found through the handle kept in pgbench_lab.runs).  The files: runner.c
+ * validates and launches (start()), runner_wait.c waits, cancels and reads
+ * live counters (run(), wait(), cancel(), run_live()), coordinator.c and
+ * client.c are the workers, client_libpq.c is the clients' libpq path.
+ * Launching, waiting and passing errors back go through worker.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,7 +30,6 @@
 #define PGBL_RUN_MAGIC		0x5042524E	/* "PBRN" */
 #define PGBL_SETTINGS_MAX	4096		/* serialised worker settings */
 #define PGBL_LABEL_MAX		256
-#define PGBL_ERRMSG_MAX		512
 #define PGBL_CONNINFO_MAX	1024
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
@@ -57,7 +63,7 @@ typedef enum ClientState
 	CLIENT_NEW = 0,
 	CLIENT_READY,				/* connected, plans prepared, waiting for go */
 	CLIENT_DONE,				/* left the loop normally */
-	CLIENT_ABORTED				/* ended by an error; errmsg says which */
+	CLIENT_ABORTED				/* ended by an error; error says which */
 } ClientState;
 
 /*
@@ -83,8 +89,7 @@ typedef struct RunClient
 	int64		initial_connect_ns; /* libpq: connecting before the go */
 	pg_atomic_uint64 connects;	/* libpq: connections made after the go */
 	pg_atomic_uint64 connect_ns;	/* ... and the time they took */
-	char		sqlstate[6];
-	char		errmsg[PGBL_ERRMSG_MAX];
+	WorkerError error;			/* the first error; set by the client */
 	LatencyHistogram hist;
 } RunClient;
 
@@ -123,9 +128,7 @@ typedef struct RunShared
 	pg_atomic_uint32 stop;
 	pg_atomic_uint32 go;
 	int			coordinator_pid;
-	int			start_errcode;
-	char		start_error[PGBL_ERRMSG_MAX];
-	char		start_hint[PGBL_ERRMSG_MAX];
+	WorkerError start_error;	/* why the run could not start */
 	int64		start_ns;		/* monotonic clock at go */
 
 	RunClient	client[FLEXIBLE_ARRAY_MEMBER];
@@ -145,14 +148,13 @@ typedef enum RunnerArg
 	RUNNER_ARG_VIA, RUNNER_ARG_TARGET, RUNNER_NARGS_START
 } RunnerArg;
 
-/* runner.c */
+/* runner.c: validating, launching, reaping */
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
 extern void RunnerCheckSetting(const char *name, const char *value);
 extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
-extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
@@ -165,10 +167,11 @@ extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
 					  ErrorData **edata);
 extern void LibpqRecord(RunShared *run, bool final);
 
+/* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
+extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
+
 /* coordinator.c, client.c: background worker entry points */
 extern PGDLLEXPORT void pgbench_lab_coordinator_main(Datum arg);
 extern PGDLLEXPORT void pgbench_lab_client_main(Datum arg);
-
-
 
 #endif							/* PGBL_RUNNER_H */

@@ -32,7 +32,8 @@ SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) IS
 'Recommended settings with their formula, reason, context and whether they fit the server''s bounds';
 
--- Seed 000's memory budget, term by term; NULL means the live value.
+-- The memory budget, term by term (with the classic 5-parameter budget);
+-- NULL means the live value.
 CREATE FUNCTION pgbench_lab.memory_budget(
     ram text DEFAULT NULL,
     max_connections int DEFAULT NULL,

@@ -2,7 +2,7 @@
 -- every server (live values such as "current" and "changes" are left out).
 \pset null '(null)'
 
--- Seed 000's machine: 12 GB, 2 GB kept for the OS, 16 clients with complex
+-- A 12 GB data-warehouse server: 2 GB kept for the OS, 16 clients with complex
 -- queries on four 7200 rpm disks, 1.2 GB of data.
 SELECT name, recommended, context, within_limits, formula
   FROM pgbench_lab.recommend(ram => '12GB', cpus => 4, max_connections => 16,
@@ -16,7 +16,7 @@ SELECT recommended IN ('lz4', 'zstd', 'pglz') AS built_in, within_limits
                              storage => 'ssd', data_size => '1GB')
  WHERE name = 'wal_compression';
 
--- Seed 000's budget: 6.5 GB allocated, at least 3 GB left for the OS cache
+-- Its 5-parameter budget: 6.5 GB allocated, at least 3 GB left for the OS cache
 SELECT component, size, ram_share, status, note
   FROM pgbench_lab.memory_budget(ram => '12GB', max_connections => 16,
                                  work_mem => '128MB', shared_buffers => '4096MB',

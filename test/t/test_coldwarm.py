@@ -99,7 +99,7 @@ def test_cold_vs_warm_records_three_runs(lab):
     assert runs[0]["buffers_pct"] < runs[2]["buffers_pct"]
     assert linked[0]["blks_read"] > 0                      # a cold start reads
 
-    # printed the way seed 002 tells it, and kept for report()
+    # printed as cold, OS-warm and warm TPS with their ratio, and kept for report()
     assert notices[-1] == finding
     assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*: warm/cold [\d.]+x; "
                     r"90% of the warm TPS reached: cold (after [\d.]+ s|never \(within the run\)), "

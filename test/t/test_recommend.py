@@ -344,7 +344,7 @@ def test_budget_live_and_explicit(node):
         sb = conn.execute("SELECT pg_size_bytes(current_setting('shared_buffers'))").fetchone()[0]
         n = int(conn.execute("SHOW max_connections").fetchone()[0])
         wm = conn.execute("SELECT pg_size_bytes(current_setting('work_mem'))").fetchone()[0]
-        seed = {r[0]: r for r in conn.execute(
+        example = {r[0]: r for r in conn.execute(
             "SELECT component, bytes, status FROM pgbench_lab.memory_budget("
             "'12GB', 16, '128MB', '4096MB', '512MB', '3072MB', 3)")}
         oom = {r[0]: r for r in conn.execute(
@@ -354,9 +354,9 @@ def test_budget_live_and_explicit(node):
             conn.execute("SELECT * FROM pgbench_lab.memory_budget(ram => '12GB', work_mem => 'abc')")
     assert live["shared_buffers"][1] == sb
     assert live["connections x work_mem"][1] == n * wm
-    assert seed["seed 000 allocation"][1] == int(6.5 * GB)
-    assert seed["left for OS cache"][1] >= 3 * GB
-    assert seed["verdict"][2] == "ok"
+    assert example["5-parameter budget"][1] == int(6.5 * GB)
+    assert example["left for OS cache"][1] >= 3 * GB
+    assert example["verdict"][2] == "ok"
     assert oom["verdict"][2] == "out-of-memory risk"
 
 

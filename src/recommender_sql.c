@@ -1,14 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * recommend.c
- *		SQL-callable recommend() and memory_budget(): inputs in, rows out.
+ * recommender_sql.c
+ *		The recommender's SQL-callable functions, recommend() and
+ *		memory_budget(): inputs in, rows out.
  *
  * This file is the glue between the three other pieces: it validates the
  * caller's inputs (sizes through the server's own GUC unit parsing, choices
  * against fixed lists), fills every NULL input from what the server can see
  * (SystemCollect for RAM, CPUs, storage and OS; the databases' sizes from
- * the catalog), runs the pure arithmetic of recommender.c, and lets
- * settings.c compare each recommendation with the live value and clamp it
+ * the catalog), runs the pure arithmetic of recommender_math.c, and lets
+ * settings_live.c compare each recommendation with the live value and clamp it
  * to the server's bounds.  Explicit inputs describe a machine that may not
  * be this one, so facts of this machine are used only for inputs left NULL;
  * that keeps explicit calls deterministic.  Storage left NULL is the class
@@ -34,7 +35,7 @@
 
 #include "pgbench_lab.h"
 #include "recommender.h"
-#include "settings.h"
+#include "settings_live.h"
 #include "system.h"
 
 /* Largest RAM or size accepted: 1 EB, far beyond any machine. */

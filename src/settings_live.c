@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * settings.c
- *		The live server's settings: current value, source, context and the
- *		server's own bounds, and the validation of every recommendation.
+ * settings_live.c
+ *		The live server's settings (pg_settings, not a run's session
+ *		settings): current value, source, context and the server's own
+ *		bounds, and the validation of every recommendation.
  *
  * Everything comes from pg_settings through one SPI query, so the values are
  * exactly what the DBA sees, including ALTER SYSTEM and per-database or
@@ -23,7 +24,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
-#include "settings.h"
+#include "settings_live.h"
 
 #define PGBL_SETTINGS_QUERY \
 	"SELECT name, pg_catalog.current_setting(name), setting, source, context," \

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * recommender.c
+ * recommender_math.c
  *		Settings for a described machine: pure arithmetic, explained.
  *
  * Every figure is derived from the inputs by continuous formulas (no tiers
@@ -16,9 +16,9 @@
  * a pooler in front.  Parallel workers are backends too: they get one per
  * core only while the RAM can give each what a connection gets.
  *
- * Nothing here reads the catalog or the machine (settings.c and system.c
+ * Nothing here reads the catalog or the machine (settings_live.c and system.c
  * do); each setting carries its formula with the actual numbers and a
- * reason, and settings.c clamps it to the live server's bounds.
+ * reason, and settings_live.c clamps it to the live server's bounds.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,9 +33,9 @@
 #define GB (1024.0 * 1024.0 * 1024.0)
 #define TB (1024.0 * GB)
 
-/* Connections per CPU beyond which a pooler does better (seed 000). */
+/* Connections per CPU beyond which a pooler does better. */
 #define PGBL_CONNS_PER_CPU 10.0
-/* Active connections per core worth running at once (seed 001). */
+/* Active connections per core worth running at once. */
 #define PGBL_ACTIVE_PER_CPU 2.0
 /* Least memory a connection should have: its overhead and 1MB x (1 + 2). */
 #define PGBL_CONNECTION_FLOOR (8.0 * MB)
@@ -589,19 +589,19 @@ add_row(RecoBudgetRow *rows, int *n, const char *component, double bytes,
 
 /* The verdict row: out-of-memory risk, warning, or ok, with its reason. */
 static void
-budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double seed,
+budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double five,
 			   double total)
 {
 	double		conns = in->max_connections * in->work_mem;
 
-	if (seed > in->ram || total > in->ram)
+	if (five > in->ram || total > in->ram)
 	{
 		v->status = "out-of-memory risk";
 		v->note = psprintf("%d connections x %s work_mem = %s alone, %s in all, against %s of RAM: lower work_mem or max_connections (a pooler lets you) before the server runs out of memory under load.",
 						   in->max_connections, PB(in->work_mem), PB(conns),
-						   PB(Max(seed, total)), PB(in->ram));
+						   PB(Max(five, total)), PB(in->ram));
 	}
-	else if (seed + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
+	else if (five + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
 	{
 		v->status = "warning";
 		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned.",
@@ -618,8 +618,11 @@ budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double seed,
 }
 
 /*
- * RecommenderBudget: seed 000's memory budget, term by term, with the
- * worst case the manual warns of and both readings of effective_cache_size.
+ * RecommenderBudget: the memory budget, term by term.  Besides the server's
+ * real allocations it shows the classic 5-parameter budget (max_connections
+ * x work_mem + shared_buffers + maintenance_work_mem, with
+ * effective_cache_size as what is left for the OS cache), the worst case the
+ * manual warns of, and both readings of effective_cache_size.
  * Fills rows (PGBL_RECO_BUDGET_ROWS at most) and returns their number.
  */
 int
@@ -637,7 +640,7 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	double		worst = conns * (1.0 + in->hash_mem_multiplier) *
 		(1.0 + in->parallel_per_gather);
 	double		overhead = (in->max_connections + av) * PGBL_BACKEND_OVERHEAD;
-	double		seed = conns + in->shared_buffers + in->maintenance_work_mem;
+	double		five = conns + in->shared_buffers + in->maintenance_work_mem;
 	double		total = shm + conns + in->maintenance_work_mem + av * av_mem + overhead;
 	RecoBudgetRow *r;
 
@@ -647,7 +650,7 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 			psprintf("Buffer descriptors, WAL buffers, locks and process slots: %s shared in all%s.",
 					 PB(shm), in->shared_memory >= 0 ? " (shared_memory_size)" : ", estimated"));
 	add_row(rows, &n, "connections x work_mem", conns,
-			psprintf("%d connections x %s, one sort or hash each (seed 000's term).",
+			psprintf("%d connections x %s, one sort or hash each (a term of the 5-parameter budget).",
 					 in->max_connections, PB(in->work_mem)));
 	r = add_row(rows, &n, "connections x work_mem, worst case", worst,
 				psprintf("Every connection running a sort and a hash (x %s hash_mem_multiplier) in a leader and %d parallel workers: %d x %s x %s x %d; not counted in the total.",
@@ -663,13 +666,13 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	add_row(rows, &n, "per-backend overhead", overhead,
 			psprintf("(%d connections + %d autovacuum workers) x 5MB of process memory, catalog and plan caches.",
 					 in->max_connections, av));
-	r = add_row(rows, &n, "seed 000 allocation", seed,
-				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as seed 000 counts it."));
-	r->status = seed > in->ram ? "out-of-memory risk" : "ok";
-	r = add_row(rows, &n, "effective_cache_size, seed 000 reading", in->effective_cache_size,
-				psprintf("Seed 000 counts it as the OS cache's slice: allocation + effective_cache_size = %s of %s RAM.",
-						 PB(seed + in->effective_cache_size), PB(in->ram)));
-	r->status = seed + in->effective_cache_size > in->ram ? "warning" : "ok";
+	r = add_row(rows, &n, "5-parameter budget", five,
+				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as the classic 5-parameter budget counts it."));
+	r->status = five > in->ram ? "out-of-memory risk" : "ok";
+	r = add_row(rows, &n, "effective_cache_size, 5-parameter reading", in->effective_cache_size,
+				psprintf("The 5-parameter budget counts it as the OS cache's slice: budget + effective_cache_size = %s of %s RAM.",
+						 PB(five + in->effective_cache_size), PB(in->ram)));
+	r->status = five + in->effective_cache_size > in->ram ? "warning" : "ok";
 	r = add_row(rows, &n, "effective_cache_size, manual reading", in->effective_cache_size,
 				psprintf("The manual counts it as shared_buffers + OS cache: it expects %s of OS cache.",
 						 PB(Max(0.0, in->effective_cache_size - in->shared_buffers))));
@@ -679,6 +682,6 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	add_row(rows, &n, "left for OS cache", in->ram - total,
 			pstrdup("RAM minus the total: the OS, other programs and the page cache share it."));
 	r = add_row(rows, &n, "verdict", in->ram, NULL);
-	budget_verdict(in, r, seed, total);
+	budget_verdict(in, r, five, total);
 	return n;
 }

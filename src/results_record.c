@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * report.c
- *		The one door through which experiments and imports write results.
+ * results_record.c
+ *		pgbench_lab.record(): the one door through which experiments and
+ *		imports write results.
  *
  * Reports, comparisons, plots and exports are plain SQL (sql/install/
  * 80_reports.sql): they only read tables under row-level security.  Writing

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * settings.h
- *		The live server's settings, for comparing and validating
- *		recommendations.
+ * settings_live.h
+ *		The live server's settings (pg_settings), for comparing and
+ *		validating recommendations (settings_live.c).
  *
  * SettingsLookup() reads pg_settings once for a list of names; each
  * setting's value and bounds are kept both as the server shows them and
@@ -11,8 +11,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PGBL_SETTINGS_H
-#define PGBL_SETTINGS_H
+#ifndef PGBL_SETTINGS_LIVE_H
+#define PGBL_SETTINGS_LIVE_H
 
 #include "recommender.h"
 
@@ -38,4 +38,4 @@ extern bool SettingsClamp(const SettingsLive *live, RecoSetting *s);
 extern bool SettingsDiffers(const SettingsLive *live, const RecoSetting *s);
 extern double SettingsDataSize(void);
 
-#endif							/* PGBL_SETTINGS_H */
+#endif							/* PGBL_SETTINGS_LIVE_H */
