@@ -13,9 +13,9 @@ SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(tex
           'PUBLIC may not run compare_settings()');
 SELECT function_privs_are('pgbench_lab', 'import', ARRAY['jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not import');
-SELECT function_privs_are('pgbench_lab', 'record_as', ARRAY['regrole', 'text', 'jsonb'], 'public', ARRAY[]::text[],
+SELECT function_privs_are('pgbench_lab_internal', 'record_as', ARRAY['regrole', 'text', 'jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not call record_as() directly');
-SELECT function_privs_are('pgbench_lab', 'import_as', ARRAY['regrole', 'jsonb'], 'public', ARRAY[]::text[],
+SELECT function_privs_are('pgbench_lab_internal', 'import_as', ARRAY['regrole', 'jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not call import_as() directly');
 SELECT function_privs_are('pgbench_lab', 'report', ARRAY['bigint'], 'pg_monitor', ARRAY['EXECUTE'],
                           'pg_monitor may read reports');

@@ -361,8 +361,8 @@ def test_comparison_sees_differences(lab):
     lab.sql("CREATE DATABASE changed")
     lab.sql("CREATE EXTENSION pgbench_lab CASCADE", dbname="changed")
     changes = {
-        "function pgbench_lab.fmt(double precision,integer): volatility":
-            "ALTER FUNCTION pgbench_lab.fmt(float8, int) STABLE",
+        "function pgbench_lab_internal.fmt(double precision,integer): volatility":
+            "ALTER FUNCTION pgbench_lab_internal.fmt(float8, int) STABLE",
         "function pgbench_lab.report(bigint): acl":
             "GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint) TO pg_signal_backend",
         "function pgbench_lab.report(bigint): comment":
