@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- Writing: pgbench_lab_internal.record() (C, src/report.c) switches to the
+-- Writing: pgbench_lab_internal.record() (C, src/results_record.c) switches to the
 -- extension's owner and calls record_as() with the calling role, so the rows
 -- a user's experiment or import makes are owned by that user and nobody
 -- writes the tables directly.
