@@ -485,6 +485,7 @@ result_row(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment
 	TupleDesc	found = NULL;
 	Oid			type = INT8OID;
 	Datum		id = Int64GetDatum(experiment_id);
+	HeapTuple	tuple;
 	MemoryContext old;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -521,8 +522,9 @@ result_row(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment
 		if (!nulls[i])
 			values[i] = datumCopy(values[i], att->attbyval, att->attlen);
 	}
+	tuple = heap_form_tuple(desc, values, nulls);
 	MemoryContextSwitchTo(old);
-	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+	return HeapTupleGetDatum(tuple);
 }
 
 /*
