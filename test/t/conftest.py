@@ -176,11 +176,13 @@ def pgbench_cluster(name, conf=None, scale=2, **kw):
     """A started cluster with pgbench's tables (pgbench -i) and the extension;
     for module fixtures: `yield from pgbench_cluster("name", {...})`."""
     c = Cluster(name, conf, **kw)
-    c.start()
-    c.run_client("pgbench", "-i", "-s", str(scale), "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    try:		# a failed set-up must not leave a server running
+        c.start()
+        c.run_client("pgbench", "-i", "-s", str(scale), "-q", "postgres")
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        yield c
+    finally:
+        c.destroy()
 
 
 class Background:

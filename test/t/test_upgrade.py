@@ -67,36 +67,38 @@ def results(c, dbname):
 @pytest.fixture(scope="module")
 def lab():
     c = Cluster("upgrade", {"shared_buffers": "32MB"})
-    c.start()
-    c.sql("CREATE DATABASE updated")
-    c.sql("CREATE DATABASE fresh")
-    c.sql(f"CREATE EXTENSION pgbench_lab VERSION '{OLD}' CASCADE", dbname="updated")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE", dbname="fresh")
-    # results recorded under 0.1, through 0.1's functions
-    c.sql("SELECT * FROM pgbench_lab.init(scale => 1)", dbname="updated")
-    c.old = {
-        "runs": [call(c, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 200, "
-                         "label => 'before the update')")["run_id"],
-                 call(c, "CALL pgbench_lab.run('tpcb-like', transactions => 50)")["run_id"]],
-        "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
-    }
-    # a sweep as 0.1 recorded it, through its recording functions (0.1's
-    # sweep() itself needs 0.1's library: with today's it says to update)
-    c.old["sweep"] = c.scalar(
-        "SELECT pgbench_lab.experiment_begin('sweep', 'select-only', NULL, "
-        "'{\"clients\": [1, 2], \"duration\": \"00:00:01\", \"settings\": {}}')", dbname="updated")
-    for variant, clients in ((1, 1), (2, 2)):
-        rid = call(c, f"CALL pgbench_lab.run('select-only', clients => {clients}, duration => '1 s')")["run_id"]
-        c.sql("SELECT pgbench_lab.experiment_add(%s, %s, %s, 1)", (c.old["sweep"], rid, variant),
-              dbname="updated")
-    c.sql("SELECT pgbench_lab.experiment_end(%s)", (c.old["sweep"],), dbname="updated")
-    with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
-        call(c, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
-    assert "ALTER EXTENSION pgbench_lab UPDATE" in (e.value.diag.message_hint or "")
-    c.before = results(c, "updated")
-    c.sql("ALTER EXTENSION pgbench_lab UPDATE", dbname="updated")
-    yield c
-    c.destroy()
+    try:
+        c.start()
+        c.sql("CREATE DATABASE updated")
+        c.sql("CREATE DATABASE fresh")
+        c.sql(f"CREATE EXTENSION pgbench_lab VERSION '{OLD}' CASCADE", dbname="updated")
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE", dbname="fresh")
+        # results recorded under 0.1, through 0.1's functions
+        c.sql("SELECT * FROM pgbench_lab.init(scale => 1)", dbname="updated")
+        c.old = {
+            "runs": [call(c, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 200, "
+                             "label => 'before the update')")["run_id"],
+                     call(c, "CALL pgbench_lab.run('tpcb-like', transactions => 50)")["run_id"]],
+            "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
+        }
+        # a sweep as 0.1 recorded it, through its recording functions (0.1's
+        # sweep() itself needs 0.1's library: with today's it says to update)
+        c.old["sweep"] = c.scalar(
+            "SELECT pgbench_lab.experiment_begin('sweep', 'select-only', NULL, "
+            "'{\"clients\": [1, 2], \"duration\": \"00:00:01\", \"settings\": {}}')", dbname="updated")
+        for variant, clients in ((1, 1), (2, 2)):
+            rid = call(c, f"CALL pgbench_lab.run('select-only', clients => {clients}, duration => '1 s')")["run_id"]
+            c.sql("SELECT pgbench_lab.experiment_add(%s, %s, %s, 1)", (c.old["sweep"], rid, variant),
+                  dbname="updated")
+        c.sql("SELECT pgbench_lab.experiment_end(%s)", (c.old["sweep"],), dbname="updated")
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+            call(c, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
+        assert "ALTER EXTENSION pgbench_lab UPDATE" in (e.value.diag.message_hint or "")
+        c.before = results(c, "updated")
+        c.sql("ALTER EXTENSION pgbench_lab UPDATE", dbname="updated")
+        yield c
+    finally:
+        c.destroy()
 
 
 # -- the old script with today's library ------------------------------------
