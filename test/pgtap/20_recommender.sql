@@ -3,14 +3,8 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(30);
+SELECT plan(27);
 
-SELECT has_function('pgbench_lab', 'recommend',
-                    ARRAY['text', 'numeric', 'integer', 'text', 'text', 'text', 'text', 'text']);
-SELECT has_function('pgbench_lab', 'memory_budget',
-                    ARRAY['text', 'integer', 'text', 'text', 'text', 'text', 'integer']);
-SELECT has_function('pgbench_lab', 'recommend_sql',
-                    ARRAY['text', 'numeric', 'integer', 'text', 'text', 'text', 'text', 'text']);
 
 -- read-only, for monitoring roles
 SELECT ok(has_function_privilege('pg_monitor',

@@ -2,12 +2,8 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(14);
+SELECT plan(11);
 
-SELECT has_function('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean']);
-SELECT has_function('pgbench_lab', 'init_sql', ARRAY['integer', 'integer', 'boolean', 'boolean']);
-SELECT function_returns('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean'],
-                        'setof record');
 SELECT is(has_function_privilege('public', 'pgbench_lab.init(int, int, bool, bool)', 'EXECUTE'),
           false, 'init is revoked from PUBLIC');
 SELECT is(has_function_privilege('public', 'pgbench_lab.init_sql(int, int, bool, bool)', 'EXECUTE'),

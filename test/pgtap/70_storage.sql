@@ -3,12 +3,8 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(16);
+SELECT plan(12);
 
-SELECT has_function('pgbench_lab', 'fsync_test', ARRAY['numeric']);
-SELECT has_function('pgbench_lab', 'io_test', ARRAY['text', 'numeric']);
-SELECT has_table('pgbench_lab', 'storage_tests', 'results table');
-SELECT has_view('pgbench_lab', 'storage_latest', 'latest-figures view');
 
 CREATE TEMP TABLE f AS SELECT * FROM pgbench_lab.fsync_test(0.5);
 SELECT is((SELECT count(*)::int FROM f), 19, 'fsync_test returns 19 method rows');

@@ -2,12 +2,8 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(22);
+SELECT plan(19);
 
-SELECT has_function('pgbench_lab', 'autoprewarm_status', ARRAY[]::text[]);
-SELECT has_function('pgbench_lab', 'cold_vs_warm',
-                    ARRAY['text', 'integer', 'interval', 'regclass[]', 'bigint', 'text']);
-SELECT has_function('pgbench_lab', 'cold_vs_warm_runs', ARRAY['bigint']);
 SELECT is((SELECT prokind FROM pg_proc WHERE oid = 'pgbench_lab.cold_vs_warm'::regproc), 'p',
           'cold_vs_warm is a procedure');
 SELECT is((SELECT proconfig FROM pg_proc WHERE oid = 'pgbench_lab.cold_vs_warm'::regproc), NULL,
