@@ -89,6 +89,20 @@ RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT n OPERATOR(pg_catalog.||) CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN ' client' ELSE ' clients' END $$;
 
+-- How a run's clients reached the server, in the words reports use:
+-- in-server figures have no network round trips; libpq figures do (and
+-- name the server they went to; NULL target_display: this server).
+CREATE FUNCTION pgbench_lab_internal.path_text(via text, target_display text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN via OPERATOR(pg_catalog.=) 'libpq'
+                THEN 'over libpq, one connection per client, to ' OPERATOR(pg_catalog.||) coalesce(target_display, 'this server')
+                WHEN via OPERATOR(pg_catalog.=) 'libpq-connect'
+                THEN 'over libpq, a new connection per transaction, to ' OPERATOR(pg_catalog.||) coalesce(target_display, 'this server')
+                ELSE 'in-server: no network round trips' END
+$$;
+
 -- Session settings as 'name=value, ...' in name order, printable.
 CREATE FUNCTION pgbench_lab_internal.settings_text(settings jsonb)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE

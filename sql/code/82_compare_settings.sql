@@ -155,6 +155,18 @@ BEGIN
           FROM pgbench_lab.settings_ratios(experiment_id) s;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab_internal.settings_finding(experiment_id), '');
+    -- a faster set may be faster because it gave up durability: say so
+    RETURN QUERY
+        SELECT x.w FROM (
+            SELECT pg_catalog.string_agg(pg_catalog.format('%s = %s (set %s)', e.key, e.value,
+                                         pg_catalog.chr(64 OPERATOR(pg_catalog.+) a.i::integer)), ', ' ORDER BY a.i, e.key) AS what
+              FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i),
+                   pg_catalog.jsonb_each_text(CASE WHEN pg_catalog.jsonb_typeof(a.s) OPERATOR(pg_catalog.=) 'object' THEN a.s END) AS e(key, value)
+             WHERE e.key OPERATOR(pg_catalog.=) ANY (ARRAY['synchronous_commit', 'fsync', 'full_page_writes'])
+               AND pg_catalog.lower(e.value) OPERATOR(pg_catalog.=) ANY (ARRAY['off', 'false', 'no', '0'])) d,
+             pgbench_lab_internal.wrap(pg_catalog.format('Durability: %s trades durability for speed. With synchronous_commit off a crash loses the last commits a client was told had succeeded; with fsync or full_page_writes off a crash can corrupt the data. Read its TPS as the price of that trade, not as a free gain.', d.what), '') WITH ORDINALITY AS x(w, j)
+         WHERE d.what IS NOT NULL
+         ORDER BY x.j;
 END
 $$;
 

@@ -141,7 +141,15 @@ DECLARE
     ct pg_catalog.interval;
     first_hit pg_catalog.float8;
 BEGIN
-    RETURN QUERY SELECT 'In-server figures: the clients are background workers inside the server, so there are no network round trips and no client CPU in the way; pgbench over a network will report less.';
+    IF r.via OPERATOR(pg_catalog.=) 'spi' THEN
+        RETURN QUERY SELECT 'In-server figures: the clients are background workers inside the server, so there are no network round trips and no client CPU in the way; pgbench over a network will report less.';
+    ELSE
+        RETURN QUERY SELECT pg_catalog.format('Client figures: the clients are background workers of this server that sent the workload %s, so each statement paid a round trip through the protocol, as pgbench''s would.',
+                           pgbench_lab_internal.path_text(r.via, r.target_display));
+        IF r.target_display IS NOT NULL THEN
+            RETURN QUERY SELECT 'The server settings shown are those of the server that launched the run, not necessarily those of its target.'::pg_catalog.text;
+        END IF;
+    END IF;
     IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
                            r.scale, r.clients, r.scale);
@@ -203,7 +211,7 @@ BEGIN
                        coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
                        pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT 'Figures (in-server: no network round trips)';
+    RETURN QUERY SELECT pg_catalog.format('Figures (%s)', pgbench_lab_internal.path_text(r.via, r.target_display));
     RETURN QUERY SELECT pg_catalog.format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::pg_catalog.text, '-'),
                        coalesce(r.failures::pg_catalog.text, '-'), coalesce(r.retries::pg_catalog.text, '-'));
     RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab_internal.fmt(r.tps));
@@ -313,7 +321,7 @@ COMMENT ON FUNCTION pgbench_lab.report(bigint) IS
 -- Runs side by side in the order given, with ratios to the first (in
 -- numeric: any two figures have a ratio).  Text columns are printable().
 CREATE FUNCTION pgbench_lab.compare(run_ids bigint[])
-RETURNS TABLE (run_id bigint, label text, server text, workload text, clients integer,
+RETURNS TABLE (run_id bigint, label text, server text, via text, workload text, clients integer,
                scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
                latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
                latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
@@ -329,6 +337,8 @@ BEGIN
           JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) u.id),
     f AS (SELECT * FROM l WHERE l.n OPERATOR(pg_catalog.=) 1)
     SELECT l.run_id, pgbench_lab.printable(l.label), pgbench_lab.printable(coalesce(l.source_server, 'here')),
+           -- how the clients reached the server: in-server, or over libpq to which target
+           pgbench_lab.printable(l.via OPERATOR(pg_catalog.||) coalesce(' to ' OPERATOR(pg_catalog.||) l.target_display, '')),
            pgbench_lab.printable(l.workload), l.clients, l.scale,
            l.status, pg_catalog.round(l.measured_seconds::numeric, 1), pg_catalog.round(l.tps::numeric, 1),
            pg_catalog.round(l.tps::numeric OPERATOR(pg_catalog./) (CASE WHEN f.tps OPERATOR(pg_catalog.<>) 0 THEN f.tps END)::numeric, 3), pg_catalog.round(l.latency_avg_ms::numeric, 3),
@@ -351,7 +361,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
-    'Runs side by side in the order given, with ratios to the first and the server settings that differ';
+    'Runs side by side in the order given, with the path their clients took, ratios to the first and the server settings that differ';
 
 
 GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]) TO pg_monitor;

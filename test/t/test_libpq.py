@@ -75,6 +75,23 @@ def test_tpcb_reports_exactly_what_it_committed(lab):
     assert "host=" in row[7] and "password" not in row[7]
 
 
+def test_report_and_compare_name_the_path(lab):
+    """A libpq run is never called in-server: report() names the path and
+    the target, and compare() shows each run's path."""
+    with lab.connect() as conn:
+        spi = conn.execute("CALL pgbench_lab.run('select-only', transactions => 20)").fetchone()[0]
+        lpq = conn.execute("CALL pgbench_lab.run('select-only', transactions => 20, "
+                           "via => 'libpq')").fetchone()[0]
+    text = " ".join(r[0].strip() for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (lpq,)))
+    assert "in-server" not in text and "no network round trips" not in text, text
+    assert "Figures (over libpq, one connection per client, to host=" in text, text
+    assert "not necessarily those of its target" in text
+    text = " ".join(r[0].strip() for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (spi,)))
+    assert "Figures (in-server: no network round trips)" in text
+    vias = lab.sql("SELECT via FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])", (spi, lpq))
+    assert vias[0] == ("spi",) and vias[1][0].startswith("libpq to host="), vias
+
+
 def test_libpq_connect_records_connection_time(lab):
     with lab.connect() as conn:
         r = conn.execute("CALL pgbench_lab.run('select-only', clients => 1, duration => '2 s', "
