@@ -9,7 +9,10 @@
  * blocks to autoprewarm.blocks in the data directory (at shutdown, and every
  * pg_prewarm.autoprewarm_interval) and loads those blocks again right after
  * the next start.  This file answers from what the server itself knows: the
- * live settings (the list is split by the server's own list parser),
+ * live settings (the list is split by the server's own list parser), the
+ * values the configuration files hold for the next start (pg_file_settings,
+ * which only superusers may read: it is read as the extension's owner, for
+ * these two settings only, which pg_monitor may see anyway once applied),
  * pending_restart in pg_settings, and the dump file.  The leader worker
  * itself cannot be seen from SQL: it never connects to a database, so it is
  * not in pg_stat_activity, and its pid lives in pg_prewarm's own memory.
@@ -43,6 +46,7 @@
 
 #include "pgbench_lab.h"
 #include "cache.h"
+#include "secure.h"
 
 #define PGBL_AUTOPREWARM_FILE "autoprewarm.blocks"
 #define PGBL_AUTOPREWARM_COLS 11
@@ -57,13 +61,12 @@ typedef struct PrewarmDump
 } PrewarmDump;
 
 /*
- * Whether pg_prewarm is in shared_preload_libraries: an entry whose last
- * path component is pg_prewarm, with or without a file suffix.
+ * Whether a value of shared_preload_libraries names pg_prewarm: an entry
+ * whose last path component is pg_prewarm, with or without a file suffix.
  */
 static bool
-prewarm_preloaded(void)
+prewarm_listed(const char *value)
 {
-	const char *value = GetConfigOption("shared_preload_libraries", true, false);
 	List	   *libs = NIL;
 	ListCell   *lc;
 
@@ -81,6 +84,47 @@ prewarm_preloaded(void)
 			return true;
 	}
 	return false;
+}
+
+/* What the configuration files say the next start will use. */
+typedef struct NextStart
+{
+	MemoryContext cxt;
+	char	   *preload;		/* NULL: not in the files */
+	char	   *autoprewarm;	/* NULL: not in the files */
+} NextStart;
+
+/* Runs as the extension's owner (SecureAsOwner): pg_file_settings. */
+static void
+read_next_start(void *arg)
+{
+	NextStart  *next = (NextStart *) arg;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/*
+	 * A restart-level change carries the error "setting could not be
+	 * applied" until the restart: it is exactly the value the next start
+	 * takes, so lines with an error count too.
+	 */
+	if (SPI_execute("SELECT s.name, s.setting FROM pg_catalog.pg_file_settings s"
+					" WHERE s.setting IS NOT NULL AND s.name OPERATOR(pg_catalog.=)"
+					" ANY ('{shared_preload_libraries,pg_prewarm.autoprewarm}'::pg_catalog.text[])"
+					" ORDER BY s.seqno", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_file_settings");
+	/* the last line of a setting wins, as when the files are read */
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		char	   *copy = value ? MemoryContextStrdup(next->cxt, value) : NULL;
+
+		if (strcmp(name, "shared_preload_libraries") == 0)
+			next->preload = copy;
+		else
+			next->autoprewarm = copy;
+	}
+	SPI_finish();
 }
 
 /*
@@ -181,22 +225,22 @@ prewarm_read_dump(void)
 
 /*
  * The warning: a restart comes back warm when the leader will run at the
- * next start, which is what pg_prewarm.autoprewarm decides.
+ * next start, which the next start's shared_preload_libraries and
+ * pg_prewarm.autoprewarm decide (pending: they differ from the live ones).
  */
 static char *
-prewarm_warning(bool preloaded, bool autoprewarm, bool pending,
-				const PrewarmDump *dump)
+prewarm_warning(bool next_warm, bool pending, const PrewarmDump *dump)
 {
-	if (pending)
-		return pstrdup("A change to shared_preload_libraries or pg_prewarm.autoprewarm is pending a restart: "
-					   "whether a restart comes back warm depends on the new values. "
-					   "Check again after the restart.");
-	if (!preloaded || !autoprewarm)
-		return NULL;
-	return psprintf("A restart comes back warm, not cold: pg_prewarm's autoprewarm writes the cached blocks "
+	if (!next_warm)
+		return pending
+			? pstrdup("A change to shared_preload_libraries or pg_prewarm.autoprewarm is pending a restart: "
+					  "with it, the next start comes back cold (no autoprewarm).")
+			: NULL;
+	return psprintf("%sA restart comes back warm, not cold: pg_prewarm's autoprewarm writes the cached blocks "
 					"to %s at shutdown and loads them again at start%s. "
 					"For a cold start set pg_prewarm.autoprewarm = off (a restart applies it), "
 					"or use pgbench_lab.make_cold(), which needs no restart.",
+					pending ? "A change to shared_preload_libraries or pg_prewarm.autoprewarm is pending a restart, and with it: " : "",
 					PGBL_AUTOPREWARM_FILE,
 					dump->exists ? psprintf(" (the last dump holds " INT64_FORMAT " blocks, "
 											INT64_FORMAT " of this database)",
@@ -228,13 +272,16 @@ pgbench_lab_autoprewarm_status(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		values[PGBL_AUTOPREWARM_COLS] = {0};
 	bool		nulls[PGBL_AUTOPREWARM_COLS] = {0};
-	bool		preloaded = prewarm_preloaded();
+	bool		preloaded = prewarm_listed(GetConfigOption("shared_preload_libraries", true, false));
 	const char *on = prewarm_setting("pg_prewarm.autoprewarm");
 	const char *every = prewarm_setting("pg_prewarm.autoprewarm_interval");
 	bool		autoprewarm = false;
 	int			interval;
 	bool		pending = prewarm_pending_restart();
 	PrewarmDump dump = prewarm_read_dump();
+	NextStart	next = {CurrentMemoryContext, NULL, NULL};
+	bool		next_auto = true;	/* pg_prewarm's default */
+	bool		next_warm;
 	char	   *warning;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -256,10 +303,17 @@ pgbench_lab_autoprewarm_status(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(dump.blocks_here);
 	for (int i = 4; i <= 7; i++)
 		nulls[i] = !dump.exists;
+	/* the next start: the files' values, else the live ones, else defaults */
+	SecureAsOwner(read_next_start, &next);
+	if (next.autoprewarm != NULL)
+		(void) parse_bool(next.autoprewarm, &next_auto);
+	else if (!nulls[1])
+		next_auto = autoprewarm;
+	next_warm = (next.preload != NULL ? prewarm_listed(next.preload) : preloaded) && next_auto;
+	pending = pending || next_warm != (preloaded && autoprewarm);
 	values[8] = BoolGetDatum(pending);
-	values[9] = BoolGetDatum(preloaded && autoprewarm);
-	nulls[9] = pending;
-	warning = prewarm_warning(preloaded, autoprewarm, pending, &dump);
+	values[9] = BoolGetDatum(next_warm);
+	warning = prewarm_warning(next_warm, pending, &dump);
 	values[10] = warning ? CStringGetTextDatum(warning) : (Datum) 0;
 	nulls[10] = warning == NULL;
 

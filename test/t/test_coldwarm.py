@@ -180,6 +180,22 @@ def test_autoprewarm_status_not_preloaded(lab):
     lab.sql("CREATE ROLE cw_mon LOGIN IN ROLE pg_monitor")
     lab.sql("CREATE ROLE cw_nobody LOGIN")
     assert lab.scalar("SELECT preloaded FROM pgbench_lab.autoprewarm_status()", user="cw_mon") is False
+    # a preload written by ALTER SYSTEM, not yet applied: the next start
+    # will load pg_prewarm with autoprewarm on (its default), so it comes
+    # back warm; a pg_monitor member is told so too
+    lab.sql("ALTER SYSTEM SET shared_preload_libraries = 'pg_prewarm'")
+    try:
+        for user in ("postgres", "cw_mon"):
+            with lab.connect(user=user) as conn:
+                s = prewarm_status(conn)
+            assert s["preloaded"] is False and s["pending_restart"] is True, s
+            assert s["restart_warm"] is True, s
+            assert "pending a restart" in s["warning"] and "comes back warm" in s["warning"], s
+    finally:
+        lab.sql("ALTER SYSTEM RESET shared_preload_libraries")
+    with lab.connect() as conn:
+        s = prewarm_status(conn)
+    assert s["pending_restart"] is False and s["restart_warm"] is False and s["warning"] is None
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         lab.sql("SELECT * FROM pgbench_lab.autoprewarm_status()", user="cw_nobody")
 
@@ -225,13 +241,12 @@ def test_autoprewarm_status_preloaded(new_cluster):
     c.poll("SELECT buffers >= pg_relation_size('apw_t') / 8192 FROM pgbench_lab.cache_status('apw_t')"
            " WHERE relation = 'apw_t'::regclass")
 
-    # a change waiting for a restart makes the answer unknown
+    # a change waiting for a restart decides what the next start does
     c.sql("ALTER SYSTEM SET pg_prewarm.autoprewarm = off")
-    c.sql("SELECT pg_reload_conf()")
-    c.poll("SELECT pending_restart FROM pgbench_lab.autoprewarm_status()")
     with c.connect() as conn:
         s = prewarm_status(conn)
-    assert s["restart_warm"] is None and "pending a restart" in s["warning"]
+    assert s["pending_restart"] is True and s["restart_warm"] is False, s
+    assert "pending a restart" in s["warning"] and "comes back cold" in s["warning"]
     c.restart()
     with c.connect() as conn:
         s = prewarm_status(conn)
