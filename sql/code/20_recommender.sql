@@ -56,8 +56,32 @@ SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) IS
 'Memory budget of the live (or given) settings: each term, the total, what is left for the OS cache, and a verdict';
 
+-- What postgresql.auto.conf holds for these settings: the last line of
+-- each, applied or still pending, exactly as ALTER SYSTEM wrote it.  The
+-- revert script restores these lines (and resets the others), so that
+-- apply then revert leaves postgresql.auto.conf as it was.  pg_file_settings
+-- is for superusers only: this reads it as the extension's owner, and only
+-- the lines ALTER SYSTEM wrote for the names asked for; pg_monitor, which
+-- may call it, reads every applied setting already.
+CREATE FUNCTION pgbench_lab_internal.auto_conf(names text[])
+RETURNS TABLE (name text, setting text)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT f.name, f.setting
+      FROM (SELECT f.name, f.setting,
+                   pg_catalog.row_number() OVER (PARTITION BY f.name ORDER BY f.seqno DESC) AS last
+              FROM pg_catalog.pg_file_settings f
+             WHERE f.sourcefile OPERATOR(pg_catalog.~) '(^|/)postgresql\.auto\.conf$'
+               AND f.name OPERATOR(pg_catalog.=) ANY (names)) f
+     WHERE f.last OPERATOR(pg_catalog.=) 1
+$$;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.auto_conf(text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.auto_conf(text[]) TO pg_monitor;
+
 -- The ALTER SYSTEM statements for what recommend() would change, a note of
--- what needs a restart, and a script that restores today's values.  Nothing
+-- what needs a restart, and a script that restores what postgresql.auto.conf
+-- holds today (pending values included).  Nothing
 -- is applied: the DBA reads, edits and runs it.
 CREATE FUNCTION pgbench_lab.recommend_sql(
     ram text DEFAULT NULL,
@@ -76,11 +100,12 @@ LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 WITH r AS (
-    SELECT r.*, s.source, s.sourcefile
+    SELECT r.*
       FROM (SELECT pg_catalog.row_number() OVER () AS n, *
               FROM pgbench_lab.recommend($1, $2, $3, $4, $5, $6, $7, $8)) AS r
-      LEFT JOIN pg_catalog.pg_settings AS s ON s.name OPERATOR(pg_catalog.=) r.name
      WHERE r.changes
+), auto AS (
+    SELECT * FROM pgbench_lab_internal.auto_conf(ARRAY(SELECT r.name FROM r))
 ), lines AS (
     SELECT 1 AS part, n, 'apply'::pg_catalog.text AS kind,
            CASE WHEN context OPERATOR(pg_catalog.=) 'sysctl'
@@ -97,13 +122,14 @@ WITH r AS (
       FROM r WHERE context OPERATOR(pg_catalog.=) 'restart'
     HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
     UNION ALL
-    SELECT 4, n, 'revert',
-           CASE WHEN source OPERATOR(pg_catalog.=) 'configuration file'
-                 AND sourcefile OPERATOR(pg_catalog.~) 'postgresql\.auto\.conf$'
-                THEN pg_catalog.format('ALTER SYSTEM SET %I = %L;', name, current)
-                ELSE pg_catalog.format('ALTER SYSTEM RESET %I;', name)
+    -- what postgresql.auto.conf holds now (pending values too), else RESET
+    SELECT 4, r.n, 'revert',
+           CASE WHEN a.setting IS NOT NULL
+                THEN pg_catalog.format('ALTER SYSTEM SET %I = %L;', r.name, a.setting)
+                ELSE pg_catalog.format('ALTER SYSTEM RESET %I;', r.name)
            END
-      FROM r WHERE context OPERATOR(pg_catalog.<>) 'sysctl'
+      FROM r LEFT JOIN auto a ON a.name OPERATOR(pg_catalog.=) r.name
+     WHERE r.context OPERATOR(pg_catalog.<>) 'sysctl'
     UNION ALL
     SELECT 5, 0, 'revert', 'SELECT pg_catalog.pg_reload_conf();'
      WHERE EXISTS (SELECT FROM r WHERE context OPERATOR(pg_catalog.<>) 'sysctl')

@@ -11,6 +11,7 @@ script to a throwaway cluster, restart it, and revert it.
 """
 import itertools
 import math
+import os
 import pathlib
 import re
 import sys
@@ -334,6 +335,41 @@ def test_apply_and_revert(new_cluster):
     back = run_and_restart(c, revert, args)
     assert {n: r["current"] for n, r in back.items()} == \
         {n: r["current"] for n, r in before.items()}
+
+
+def test_revert_restores_auto_conf_byte_for_byte(new_cluster):
+    """A value written by ALTER SYSTEM and not yet applied survives apply
+    then revert: the revert script is built from what postgresql.auto.conf
+    holds, not from the live values."""
+    c = new_cluster("revert", conf={"shared_buffers": "'32MB'"})
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.sql("ALTER SYSTEM SET shared_buffers = '256MB'")      # pending: needs a restart
+    c.sql("ALTER SYSTEM SET work_mem = '3MB'")
+    c.sql("CREATE ROLE reco_mon LOGIN IN ROLE pg_monitor")
+    auto = os.path.join(c.datadir, "postgresql.auto.conf")
+
+    def read():
+        with open(auto, "rb") as f:
+            return f.read()
+    before = read()
+    args = dict(ram="1GB", cpus=2, max_connections=20, workload="oltp",
+                storage="ssd", os="linux", data_size="100MB")
+    with c.connect(user="reco_mon") as conn:		# what pg_monitor is given
+        script = conn.execute(
+            "SELECT kind, statement FROM pgbench_lab.recommend_sql(%(ram)s, %(cpus)s,"
+            " %(max_connections)s, %(workload)s, %(storage)s, %(os)s, %(data_size)s)",
+            args).fetchall()
+    revert = [s for k, s in script if k == "revert" and s.startswith("ALTER SYSTEM")]
+    assert "ALTER SYSTEM SET shared_buffers = '256MB';" in revert, revert
+    assert "ALTER SYSTEM SET work_mem = '3MB';" in revert or not any("work_mem" in s for s in revert)
+    with c.connect() as conn:
+        for k, stmt in script:
+            if k == "apply" and stmt.startswith("ALTER SYSTEM"):
+                conn.execute(stmt)
+        assert read() != before
+        for stmt in revert:
+            conn.execute(stmt)
+    assert read() == before
 
 
 def test_budget_live_and_explicit(node):
