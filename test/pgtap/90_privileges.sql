@@ -31,7 +31,7 @@ SELECT set_eq(
          AND NOT has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
     ARRAY['system_info', 'recommend', 'memory_budget', 'recommend_sql',
           'cache_status', 'cache_snapshot', 'autoprewarm_status',
-          'cold_vs_warm_finding', 'cold_vs_warm_runs'],
+          'cold_vs_warm_finding', 'cold_vs_warm_runs', 'auto_conf'],
     'pg_monitor adds the readers of the machine, the settings and the cache');
 
 -- every function that starts workers, changes data or touches shared buffers
