@@ -46,11 +46,13 @@
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
+#include "results.h"
 #include "runner.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
@@ -870,6 +872,47 @@ resolve_tables(PGconn *conn, RunShared *p)
 }
 
 /*
+ * The target's settings (the list a run records) and, where the target has
+ * pgbench_lab and the role may call it, its system_info(): a run against
+ * another server is labelled with that server's facts, read there.  Text
+ * too long for the run's shared memory is left out rather than cut.
+ */
+static bool
+jsonb_object_text(const char *text, size_t max)
+{
+	Jsonb	   *j;
+
+	if (text[0] == '\0' || strlen(text) >= max)
+		return false;
+	/* what a server sends is checked, as any input: an object, or an error */
+	j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	if (!JB_ROOT_IS_OBJECT(j))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROTOCOL_VIOLATION),
+				 errmsg("the target server sent settings that are not a JSON object")));
+	return true;
+}
+
+static void
+read_target_facts(PGconn *conn, RunShared *p)
+{
+	char	   *row[1];
+
+	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n, true))"
+				  "::pg_catalog.text FROM pg_catalog.unnest(" PGBL_SERVER_SETTINGS ") AS n",
+				  row, 1) == 1 && jsonb_object_text(row[0], PGBL_SETTINGS_MAX))
+		strlcpy(p->target_settings, row[0], PGBL_SETTINGS_MAX);
+	if (query_row(conn, "SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL "
+				  "AND pg_catalog.has_function_privilege('pgbench_lab.system_info()', 'EXECUTE')",
+				  row, 1) != 1 || strcmp(row[0], "t") != 0)
+		return;
+	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(s.name, s.value)::pg_catalog.text "
+				  "FROM pgbench_lab.system_info() s", row, 1) == 1 &&
+		jsonb_object_text(row[0], PGBL_TARGET_SYSTEM_MAX))
+		strlcpy(p->target_system, row[0], PGBL_TARGET_SYSTEM_MAX);
+}
+
+/*
  * For a libpq run, connect once from the launching session (the same checks
  * as a client's connection, interruptible) and read the scale and the
  * tables' schema there, as pgbench does at start-up.  Returns false for an
@@ -886,6 +929,7 @@ LibpqResolve(RunShared *p)
 	PG_TRY();
 	{
 		resolve_tables(conn, p);
+		read_target_facts(conn, p);
 	}
 	PG_FINALLY();
 	{

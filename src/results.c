@@ -28,14 +28,6 @@
 #include "results.h"
 #include "runner.h"
 
-/* The server settings a run records beside its own session settings. */
-#define SERVER_SETTINGS \
-	"ARRAY['server_version', 'shared_buffers', 'work_mem', 'maintenance_work_mem', " \
-	"'effective_cache_size', 'max_connections', 'max_worker_processes', " \
-	"'max_wal_size', 'min_wal_size', 'checkpoint_timeout', " \
-	"'checkpoint_completion_target', 'wal_level', 'wal_buffers', 'wal_compression', " \
-	"'synchronous_commit', 'fsync', 'full_page_writes', 'huge_pages', 'jit', " \
-	"'random_page_cost', 'effective_io_concurrency']"
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
@@ -77,10 +69,10 @@ cache_snapshot(int64 run_id, const char *column, const char *when)
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
 {
-	Oid			types[12] = {TEXTOID, TEXTOID, INT4OID, INT4OID, INT8OID, INT8OID,
-	INT4OID, INT8OID, INT4OID, TEXTOID, OIDOID, INT8OID};
-	Datum		v[12];
-	char		nulls[13] = "            ";
+	Oid			types[13] = {TEXTOID, TEXTOID, INT4OID, INT4OID, INT8OID, INT8OID,
+	INT4OID, INT8OID, INT4OID, TEXTOID, OIDOID, INT8OID, TEXTOID};
+	Datum		v[13];
+	char		nulls[14] = "             ";
 	bool		isnull;
 
 	WorkerXactBegin();
@@ -99,15 +91,17 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	v[9] = CStringGetTextDatum(run->settings_json);
 	v[10] = ObjectIdGetDatum(run->run_role);
 	v[11] = Int64GetDatum((int64) run->handle);
+	/* a libpq run records its target's settings, read there at launch */
+	v[12] = text_or_null(run->target_settings, &nulls[12]);
 	exec("INSERT INTO pgbench_lab.runs (label, workload, clients, scale, duration, "
 		 "transactions_per_client, max_tries, random_seed, coordinator_pid, settings, "
 		 "owner, dsm_handle) VALUES ($1, $2, $3, $4, "
 		 "pg_catalog.make_interval(secs => $5 OPERATOR(pg_catalog./) 1000.0), $6, $7, $8, $9, "
 		 "pg_catalog.jsonb_build_object('session', $10::pg_catalog.jsonb, 'server', "
-		 "(SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n)) "
-		 "FROM pg_catalog.unnest(" SERVER_SETTINGS ") AS n)), "
+		 "COALESCE($13::pg_catalog.jsonb, (SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n)) "
+		 "FROM pg_catalog.unnest(" PGBL_SERVER_SETTINGS ") AS n))), "
 		 "$11::pg_catalog.regrole, $12) RETURNING run_id",
-		 12, types, v, nulls, SPI_OK_INSERT_RETURNING);
+		 13, types, v, nulls, SPI_OK_INSERT_RETURNING);
 	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											  SPI_tuptable->tupdesc, 1, &isnull));
 
@@ -262,13 +256,27 @@ ResultsFailed(RunShared *run, const char *message)
 	WorkerXactCommit();
 }
 
-/* The machine the run ran on, as system_info() sees it (when present). */
+/*
+ * The machine the run ran on, as system_info() sees it (when present): for
+ * a libpq run, the target's, read there at launch (left NULL when the
+ * target has no system_info() the role may call, rather than this
+ * machine's facts under another server's run).
+ */
 static void
-record_system(int64 run_id)
+record_system(RunShared *run)
 {
-	Oid			types[1] = {INT8OID};
-	Datum		v[1] = {Int64GetDatum(run_id)};
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		v[2] = {Int64GetDatum(run->run_id), (Datum) 0};
 
+	if (run->via != RUN_VIA_SPI && !run->target_local)
+	{
+		if (run->target_system[0] == '\0')
+			return;
+		v[1] = CStringGetTextDatum(run->target_system);
+		exec("UPDATE pgbench_lab.runs SET system = $2::pg_catalog.jsonb "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1", 2, types, v, NULL, SPI_OK_UPDATE);
+		return;
+	}
 	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL",
 					true, 1) != SPI_OK_SELECT ||
 		strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
@@ -389,7 +397,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "checkpoints = (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19, "
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 19, types, v, nulls, SPI_OK_UPDATE);
-	record_system(run->run_id);
+	record_system(run);
 	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");
 	WorkerXactCommit();

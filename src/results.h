@@ -13,6 +13,18 @@
 
 struct RunShared;
 
+/*
+ * The server settings a run records beside its own session settings (of
+ * this server, or of a libpq run's target, read there).
+ */
+#define PGBL_SERVER_SETTINGS \
+	"ARRAY['server_version', 'shared_buffers', 'work_mem', 'maintenance_work_mem', " \
+	"'effective_cache_size', 'max_connections', 'max_worker_processes', " \
+	"'max_wal_size', 'min_wal_size', 'checkpoint_timeout', " \
+	"'checkpoint_completion_target', 'wal_level', 'wal_buffers', 'wal_compression', " \
+	"'synchronous_commit', 'fsync', 'full_page_writes', 'huge_pages', 'jit', " \
+	"'random_page_cost', 'effective_io_concurrency']"
+
 /* The clients' counters summed at one moment. */
 typedef struct RunSample
 {

@@ -31,6 +31,7 @@
 #define PGBL_SETTINGS_MAX	4096		/* serialised worker settings */
 #define PGBL_LABEL_MAX		256
 #define PGBL_CONNINFO_MAX	1024
+#define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
 typedef enum RunVia
@@ -122,6 +123,9 @@ typedef struct RunShared
 	bool		target_local;	/* target NULL: this server's own socket */
 	char		conninfo[PGBL_CONNINFO_MAX];	/* may hold a password */
 	char		target_display[PGBL_CONNINFO_MAX];	/* without passwords */
+	/* libpq: the target's settings and system_info(), as jsonb text ('': not read) */
+	char		target_settings[PGBL_SETTINGS_MAX];
+	char		target_system[PGBL_TARGET_SYSTEM_MAX];
 
 	/* control */
 	pg_atomic_uint32 phase;

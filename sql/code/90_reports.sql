@@ -146,9 +146,6 @@ BEGIN
     ELSE
         RETURN QUERY SELECT pg_catalog.format('Client figures: the clients are background workers of this server that sent the workload %s, so each statement paid a round trip through the protocol, as pgbench''s would.',
                            pgbench_lab_internal.path_text(r.via, r.target_display));
-        IF r.target_display IS NOT NULL THEN
-            RETURN QUERY SELECT 'The server settings shown are those of the server that launched the run, not necessarily those of its target.'::pg_catalog.text;
-        END IF;
     END IF;
     IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
@@ -203,7 +200,9 @@ BEGIN
     IF r.source_server IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was run %s', r.source_server, r.source_run_id);
     END IF;
-    RETURN QUERY SELECT pg_catalog.format('server: PostgreSQL %s, shared_buffers %s, max_wal_size %s, checkpoint_timeout %s, synchronous_commit %s',
+    -- a libpq run records its target's settings, read there
+    RETURN QUERY SELECT pg_catalog.format('%s: PostgreSQL %s, shared_buffers %s, max_wal_size %s, checkpoint_timeout %s, synchronous_commit %s',
+                       CASE WHEN r.via OPERATOR(pg_catalog.=) 'spi' THEN 'server' ELSE 'target server' END,
                        coalesce(srv OPERATOR(pg_catalog.->>) 'server_version', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'shared_buffers', '-'),
                        coalesce(srv OPERATOR(pg_catalog.->>) 'max_wal_size', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'checkpoint_timeout', '-'),
                        coalesce(srv OPERATOR(pg_catalog.->>) 'synchronous_commit', '-'));

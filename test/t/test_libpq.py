@@ -3,6 +3,7 @@
 One cluster with pgbench's tables (scale 1); role alice must authenticate
 with a password over TCP (scram-sha-256), every other role is trusted.
 """
+import os
 import socket
 import threading
 import time
@@ -85,11 +86,41 @@ def test_report_and_compare_name_the_path(lab):
     text = " ".join(r[0].strip() for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (lpq,)))
     assert "in-server" not in text and "no network round trips" not in text, text
     assert "Figures (over libpq, one connection per client, to host=" in text, text
-    assert "not necessarily those of its target" in text
+    assert "target server: PostgreSQL" in text
     text = " ".join(r[0].strip() for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (spi,)))
     assert "Figures (in-server: no network round trips)" in text
     vias = lab.sql("SELECT via FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])", (spi, lpq))
     assert vias[0] == ("spi",) and vias[1][0].startswith("libpq to host="), vias
+
+
+def test_a_remote_run_is_labelled_with_its_target(lab):
+    """A run against another server records that server's version and
+    settings (and its system_info() where it has pgbench_lab), read there:
+    report() and compare() show the target, not the launching server."""
+    other = Cluster("libpq_target", {"shared_buffers": "48MB", "work_mem": "7MB"})
+    try:
+        other.start()
+        other.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        target = f"host=127.0.0.1 port={other.port} dbname=postgres user=postgres"
+        with lab.connect() as conn:
+            here = conn.execute("CALL pgbench_lab.run('select-only', transactions => 20)").fetchone()[0]
+            there = conn.execute("CALL pgbench_lab.run('select-only', transactions => 20, via => 'libpq', "
+                                 "target => %s)", (target,)).fetchone()[0]
+        server, system = lab.sql("SELECT settings->'server', system FROM pgbench_lab.runs "
+                                 "WHERE run_id = %s", (there,))[0]
+        assert server["shared_buffers"] == "48MB" and server["work_mem"] == "7MB", server
+        assert server["server_version"] == other.scalar("SHOW server_version")
+        assert lab.scalar("SHOW shared_buffers") != "48MB"
+        assert system is not None and system["data_directory"] == os.path.realpath(other.scalar("SHOW data_directory")), system
+        text = " ".join(r[0].strip() for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (there,)))
+        assert "target server: PostgreSQL" in text and "shared_buffers 48MB" in text, text
+        diff = lab.sql("SELECT via, server_differences FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])",
+                       (here, there))
+        assert diff[1][0].startswith("libpq to ") and f"port='{other.port}'" in diff[1][0], diff
+        assert "shared_buffers=48MB" in diff[1][1] and "work_mem=7MB" in diff[1][1], diff
+    finally:
+        other.destroy()
 
 
 def test_libpq_connect_records_connection_time(lab):
