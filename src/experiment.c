@@ -138,6 +138,7 @@ read_kind(Oid fn, MemoryContext cxt)
 	Datum		value = ObjectIdGetDatum(fn);
 	MemoryContext old;
 	ExperimentKind k;
+	FunctionName name;
 	bool		isnull;
 
 	if (SPI_execute_with_args("SELECT k.kind, k.planner, k.preparation, k.finding "
@@ -151,10 +152,11 @@ read_kind(Oid fn, MemoryContext cxt)
 				 errmsg("procedure %s is not an experiment kind", format_procedure(fn)),
 				 errhint("pgbench_lab.experiment_kinds lists the kinds and their procedures.")));
 	old = MemoryContextSwitchTo(cxt);
+	name = function_name(fn);
 	k.kind = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	k.procedure = psprintf("%s.%s()", function_name(fn).schema, function_name(fn).name);
-	k.planner = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	k.procedure = psprintf("%s.%s()", name.schema, name.name);
 	k.planner_oid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	k.planner = function_name(k.planner_oid);
 	k.preparation = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 	k.finding = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
 	MemoryContextSwitchTo(old);
@@ -260,7 +262,7 @@ static ExperimentPlan
 read_plan(Datum plan, MemoryContext cxt)
 {
 	Oid			type = JSONBOID;
-	ExperimentPlan		p;
+	ExperimentPlan p;
 	MemoryContext old;
 	bool		isnull;
 
@@ -268,7 +270,8 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "(s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4, "
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
-							  "r.max_tries, r.random_seed, r.via, r.target "
+							  "r.max_tries, r.random_seed, r.via, r.target, "
+							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false) "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
 							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
@@ -290,12 +293,10 @@ read_plan(Datum plan, MemoryContext cxt)
 			p.steps[i].about = psprintf("step %d", i + 1);
 	}
 	MemoryContextSwitchTo(old);
-	if (SPI_execute_with_args("SELECT COALESCE(($1 OPERATOR(pg_catalog.->>) "
-							  "'stop_on_failure')::pg_catalog.bool, false)",
-							  1, &type, &plan, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read an experiment's plan");
-	p.stop_on_failure = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
-												   SPI_tuptable->tupdesc, 1, &isnull));
+	/* the plan's flag, repeated on every step's row */
+	p.stop_on_failure = p.nsteps > 0 &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+								   6 + RUNNER_NARGS_START, &isnull));
 	return p;
 }
 
