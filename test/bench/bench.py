@@ -68,8 +68,11 @@ def lab_tps(c, workload, clients, seconds, settings="{}"):
 
 
 def pgbench_tps(c, workload, clients, seconds):
-    out = c.run_client("pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(clients),
-                       "-T", str(seconds), *PGBENCH_FLAGS[workload], "postgres").stdout
+    # pgbench at its best: over the Unix socket, and no more threads than
+    # cores (more only slow it down)
+    threads = min(clients, os.cpu_count() or 1)
+    out = c.run_client("pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(threads),
+                       "-T", str(seconds), *PGBENCH_FLAGS[workload], "postgres", socket=True).stdout
     return float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
 
 
@@ -114,9 +117,9 @@ def init_seconds(c, how, scale):
     if how == "pgbench_lab.init":
         c.sql("SELECT * FROM pgbench_lab.init(%s)", (scale,))
     elif how == "pgbench -i":
-        c.run_client("pgbench", "-i", "-q", "-s", str(scale), "postgres")
+        c.run_client("pgbench", "-i", "-q", "-s", str(scale), "postgres", socket=True)
     else:
-        c.run_client("pgbench", "-i", "-q", "-I", "dtGvp", "-s", str(scale), "postgres")
+        c.run_client("pgbench", "-i", "-q", "-I", "dtGvp", "-s", str(scale), "postgres", socket=True)
     return time.monotonic() - t0
 
 
@@ -158,8 +161,10 @@ def throughput(c, table, args, workload, clients):
         ("pgbench", lambda: pgbench_tps(c, workload, clients, s)),
         ("plpgsql", lambda: plpgsql_tps(c, workload, clients, s)),
     ]
-    med, _ = median_rounds(contenders, args.rounds)
+    med, runs = median_rounds(contenders, args.rounds)
     what = f"{workload}, {clients} client{'s' if clients > 1 else ''} (tps)"
+    print(f"  {what} ranges: " + ", ".join(f"{n} {min(v):.0f}-{max(v):.0f}" for n, v in runs.items()),
+          flush=True)
     table.add(what, "pgbench_lab", med["pgbench_lab"], "pgbench -M prepared", med["pgbench"])
     table.add(what, "pgbench_lab", med["pgbench_lab"], "PL/pgSQL loop+COMMIT", med["plpgsql"])
 

@@ -141,9 +141,12 @@ class Cluster:
     def bin(self, name):
         return os.path.join(self.bindir, name)
 
-    def run_client(self, name, *args, check=True):
-        """Run a client program of this server (pgbench, psql) against it."""
-        cmd = [self.bin(name), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+    def run_client(self, name, *args, check=True, socket=False):
+        """Run a client program of this server (pgbench, psql) against it,
+        over TCP, or with socket=True over its Unix socket (as a benchmark
+        must run pgbench: at its best)."""
+        host = self.base if socket else "127.0.0.1"
+        cmd = [self.bin(name), "-h", host, "-p", str(self.port), "-U", "postgres"]
         return subprocess.run(cmd + list(args), check=check, capture_output=True, text=True)
 
 
