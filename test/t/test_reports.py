@@ -63,7 +63,10 @@ def test_sweep_names_peak_and_knee(lab):
 
 
 def test_sweep_holds_no_snapshot_between_and_during_runs(lab):
-    """The sweeping session commits around each run: no xmin, no xid."""
+    """The sweeping session commits around each run: while it waits on the
+    clients (wait event type Extension) it holds no xmin and no xid.  The
+    short transactions that record a run's start and result do hold them, and
+    the run's row says 'running' during them, so they are not sampled here."""
     with lab.connect() as conn:
         pid = conn.info.backend_pid
         t = threading.Thread(target=conn.execute,
@@ -72,13 +75,15 @@ def test_sweep_holds_no_snapshot_between_and_during_runs(lab):
         samples = []
         while t.is_alive():
             samples.append(lab.sql("""SELECT state, backend_xmin IS NULL, backend_xid IS NULL,
-                                             (SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running')
+                                             (SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running'),
+                                             wait_event_type
                                         FROM pg_stat_activity WHERE pid = %s""", (pid,))[0])
             time.sleep(0.05)
         t.join()
-    during = [s for s in samples if s[0] == "active" and s[3] > 0]
+    during = [s for s in samples if s[0] == "active" and s[3] > 0 and s[4] == "Extension"]
     assert len(during) >= 5, samples
-    assert all(s[1] and s[2] for s in during), during
+    held = [s for s in during if not (s[1] and s[2])]
+    assert not held, f"{len(held)} of {len(during)} samples: {held}"
 
 
 def test_compare_settings_interleaves_rounds(lab):
