@@ -17,9 +17,22 @@
 
 /* PG18 lets a module name itself and its version in the magic block. */
 #if PG_VERSION_NUM >= 180000
-#define PGBL_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "pgbench_lab", .version = "0.1")
+#define PGBL_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "pgbench_lab", .version = PGBL_VERSION)
 #else
 #define PGBL_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+/*
+ * The defaults of effective_io_concurrency and maintenance_io_concurrency:
+ * PostgreSQL 18 raised both to 16 (from 1 and 10).  The recommender keeps
+ * them when nothing measured the device.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PGBL_DEFAULT_IO_CONCURRENCY 16
+#define PGBL_DEFAULT_MAINT_IO_CONCURRENCY 16
+#else
+#define PGBL_DEFAULT_IO_CONCURRENCY 1
+#define PGBL_DEFAULT_MAINT_IO_CONCURRENCY 10
 #endif
 
 

@@ -45,7 +45,8 @@ typedef struct RecommenderInput
 {
 	double		ram;			/* bytes given to PostgreSQL's machine */
 	double		cpus;			/* may be fractional (a CPU quota) */
-	int			max_connections;	/* 0: the workload's default */
+	int			max_connections;	/* asked for, else the live value */
+	bool		connections_asked;	/* the caller passed max_connections */
 	RecoWorkload workload;
 	RecoStorage storage;
 	RecoOs		os;
@@ -59,6 +60,17 @@ typedef struct RecommenderInput
 	const char *storage_note;	/* "measured by ... -> nvme" */
 	double		measured_page_cost; /* the class's random_page_cost */
 	int			measured_io_concurrency;	/* its effective_io_concurrency */
+	bool		storage_from_flags; /* neither asked nor measured */
+	int			default_io_concurrency; /* this server's defaults */
+	int			default_maint_io_concurrency;
+	/* the WAL sync method: a row only when wal_sync_current is set */
+	const char *wal_sync_current;	/* the live value */
+	const char *wal_sync_measured;	/* fsync_test()'s fastest safe method */
+	const char *wal_sync_note;	/* "measured by fsync_test() on ..." */
+	/* background worker slots the server needs besides parallel query */
+	int			live_worker_processes;	/* 0: not this server's */
+	int			logical_workers;	/* max_logical_replication_workers */
+	int			other_workers;	/* other background workers running now */
 } RecommenderInput;
 
 typedef enum RecoUnit
@@ -101,6 +113,8 @@ typedef struct RecoBudgetInput
 	int			autovacuum_max_workers;
 	double		hash_mem_multiplier;
 	int			parallel_per_gather;
+	double		backend_memory; /* a backend's private memory */
+	const char *backend_memory_source;	/* how it was found */
 } RecoBudgetInput;
 
 typedef struct RecoBudgetRow
@@ -113,7 +127,10 @@ typedef struct RecoBudgetRow
 
 #define PGBL_RECO_BUDGET_ROWS 13
 
-/* Memory a backend holds beyond work_mem: process, catalog and plan caches. */
+/*
+ * Memory a backend holds beyond work_mem (process, catalog and plan caches)
+ * as recommend() plans it; memory_budget() measures it on the server.
+ */
 #define PGBL_BACKEND_OVERHEAD (5.0 * 1024 * 1024)
 
 extern const char *const RecoWorkloadNames[];

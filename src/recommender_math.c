@@ -26,6 +26,7 @@
 
 #include <math.h>
 
+#include "lib/stringinfo.h"
 #include "recommender.h"
 
 #define KB 1024.0
@@ -47,6 +48,14 @@
 #define PGBL_MAX_WAL_CAP (64.0 * GB)
 /* One WAL segment, the ceiling of wal_buffers' automatic value. */
 #define PGBL_WAL_SEGMENT (16.0 * MB)
+/* PostgreSQL's defaults: the floors, unless the memory or disk forces less. */
+#define PGBL_DEFAULT_SB (128.0 * MB)
+#define PGBL_DEFAULT_WORK_MEM (4.0 * MB)
+#define PGBL_DEFAULT_MAINT (64.0 * MB)
+#define PGBL_DEFAULT_MAX_WAL (1.0 * GB)
+#define PGBL_DEFAULT_MIN_WAL (80.0 * MB)
+/* Background worker slots a pgbench_lab run of this many clients needs. */
+#define PGBL_LAB_RUN_CLIENTS 8
 
 const char *const RecoWorkloadNames[] = {"web", "oltp", "dw", "mixed", "desktop", NULL};
 const char *const RecoStorageNames[] = {"hdd", "ssd", "nvme", "san", NULL};
@@ -54,8 +63,14 @@ const char *const RecoOsNames[] = {"linux", "windows", "macos", NULL};
 
 /* per workload, indexed by RecoWorkload */
 static const int default_connections[] = {200, 300, 40, 100, 20};
-static const double work_mem_share[] = {1.0, 1.0, 0.5, 0.5, 1.0 / 6.0};
-static const char *const work_mem_share_words[] = {"all", "all", "half", "half", "a sixth"};
+static const double work_mem_share[] = {1.0, 1.0, 1.0, 0.5, 1.0 / 6.0};
+static const char *const work_mem_share_reason[] = {
+	"all of it: short queries seldom sort at all, so the count of every connection sorting and hashing at once is margin enough",
+	"all of it: short queries seldom sort at all, so the count of every connection sorting and hashing at once is margin enough",
+	"all of it: an analytical query holds a sort and a hash at once, which the divisor already counts (x (1 + hash_mem_multiplier)) for every connection and parallel worker; halving again would count them twice",
+	"half of it: the short queries come in bursts beyond the connections planned for, and the analytical ones need room beside them",
+	"a sixth of it: a desktop's other programs need the rest"
+};
 static const double wal_base[] = {1.0 * GB, 2.0 * GB, 4.0 * GB, 1.0 * GB, 256.0 * MB};
 static const double wal_per_sb[] = {1.0, 2.0, 2.0, 1.0, 0.5};
 
@@ -82,6 +97,8 @@ typedef struct RecoPlan
 	double		av_mem;
 	double		overhead;
 	double		query_mem;		/* left for work_mem */
+	double		work_mem_held;	/* what query_mem holds per backend */
+	double		work_mem_share; /* the workload's share of it */
 	double		work_mem;
 	double		wal_buffers;
 	double		max_wal;
@@ -221,7 +238,9 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 	p->conn_cap = floor(Max(20.0, PGBL_CONNS_PER_CPU * in->cpus));
 	p->conn_mem_cap = floor(Max(10.0, p->usable / 2 / PGBL_CONNECTION_FLOOR));
 	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
-	p->connections = (int) Min((double) p->requested, p->conn_cap);
+	/* the live value is never cut unasked: a pooler is advised instead */
+	p->connections = in->connections_asked ?
+		(int) Min((double) p->requested, p->conn_cap) : p->requested;
 
 	/* parallel workers are backends too: what the connections leave */
 	p->parallel = (int) Min((double) p->cores,
@@ -242,12 +261,15 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 
 	if (in->os == RECO_WINDOWS)
 		sb_share /= 2;
-	p->sb = round_memory(p->usable * sb_share);
+	/* the default, unless a quarter of usable RAM cannot hold it */
+	p->sb = round_memory(Max(p->usable * sb_share,
+							 Min(PGBL_DEFAULT_SB, p->usable / 4)));
 	p->wal_buffers = Max(floor_to(Min(p->sb / 32, PGBL_WAL_SEGMENT), 8 * KB), 64 * KB);
 	p->shm = estimate_shared_memory(p->sb, p->wal_buffers, p->connections);
 	p->ecs = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
-	p->maint = round_memory(Min(p->usable / (in->workload == RECO_DW ? 8 : 16),
-								maint_cap));
+	p->maint = round_memory(Max(Min(p->usable / (in->workload == RECO_DW ? 8 : 16),
+									maint_cap),
+								Min(PGBL_DEFAULT_MAINT, p->usable / 8)));
 	p->av_mem = round_memory(Min(p->usable / 32, 1.0 * GB));
 	p->overhead = (p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS) *
 		PGBL_BACKEND_OVERHEAD;
@@ -255,14 +277,19 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 		PGBL_AUTOVACUUM_WORKERS * p->av_mem - p->overhead;
 
 	share = work_mem_share[in->workload];
-	p->work_mem = share * p->query_mem /
+	p->work_mem_share = share;
+	p->work_mem_held = Max(0.0, p->query_mem) /
 		((p->connections + p->parallel) * (1.0 + PGBL_HASH_MEM));
+	/* the default, unless the memory left cannot hold it for every backend */
+	p->work_mem = Max(share * p->work_mem_held,
+					  Min(PGBL_DEFAULT_WORK_MEM, p->work_mem_held));
 	p->work_mem = round_memory(Max(p->work_mem, 64 * KB));
 	if (in->os == RECO_WINDOWS)
 		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
 
 	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
 					 PGBL_MAX_WAL_CAP);
+	p->max_wal = Max(p->max_wal, PGBL_DEFAULT_MAX_WAL);
 	if (in->wal_disk_free >= 0)
 		p->max_wal = Min(p->max_wal, in->wal_disk_free / 4);
 	p->max_wal = Max(round_memory(p->max_wal), 32 * MB);
@@ -275,23 +302,59 @@ emit_connections(const RecommenderInput *in, const RecoPlan *p,
 	RecoSetting *s = add_setting(out, "max_connections", RECO_UNIT_NUMBER,
 								 p->connections, NULL);
 	double		active = Max(1.0, rint(PGBL_ACTIVE_PER_CPU * p->cpus));
+	char	   *pool = psprintf("put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections",
+								format_number(PGBL_ACTIVE_PER_CPU),
+								format_number(p->cpus), active);
 
-	s->formula = psprintf("min(%d %s, max(20, %s x %s CPUs), %s usable / 2 / 8MB) = %d",
+	if (!in->connections_asked)
+	{
+		s->formula = psprintf("%d live (kept: max_connections not given)",
+							  p->connections);
+		if (p->connections > p->conn_cap)
+			s->reason = psprintf("The live %d is kept, because lowering it without a pooler would refuse clients (\"too many clients\"). But %s CPUs run only about %.0f at once and up to %d are worth having (%s x %s CPUs, and %s usable holds %d at 8MB each), so %s; then pass max_connections => %d to size the rest for it.",
+								 p->connections, format_number(p->cpus), active,
+								 (int) p->conn_cap,
+								 format_number(PGBL_CONNS_PER_CPU),
+								 format_number(p->cpus), PB(p->usable),
+								 (int) p->conn_mem_cap, pool, (int) p->conn_cap);
+		else
+			s->reason = psprintf("The live %d is kept (pass max_connections => to size for another count): about %.0f run at once on %s CPUs and up to %d fit these CPUs and this RAM; beyond that use a pooler.",
+								 p->connections, active, format_number(p->cpus),
+								 (int) p->conn_cap);
+		return;
+	}
+	s->formula = psprintf("min(%d asked, max(20, %s x %s CPUs), %s usable / 2 / 8MB) = %d",
 						  p->requested,
-						  in->max_connections > 0 ? "asked" : "for this workload",
 						  format_number(PGBL_CONNS_PER_CPU),
 						  format_number(p->cpus), PB(p->usable), p->connections);
 	if (p->requested > p->connections)
-		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each) or %s can hold (8MB each at least), so put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections and keep max_connections at %d instead of shrinking work_mem.",
+		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each) or %s can hold (8MB each at least), so %s and keep max_connections at %d instead of shrinking work_mem.",
 							 p->requested, format_number(p->cpus),
 							 format_number(PGBL_CONNS_PER_CPU), PB(p->usable),
-							 format_number(PGBL_ACTIVE_PER_CPU),
-							 format_number(p->cpus), active, p->connections);
+							 pool, p->connections);
 	else
 		s->reason = psprintf("Each connection costs memory and only about %s x %s = %.0f run at once, so more than %d would queue on the CPUs: beyond that use a pooler.",
 							 format_number(PGBL_ACTIVE_PER_CPU),
 							 format_number(p->cpus), active,
 							 (int) p->conn_cap);
+}
+
+/*
+ * A formula's value against PostgreSQL's default as its floor: "" when the
+ * formula gave at least the default, else the sentence for the reason.
+ * held is how much of the default the budget holds (the floor applied).
+ */
+static char *
+default_floor_note(const char *name, double formula, double dflt, double value,
+				   const char *what_holds)
+{
+	if (formula >= dflt)
+		return pstrdup("");
+	if (value >= dflt)
+		return psprintf(" The formula gives %s, below PostgreSQL's default %s, and %s holds the default, so the default stays.",
+						PB(formula), PB(dflt), what_holds);
+	return psprintf(" Below PostgreSQL's default %s of %s because the memory forces it: %s holds only %s.",
+					PB(dflt), name, what_holds, PB(value));
 }
 
 static void
@@ -300,19 +363,29 @@ emit_shared(const RecommenderInput *in, const RecoPlan *p,
 {
 	RecoSetting *s;
 
+	int			div = (in->workload == RECO_DESKTOP ? 16 : 4) *
+		(in->os == RECO_WINDOWS ? 2 : 1);
+	char	   *share = psprintf("1/%d", div);
+	double		by_share = p->usable / div;
+	const char *why;
+
 	s = add_setting(out, "shared_buffers", RECO_UNIT_BYTES, p->sb, NULL);
-	s->formula = psprintf("(%s RAM - %s reserve) x %s = %s",
-						  PB(p->ram), PB(p->reserve),
-						  in->workload == RECO_DESKTOP ?
-						  (in->os == RECO_WINDOWS ? "1/32" : "1/16") :
-						  (in->os == RECO_WINDOWS ? "1/8" : "1/4"),
-						  PB(p->sb));
-	if (in->os == RECO_WINDOWS)
-		s->reason = pstrdup("Windows relies on its own file cache, so a smaller buffer pool than the usual quarter of usable RAM serves it better.");
-	else if (in->workload == RECO_DESKTOP)
-		s->reason = pstrdup("A desktop shares the machine with other programs, so PostgreSQL keeps a sixteenth of usable RAM.");
+	if (by_share < PGBL_DEFAULT_SB)
+		s->formula = psprintf("max((%s RAM - %s reserve) x %s, min(128MB default, %s usable / 4)) = %s",
+							  PB(p->ram), PB(p->reserve), share, PB(p->usable),
+							  PB(p->sb));
 	else
-		s->reason = pstrdup("A quarter of the RAM left after the OS reserve caches hot pages; PostgreSQL also reads through the OS cache, so more rarely helps.");
+		s->formula = psprintf("(%s RAM - %s reserve) x %s = %s",
+							  PB(p->ram), PB(p->reserve), share, PB(p->sb));
+	if (in->os == RECO_WINDOWS)
+		why = "Windows relies on its own file cache, so a smaller buffer pool than the usual quarter of usable RAM serves it better.";
+	else if (in->workload == RECO_DESKTOP)
+		why = "A desktop shares the machine with other programs, so PostgreSQL keeps a sixteenth of usable RAM.";
+	else
+		why = "A quarter of the RAM left after the OS reserve caches hot pages; PostgreSQL also reads through the OS cache, so more rarely helps.";
+	s->reason = psprintf("%s%s", why,
+						 default_floor_note("shared_buffers", by_share, PGBL_DEFAULT_SB, p->sb,
+											psprintf("a quarter of the %s usable", PB(p->usable))));
 
 	s = add_setting(out, "effective_cache_size", RECO_UNIT_BYTES, p->ecs, NULL);
 	s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
@@ -327,18 +400,27 @@ emit_work_mem(const RecommenderInput *in, const RecoPlan *p,
 	RecoSetting *s;
 
 	s = add_setting(out, "work_mem", RECO_UNIT_BYTES, p->work_mem, NULL);
-	s->formula = psprintf("%s x (%s usable - %s shared - %s maintenance - %d x %s autovacuum - %d x 5MB per process) / ((%d connections + %d parallel workers) x (1 + %s hash_mem_multiplier)) = %s",
-						  format_number(work_mem_share[in->workload]),
+	s->formula = psprintf("%s%s x (%s usable - %s shared - %s maintenance - %d x %s autovacuum - %d x 5MB per process) / ((%d connections + %d parallel workers) x (1 + %s hash_mem_multiplier))%s = %s",
+						  p->work_mem_share * p->work_mem_held < PGBL_DEFAULT_WORK_MEM ? "max(" : "",
+						  format_number(rint(p->work_mem_share * 1000) / 1000),
 						  PB(p->usable), PB(p->shm), PB(p->maint),
 						  PGBL_AUTOVACUUM_WORKERS, PB(p->av_mem),
 						  p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS,
 						  p->connections, p->parallel,
-						  format_number(PGBL_HASH_MEM), PB(p->work_mem));
-	s->reason = p->query_mem > 0 ?
-		psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out (%s of it for %s queries).",
-				 work_mem_share_words[in->workload],
-				 RecoWorkloadNames[in->workload]) :
-		pstrdup("Nothing is left after the fixed costs, so work_mem stays at its floor: give the machine more RAM or fewer connections.");
+						  format_number(PGBL_HASH_MEM),
+						  p->work_mem_share * p->work_mem_held < PGBL_DEFAULT_WORK_MEM ?
+						  psprintf(", min(4MB default, %s held per backend))", PB(p->work_mem_held)) : "",
+						  PB(p->work_mem));
+	if (p->query_mem <= 0)
+		s->reason = pstrdup("Nothing is left after the fixed costs, so work_mem stays at its floor: give the machine more RAM or fewer connections (a pooler lets you).");
+	else
+		s->reason = psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out among them; %s queries get %s.%s",
+							 RecoWorkloadNames[in->workload],
+							 work_mem_share_reason[in->workload],
+							 default_floor_note("work_mem", p->work_mem_share * p->work_mem_held,
+												PGBL_DEFAULT_WORK_MEM, p->work_mem,
+												psprintf("the memory left for queries, %s for %d backends,",
+														 PB(p->query_mem), p->connections + p->parallel)));
 
 	s = add_setting(out, "hash_mem_multiplier", RECO_UNIT_NUMBER, PGBL_HASH_MEM, NULL);
 	s->formula = psprintf("%s (counted in work_mem's divisor)", format_number(PGBL_HASH_MEM));
@@ -351,11 +433,19 @@ emit_maintenance(const RecommenderInput *in, const RecoPlan *p,
 {
 	RecoSetting *s;
 
+	int			div = in->workload == RECO_DW ? 8 : 16;
+	double		by_share = Min(p->usable / div, in->os == RECO_WINDOWS ? 2.0 * GB - MB : 8.0 * GB);
+
 	s = add_setting(out, "maintenance_work_mem", RECO_UNIT_BYTES, p->maint, NULL);
-	s->formula = psprintf("min(%s usable / %d, %s) = %s", PB(p->usable),
-						  in->workload == RECO_DW ? 8 : 16,
-						  in->os == RECO_WINDOWS ? "2047MB" : "8GB", PB(p->maint));
-	s->reason = pstrdup("CREATE INDEX and VACUUM run one at a time per session and finish faster with more memory; beyond a few GB they gain little.");
+	if (by_share < PGBL_DEFAULT_MAINT)
+		s->formula = psprintf("max(%s usable / %d, min(64MB default, %s usable / 8)) = %s",
+							  PB(p->usable), div, PB(p->usable), PB(p->maint));
+	else
+		s->formula = psprintf("min(%s usable / %d, %s) = %s", PB(p->usable), div,
+							  in->os == RECO_WINDOWS ? "2047MB" : "8GB", PB(p->maint));
+	s->reason = psprintf("CREATE INDEX and VACUUM run one at a time per session and finish faster with more memory; beyond a few GB they gain little.%s",
+						 default_floor_note("maintenance_work_mem", by_share, PGBL_DEFAULT_MAINT, p->maint,
+											psprintf("an eighth of the %s usable", PB(p->usable))));
 
 	s = add_setting(out, "autovacuum_work_mem", RECO_UNIT_BYTES, p->av_mem, NULL);
 	s->formula = psprintf("min(%s usable / 32, 1GB) = %s", PB(p->usable), PB(p->av_mem));
@@ -401,19 +491,26 @@ emit_wal(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 	s->reason = pstrdup("WAL is flushed at every commit, so one segment's worth is plenty; this is what -1 would pick.");
 
 	s = add_setting(out, "min_wal_size", RECO_UNIT_BYTES,
-					Max(round_memory(p->max_wal / 4), 32 * MB), NULL);
-	s->formula = psprintf("%s max_wal_size / 4 = %s", PB(p->max_wal), PB(s->value));
-	s->reason = pstrdup("Keeps recycled segments for bursts instead of creating new files.");
+					Min(Max(round_memory(p->max_wal / 4), PGBL_DEFAULT_MIN_WAL), p->max_wal),
+					NULL);
+	s->formula = psprintf("min(max(%s max_wal_size / 4, 80MB default), max_wal_size) = %s",
+						  PB(p->max_wal), PB(s->value));
+	s->reason = pstrdup("Keeps recycled segments for bursts instead of creating new files; never below PostgreSQL's default 80MB unless max_wal_size is.");
 
 	s = add_setting(out, "max_wal_size", RECO_UNIT_BYTES, p->max_wal, NULL);
 	s->formula = in->wal_disk_free >= 0 ?
-		psprintf("min(%s + %s x %s shared_buffers, 64GB, %s free disk / 4) = %s",
+		psprintf("min(max(%s + %s x %s shared_buffers, 1GB default), 64GB, %s free disk / 4) = %s",
 				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
 				 PB(p->sb), PB(in->wal_disk_free), PB(p->max_wal)) :
-		psprintf("min(%s + %s x %s shared_buffers, 64GB) = %s",
+		psprintf("min(max(%s + %s x %s shared_buffers, 1GB default), 64GB) = %s",
 				 PB(wal_base[in->workload]), format_number(wal_per_sb[in->workload]),
 				 PB(p->sb), PB(p->max_wal));
-	s->reason = pstrdup("Checkpoints should come from checkpoint_timeout, not from WAL volume; a larger buffer pool dirties more pages between them, so the limit grows with it.");
+	s->reason = psprintf("Checkpoints should come from checkpoint_timeout, not from WAL volume; a larger buffer pool dirties more pages between them, so the limit grows with it.%s",
+						 p->max_wal < PGBL_DEFAULT_MAX_WAL ?
+						 psprintf(" Below PostgreSQL's default 1GB because the disk forces it: a quarter of its %s free is %s.",
+								  PB(in->wal_disk_free), PB(p->max_wal)) :
+						 wal_base[in->workload] + wal_per_sb[in->workload] * p->sb < PGBL_DEFAULT_MAX_WAL ?
+						 " PostgreSQL's default 1GB is the floor." : "");
 
 	s = add_setting(out, "checkpoint_timeout", RECO_UNIT_SECONDS,
 					desktop ? 300 : 900, NULL);
@@ -459,31 +556,48 @@ emit_page_cost(const RecommenderInput *in, const RecoPlan *p,
 		pstrdup("Random reads cost what the device charges for the share of data that is not cached, so the cost falls smoothly as the data fits in memory.");
 }
 
+/*
+ * effective_io_concurrency and maintenance_io_concurrency: the device's
+ * depth when io_test() measured it or the caller named the storage; from
+ * the rotational flag alone (a virtual disk's says little) the defaults stay.
+ */
 static void
 emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 {
 	bool		measured = in->storage_note != NULL;
+	bool		keep = in->os == RECO_LINUX && in->storage_from_flags;
 	int			eio = in->os != RECO_LINUX ? 0 : measured ?
-		in->measured_io_concurrency : storage_io_concurrency[in->storage];
+		in->measured_io_concurrency : keep ? in->default_io_concurrency :
+		storage_io_concurrency[in->storage];
+	int			meio = keep ? in->default_maint_io_concurrency : eio;
+	const char *decide = "io_test() would decide: it measures reads at several queue depths, and the setting follows the depth where throughput stops growing.";
 	RecoSetting *s;
 
 	emit_page_cost(in, p, out);
 	s = add_setting(out, "effective_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
-	s->formula = in->os != RECO_LINUX ?
-		psprintf("0 on %s", RecoOsNames[in->os]) :
-		psprintf("%d for %s%s", eio, measured ? "measured " : "",
-				 RecoStorageNames[in->storage]);
+	if (in->os != RECO_LINUX)
+		s->formula = psprintf("0 on %s", RecoOsNames[in->os]);
+	else if (keep)
+		s->formula = psprintf("%d, the default (not measured)", eio);
+	else
+		s->formula = psprintf("%d for %s%s", eio, measured ? "measured " : "",
+							  RecoStorageNames[in->storage]);
 	if (in->os != RECO_LINUX)
 		s->reason = pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
 	else if (measured)
 		s->reason = psprintf("Storage %s, so bitmap heap scans prefetch as many pages as such a device serves at once.",
 							 in->storage_note);
+	else if (keep)
+		s->reason = psprintf("The default stays: the device's rotational flag alone (%s) does not tell how many reads it serves at once, and a virtual disk's flag often says rotating. %s",
+							 RecoStorageNames[in->storage], decide);
 	else
 		s->reason = pstrdup("Devices that serve many requests at once should be given them: bitmap heap scans prefetch this many pages.");
 
-	s = add_setting(out, "maintenance_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
-	s->formula = pstrdup(out->settings[out->count - 2].formula);
-	s->reason = pstrdup("The same device depth for VACUUM and other maintenance prefetching.");
+	s = add_setting(out, "maintenance_io_concurrency", RECO_UNIT_NUMBER, meio, NULL);
+	s->formula = keep ? psprintf("%d, the default (not measured)", meio) :
+		pstrdup(out->settings[out->count - 2].formula);
+	s->reason = keep ? psprintf("The default stays. %s", decide) :
+		pstrdup("The same device depth for VACUUM and other maintenance prefetching.");
 
 	s = add_setting(out, "default_statistics_target", RECO_UNIT_NUMBER,
 					in->workload == RECO_DW ? 500 : 100, NULL);
@@ -491,6 +605,31 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 	s->reason = in->workload == RECO_DW ?
 		pstrdup("Long analytical queries repay finer statistics with better plans.") :
 		pstrdup("Short queries plan well with the default and ANALYZE stays cheap.");
+}
+
+/*
+ * wal_sync_method, for this server only: fsync_test()'s fastest method that
+ * flushes to durable storage, else the live value and what would decide.
+ */
+static void
+emit_wal_sync(const RecommenderInput *in, RecommenderResult *out)
+{
+	RecoSetting *s;
+
+	if (in->wal_sync_current == NULL)
+		return;
+	if (in->wal_sync_measured != NULL)
+	{
+		s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0,
+						in->wal_sync_measured);
+		s->formula = psprintf("fastest safe method measured: %s", in->wal_sync_measured);
+		s->reason = psprintf("Every commit waits for this flush; %s. Methods that only reach a volatile cache are not offered.",
+							 in->wal_sync_note);
+		return;
+	}
+	s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0, in->wal_sync_current);
+	s->formula = psprintf("%s, live (not measured)", in->wal_sync_current);
+	s->reason = pstrdup("The live method stays: fsync_test() would decide, by timing each method's flushes on the data directory's device as pg_test_fsync does.");
 }
 
 /* "min(floor(K cores / 2), 4, P max_parallel_workers) = v", the terms that apply. */
@@ -513,9 +652,24 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 {
 	RecoSetting *s;
 
-	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, p->cores + 8, NULL);
-	s->formula = psprintf("ceil(%s CPUs) + 8 = %d", format_number(p->cpus), p->cores + 8);
-	s->reason = pstrdup("One slot per core for parallel query plus eight for extensions, logical replication and pgbench_lab's own client workers.");
+	int			lab = Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores) + 1;
+	int			logical = in->logical_workers >= 0 ? in->logical_workers : 4;
+	int			need = p->parallel + logical + lab + in->other_workers;
+	int			mwp = Max(need, in->live_worker_processes);
+
+	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
+	s->formula = psprintf("%s%d parallel + %d logical replication + %d for a pgbench_lab run of %d clients + %d other running%s = %d",
+						  in->live_worker_processes > 0 ? "max(" : "",
+						  p->parallel, logical, lab, lab - 1, in->other_workers,
+						  in->live_worker_processes > 0 ?
+						  psprintf(", %d live)", in->live_worker_processes) : "",
+						  mwp);
+	if (in->live_worker_processes > need)
+		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication, extensions' workers and pgbench_lab's runs (each needs its clients + 1); lower it only knowing what else uses them.",
+							 in->live_worker_processes, need);
+	else
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers), other extensions' workers running now, and pgbench_lab's runs, which need a slot per client plus one (room here for %d clients, at least twice the cores).",
+							 lab - 1);
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
 	if (p->parallel < p->cores)
@@ -570,6 +724,7 @@ RecommenderCompute(const RecommenderInput *in, RecommenderResult *out)
 	emit_huge_pages(in, &p, out);
 	emit_wal(in, &p, out);
 	emit_io(in, &p, out);
+	emit_wal_sync(in, out);
 	emit_parallel(in, &p, out);
 }
 
@@ -587,26 +742,60 @@ add_row(RecoBudgetRow *rows, int *n, const char *component, double bytes,
 	return r;
 }
 
+/* The allocated terms, largest first is what the verdict names. */
+typedef struct BudgetTerm
+{
+	const char *name;
+	double		bytes;
+	char	   *detail;
+} BudgetTerm;
+
+/* "the largest terms: A (x, 41%), B (y, 30%)", of those that make the total. */
+static char *
+largest_terms(BudgetTerm *terms, int n, double total)
+{
+	StringInfoData buf;
+
+	/* a handful of terms: selection order is enough */
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (terms[j].bytes > terms[i].bytes)
+			{
+				BudgetTerm	t = terms[i];
+
+				terms[i] = terms[j];
+				terms[j] = t;
+			}
+	initStringInfo(&buf);
+	for (int i = 0; i < 2 && i < n; i++)
+		appendStringInfo(&buf, "%s%s (%s = %s, %.0f%% of the total)",
+						 i == 0 ? "" : ", then ", terms[i].name, terms[i].detail,
+						 PB(terms[i].bytes), 100.0 * terms[i].bytes / total);
+	return buf.data;
+}
+
 /* The verdict row: out-of-memory risk, warning, or ok, with its reason. */
 static void
 budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double five,
-			   double total)
+			   double total, BudgetTerm *terms, int nterms)
 {
-	double		conns = in->max_connections * in->work_mem;
-
 	if (five > in->ram || total > in->ram)
 	{
 		v->status = "out-of-memory risk";
-		v->note = psprintf("%d connections x %s work_mem = %s alone, %s in all, against %s of RAM: lower work_mem or max_connections (a pooler lets you) before the server runs out of memory under load.",
-						   in->max_connections, PB(in->work_mem), PB(conns),
-						   PB(Max(five, total)), PB(in->ram));
+		if (five > in->ram && five >= total)
+			v->note = psprintf("The 5-parameter budget alone, %s, exceeds %s of RAM; the largest terms: %s. Lower the largest term first (a pooler lets you lower max_connections).",
+							   PB(five), PB(in->ram), largest_terms(terms, nterms, total));
+		else
+			v->note = psprintf("%s allocated in all against %s of RAM; the largest terms: %s. Lower the largest term first (a pooler lets you lower max_connections) before the server runs out of memory under load.",
+							   PB(total), PB(in->ram), largest_terms(terms, nterms, total));
 	}
 	else if (five + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
 	{
 		v->status = "warning";
-		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned.",
+		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned. The largest terms: %s.",
 						   PB(total), PB(in->ram - total),
-						   PB(in->effective_cache_size));
+						   PB(in->effective_cache_size),
+						   largest_terms(terms, nterms, total));
 	}
 	else
 	{
@@ -639,9 +828,18 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	double		conns = in->max_connections * in->work_mem;
 	double		worst = conns * (1.0 + in->hash_mem_multiplier) *
 		(1.0 + in->parallel_per_gather);
-	double		overhead = (in->max_connections + av) * PGBL_BACKEND_OVERHEAD;
+	double		overhead = (in->max_connections + av) * in->backend_memory;
 	double		five = conns + in->shared_buffers + in->maintenance_work_mem;
 	double		total = shm + conns + in->maintenance_work_mem + av * av_mem + overhead;
+	BudgetTerm	terms[] = {
+		{"shared memory", shm, psprintf("%s shared_buffers and the rest", PB(in->shared_buffers))},
+		{"connections x work_mem", conns,
+		psprintf("%d x %s", in->max_connections, PB(in->work_mem))},
+		{"per-backend memory", overhead,
+		psprintf("%d backends x %s", in->max_connections + av, PB(in->backend_memory))},
+		{"maintenance_work_mem", in->maintenance_work_mem, pstrdup("one at a time")},
+		{"autovacuum workers", av * av_mem, psprintf("%d x %s", av, PB(av_mem))},
+	};
 	RecoBudgetRow *r;
 
 	add_row(rows, &n, "shared_buffers", in->shared_buffers,
@@ -664,8 +862,9 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	add_row(rows, &n, "autovacuum workers", av * av_mem,
 			psprintf("%d workers x %s autovacuum_work_mem.", av, PB(av_mem)));
 	add_row(rows, &n, "per-backend overhead", overhead,
-			psprintf("(%d connections + %d autovacuum workers) x 5MB of process memory, catalog and plan caches.",
-					 in->max_connections, av));
+			psprintf("(%d connections + %d autovacuum workers) x %s of private memory each (process, catalog and plan caches): %s.",
+					 in->max_connections, av, PB(in->backend_memory),
+					 in->backend_memory_source));
 	r = add_row(rows, &n, "5-parameter budget", five,
 				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as the classic 5-parameter budget counts it."));
 	r->status = five > in->ram ? "out-of-memory risk" : "ok";
@@ -682,6 +881,6 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	add_row(rows, &n, "left for OS cache", in->ram - total,
 			pstrdup("RAM minus the total: the OS, other programs and the page cache share it."));
 	r = add_row(rows, &n, "verdict", in->ram, NULL);
-	budget_verdict(in, r, five, total);
+	budget_verdict(in, r, five, total, terms, lengthof(terms));
 	return n;
 }

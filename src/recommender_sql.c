@@ -31,6 +31,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "storage/fd.h"
 #include "utils/guc.h"
 
 #include "pgbench_lab.h"
@@ -164,10 +165,11 @@ detected_os(const SystemFacts *facts)
 }
 
 /*
- * The storage class io_test() measured last, from pgbench_lab.storage_latest
- * (looked up now: the storage part installs it after this one).  Returns
- * false, leaving *in alone, when nothing was measured or this role may not
- * read the results; the caller then falls back to the device's flags.
+ * What io_test() and fsync_test() measured last, from
+ * pgbench_lab.storage_latest (looked up now: the storage part installs it
+ * after this one): the storage class and its settings into *in when io_test
+ * ran (returns true), and the fastest safe WAL sync method into *in when
+ * fsync_test ran.  Nothing when this role may not read the results.
  */
 static bool
 measured_storage(RecommenderInput *in)
@@ -184,9 +186,12 @@ measured_storage(RecommenderInput *in)
 	if (SPI_execute("SELECT storage_class, random_page_cost::pg_catalog.float8,"
 					" effective_io_concurrency,"
 					" pg_catalog.to_char(io_measured_at, 'YYYY-MM-DD'),"
-					" pg_catalog.round(random_read_iops)"
-					" FROM pgbench_lab.storage_latest"
-					" WHERE storage_class IS NOT NULL", true, 1) != SPI_OK_SELECT)
+					" pg_catalog.round(random_read_iops),"
+					" fastest_safe_method,"
+					" pg_catalog.to_char(fsync_measured_at, 'YYYY-MM-DD'),"
+					" pg_catalog.round(fastest_safe_ops_per_second),"
+					" pg_catalog.round(current_ops_per_second)"
+					" FROM pgbench_lab.storage_latest", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.storage_latest");
 	if (SPI_processed == 1)
 	{
@@ -195,9 +200,10 @@ measured_storage(RecommenderInput *in)
 		char	   *cls = SPI_getvalue(tup, desc, 1);
 		char	   *rpc = SPI_getvalue(tup, desc, 2);
 		char	   *eio = SPI_getvalue(tup, desc, 3);
+		char	   *sync = SPI_getvalue(tup, desc, 6);
 		char	   *note;
 
-		for (int i = 0; RecoStorageNames[i] != NULL && !found; i++)
+		for (int i = 0; cls != NULL && RecoStorageNames[i] != NULL && !found; i++)
 		{
 			if (strcmp(cls, RecoStorageNames[i]) != 0 || rpc == NULL || eio == NULL)
 				continue;
@@ -210,9 +216,67 @@ measured_storage(RecommenderInput *in)
 							SPI_getvalue(tup, desc, 5), cls);
 			in->storage_note = MemoryContextStrdup(caller, note);
 		}
+		if (sync != NULL)
+		{
+			char	   *cur = SPI_getvalue(tup, desc, 9);
+
+			in->wal_sync_measured = MemoryContextStrdup(caller, sync);
+			note = psprintf("pgbench_lab.fsync_test() on %s measured %s flushes/s with it%s",
+							SPI_getvalue(tup, desc, 7), SPI_getvalue(tup, desc, 8),
+							cur ? psprintf(" against %s with the live method", cur) : "");
+			in->wal_sync_note = MemoryContextStrdup(caller, note);
+		}
 	}
 	SPI_finish();
 	return found;
+}
+
+/*
+ * Background workers running now that are neither parallel query's, logical
+ * replication's nor pgbench_lab's own: other extensions' (a scheduler, a
+ * prewarm leader) hold slots of max_worker_processes too.  Core processes
+ * that are not background workers are left out by type.
+ */
+static int
+other_running_workers(void)
+{
+	int			n = 0;
+
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.count(*)::pg_catalog.int4"
+					" FROM pg_catalog.pg_stat_activity a"
+					" WHERE a.backend_type OPERATOR(pg_catalog.<>) ALL (ARRAY["
+					"'client backend', 'autovacuum launcher', 'autovacuum worker',"
+					" 'background writer', 'checkpointer', 'walwriter', 'walsender',"
+					" 'walreceiver', 'startup', 'archiver', 'io worker',"
+					" 'slotsync worker', 'walsummarizer', 'logger', 'parallel worker',"
+					" 'standalone backend']::pg_catalog.text[])"
+					" AND a.backend_type OPERATOR(pg_catalog.!~~) 'logical replication %worker'"
+					" AND a.backend_type OPERATOR(pg_catalog.!~~) 'pgbench\\_lab %'",
+					true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+		n = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	return n;
+}
+
+/* A live setting as an integer, or dflt when it is not there. */
+static int
+live_int(const char *name, int dflt)
+{
+	SettingsLive live;
+
+	SettingsLookup(&name, 1, &live);
+	return live.found && !isnan(live.value) ? (int) live.value : dflt;
+}
+
+/* A live setting's value as text (pg_settings.setting), or NULL. */
+static const char *
+live_text(const char *name)
+{
+	SettingsLive live;
+
+	SettingsLookup(&name, 1, &live);
+	return live.found ? live.setting : NULL;
 }
 
 /* recommend()'s arguments, each NULL one detected. */
@@ -232,7 +296,8 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("could not detect this machine's CPUs"),
 				 errhint("Pass them explicitly, for example cpus => 4.")));
-	in->max_connections = PG_ARGISNULL(2) ? 0 :
+	in->connections_asked = !PG_ARGISNULL(2);
+	in->max_connections = PG_ARGISNULL(2) ? live_int("max_connections", 0) :
 		check_connections("max_connections", PG_GETARG_INT32(2));
 	in->workload = parse_choice("workload", PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
 								RecoWorkloadNames, "web, oltp, dw, mixed and desktop");
@@ -240,10 +305,23 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 		in->storage = parse_choice("storage", PG_GETARG_TEXT_PP(4), RecoStorageNames,
 								   "hdd, ssd, nvme and san");
 	else if (!measured_storage(in))
+	{
 		in->storage = facts->data_rotational == 1 ? RECO_HDD : RECO_SSD;
+		in->storage_from_flags = true;
+	}
 	in->wal_disk_free = PG_ARGISNULL(4) ? facts->data_free_bytes : -1;
 	in->os = PG_ARGISNULL(5) ? detected_os(facts) :
 		parse_choice("os", PG_GETARG_TEXT_PP(5), RecoOsNames, "linux, windows and macos");
+	in->default_io_concurrency = PGBL_DEFAULT_IO_CONCURRENCY;
+	in->default_maint_io_concurrency = PGBL_DEFAULT_MAINT_IO_CONCURRENCY;
+	/* the WAL sync method only for this server's own disk and OS */
+	if (PG_ARGISNULL(4) && PG_ARGISNULL(5))
+		in->wal_sync_current = live_text("wal_sync_method");
+	else
+		in->wal_sync_measured = NULL;
+	in->live_worker_processes = live_int("max_worker_processes", 0);
+	in->logical_workers = live_int("max_logical_replication_workers", -1);
+	in->other_workers = other_running_workers();
 	in->data_size = PG_ARGISNULL(6) ? SettingsDataSize() :
 		parse_size("data_size", PG_GETARG_TEXT_PP(6));
 	in->os_reserve = PG_ARGISNULL(7) ? -1 : parse_size("os_reserve", PG_GETARG_TEXT_PP(7));
@@ -332,6 +410,83 @@ size_or_live(FunctionCallInfo fcinfo, int argno, const char *arg,
 	return live->value;
 }
 
+/*
+ * Private memory of one process from /proc/<pid>/smaps: Private_Clean and
+ * Private_Dirty of its private mappings (perms "...p"), so that the shared
+ * memory segment and pages shared with other processes are left out even
+ * where this process alone has touched them.  Negative when unreadable.
+ */
+static double
+smaps_private(const char *path)
+{
+	FILE	   *f = AllocateFile(path, "r");
+	char		line[512];
+	bool		private_map = false;
+	double		kb = 0;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		char		range[128];
+		char		perms[8];
+		double		v;
+
+		if (sscanf(line, "%127s %7s", range, perms) == 2 &&
+			strchr(range, '-') != NULL && isxdigit((unsigned char) range[0]) &&
+			strlen(perms) == 4)
+			private_map = perms[3] == 'p';
+		else if (private_map &&
+				 (sscanf(line, "Private_Clean: %lf kB", &v) == 1 ||
+				  sscanf(line, "Private_Dirty: %lf kB", &v) == 1))
+			kb += v;
+	}
+	FreeFile(f);
+	return kb * 1024.0;
+}
+
+/*
+ * A backend's private memory on this server: an idle client backend's
+ * (the newest), else this backend's own, else the planning estimate; the
+ * source says which.
+ */
+static void
+measure_backend_memory(RecoBudgetInput *in)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	char	   *pid = NULL;
+	double		bytes = -1;
+
+	SPI_connect();
+	if (SPI_execute("SELECT a.pid FROM pg_catalog.pg_stat_activity a"
+					" WHERE a.backend_type OPERATOR(pg_catalog.=) 'client backend'"
+					" AND a.state OPERATOR(pg_catalog.=) 'idle'"
+					" AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
+					" ORDER BY a.backend_start DESC LIMIT 1", true, 1) == SPI_OK_SELECT &&
+		SPI_processed == 1)
+		pid = MemoryContextStrdup(caller,
+								  SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	if (pid != NULL)
+		bytes = smaps_private(psprintf("/proc/%s/smaps", pid));
+	if (bytes > 0)
+	{
+		in->backend_memory = bytes;
+		in->backend_memory_source = psprintf("measured on idle backend %s (private memory in /proc/%s/smaps)",
+											 pid, pid);
+		return;
+	}
+	bytes = smaps_private("/proc/self/smaps");
+	if (bytes > 0)
+	{
+		in->backend_memory = bytes;
+		in->backend_memory_source = pstrdup("measured on this backend (private memory in /proc/self/smaps; no idle backend to read)");
+		return;
+	}
+	in->backend_memory = PGBL_BACKEND_OVERHEAD;
+	in->backend_memory_source = pstrdup("estimated: /proc/<pid>/smaps could not be read here");
+}
+
 enum
 {
 	LB_CONNS, LB_WORK_MEM, LB_SB, LB_MAINT, LB_ECS, LB_AV_WORKERS,
@@ -370,6 +525,13 @@ budget_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	/* the live segment's size fits only the live shared_buffers */
 	in->shared_memory = PG_ARGISNULL(1) && PG_ARGISNULL(3) ?
 		live[LB_SHM].value : -1;
+	if (PG_ARGISNULL(7))
+		measure_backend_memory(in);
+	else
+	{
+		in->backend_memory = parse_size("backend_memory", PG_GETARG_TEXT_PP(7));
+		in->backend_memory_source = pstrdup("as given");
+	}
 }
 
 static Datum
@@ -381,7 +543,8 @@ bytes_numeric(double v)
 /*
  * pgbench_lab.memory_budget(ram text, max_connections int, work_mem text,
  *		shared_buffers text, maintenance_work_mem text,
- *		effective_cache_size text, autovacuum_max_workers int)
+ *		effective_cache_size text, autovacuum_max_workers int,
+ *		backend_memory text)
  * RETURNS TABLE (component, bytes, size, ram_share, status, note)
  */
 Datum

@@ -33,7 +33,8 @@ COMMENT ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, 
 'Recommended settings with their formula, reason, context and whether they fit the server''s bounds';
 
 -- The memory budget, term by term (with the classic 5-parameter budget);
--- NULL means the live value.
+-- NULL means the live value, and for backend_memory (a backend's private
+-- memory) the figure measured on an idle backend of this server.
 CREATE FUNCTION pgbench_lab.memory_budget(
     ram text DEFAULT NULL,
     max_connections int DEFAULT NULL,
@@ -42,6 +43,7 @@ CREATE FUNCTION pgbench_lab.memory_budget(
     maintenance_work_mem text DEFAULT NULL,
     effective_cache_size text DEFAULT NULL,
     autovacuum_max_workers int DEFAULT NULL,
+    backend_memory text DEFAULT NULL,
     OUT component text,
     OUT bytes numeric,
     OUT size text,
@@ -53,7 +55,7 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_memory_budget'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp;
 
-COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) IS
+COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) IS
 'Memory budget of the live (or given) settings: each term, the total, what is left for the OS cache, and a verdict';
 
 -- What postgresql.auto.conf holds for these settings: the last line of
@@ -146,8 +148,8 @@ COMMENT ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, te
 -- monitoring roles only (pg_monitor includes pg_read_all_settings and
 -- pg_read_all_stats, which the settings' sources and the databases' sizes need).
 REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
-REVOKE EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) TO pg_monitor;
-GRANT EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) TO pg_monitor;
 GRANT EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) TO pg_monitor;

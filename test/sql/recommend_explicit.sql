@@ -22,12 +22,18 @@ SELECT component, size, ram_share, status, note
                                  work_mem => '128MB', shared_buffers => '4096MB',
                                  maintenance_work_mem => '512MB',
                                  effective_cache_size => '3072MB',
-                                 autovacuum_max_workers => 3);
+                                 autovacuum_max_workers => 3, backend_memory => '5MB');
 
 -- the classic mistake: 1000 connections with the same work_mem
 SELECT component, size, status, note
-  FROM pgbench_lab.memory_budget('12GB', 1000, '128MB', '4096MB', '512MB', '3072MB', 3)
+  FROM pgbench_lab.memory_budget('12GB', 1000, '128MB', '4096MB', '512MB', '3072MB', 3, '5MB')
  WHERE status IS NOT NULL AND status <> 'ok';
+
+-- 1000 connections x 1MB work_mem: the verdict names the term that causes it,
+-- here each backend's own memory, not work_mem
+SELECT component, size, status, note
+  FROM pgbench_lab.memory_budget('12GB', 1000, '1MB', '3GB', '1GB', '8GB', 3, '8MB')
+ WHERE component IN ('connections x work_mem', 'per-backend overhead', 'verdict');
 
 -- Three example machines (the README's comparison table)
 SELECT m.machine, r.name, r.recommended
@@ -48,6 +54,42 @@ SELECT name, recommended, reason
                              workload => 'web', storage => 'ssd', os => 'linux',
                              data_size => '1GB')
  WHERE name IN ('max_connections', 'work_mem');
+
+-- max_connections not given: the live value is kept (this test server has
+-- 100), and past what the CPUs serve a pooler is advised, never a cut
+SELECT name, recommended, formula, reason
+  FROM pgbench_lab.recommend(ram => '8GB', cpus => 2, workload => 'web', storage => 'ssd',
+                             os => 'linux', data_size => '1GB')
+ WHERE name = 'max_connections';
+
+-- PostgreSQL's defaults are the floor: a 1 GB desktop keeps shared_buffers
+-- 128MB, work_mem 4MB, maintenance_work_mem 64MB and max_wal_size 1GB ...
+SELECT name, recommended, formula, reason
+  FROM pgbench_lab.recommend(ram => '1GB', cpus => 1, max_connections => 20,
+                             workload => 'desktop', storage => 'ssd', os => 'linux',
+                             data_size => '1GB')
+ WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'min_wal_size', 'max_wal_size');
+-- ... unless the memory forces less, and then the reason says so
+SELECT name, recommended, reason
+  FROM pgbench_lab.recommend(ram => '384MB', cpus => 1, max_connections => 50,
+                             workload => 'web', storage => 'ssd', os => 'linux',
+                             data_size => '1GB')
+ WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem');
+
+-- max_worker_processes leaves room for parallel query, logical replication,
+-- other extensions' workers and pgbench_lab's runs, and never lowers the
+-- live value (32 on this test server)
+SELECT name, recommended, formula, reason
+  FROM pgbench_lab.recommend(ram => '12GB', cpus => 4, max_connections => 16, workload => 'dw',
+                             storage => 'ssd', os => 'linux', data_size => '1GB')
+ WHERE name = 'max_worker_processes';
+
+-- Storage named by the caller sets the device's depths; no wal_sync_method
+-- row for a described machine (only for this server's own disk)
+SELECT name, recommended, formula
+  FROM pgbench_lab.recommend(ram => '16GB', cpus => 4, max_connections => 100,
+                             storage => 'nvme', os => 'linux', data_size => '10GB')
+ WHERE name IN ('effective_io_concurrency', 'maintenance_io_concurrency', 'wal_sync_method');
 
 -- Windows and macOS
 SELECT name, recommended, formula

@@ -231,13 +231,16 @@ def test_container_limits_detected(node, container):
         conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
         detected = recommend(conn)
         explicit = recommend(conn, ram="2GB", cpus=1.5)
+        sized = recommend(conn, max_connections=20)
         conn.execute("RESET pgbench_lab.sysroot")
         host = recommend(conn, ram="256GB", cpus=64)
     assert {k: v["recommended"] for k, v in detected.items()} == \
         {k: v["recommended"] for k, v in explicit.items()}
     assert detected["shared_buffers"]["formula"].startswith("(2GB RAM - ")
-    assert "1.5 CPUs" in detected["max_connections"]["formula"]
-    assert detected["max_parallel_workers"]["recommended"] == "2"
+    assert "1.5 CPUs" in detected["max_connections"]["reason"]
+    # sized for 20 connections, the 1.5 CPUs get 2 parallel workers (with the
+    # live max_connections kept, 2GB cannot give a parallel worker 8MB)
+    assert sized["max_parallel_workers"]["recommended"] == "2"
     assert detected["shared_buffers"]["bytes"] < 1 * GB
     assert host["shared_buffers"]["bytes"] > 32 * GB
 
@@ -396,6 +399,104 @@ def test_budget_live_and_explicit(node):
     assert oom["verdict"][2] == "out-of-memory risk"
 
 
+def smaps_private_kb(pid):
+    """Private_Clean + Private_Dirty of a process's private mappings, as the
+    budget reads them, here read by the test (it runs as root)."""
+    total, private = 0, False
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()
+            if len(head) >= 2 and "-" in head[0] and len(head[1]) == 4 and \
+                    all(c in "0123456789abcdef-" for c in head[0]):
+                private = head[1][3] == "p"
+            elif private and head and head[0] in ("Private_Clean:", "Private_Dirty:"):
+                total += int(head[1])
+    return total
+
+
+def test_budget_measures_backend_memory(node):
+    """The per-backend term is measured on an idle backend of this server
+    (its private memory in /proc/<pid>/smaps), with the pid and source in the
+    note; an explicit backend_memory replaces it."""
+    with node.connect() as idle, node.connect() as conn:
+        idle.execute("SELECT 1").fetchall()
+        pid = idle.info.backend_pid
+        row = conn.execute("""SELECT bytes, note FROM pgbench_lab.memory_budget(ram => '8GB')
+                               WHERE component = 'per-backend overhead'""").fetchone()
+        n = int(conn.execute("SHOW max_connections").fetchone()[0])
+        av = int(conn.execute("SHOW autovacuum_max_workers").fetchone()[0])
+        after = smaps_private_kb(pid) * 1024
+        given = conn.execute("""SELECT bytes, note FROM pgbench_lab.memory_budget(ram => '8GB',
+                                       backend_memory => '3MB')
+                                 WHERE component = 'per-backend overhead'""").fetchone()
+    assert f"measured on idle backend {pid} (private memory in /proc/{pid}/smaps)" in row[1], row[1]
+    each = float(row[0]) / (n + av)
+    # the figure is the idle backend's own: what the test reads there now,
+    # within what an idle session may allocate between the two reads
+    assert 256 * 1024 < each < 64 * MB, each
+    assert abs(each - after) < 2 * MB, (each, after)
+    assert float(given[0]) == (n + av) * 3 * MB and given[1].endswith("as given.")
+
+
+def test_budget_verdict_names_its_cause(node):
+    """An out-of-memory verdict names the largest terms with their shares."""
+    with node.connect() as conn:
+        verdict = conn.execute(
+            """SELECT status, note FROM pgbench_lab.memory_budget('12GB', 1000, '1MB', '3GB',
+                      '1GB', '8GB', 3, '8MB') WHERE component = 'verdict'""").fetchone()
+    assert verdict[0] == "out-of-memory risk"
+    assert "the largest terms: per-backend memory (1003 backends x 8MB" in verdict[1], verdict[1]
+
+
+def test_max_connections_live_kept(node):
+    """Without max_connections the live value is kept, with pooler advice
+    past what the CPUs serve; asked for, it is sized."""
+    with node.connect() as conn:
+        n = int(conn.execute("SHOW max_connections").fetchone()[0])
+        kept = recommend(conn, ram="8GB", cpus=1, os="linux", storage="ssd", data_size="1GB")
+        asked = recommend(conn, ram="8GB", cpus=1, max_connections=n, os="linux",
+                          storage="ssd", data_size="1GB")
+    assert kept["max_connections"]["recommended"] == str(n)
+    assert kept["max_connections"]["changes"] is False
+    assert "pooler" in kept["max_connections"]["reason"] and "kept" in kept["max_connections"]["reason"]
+    assert int(asked["max_connections"]["recommended"]) == min(n, 20)
+
+
+def test_max_worker_processes_never_lowered(node):
+    """max_worker_processes counts parallel, logical replication, other
+    running workers and a lab run, and keeps a larger live value."""
+    with node.connect() as conn:
+        live = int(conn.execute("SHOW max_worker_processes").fetchone()[0])
+        small = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
+                          storage="ssd", data_size="1GB")["max_worker_processes"]
+        big = recommend(conn, ram="1TB", cpus=64, max_connections=200, os="linux",
+                        storage="ssd", data_size="1GB")["max_worker_processes"]
+    assert int(small["recommended"]) == live and small["reason"].startswith(f"The live {live} is kept")
+    assert int(big["recommended"]) > live
+    assert "for a pgbench_lab run of 128 clients" in big["formula"], big["formula"]
+
+
+def test_wal_sync_method_from_fsync_test(node):
+    """For this server's own disk, wal_sync_method follows fsync_test()'s
+    fastest safe method; unmeasured, the live method stays and the reason
+    says what would decide; for a described machine there is no row."""
+    with node.connect() as conn, conn.transaction(force_rollback=True):
+        conn.execute("DELETE FROM pgbench_lab.storage_tests")
+        live = conn.execute("SHOW wal_sync_method").fetchone()[0]
+        unmeasured = recommend(conn, ram="4GB", cpus=2, data_size="1GB")
+        conn.execute("SELECT * FROM pgbench_lab.fsync_test(0.3)").fetchall()
+        best = conn.execute("SELECT fastest_safe_method FROM pgbench_lab.storage_latest").fetchone()[0]
+        measured = recommend(conn, ram="4GB", cpus=2, data_size="1GB")
+        described = recommend(conn, ram="4GB", cpus=2, data_size="1GB", os="linux", storage="ssd")
+    assert unmeasured["wal_sync_method"]["recommended"] == live
+    assert unmeasured["wal_sync_method"]["changes"] is False
+    assert "fsync_test() would decide" in unmeasured["wal_sync_method"]["reason"]
+    assert best is not None
+    assert measured["wal_sync_method"]["recommended"] == best
+    assert "pgbench_lab.fsync_test() on " in measured["wal_sync_method"]["reason"]
+    assert "wal_sync_method" not in described
+
+
 # ---- storage measured by io_test() -----------------------------------------
 
 DEVICE_EIO = {"hdd": "2", "ssd": "200", "nvme": "1000", "san": "300"}
@@ -428,9 +529,15 @@ def expected_page_cost(rows, device_cost):
 
 
 def says_measured(rows):
-    return any("measured" in rows[n][k] for n in ("random_page_cost", "effective_io_concurrency",
-                                                 "maintenance_io_concurrency")
-               for k in ("formula", "reason"))
+    return any("measured by pgbench_lab.io_test()" in rows[n]["reason"]
+               or "for measured " in rows[n]["formula"]
+               for n in ("random_page_cost", "effective_io_concurrency",
+                         "maintenance_io_concurrency"))
+
+
+def boot_value(conn, name):
+    """PostgreSQL's default for a setting on this server."""
+    return conn.execute("SELECT boot_val FROM pg_settings WHERE name = %s", (name,)).fetchone()[0]
 
 
 def test_measured_storage_from_io_test(node):
@@ -443,6 +550,8 @@ def test_measured_storage_from_io_test(node):
         rot = conn.execute("SELECT value FROM pgbench_lab.system_info()"
                            " WHERE name = 'data_rotational'").fetchone()
         unmeasured = recommend(conn, **MACHINE)
+        defaults = {n: boot_value(conn, n) for n in ("effective_io_concurrency",
+                                                      "maintenance_io_concurrency")}
         conn.execute("SELECT * FROM pgbench_lab.io_test('64MB', 1)").fetchall()
         cls, rpc, eio, note = latest_storage(conn)
         measured = recommend(conn, **MACHINE)
@@ -450,7 +559,11 @@ def test_measured_storage_from_io_test(node):
         explicit = recommend(conn, storage=other, **MACHINE)
     flagged = "hdd" if rot and rot[0] in ("1", "true", "t") else "ssd"
     assert not says_measured(unmeasured)
-    assert unmeasured["effective_io_concurrency"]["recommended"] == DEVICE_EIO[flagged]
+    # the rotational flag alone does not set the depths: the defaults stay,
+    # and the reason says what would decide
+    for name, value in defaults.items():
+        assert unmeasured[name]["recommended"] == value, name
+        assert "io_test() would decide" in unmeasured[name]["reason"], name
     assert f" {flagged} - 1.1" in unmeasured["random_page_cost"]["formula"]
 
     assert note in measured["random_page_cost"]["reason"]
@@ -501,8 +614,9 @@ def test_measured_storage_unreadable_falls_back(node):
                      " text, text, text, text, text) TO reco_reader")
         conn.execute("SET LOCAL ROLE reco_reader")
         rows = recommend(conn, **MACHINE)
+        default = boot_value(conn, "effective_io_concurrency")
     assert not says_measured(rows)
-    assert rows["effective_io_concurrency"]["recommended"] in ("2", "200")
+    assert rows["effective_io_concurrency"]["recommended"] == default
 
 
 # ---- the reference's comparison table (docs/reference.md) can't drift ---------
