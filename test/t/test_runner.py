@@ -113,13 +113,17 @@ def test_waiting_session_holds_no_snapshot(lab):
         samples = []
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
-            samples.append(lab.sql("SELECT state, backend_xmin IS NULL, backend_xid IS NULL "
-                                   "FROM pg_stat_activity WHERE pid = %s", (pid,))[0])
+            samples.append(lab.sql("SELECT state, backend_xmin IS NULL, backend_xid IS NULL, "
+                                   "wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                                   (pid,))[0])
             time.sleep(0.05)
         t.join()
-    active = [s for s in samples if s[0] == "active"]
-    assert len(active) >= 10
-    assert all(s[1] and s[2] for s in active), active
+    # while it waits on the clients (wait event type Extension); the short
+    # transactions recording the run's start and result hold an xid
+    active = [s for s in samples if s[0] == "active" and s[3] == "Extension"]
+    assert len(active) >= 10, samples
+    held = [s for s in active if not (s[1] and s[2])]
+    assert not held, f"{len(held)} of {len(active)} samples: {held}"
 
 
 def test_workers_run_as_caller(lab):
