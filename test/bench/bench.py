@@ -1,4 +1,5 @@
-"""pgbench_lab against pgbench and a PL/pgSQL loop, side by side in one run.
+"""pgbench_lab against pgbench, a PL/pgSQL loop and the bare SPI loop (the
+floor of the in-server path), side by side in one run.
 
 Started by test/bench/run.sh, which builds and installs the extension into
 a private server and passes its bin directory.  Makes its own throwaway
@@ -92,6 +93,12 @@ def plpgsql_tps(c, workload, clients, seconds):
     return sum(counts) / max(seconds, time.monotonic() - t0 - 0.05 * clients)
 
 
+def floor_tps(c, clients, seconds):
+    """The floor of the in-server path: workers of the clients' shape doing
+    only the select-only transaction (src/bench_floor.c)."""
+    return c.scalar("SELECT pgbench_lab_internal.spi_floor(%s, %s)", (clients, float(seconds)))
+
+
 def median_rounds(contenders, rounds):
     """Run the contenders alternately, `rounds` times; return their medians."""
     results = {name: [] for name, _ in contenders}
@@ -161,12 +168,19 @@ def throughput(c, table, args, workload, clients):
         ("pgbench", lambda: pgbench_tps(c, workload, clients, s)),
         ("plpgsql", lambda: plpgsql_tps(c, workload, clients, s)),
     ]
+    if workload == "select-only":
+        contenders.append(("SPI floor", lambda: floor_tps(c, clients, s)))
     med, runs = median_rounds(contenders, args.rounds)
     what = f"{workload}, {clients} client{'s' if clients > 1 else ''} (tps)"
     print(f"  {what} ranges: " + ", ".join(f"{n} {min(v):.0f}-{max(v):.0f}" for n, v in runs.items()),
           flush=True)
     table.add(what, "pgbench_lab", med["pgbench_lab"], "pgbench -M prepared", med["pgbench"])
     table.add(what, "pgbench_lab", med["pgbench_lab"], "PL/pgSQL loop+COMMIT", med["plpgsql"])
+    if "SPI floor" in med:
+        # the share of the bare loop that the instrumented client keeps
+        paired = statistics.median(a / b for a, b in zip(runs["pgbench_lab"], runs["SPI floor"]))
+        table.add(what, "pgbench_lab", med["pgbench_lab"], "bare SPI loop (floor)",
+                  med["SPI floor"], ratio=paired)
 
 
 def instrumentation(c, table, args):

@@ -380,3 +380,27 @@ def test_cache_snapshots_around_runs(lab):
                        JOIN pgbench_lab.cache_snapshots a ON a.snapshot_id = r.cache_after
                       WHERE r.run_id = %s""", (r["run_id"],))
     assert row == [(f"run {r['run_id']}: before", f"run {r['run_id']}: after", 1)]
+
+
+def test_spi_floor(lab):
+    """The benchmark's floor (test/bench/): bare select-only workers that
+    return their throughput and leave no worker behind; superuser-only by
+    default; bad arguments refused."""
+    tps = lab.scalar("SELECT pgbench_lab_internal.spi_floor(2, 0.5)")
+    assert tps > 0
+    lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab floor'")
+    with lab.connect() as conn:
+        for args, state in (("0, 1", "22023"), ("2, 0", "22023"), ("2, 'NaN'", "22023")):
+            with pytest.raises(psycopg.Error) as e:
+                conn.execute(f"SELECT pgbench_lab_internal.spi_floor({args})")
+            assert e.value.sqlstate == state, args
+        conn.execute("SET search_path = pg_catalog")
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("SELECT pgbench_lab_internal.spi_floor(1, 0.1)")
+    lab.sql("CREATE ROLE floor_nobody LOGIN")
+    try:
+        with lab.connect(user="floor_nobody") as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute("SELECT pgbench_lab_internal.spi_floor(1, 0.1)")
+    finally:
+        lab.sql("DROP ROLE floor_nobody")
