@@ -26,6 +26,7 @@
 #include "common/pg_prng.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
@@ -38,6 +39,7 @@
 #include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
+#include "secure.h"
 #include "worker.h"
 #include "workload.h"
 
@@ -61,6 +63,7 @@ typedef struct FloorShared
 	Oid			login_role;
 	Oid			run_role;
 	int			clients;
+	int64		transactions;	/* per client; 0: until told to stop */
 	WorkloadParams wl;
 	pg_atomic_uint32 go;
 	pg_atomic_uint32 stop;
@@ -82,7 +85,8 @@ floor_loop(FloorShared *fs, SPIPlanPtr plan, pg_prng_state *rng)
 	int64		accounts = (int64) fs->wl.scale * 100000;
 	Datum		aid;
 
-	while (pg_atomic_read_u32(&fs->stop) == 0)
+	while (pg_atomic_read_u32(&fs->stop) == 0 &&
+		   (fs->transactions == 0 || n < (uint64) fs->transactions))
 	{
 		int64		v = 1 + (int64) pg_prng_uint64_range(rng, 0, (uint64) (accounts - 1));
 
@@ -90,7 +94,7 @@ floor_loop(FloorShared *fs, SPIPlanPtr plan, pg_prng_state *rng)
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		if (SPI_execute_plan(plan, &aid, NULL, true, 1) != SPI_OK_SELECT)
+		if (SPI_execute_plan(plan, &aid, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "select-only statement failed");
 		SPI_finish();
 		PopActiveSnapshot();
@@ -127,6 +131,8 @@ pgbench_lab_floor_main(Datum arg)
 	cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab floor", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(cxt);
 	WorkerConnectAs(fs->dboid, fs->login_role, fs->run_role);
+	/* the clients' session: the same search_path, so plans revalidate alike */
+	SecureWorkerSession();
 	if (!pg_prng_strong_seed(&rng))
 		pg_prng_seed(&rng, (uint64) MyProcPid);
 
@@ -221,20 +227,28 @@ floor_stop_on_exit(int code, Datum arg)
 }
 
 /*
- * pgbench_lab_internal.spi_floor(clients integer, seconds double precision)
- * RETURNS double precision: select-only transactions per second of the bare
- * loop, summed over the clients (each over its own time in the loop).
+ * pgbench_lab_internal.spi_floor(clients integer, seconds double precision,
+ *		transactions bigint, OUT tps double precision, OUT transactions bigint):
+ * for seconds, or until each client made that many transactions (if > 0 and
+ * sooner), select-only
+ * transactions per second of the bare loop, summed over the clients (each
+ * over its own time in the loop), and how many they made.
  */
 Datum
 pgbench_lab_spi_floor(PG_FUNCTION_ARGS)
 {
 	int			clients = PG_GETARG_INT32(0);
 	double		seconds = PG_GETARG_FLOAT8(1);
+	int64		transactions = PG_GETARG_INT64(2);
 	dsm_segment *seg;
 	FloorShared *fs;
 	BackgroundWorkerHandle *handles[PGBL_FLOOR_MAX_CLIENTS];
 	TimestampTz until;
 	double		tps = 0;
+	uint64		xacts = 0;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
 
 	if (clients < 1 || clients > PGBL_FLOOR_MAX_CLIENTS)
 		ereport(ERROR,
@@ -253,6 +267,7 @@ pgbench_lab_spi_floor(PG_FUNCTION_ARGS)
 	fs->login_role = GetSessionUserId();
 	fs->run_role = GetUserId();
 	fs->clients = clients;
+	fs->transactions = Max(transactions, 0);
 	fs->wl.kind = WORKLOAD_SELECT_ONLY;
 	WorkloadResolve(&fs->wl);
 	pg_atomic_init_u32(&fs->go, 0);
@@ -280,7 +295,7 @@ pgbench_lab_spi_floor(PG_FUNCTION_ARGS)
 				WorkerSetLatchOf(pid);
 		}
 		until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), (int64) (seconds * 1000));
-		while (GetCurrentTimestamp() < until)
+		while (GetCurrentTimestamp() < until && !(transactions > 0 && all_reached(fs, FLOOR_DONE)))
 		{
 			long		ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), until);
 
@@ -302,7 +317,12 @@ pgbench_lab_spi_floor(PG_FUNCTION_ARGS)
 
 		if (c->end_ns > c->start_ns)
 			tps += c->xacts / ((c->end_ns - c->start_ns) / 1e9);
+		xacts += c->xacts;
 	}
 	dsm_detach(seg);
-	PG_RETURN_FLOAT8(tps);
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "spi_floor must return a record");
+	values[0] = Float8GetDatum(tps);
+	values[1] = Int64GetDatum((int64) xacts);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -96,7 +96,7 @@ def plpgsql_tps(c, workload, clients, seconds):
 def floor_tps(c, clients, seconds):
     """The floor of the in-server path: workers of the clients' shape doing
     only the select-only transaction (src/bench_floor.c)."""
-    return c.scalar("SELECT pgbench_lab_internal.spi_floor(%s, %s)", (clients, float(seconds)))
+    return c.scalar("SELECT tps FROM pgbench_lab_internal.spi_floor(%s, %s)", (clients, float(seconds)))
 
 
 def median_rounds(contenders, rounds):

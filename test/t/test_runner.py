@@ -386,8 +386,8 @@ def test_spi_floor(lab):
     """The benchmark's floor (test/bench/): bare select-only workers that
     return their throughput and leave no worker behind; superuser-only by
     default; bad arguments refused."""
-    tps = lab.scalar("SELECT pgbench_lab_internal.spi_floor(2, 0.5)")
-    assert tps > 0
+    tps, n = lab.sql("SELECT * FROM pgbench_lab_internal.spi_floor(2, 0.5)")[0]
+    assert tps > 0 and n > 0
     lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab floor'")
     with lab.connect() as conn:
         for args, state in (("0, 1", "22023"), ("2, 0", "22023"), ("2, 'NaN'", "22023")):
