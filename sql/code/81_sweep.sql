@@ -36,8 +36,68 @@ BEGIN
 END
 $$;
 
+-- The knee threshold: the share of linear scaling below which a step to
+-- more clients ends the useful range.  Above 0 and below 1: at 0 no gain
+-- would ever fall short and at 1 every sublinear step would.
+CREATE FUNCTION pgbench_lab_internal.check_knee_threshold(knee_threshold double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF knee_threshold IS NULL THEN
+        RAISE EXCEPTION 'knee_threshold must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Leave it out for the default, 0.5: the knee is then the last count before the first step that adds less than half of linear scaling.';
+    END IF;
+    -- NaN compares above every number, so it fails the second test
+    IF NOT (knee_threshold OPERATOR(pg_catalog.>) 0 AND knee_threshold OPERATOR(pg_catalog.<) 1) THEN
+        RAISE EXCEPTION 'knee_threshold must be above 0 and below 1, not %', knee_threshold
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is a share of linear scaling: 0.5 (the default) names the last count before the first step that adds less than half of the TPS linear scaling would add.';
+    END IF;
+    RETURN knee_threshold;
+END
+$$;
+
+-- Whether a recorded knee threshold (params->'knee_threshold') can be
+-- used: absent (a sweep of 0.1), or a number above 0 and below 1.  An
+-- imported document may hold anything there.
+CREATE FUNCTION pgbench_lab_internal.threshold_usable(recorded jsonb)
+RETURNS boolean LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF recorded IS NULL THEN
+        RETURN true;
+    ELSIF pg_catalog.jsonb_typeof(recorded) OPERATOR(pg_catalog.<>) 'number' THEN
+        RETURN false;
+    END IF;
+    RETURN (recorded OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.numeric OPERATOR(pg_catalog.>) 0
+           AND (recorded OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.numeric OPERATOR(pg_catalog.<) 1;
+END
+$$;
+
+-- The knee threshold recorded with a sweep, or 0.5 (the rule's default)
+-- when there is none or it cannot be used.  A value under 1e-300 reads as
+-- 1e-300: it names the same counts (only a loss falls below either) and
+-- double precision holds it.
+CREATE FUNCTION pgbench_lab_internal.sweep_threshold(params jsonb)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    recorded pg_catalog.jsonb := params OPERATOR(pg_catalog.->) 'knee_threshold';
+BEGIN
+    IF recorded IS NULL OR NOT pgbench_lab_internal.threshold_usable(recorded) THEN
+        RETURN 0.5;
+    END IF;
+    RETURN greatest((recorded OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.numeric, 1e-300)::pg_catalog.float8;
+END
+$$;
+
 -- The parameters of a sweep, checked.
-CREATE FUNCTION pgbench_lab_internal.sweep_params(workload text, clients integer[], duration interval, settings jsonb)
+CREATE FUNCTION pgbench_lab_internal.sweep_params(workload text, clients integer[], duration interval, settings jsonb,
+                                                  knee_threshold double precision)
 RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -55,7 +115,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Use ''{}'' for the current settings and {"name": "value"} for others.';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('clients', counts, 'duration', duration::pg_catalog.text, 'settings', settings);
+    RETURN pg_catalog.jsonb_build_object('clients', counts, 'duration', duration::pg_catalog.text, 'settings', settings,
+                                         'knee_threshold', pgbench_lab_internal.check_knee_threshold(knee_threshold));
 END
 $$;
 
@@ -85,10 +146,67 @@ AS $$
      ORDER BY s.clients
 $$;
 
--- Seed 004's method: the peak is the highest TPS; the knee is the last
--- count before the first step whose added clients bring less than half of
--- linear throughput; past it, clients mostly add latency.
-CREATE FUNCTION pgbench_lab.sweep_verdict(experiment_id bigint,
+-- A share of linear scaling in percent ('37%'): whole percents, or as
+-- many decimals as it takes (up to 6) to tell it from the threshold it is
+-- compared with, so that a share just below 50% never reads as '50%'.
+CREATE FUNCTION pgbench_lab_internal.share_text(share double precision, threshold double precision DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p pg_catalog.numeric := share::pg_catalog.numeric OPERATOR(pg_catalog.*) 100;
+    t pg_catalog.numeric := threshold::pg_catalog.numeric OPERATOR(pg_catalog.*) 100;
+    d pg_catalog.int4 := 0;
+BEGIN
+    IF p IS NULL THEN
+        RETURN '';
+    ELSIF p OPERATOR(pg_catalog.>) 999999 THEN
+        RETURN '>999999%';
+    ELSIF p OPERATOR(pg_catalog.<) -999999 THEN
+        RETURN '<-999999%';
+    END IF;
+    WHILE t IS NOT NULL AND d OPERATOR(pg_catalog.<) 6 AND p OPERATOR(pg_catalog.<>) t
+          AND pg_catalog.round(p, d) OPERATOR(pg_catalog.=) pg_catalog.round(t, d) LOOP
+        d := d OPERATOR(pg_catalog.+) 1;
+    END LOOP;
+    RETURN pg_catalog.trim_scale(pg_catalog.round(p, d))::pg_catalog.text OPERATOR(pg_catalog.||) '%';
+END
+$$;
+
+-- A knee threshold in percent: '50%', '33.3333%'.
+CREATE FUNCTION pgbench_lab_internal.threshold_text(threshold double precision)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN threshold OPERATOR(pg_catalog.>=) 1e-6
+                THEN pg_catalog.trim_scale(pg_catalog.round(threshold::pg_catalog.numeric OPERATOR(pg_catalog.*) 100, 4))::pg_catalog.text
+                ELSE (threshold OPERATOR(pg_catalog.*) 100)::pg_catalog.text END OPERATOR(pg_catalog.||) '%'
+$$;
+
+-- The knee threshold a sweep's verdict uses: the override when given
+-- (checked), else the one recorded with the experiment.
+CREATE FUNCTION pgbench_lab_internal.sweep_rule(experiment_id bigint, knee_threshold double precision)
+RETURNS double precision LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    params pg_catalog.jsonb;
+BEGIN
+    IF knee_threshold IS NOT NULL THEN
+        RETURN pgbench_lab_internal.check_knee_threshold(knee_threshold);
+    END IF;
+    SELECT e.params INTO params FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) sweep_rule.experiment_id;
+    RETURN pgbench_lab_internal.sweep_threshold(params);
+END
+$$;
+
+-- The client-count sweep article's method: the peak is the highest TPS;
+-- the knee is the last count before the first step whose added clients
+-- bring less than knee_threshold (by default half) of linear throughput;
+-- past it, clients mostly add latency.  knee_threshold NULL: the one the
+-- sweep was made with.
+CREATE FUNCTION pgbench_lab.sweep_verdict(experiment_id bigint, knee_threshold double precision DEFAULT NULL,
     OUT peak_clients integer, OUT peak_tps double precision,
     OUT knee_clients integer, OUT finding text)
 LANGUAGE plpgsql STABLE
@@ -100,10 +218,15 @@ DECLARE
     n pg_catalog.int4;
     top pg_catalog.int4;
     tail pg_catalog.record;
+    rule pg_catalog.float8;
     peak_text pg_catalog.text;
     knee_text pg_catalog.text;
 BEGIN
+    IF knee_threshold IS NOT NULL THEN
+        PERFORM pgbench_lab_internal.check_knee_threshold(knee_threshold);
+    END IF;
     PERFORM pgbench_lab_internal.check_experiment(experiment_id, '{sweep}', 'sweep_verdict()');
+    rule := pgbench_lab_internal.sweep_rule(experiment_id, knee_threshold);
     SELECT pg_catalog.count(*), pg_catalog.max(s.clients) INTO n, top FROM pgbench_lab_internal.sweep_steps(experiment_id) s;
     IF n OPERATOR(pg_catalog.=) 0 THEN
         finding := 'No finished runs: no peak and no knee.';
@@ -125,18 +248,20 @@ BEGIN
                                          pg_catalog.ltrim(pgbench_lab_internal.pct_change(tail.tps, pk.tps), '-'));
     END IF;
     SELECT * INTO kn FROM pgbench_lab_internal.sweep_steps(experiment_id) s
-     WHERE s.linear_share OPERATOR(pg_catalog.<) 0.5 ORDER BY s.clients LIMIT 1;
+     WHERE s.linear_share OPERATOR(pg_catalog.<) rule ORDER BY s.clients LIMIT 1;
     IF n OPERATOR(pg_catalog.<) 2 THEN
         knee_text := 'Knee: not found: it needs at least two finished client counts';
     ELSIF kn IS NULL THEN
-        knee_text := pg_catalog.format('Knee: not reached: up to %s clients every step added at least half of linear throughput; sweep higher counts', top);
+        knee_text := pg_catalog.format('Knee: not reached: up to %s clients every step added at least %s of linear throughput (the knee threshold); sweep higher counts',
+                                       top, pgbench_lab_internal.threshold_text(rule));
     ELSE
         knee_clients := kn.prev_clients;
-        knee_text := pg_catalog.format('Knee: %s: going from %s to %s clients (%s) changed TPS by %s (%s%% of linear scaling) while average latency changed by %s, so more clients add latency rather than throughput',
+        knee_text := pg_catalog.format('Knee: %s: going from %s to %s clients (%s) changed TPS by %s, %s of linear scaling and below the knee threshold of %s, while average latency changed by %s, so more clients add latency rather than throughput',
                             pgbench_lab_internal.clients_text(kn.prev_clients), kn.prev_clients, kn.clients,
                             pgbench_lab_internal.pct_change(kn.clients, kn.prev_clients),
                             pgbench_lab_internal.pct_change(kn.tps, kn.prev_tps),
-                            pg_catalog.round((kn.linear_share OPERATOR(pg_catalog.*) 100)::numeric),
+                            pgbench_lab_internal.share_text(kn.linear_share, rule),
+                            pgbench_lab_internal.threshold_text(rule),
                             CASE WHEN pgbench_lab_internal.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms) OPERATOR(pg_catalog.<>) ''
                                  THEN pgbench_lab_internal.pct_change(kn.latency_avg_ms, kn.prev_latency_avg_ms)
                                  ELSE 'an unknown amount' END);
@@ -144,6 +269,8 @@ BEGIN
     finding := peak_text OPERATOR(pg_catalog.||) '. ' OPERATOR(pg_catalog.||) knee_text OPERATOR(pg_catalog.||) '.';
 END
 $$;
+COMMENT ON FUNCTION pgbench_lab.sweep_verdict(bigint, double precision) IS
+    'The peak and the knee of a sweep, with its finding; knee_threshold overrides the one the sweep was made with';
 
 CREATE FUNCTION pgbench_lab.sweep_summary(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
@@ -172,9 +299,11 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
     'TPS and latency per client count of a sweep, with the peak and the knee marked';
 
 -- The plan: one run per client count, in rising order.  run() checks the
--- workload, each count against pgbench_lab.max_clients and the settings.
+-- workload, each count against pgbench_lab.max_clients and the settings;
+-- the knee threshold is checked here and recorded with the parameters, so
+-- that the verdict, the report and the plot use the sweep's own.
 CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
-                                       label text, settings jsonb, caller jsonb)
+                                       label text, settings jsonb, knee_threshold double precision, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -187,7 +316,7 @@ AS $$
                                 ORDER BY c.i)
                            FROM pg_catalog.jsonb_array_elements(p.params OPERATOR(pg_catalog.->) 'clients')
                                 WITH ORDINALITY AS c(n, i)))
-      FROM (SELECT pgbench_lab_internal.sweep_params(workload, clients, duration, settings) AS params) p
+      FROM (SELECT pgbench_lab_internal.sweep_params(workload, clients, duration, settings, knee_threshold) AS params) p
 $$;
 
 -- The procedure's INOUT columns.
@@ -198,6 +327,52 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT id, v.peak_clients, v.peak_tps, v.knee_clients, v.finding FROM pgbench_lab.sweep_verdict(id) v
+$$;
+
+-- The knee rule in words, with the threshold and each step's share of
+-- linear scaling, so that a reader sees why a count was named (or none).
+CREATE FUNCTION pgbench_lab_internal.report_knee_rule(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rule pg_catalog.float8 := pgbench_lab_internal.sweep_rule(experiment_id, NULL);
+    recorded pg_catalog.jsonb;
+    knee pg_catalog.int4;
+    pct pg_catalog.text := pgbench_lab_internal.threshold_text(rule);
+BEGIN
+    IF NOT EXISTS (SELECT FROM pgbench_lab_internal.sweep_steps(experiment_id) s
+                    WHERE s.prev_clients IS NOT NULL) THEN
+        RETURN;
+    END IF;
+    SELECT e.params OPERATOR(pg_catalog.->) 'knee_threshold' INTO recorded FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) report_knee_rule.experiment_id;
+    SELECT v.knee_clients INTO knee FROM pgbench_lab.sweep_verdict(experiment_id) v;
+    RETURN QUERY SELECT x.w FROM pgbench_lab_internal.wrap(pg_catalog.format(
+        'Knee rule: the knee is the last client count before the first step whose TPS gain is below %s of linear scaling (linear: TPS in proportion to the clients, +100%% for twice the clients). The threshold is sweep()''s knee_threshold; sweep_verdict(%s, knee_threshold => %s) tries another.',
+        pct, experiment_id, CASE WHEN rule OPERATOR(pg_catalog.=) 0.3 THEN '0.5' ELSE '0.3' END), '') WITH ORDINALITY AS x(w, j) ORDER BY x.j;
+    IF NOT pgbench_lab_internal.threshold_usable(recorded) THEN
+        RETURN QUERY SELECT pg_catalog.format('  (the recorded knee_threshold, %s, is not a number above 0 and below 1: the rule uses 50%%)',
+                                              pgbench_lab.printable(pg_catalog.left(recorded::pg_catalog.text, 40)));
+    END IF;
+    RETURN QUERY
+        SELECT CASE WHEN s.linear_share IS NULL
+                    THEN pg_catalog.format('  %s -> %s clients: two runs of the same count, no share of linear', s.prev_clients, s.clients)
+                    ELSE pg_catalog.format('  %s -> %s clients: %s TPS, %s of linear (threshold %s)%s', s.prev_clients, s.clients,
+                                           pgbench_lab_internal.pct_change(s.tps, s.prev_tps),
+                                           pgbench_lab_internal.share_text(s.linear_share, rule), pct,
+                                           CASE WHEN s.prev_clients OPERATOR(pg_catalog.=) knee
+                                                     AND s.linear_share OPERATOR(pg_catalog.<) rule
+                                                     AND NOT EXISTS (SELECT FROM pgbench_lab_internal.sweep_steps(report_knee_rule.experiment_id) o
+                                                                      WHERE o.clients OPERATOR(pg_catalog.<) s.clients
+                                                                        AND o.linear_share OPERATOR(pg_catalog.<) rule)
+                                                THEN pg_catalog.format(': below it, so the knee is %s', pgbench_lab_internal.clients_text(knee))
+                                                ELSE '' END) END
+          FROM pgbench_lab_internal.sweep_steps(experiment_id) s
+         WHERE s.prev_clients IS NOT NULL
+         ORDER BY s.clients;
+    RETURN QUERY SELECT '';
+END
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.report_sweep(experiment_id bigint)
@@ -230,6 +405,7 @@ BEGIN
                                                 s.c, s.scale, s.scale), '') WITH ORDINALITY AS x(w, j)
          WHERE s.c IS NOT NULL
          ORDER BY x.j;
+    RETURN QUERY SELECT l FROM pgbench_lab_internal.report_knee_rule(experiment_id) AS l;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
     RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
                                  pgbench_lab_internal.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
@@ -245,6 +421,7 @@ CREATE PROCEDURE pgbench_lab.sweep(
     duration interval DEFAULT '10 s',
     label text DEFAULT NULL,
     settings jsonb DEFAULT '{}',
+    knee_threshold double precision DEFAULT 0.5,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT peak_clients integer DEFAULT NULL,
     INOUT peak_tps double precision DEFAULT NULL,
@@ -252,15 +429,15 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text) IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, bigint, integer, double precision, integer, text)',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text)',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, jsonb)', NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

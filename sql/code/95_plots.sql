@@ -75,8 +75,12 @@ AS $$
 $$;
 
 -- Grid lines and tick labels of both axes, and of the right axis if any.
+-- xlog: the x axis is log2 of clients, from 2^xlog (xa = {number of
+-- doublings, 1}); its ticks are the powers of two, labelled with the counts
+-- (every second or more when there are over 12, so the labels do not run
+-- into each other).
 CREATE FUNCTION pgbench_lab_internal.svg_grid(xa double precision[], ya double precision[],
-                                     y2a double precision[], x1 integer)
+                                     y2a double precision[], x1 integer, xlog integer DEFAULT NULL)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -85,10 +89,21 @@ AS $$
                                      pgbench_lab_internal.svg_y(t, ya, 4), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
               FROM pg_catalog.generate_series(0, pg_catalog.round(ya[1] OPERATOR(pg_catalog./) ya[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) ya[2] AS t) v)
         OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
+        OPERATOR(pg_catalog.||) CASE WHEN xlog IS NULL THEN
+                (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
                                      pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_x(t, xa, x1),
                                      pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
-              FROM pg_catalog.generate_series(0, pg_catalog.round(xa[1] OPERATOR(pg_catalog./) xa[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) xa[2] AS t) v)
+                   FROM pg_catalog.generate_series(0, pg_catalog.round(xa[1] OPERATOR(pg_catalog./) xa[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) xa[2] AS t) v)
+             ELSE
+                (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/>%s', v.px, v.px,
+                                     CASE WHEN k OPERATOR(pg_catalog.%) v.every OPERATOR(pg_catalog.=) 0
+                                          THEN pg_catalog.format('<text class="xtick" x="%s" y="358" text-anchor="middle">%s</text>', v.px,
+                                                      1::pg_catalog.int8 OPERATOR(pg_catalog.<<) (k OPERATOR(pg_catalog.+) xlog))
+                                          ELSE '' END), E'\n' ORDER BY k)
+                   FROM pg_catalog.generate_series(0, pg_catalog.round(xa[1])::integer) k,
+                        LATERAL (SELECT pgbench_lab_internal.svg_x(k, xa, x1) AS px,
+                                        pg_catalog.ceil((xa[1] OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog./) 12)::integer AS every) v)
+             END
         OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) coalesce((SELECT pg_catalog.string_agg(pg_catalog.format('<text x="%s" y="%s" text-anchor="start">%s</text>', x1 OPERATOR(pg_catalog.+) 6,
                                               pgbench_lab_internal.svg_y(t, y2a, 4), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
@@ -116,21 +131,62 @@ AS $$
                 ELSE '' END
 $$;
 
--- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool}]
+-- The peak and knee marks of one series: each {"kind": "peak" | "knee",
+-- "x", "y", "label", "title"}, a filled diamond for a peak and an open
+-- square for a knee, with its label above (peak) or below (knee) and its
+-- title as the tooltip.
+CREATE FUNCTION pgbench_lab_internal.svg_marks(marks jsonb, xa double precision[], ya double precision[],
+                                      color text, x1 integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(pg_catalog.string_agg(
+               CASE WHEN m.kind OPERATOR(pg_catalog.=) 'peak'
+                    THEN pg_catalog.format('<polygon class="peak" points="%s,%s %s,%s %s,%s %s,%s" fill="%s" stroke="#000000"><title>%s</title></polygon><text class="peak-label" x="%s" y="%s" text-anchor="middle" font-size="11">%s</text>',
+                                p.x, p.y OPERATOR(pg_catalog.-) 7, p.x OPERATOR(pg_catalog.+) 7, p.y, p.x, p.y OPERATOR(pg_catalog.+) 7, p.x OPERATOR(pg_catalog.-) 7, p.y,
+                                color, pgbench_lab_internal.svg_escape(m.title), p.x, p.y OPERATOR(pg_catalog.-) 11, pgbench_lab_internal.svg_escape(m.label))
+                    ELSE pg_catalog.format('<rect class="knee" x="%s" y="%s" width="14" height="14" fill="none" stroke="%s" stroke-width="2"><title>%s</title></rect><text class="knee-label" x="%s" y="%s" text-anchor="middle" font-size="11">%s</text>',
+                                p.x OPERATOR(pg_catalog.-) 7, p.y OPERATOR(pg_catalog.-) 7, color, pgbench_lab_internal.svg_escape(m.title),
+                                p.x, p.y OPERATOR(pg_catalog.+) 21, pgbench_lab_internal.svg_escape(m.label)) END,
+               E'\n' ORDER BY m.k) OPERATOR(pg_catalog.||) E'\n', '')
+      FROM pg_catalog.jsonb_array_elements(marks) WITH ORDINALITY AS j(m0, k)
+     CROSS JOIN LATERAL (SELECT j.m0 OPERATOR(pg_catalog.->>) 'kind' AS kind, j.m0 OPERATOR(pg_catalog.->>) 'label' AS label,
+                                j.m0 OPERATOR(pg_catalog.->>) 'title' AS title, j.k) m
+     CROSS JOIN LATERAL (SELECT pgbench_lab_internal.svg_x((j.m0 OPERATOR(pg_catalog.->>) 'x')::pg_catalog.float8, xa, x1)::pg_catalog.numeric AS x,
+                                pgbench_lab_internal.svg_y((j.m0 OPERATOR(pg_catalog.->>) 'y')::pg_catalog.float8, ya)::pg_catalog.numeric AS y) p
+$$;
+
+-- The height of a panel of svg_panel(): the plot area, then a legend line
+-- per series and one for the peak and knee marks if any series has some.
+CREATE FUNCTION pgbench_lab_internal.svg_panel_height(series jsonb)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 430 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) (pg_catalog.jsonb_array_length(series)
+        OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.jsonb_path_exists(series, '$[*].marks[*]') THEN 1 ELSE 0 END))
+$$;
+
+-- One plot area with its axes, curves, legend and notes, in a frame
+-- 760 wide from y = 0 (the plot area is y 50 to 340), as svg_chart()
+-- below draws it and plot_sweeps() stacks several.
+-- series: [{"label", "x": [..], "y": [..], "axis": 1|2, "color": n, "points": bool,
+--           "marks": [see svg_marks()]}]
 -- Axes start at zero and end at a round value; the legend lists the
 -- series below the x axis, one per line.  notes: lines written at the top
--- left of the plot area (what could not be drawn, and why).
-CREATE FUNCTION pgbench_lab_internal.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
-                                      notes text[] DEFAULT NULL)
+-- left of the plot area (what could not be drawn, and why).  xlog: {lo,
+-- doublings}: the x values are log2(clients) - lo, on an axis of that many
+-- doublings from 2^lo, with the powers of two as ticks.
+CREATE FUNCTION pgbench_lab_internal.svg_panel(x_title text, y_title text, y2_title text, series jsonb,
+                                      notes text[] DEFAULT NULL, xlog integer[] DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     colors CONSTANT pg_catalog.text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd',
                                     '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-    h pg_catalog.int4 := 430 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) pg_catalog.jsonb_array_length(series));
     x1 pg_catalog.int4 := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
-    xa pg_catalog.float8[] := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'x', NULL));
+    xa pg_catalog.float8[] := CASE WHEN xlog IS NULL THEN pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'x', NULL))
+                                   ELSE ARRAY[xlog[2], 1]::pg_catalog.float8[] END;
     ya pg_catalog.float8[] := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '1'));
     y2a pg_catalog.float8[] := CASE WHEN y2_title IS NOT NULL
                                    THEN pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '2')) END;
@@ -138,13 +194,9 @@ DECLARE
     s pg_catalog.jsonb;
     i pg_catalog.int4 := 0;
     c pg_catalog.text;
+    ly pg_catalog.int4;
 BEGIN
-    out := pg_catalog.format('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%s" viewBox="0 0 760 %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
-                  h, h) OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) pg_catalog.format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) pg_catalog.format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
-                  pgbench_lab_internal.svg_escape(title)) OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_grid(xa, ya, y2a, x1);
+    out := pgbench_lab_internal.svg_grid(xa, ya, y2a, x1, xlog[1]);
     IF y2_title IS NOT NULL THEN
         out := out OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="%s" y1="340" x2="%s" y2="50" stroke="#000000"/>', x1, x1) OPERATOR(pg_catalog.||) E'\n'
             OPERATOR(pg_catalog.||) pg_catalog.format('<text transform="translate(%s 195) rotate(90)" text-anchor="middle">%s</text>',
@@ -165,7 +217,12 @@ BEGIN
                                       ELSE ya
                                     END
                                   , c
-                                  , x1) OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text x="118" y="%s">%s</text>'
+                                  , x1)
+            OPERATOR(pg_catalog.||) CASE WHEN s OPERATOR(pg_catalog.?) 'marks'
+                                         THEN pgbench_lab_internal.svg_marks(s OPERATOR(pg_catalog.->) 'marks', xa,
+                                                  CASE WHEN (s OPERATOR(pg_catalog.->>) 'axis') OPERATOR(pg_catalog.=) '2' THEN y2a ELSE ya END, c, x1)
+                                         ELSE '' END
+            OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text x="118" y="%s">%s</text>'
                                                 , 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
                                                 , 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
                                                 , c
@@ -179,6 +236,13 @@ BEGIN
 ';
         i := i OPERATOR(pg_catalog.+) 1;
     END LOOP;
+    IF pg_catalog.jsonb_path_exists(series, '$[*].marks[*]') THEN
+        ly := 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i);
+        out := out OPERATOR(pg_catalog.||) pg_catalog.format('<polygon class="legend-peak" points="95,%s 102,%s 95,%s 88,%s" fill="#ffffff" stroke="#000000"/><text x="110" y="%s">peak: the highest TPS</text>',
+                                     ly OPERATOR(pg_catalog.-) 7, ly, ly OPERATOR(pg_catalog.+) 7, ly, ly OPERATOR(pg_catalog.+) 4)
+            OPERATOR(pg_catalog.||) pg_catalog.format('<rect class="legend-knee" x="258" y="%s" width="14" height="14" fill="none" stroke="#000000" stroke-width="2"/><text x="280" y="%s">knee: the last count before a step gains less than the threshold</text>',
+                                     ly OPERATOR(pg_catalog.-) 7, ly OPERATOR(pg_catalog.+) 4) OPERATOR(pg_catalog.||) E'\n';
+    END IF;
     out := out OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('<text x="90" y="%s" fill="#555555">%s</text>'
                                                , 70 OPERATOR(pg_catalog.+) (18 OPERATOR(pg_catalog.*) (k OPERATOR(pg_catalog.-) 1))
                                                , pgbench_lab_internal.svg_escape(t))
@@ -187,8 +251,31 @@ BEGIN
                         FROM pg_catalog.unnest(notes) WITH ORDINALITY AS n (t, k)) OPERATOR(pg_catalog.||) '
 '
                      , '');
-    RETURN out OPERATOR(pg_catalog.||) '</svg>' OPERATOR(pg_catalog.||) E'\n';
+    RETURN out;
 END
+$$;
+
+-- The opening of an SVG document h high, with its title.
+CREATE FUNCTION pgbench_lab_internal.svg_open(title text, h integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%s" viewBox="0 0 760 %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
+                  h, h) OPERATOR(pg_catalog.||) E'\n'
+        OPERATOR(pg_catalog.||) pg_catalog.format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) OPERATOR(pg_catalog.||) E'\n'
+        OPERATOR(pg_catalog.||) pg_catalog.format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
+                  pgbench_lab_internal.svg_escape(title)) OPERATOR(pg_catalog.||) E'\n'
+$$;
+
+-- A document of one panel (svg_panel() above) under a title.
+CREATE FUNCTION pgbench_lab_internal.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
+                                      notes text[] DEFAULT NULL)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pgbench_lab_internal.svg_open(title, pgbench_lab_internal.svg_panel_height(series))
+        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_panel(x_title, y_title, y2_title, series, notes)
+        OPERATOR(pg_catalog.||) '</svg>' OPERATOR(pg_catalog.||) E'\n'
 $$;
 
 -- Why an experiment's runs give nothing to draw: no runs, or none done
@@ -207,33 +294,201 @@ AS $$
              GROUP BY 1) c
 $$;
 
--- TPS and average latency against clients, one pair of curves per sweep.
-CREATE FUNCTION pgbench_lab_internal.plot_sweeps(ids bigint[])
-RETURNS text LANGUAGE sql STABLE
+-- What plot_sweeps() draws of each sweep, in the order of ids: n, id,
+-- name, its steps [{"c": clients, "t": tps, "l": latency}], the peak and
+-- the knee (counts and TPS) and the knee threshold the sweep uses.
+CREATE FUNCTION pgbench_lab_internal.plot_sweep_data(ids bigint[])
+RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH u AS (
-        SELECT u.id, u.n, (SELECT pg_catalog.count(*) FROM pgbench_lab_internal.sweep_steps(u.id)) AS drawn
-          FROM pg_catalog.unnest(ids) WITH ORDINALITY AS u(id, n))
-    SELECT pgbench_lab_internal.svg_chart('TPS and latency against clients (in-server)', 'clients',
-               'TPS (transactions per second), solid', 'average latency (ms), dashed',
-               (SELECT pg_catalog.jsonb_agg(x.s ORDER BY x.n, x.axis) FROM (
-                   SELECT u.n, a.axis, pg_catalog.jsonb_build_object(
-                       'label', pg_catalog.format('%s %s (experiment %s)', coalesce(e.label, e.workload),
-                                       CASE WHEN a.axis OPERATOR(pg_catalog.=) 1 THEN 'TPS' ELSE 'latency avg ms' END, e.experiment_id),
-                       'x', (SELECT coalesce(pg_catalog.jsonb_agg(s.clients ORDER BY s.clients), '[]')
-                               FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s),
-                       'y', (SELECT coalesce(pg_catalog.jsonb_agg(CASE WHEN a.axis OPERATOR(pg_catalog.=) 1 THEN s.tps ELSE s.latency_avg_ms END
-                                                       ORDER BY s.clients), '[]')
-                               FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s),
-                       'axis', a.axis, 'color', u.n OPERATOR(pg_catalog.-) 1, 'points', true) AS s
-                     FROM u
-                     JOIN pgbench_lab.experiments e ON e.experiment_id OPERATOR(pg_catalog.=) u.id
-                    CROSS JOIN (VALUES (1), (2)) AS a(axis)) x),
-               -- a sweep whose runs all failed is in the legend, and says why it has no curve
-               (SELECT CASE WHEN (SELECT pg_catalog.sum(u.drawn) FROM u) OPERATOR(pg_catalog.=) 0 THEN ARRAY['Nothing to plot.'] ELSE '{}' END
-                       OPERATOR(pg_catalog.||) pg_catalog.array_agg(pg_catalog.format('Experiment %s: %s.', u.id, pgbench_lab_internal.undrawn_runs(u.id)) ORDER BY u.n)
-                  FROM u WHERE u.drawn OPERATOR(pg_catalog.=) 0))
+    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'n', u.n, 'id', e.experiment_id, 'name', coalesce(e.label, e.workload),
+               'steps', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('c', s.clients, 't', s.tps, 'l', s.latency_avg_ms)
+                                                              ORDER BY s.clients), '[]')
+                           FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s),
+               'peak', v.peak_clients, 'peak_tps', v.peak_tps, 'knee', v.knee_clients,
+               'knee_tps', (SELECT s.tps FROM pgbench_lab_internal.sweep_steps(e.experiment_id) s
+                             WHERE s.clients OPERATOR(pg_catalog.=) v.knee_clients ORDER BY s.tps DESC LIMIT 1),
+               'threshold', pgbench_lab_internal.sweep_rule(e.experiment_id, NULL)) ORDER BY u.n), '[]')
+      FROM pg_catalog.unnest(ids) WITH ORDINALITY AS u(id, n)
+      JOIN pgbench_lab.experiments e ON e.experiment_id OPERATOR(pg_catalog.=) u.id
+     CROSS JOIN LATERAL pgbench_lab.sweep_verdict(e.experiment_id) v
+$$;
+
+-- The panel of each sweep, by n ({"n": panel}): sweeps whose peak TPS
+-- are within split_ratio of each other share one, so that a sweep of
+-- 1000 tps is not drawn flat on the floor of one of 40000.  Taken from
+-- the highest peak down, a sweep joins the current panel while the
+-- panel's top is at most split_ratio times its peak; panels are then
+-- numbered in the order of their first sweep, and a sweep with nothing
+-- to draw goes to the first.
+CREATE FUNCTION pgbench_lab_internal.plot_sweep_panels(sweeps jsonb, split_ratio numeric)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r pg_catalog.record;
+    top pg_catalog.numeric;
+    g pg_catalog.int4 := 0;
+    groups pg_catalog.jsonb := '{}';
+BEGIN
+    FOR r IN SELECT (x OPERATOR(pg_catalog.->>) 'n')::pg_catalog.int4 AS n, (x OPERATOR(pg_catalog.->>) 'peak_tps')::pg_catalog.numeric AS peak
+               FROM pg_catalog.jsonb_array_elements(sweeps) x
+              WHERE x OPERATOR(pg_catalog.->>) 'peak_tps' IS NOT NULL
+              ORDER BY 2 DESC, 1 LOOP
+        IF top IS NULL OR top OPERATOR(pg_catalog.>) (split_ratio OPERATOR(pg_catalog.*) r.peak) THEN
+            g := g OPERATOR(pg_catalog.+) 1;
+            top := r.peak;
+        END IF;
+        groups := groups OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(r.n::pg_catalog.text, g);
+    END LOOP;
+    RETURN (SELECT coalesce(pg_catalog.jsonb_object_agg(x.n, coalesce(o.panel, 1)), '{}')
+              FROM (SELECT (x OPERATOR(pg_catalog.->>) 'n') AS n FROM pg_catalog.jsonb_array_elements(sweeps) x) x
+              LEFT JOIN (SELECT m.key AS n, pg_catalog.dense_rank() OVER (ORDER BY f.first) AS panel
+                           FROM pg_catalog.jsonb_each_text(groups) m
+                           JOIN (SELECT m2.value AS g, pg_catalog.min(m2.key::pg_catalog.int4) AS first
+                                   FROM pg_catalog.jsonb_each_text(groups) m2 GROUP BY m2.value) f
+                             ON f.g OPERATOR(pg_catalog.=) m.value) o
+                ON o.n OPERATOR(pg_catalog.=) x.n);
+END
+$$;
+
+-- log2(n) - lo, in numeric (exact at the powers of two).
+CREATE FUNCTION pgbench_lab_internal.log2_from(n integer, lo integer)
+RETURNS numeric LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pg_catalog.log(2::pg_catalog.numeric, n::pg_catalog.numeric) OPERATOR(pg_catalog.-) lo $$;
+
+-- The series of one sweep for svg_panel(): TPS (solid, with its peak and
+-- knee marked) and average latency (dashed, right axis), x as
+-- log2(clients) - lo.
+CREATE FUNCTION pgbench_lab_internal.plot_sweep_series(w jsonb, lo integer)
+RETURNS jsonb LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.jsonb_build_array(
+        pg_catalog.jsonb_build_object(
+            'label', pg_catalog.format('%s TPS (experiment %s): %s', w OPERATOR(pg_catalog.->>) 'name', w OPERATOR(pg_catalog.->>) 'id',
+                          CASE WHEN w OPERATOR(pg_catalog.->>) 'peak' IS NULL THEN 'no peak, no knee'
+                               ELSE pg_catalog.format('peak %s, knee %s (threshold %s of linear)', w OPERATOR(pg_catalog.->>) 'peak',
+                                             coalesce(w OPERATOR(pg_catalog.->>) 'knee',
+                                                      CASE WHEN pg_catalog.jsonb_array_length(w OPERATOR(pg_catalog.->) 'steps') OPERATOR(pg_catalog.<) 2
+                                                           THEN 'not found' ELSE 'not reached' END),
+                                             pgbench_lab_internal.threshold_text((w OPERATOR(pg_catalog.->>) 'threshold')::pg_catalog.float8)) END),
+            'x', x.xs, 'y', (SELECT coalesce(pg_catalog.jsonb_agg(st OPERATOR(pg_catalog.->) 't' ORDER BY k), '[]')
+                               FROM pg_catalog.jsonb_array_elements(w OPERATOR(pg_catalog.->) 'steps') WITH ORDINALITY AS a(st, k)),
+            'axis', 1, 'color', (w OPERATOR(pg_catalog.->>) 'n')::pg_catalog.int4 OPERATOR(pg_catalog.-) 1, 'points', true,
+            'marks', (SELECT coalesce(pg_catalog.jsonb_agg(m.mark ORDER BY m.k), '[]') FROM (
+                         SELECT 1 AS k, pg_catalog.jsonb_build_object('kind', 'peak',
+                                    'x', pgbench_lab_internal.log2_from((w OPERATOR(pg_catalog.->>) 'peak')::pg_catalog.int4, lo),
+                                    'y', w OPERATOR(pg_catalog.->) 'peak_tps',
+                                    'label', 'peak ' OPERATOR(pg_catalog.||) (w OPERATOR(pg_catalog.->>) 'peak'),
+                                    'title', pg_catalog.format('%s, experiment %s: peak at %s, %s tps', w OPERATOR(pg_catalog.->>) 'name',
+                                                  w OPERATOR(pg_catalog.->>) 'id',
+                                                  pgbench_lab_internal.clients_text((w OPERATOR(pg_catalog.->>) 'peak')::pg_catalog.int4),
+                                                  pgbench_lab_internal.fmt((w OPERATOR(pg_catalog.->>) 'peak_tps')::pg_catalog.float8))) AS mark
+                          WHERE w OPERATOR(pg_catalog.->>) 'peak' IS NOT NULL
+                         UNION ALL
+                         SELECT 2, pg_catalog.jsonb_build_object('kind', 'knee',
+                                    'x', pgbench_lab_internal.log2_from((w OPERATOR(pg_catalog.->>) 'knee')::pg_catalog.int4, lo),
+                                    'y', w OPERATOR(pg_catalog.->) 'knee_tps',
+                                    'label', 'knee ' OPERATOR(pg_catalog.||) (w OPERATOR(pg_catalog.->>) 'knee'),
+                                    'title', pg_catalog.format('%s, experiment %s: knee at %s, %s tps; the next step gained less than %s of linear scaling',
+                                                  w OPERATOR(pg_catalog.->>) 'name', w OPERATOR(pg_catalog.->>) 'id',
+                                                  pgbench_lab_internal.clients_text((w OPERATOR(pg_catalog.->>) 'knee')::pg_catalog.int4),
+                                                  pgbench_lab_internal.fmt((w OPERATOR(pg_catalog.->>) 'knee_tps')::pg_catalog.float8),
+                                                  pgbench_lab_internal.threshold_text((w OPERATOR(pg_catalog.->>) 'threshold')::pg_catalog.float8)))
+                          WHERE w OPERATOR(pg_catalog.->>) 'knee' IS NOT NULL) m)),
+        pg_catalog.jsonb_build_object(
+            'label', pg_catalog.format('%s latency avg ms (experiment %s)', w OPERATOR(pg_catalog.->>) 'name', w OPERATOR(pg_catalog.->>) 'id'),
+            'x', x.xs, 'y', (SELECT coalesce(pg_catalog.jsonb_agg(st OPERATOR(pg_catalog.->) 'l' ORDER BY k), '[]')
+                               FROM pg_catalog.jsonb_array_elements(w OPERATOR(pg_catalog.->) 'steps') WITH ORDINALITY AS a(st, k)),
+            'axis', 2, 'color', (w OPERATOR(pg_catalog.->>) 'n')::pg_catalog.int4 OPERATOR(pg_catalog.-) 1, 'points', true))
+      FROM (SELECT (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.log2_from((st OPERATOR(pg_catalog.->>) 'c')::pg_catalog.int4, lo) ORDER BY k), '[]')
+                      FROM pg_catalog.jsonb_array_elements(w OPERATOR(pg_catalog.->) 'steps') WITH ORDINALITY AS a(st, k)) AS xs) x
+$$;
+
+-- TPS and average latency against clients on a log2 axis, a pair of
+-- curves per sweep with its peak and knee marked; sweeps of very
+-- different throughput in separate panels (plot_sweep_panels()), stacked
+-- in one document, each with its own y axes and all with the same x axis.
+CREATE FUNCTION pgbench_lab_internal.plot_sweeps(ids bigint[])
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    split_ratio CONSTANT pg_catalog.numeric := 5;
+    sweeps pg_catalog.jsonb := pgbench_lab_internal.plot_sweep_data(ids);
+    panels pg_catalog.jsonb := pgbench_lab_internal.plot_sweep_panels(sweeps, split_ratio);
+    npanels pg_catalog.int4;
+    minc pg_catalog.int8;
+    maxc pg_catalog.int8;
+    lo pg_catalog.int4 := 0;
+    hi pg_catalog.int4 := 1;
+    p pg_catalog.int4;
+    series pg_catalog.jsonb;
+    notes pg_catalog.text[];
+    body pg_catalog.text := '';
+    y pg_catalog.int4;
+    peaks pg_catalog.record;
+BEGIN
+    SELECT pg_catalog.max(v::pg_catalog.int4) INTO npanels FROM pg_catalog.jsonb_each_text(panels) AS e(k, v);
+    SELECT pg_catalog.min((st OPERATOR(pg_catalog.->>) 'c')::pg_catalog.int8), pg_catalog.max((st OPERATOR(pg_catalog.->>) 'c')::pg_catalog.int8)
+      INTO minc, maxc
+      FROM pg_catalog.jsonb_array_elements(sweeps) w, pg_catalog.jsonb_array_elements(w OPERATOR(pg_catalog.->) 'steps') st;
+    IF minc IS NOT NULL THEN
+        -- from the power of two at or below the fewest clients to the one
+        -- at or above the most, at least one doubling
+        WHILE (1::pg_catalog.int8 OPERATOR(pg_catalog.<<) (lo OPERATOR(pg_catalog.+) 1)) OPERATOR(pg_catalog.<=) minc LOOP
+            lo := lo OPERATOR(pg_catalog.+) 1;
+        END LOOP;
+        hi := lo;
+        WHILE (1::pg_catalog.int8 OPERATOR(pg_catalog.<<) hi) OPERATOR(pg_catalog.<) maxc LOOP
+            hi := hi OPERATOR(pg_catalog.+) 1;
+        END LOOP;
+        hi := greatest(hi, lo OPERATOR(pg_catalog.+) 1);
+    END IF;
+    y := CASE WHEN npanels OPERATOR(pg_catalog.>) 1 THEN 40 ELSE 0 END;
+    FOR p IN 1 .. npanels LOOP
+        SELECT coalesce(pg_catalog.jsonb_agg(e ORDER BY (w OPERATOR(pg_catalog.->>) 'n')::pg_catalog.int4, k), '[]') INTO series
+          FROM pg_catalog.jsonb_array_elements(sweeps) w,
+               pg_catalog.jsonb_array_elements(pgbench_lab_internal.plot_sweep_series(w, lo)) WITH ORDINALITY AS s(e, k)
+         WHERE (panels OPERATOR(pg_catalog.->>) (w OPERATOR(pg_catalog.->>) 'n'))::pg_catalog.int4 OPERATOR(pg_catalog.=) p;
+        notes := NULL;
+        IF p OPERATOR(pg_catalog.=) 1 THEN
+            -- a sweep whose runs all failed is in the legend, and says why it has no curve
+            SELECT CASE WHEN minc IS NULL THEN ARRAY['Nothing to plot.'] ELSE '{}' END
+                   OPERATOR(pg_catalog.||) pg_catalog.array_agg(pg_catalog.format('Experiment %s: %s.', w OPERATOR(pg_catalog.->>) 'id',
+                                                    pgbench_lab_internal.undrawn_runs((w OPERATOR(pg_catalog.->>) 'id')::pg_catalog.int8))
+                                                    ORDER BY (w OPERATOR(pg_catalog.->>) 'n')::pg_catalog.int4)
+              INTO notes
+              FROM pg_catalog.jsonb_array_elements(sweeps) w
+             WHERE pg_catalog.jsonb_array_length(w OPERATOR(pg_catalog.->) 'steps') OPERATOR(pg_catalog.=) 0;
+        END IF;
+        body := body OPERATOR(pg_catalog.||) pg_catalog.format('<g class="panel" transform="translate(0 %s)">', y) OPERATOR(pg_catalog.||) E'\n';
+        IF npanels OPERATOR(pg_catalog.>) 1 THEN
+            SELECT pg_catalog.min((w OPERATOR(pg_catalog.->>) 'peak_tps')::pg_catalog.float8) AS low,
+                   pg_catalog.max((w OPERATOR(pg_catalog.->>) 'peak_tps')::pg_catalog.float8) AS high INTO peaks
+              FROM pg_catalog.jsonb_array_elements(sweeps) w
+             WHERE (panels OPERATOR(pg_catalog.->>) (w OPERATOR(pg_catalog.->>) 'n'))::pg_catalog.int4 OPERATOR(pg_catalog.=) p;
+            body := body OPERATOR(pg_catalog.||) pg_catalog.format('<text x="380" y="28" text-anchor="middle" font-size="14">Panel %s of %s: peak TPS %s</text>',
+                                p, npanels,
+                                CASE WHEN peaks.low OPERATOR(pg_catalog.=) peaks.high THEN pgbench_lab_internal.fmt(peaks.high)
+                                     ELSE pgbench_lab_internal.fmt(peaks.low) OPERATOR(pg_catalog.||) ' to ' OPERATOR(pg_catalog.||) pgbench_lab_internal.fmt(peaks.high) END)
+                    OPERATOR(pg_catalog.||) E'\n';
+        END IF;
+        body := body OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_panel('clients (log2 scale)', 'TPS (transactions per second), solid',
+                                                   'average latency (ms), dashed', series, notes, ARRAY[lo, hi OPERATOR(pg_catalog.-) lo])
+            OPERATOR(pg_catalog.||) '</g>' OPERATOR(pg_catalog.||) E'\n';
+        y := y OPERATOR(pg_catalog.+) pgbench_lab_internal.svg_panel_height(series);
+    END LOOP;
+    RETURN pgbench_lab_internal.svg_open('TPS and latency against clients (in-server)', y)
+        OPERATOR(pg_catalog.||) CASE WHEN npanels OPERATOR(pg_catalog.>) 1
+                THEN pg_catalog.format('<text x="380" y="48" text-anchor="middle" fill="#555555">Peak TPS more than %s times apart: sweeps within %s times of each other share a panel with its own y axes</text>',
+                                       split_ratio, split_ratio) OPERATOR(pg_catalog.||) E'\n'
+                ELSE '' END
+        OPERATOR(pg_catalog.||) body OPERATOR(pg_catalog.||) '</svg>' OPERATOR(pg_catalog.||) E'\n';
+END
 $$;
 
 -- Per-second curves of runs (experiments of settings bring their runs).
