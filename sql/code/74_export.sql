@@ -54,7 +54,8 @@ AS $$
         WHEN what OPERATOR(pg_catalog.=) 'experiment_run' THEN '{"run_id": "id!", "ordinal": "count!", "variant": "count!",
             "round": "count!"}'::pg_catalog.jsonb
         -- params, by kind
-        WHEN what OPERATOR(pg_catalog.=) 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object",
+            "knee_threshold": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
             "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
@@ -97,7 +98,7 @@ $$;
 -- types and CHECK constraints: whole numbers within integer or bigint
 -- (count, count8, id, int, nonneg, nonneg4, oid), double precision (num:
 -- under 1e300 and not so small that it would read as 0; ratio: also 0 to
--- 1), timestamps and intervals that PostgreSQL reads, and the values the
+-- 1; share: above 0 and below 1), timestamps and intervals that PostgreSQL reads, and the values the
 -- CHECK constraints allow (run_status, exp_status, kind, via).
 CREATE FUNCTION pgbench_lab_internal.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
@@ -119,6 +120,7 @@ AS $$
                 ('interval', false, false, NULL, NULL, NULL, 'an interval'),
                 ('num', true, false, NULL, NULL, NULL, 'a number'),
                 ('ratio', true, false, 0, 1, NULL, 'a number from 0 to 1'),
+                ('share', true, false, 0, 1, NULL, 'a number above 0 and below 1'),
                 ('int', true, true, -9223372036854775808, 9223372036854775807, NULL, 'a whole number'),
                 ('nonneg', true, true, 0, 9223372036854775807, NULL, 'a whole number of 0 or more'),
                 ('nonneg4', true, true, 0, 2147483647, NULL, 'a whole number from 0 to 2147483647'),
@@ -152,6 +154,9 @@ AS $$
                                                        AND (v.v::numeric OPERATOR(pg_catalog.=) 0 OR pg_catalog.abs(v.v::numeric) OPERATOR(pg_catalog.>=) 2.5e-324))
                              THEN 'is out of range for double precision'
                              WHEN s.whole AND v.v::numeric OPERATOR(pg_catalog.<>) pg_catalog.trunc(v.v::numeric) THEN 'is not ' OPERATOR(pg_catalog.||) s.descr
+                             WHEN s.kind OPERATOR(pg_catalog.=) 'share'
+                                  AND v.v::numeric OPERATOR(pg_catalog.=) ANY (ARRAY[0, 1]::numeric[])
+                             THEN 'is not ' OPERATOR(pg_catalog.||) s.descr
                              WHEN v.v::numeric OPERATOR(pg_catalog.<) coalesce(s.lo, v.v::numeric)
                                   OR v.v::numeric OPERATOR(pg_catalog.>) coalesce(s.hi, v.v::numeric)
                              THEN 'is not ' OPERATOR(pg_catalog.||) s.descr END
