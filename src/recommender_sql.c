@@ -525,7 +525,8 @@ budget_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	/* the live segment's size fits only the live shared_buffers */
 	in->shared_memory = PG_ARGISNULL(1) && PG_ARGISNULL(3) ?
 		live[LB_SHM].value : -1;
-	if (PG_ARGISNULL(7))
+	/* 0.1's declaration, still callable until ALTER EXTENSION UPDATE, has 7 */
+	if (PG_NARGS() <= 7 || PG_ARGISNULL(7))
 		measure_backend_memory(in);
 	else
 	{
