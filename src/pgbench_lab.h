@@ -16,6 +16,10 @@
 
 extern void _PG_init(void);
 
+/* A JSON scalar as a setting's or a variable's text; NULL for others. */
+struct JsonbValue;
+extern char *PgblJsonScalarText(const struct JsonbValue *v);
+
 /* one per part; each defines its GUCs */
 extern void SystemInit(void);
 extern void RunnerInit(void);

@@ -126,22 +126,14 @@ duration_ms(Interval *iv)
 static char *
 setting_value(const char *name, JsonbValue *v)
 {
-	switch (v->type)
-	{
-		case jbvString:
-			return pnstrdup(v->val.string.val, v->val.string.len);
-		case jbvNumeric:
-			return DatumGetCString(DirectFunctionCall1(numeric_out,
-													   NumericGetDatum(v->val.numeric)));
-		case jbvBool:
-			return pstrdup(v->val.boolean ? "true" : "false");
-		case jbvNull:
-			refuse(psprintf("setting \"%s\" has no value", name),
-				   "Give each setting a string, number or boolean value.");
-			break;
-		default:
-			refuse(psprintf("setting \"%s\" must be a string, number or boolean", name), NULL);
-	}
+	char	   *text = PgblJsonScalarText(v);
+
+	if (text != NULL)
+		return text;
+	if (v->type == jbvNull)
+		refuse(psprintf("setting \"%s\" has no value", name),
+			   "Give each setting a string, number or boolean value.");
+	refuse(psprintf("setting \"%s\" must be a string, number or boolean", name), NULL);
 	pg_unreachable();
 }
 

@@ -22,6 +22,7 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "pgbench_lab.h"
 #include "script_expr.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_script_eval);
@@ -86,21 +87,14 @@ refuse_variables(const char *message)
 static char *
 json_value_text(const char *name, JsonbValue *v)
 {
-	switch (v->type)
-	{
-		case jbvString:
-			return pnstrdup(v->val.string.val, v->val.string.len);
-		case jbvNumeric:
-			return DatumGetCString(DirectFunctionCall1(numeric_out,
-													   NumericGetDatum(v->val.numeric)));
-		case jbvBool:
-			return pstrdup(v->val.boolean ? "true" : "false");
-		case jbvNull:
-			return pstrdup("null");
-		default:
-			refuse_variables(psprintf("variable \"%s\" must be a string, a number, a boolean or null",
-									  name));
-	}
+	char	   *text = PgblJsonScalarText(v);
+
+	if (text != NULL)
+		return text;
+	if (v->type == jbvNull)
+		return pstrdup("null");
+	refuse_variables(psprintf("variable \"%s\" must be a string, a number, a boolean or null",
+							  name));
 	return NULL;
 }
 
