@@ -1,10 +1,11 @@
-"""cold_vs_warm, autoprewarm_status and make_cold beside a run, on real
-servers.
+"""cold_vs_warm, warm() on what does not fit, autoprewarm_status and
+make_cold beside a run, on real servers.
 
 The lab cluster has shared_buffers = 16MB and pgbench's data at scale 2
 (about 30MB with indexes), so the data set is larger than shared buffers,
 as in a real cold-vs-warm question.  Runs are 2-3 s: these tests check what
-is recorded, never which state is faster.
+is recorded, never which state is faster.  pg_buffercache checks what is
+resident independently of pgbench_lab.
 """
 import os
 import re
@@ -19,14 +20,30 @@ from conftest import PG_MAJOR, Cluster, pgbench_cluster
 
 @pytest.fixture(scope="module")
 def lab():
-    yield from pgbench_cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"}, scale=2)
+    for c in pgbench_cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"}, scale=2):
+        c.sql("CREATE EXTENSION pg_buffercache")
+        yield c
 
 
-def call_cold_vs_warm(c, args):
-    """CALL cold_vs_warm; return (experiment_id, finding, notices)."""
+def diag(d):
+    """A notice's severity, message, detail and hint (read in the handler:
+    the notice is gone after it)."""
+    return (d.severity_nonlocalized, d.message_primary, d.message_detail, d.message_hint)
+
+
+def call_cold_vs_warm(c, args, warnings=None):
+    """CALL cold_vs_warm; return (experiment_id, finding, notices); the
+    WARNINGs go into warnings as (message, detail, hint), if given."""
     notices = []
+
+    def seen(d):
+        if d.severity_nonlocalized == "WARNING":
+            if warnings is not None:
+                warnings.append((d.message_primary, d.message_detail, d.message_hint))
+        else:
+            notices.append(d.message_primary)
     with c.connect() as conn:
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        conn.add_notice_handler(seen)
         row = conn.execute(f"CALL pgbench_lab.cold_vs_warm({args})").fetchone()
     return row[0], row[1], notices
 
@@ -134,6 +151,69 @@ def test_imported_tiny_figures_report_and_plot(lab):
     report = "\n".join(r[0] for r in lab.sql("SELECT pgbench_lab.report(%s)", (new,)))
     assert re.search(r"warm/cold \S*e\+\d+x", report), report
     assert lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]) LIKE '<svg%%'", (new,))
+
+
+def fork_blocks(c, rel):
+    """A relation's blocks in the forks warm() loads, read with PostgreSQL's own functions."""
+    return c.scalar("SELECT sum(pg_relation_size(%s::regclass, f) / current_setting('block_size')::int)::int"
+                    " FROM unnest(ARRAY['main', 'fsm', 'vm']) f", (rel,))
+
+
+def resident(c, rel):
+    """pg_buffercache's count of a relation's buffers (all forks), and the
+    highest main-fork block among them."""
+    return c.sql("SELECT count(*), max(b.relblocknumber) FILTER (WHERE b.relforknumber = 0)"
+                 " FROM pg_buffercache b"
+                 " WHERE b.relfilenode = pg_relation_filenode(%s::regclass)"
+                 "   AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                 (rel,))[0]
+
+
+def buffer_settings(c):
+    """shared_buffers in blocks, and the margin and budget of a warm."""
+    return c.sql("SELECT shared_buffers, margin, budget FROM pgbench_lab_internal.warm_budget()")[0]
+
+
+def test_warm_larger_than_shared_buffers(lab):
+    """warm() of a table that does not fit: a WARNING saying so and what it
+    loaded instead, its index whole, the table's first blocks; none for a
+    table that fits or for the OS page cache."""
+    nbuffers, margin, budget = buffer_settings(lab)
+    lab.sql("SELECT count(*) FROM pgbench_lab.make_cold('pgbench_accounts', os_cache => false)")
+    warnings = []
+    with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: warnings.append(diag(d)))
+        rows = dict(conn.execute("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_accounts')"))
+    table, index = fork_blocks(lab, "pgbench_accounts"), fork_blocks(lab, "pgbench_accounts_pkey")
+    assert table + index > budget
+    assert rows == {"pgbench_accounts_pkey": index, "pgbench_accounts": budget - index}, rows
+    assert resident(lab, "pgbench_accounts_pkey")[0] == index
+    count, top = resident(lab, "pgbench_accounts")
+    assert 0.9 * (budget - index) <= count <= budget - index and top <= budget - index - 1, \
+        (count, top, budget, index)
+    assert [w[0] for w in warnings] == ["WARNING"], warnings
+    severity, message, detail, hint = warnings[0]
+    size = lab.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (table + index,))
+    assert message == (f'"pgbench_accounts" with its indexes ({table + index} blocks, {size})'
+                                           f" does not fit in shared_buffers ({nbuffers} buffers, 16 MB)")
+    pct = 100 * (budget - index) // table
+    assert detail.endswith(
+        f"({budget} blocks), hottest first (indexes, then tables, smaller first): only the first"
+        f" {budget - index} blocks ({pct}%) of pgbench_accounts, the rest whole."), detail
+    assert "only its last blocks would stay cached" in detail
+    assert "mode => 'read'" in hint
+
+    # what fits, and the OS page cache, take no warning
+    for query, expected in [("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_branches')",
+                             {"pgbench_branches": fork_blocks(lab, "pgbench_branches"),
+                              "pgbench_branches_pkey": fork_blocks(lab, "pgbench_branches_pkey")}),
+                            ("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_accounts', 'read')",
+                             {"pgbench_accounts": table, "pgbench_accounts_pkey": index})]:
+        warnings.clear()
+        with lab.connect() as conn:
+            conn.add_notice_handler(lambda d: warnings.append(diag(d)))
+            assert dict(conn.execute(query)) == expected
+        assert warnings == [], warnings
 
 
 def test_cold_vs_warm_given_relations_outside_a_transaction_only(lab):
