@@ -426,21 +426,22 @@ BEGIN
             ' The partly warm run was slower than the OS-warm run (%s vs %s tps): with %s%% of the working set in shared '
             'buffers at its start, both runs read most pages from the OS page cache, and after their first seconds their '
             'buffers hold the same thing, what the workload touched last. The partly warm run also began with full '
-            'buffers, so each page it read first had to evict one, where the OS-warm run began with free ones; beyond '
-            'that, the difference is the noise of one run each.',
+            'buffers, so each page it read first had to evict one, where the OS-warm run began with free ones. Beyond '
+            'that the cache does not explain the difference: it is noise or another cause, such as the machine''s other '
+            'load; repeat with longer runs, and more of them, before reading anything into it.',
             pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0),
             pgbench_lab_internal.fmt(coalesce(warm_started, fit.warm_pct), 0));
     ELSIF warm OPERATOR(pg_catalog.<) os_warm AND fit.fits IS NULL AND warm_started IS NULL THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(
             ' The warm run was slower than the OS-warm run (%s vs %s tps); what its shared buffers held at its start '
-            'is not recorded here, so whether the cache explains it cannot be told; repeat with longer runs before '
-            'reading anything into it.',
+            'is not recorded here, so whether the cache explains it cannot be told; repeat with longer runs, and more '
+            'of them, before reading anything into it.',
             pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
     ELSIF warm OPERATOR(pg_catalog.<) os_warm THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(
             ' The warm run was slower than the OS-warm run (%s vs %s tps) though it began with the working set in shared '
-            'buffers: the cache cannot explain that, so it is the noise of one run each on this machine; repeat with '
-            'longer runs before reading anything into it.',
+            'buffers: the cache does not explain that, it is noise or another cause, such as the machine''s other load; '
+            'repeat with longer runs, and more of them, before reading anything into it.',
             pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
     END IF;
     IF fit.fits THEN
@@ -489,9 +490,9 @@ BEGIN
                         pg_catalog.pg_size_pretty(fit.working_set::numeric OPERATOR(pg_catalog.*) fit.block_size), fit.working_set,
                         pg_catalog.pg_size_pretty(fit.shared_buffers::numeric OPERATOR(pg_catalog.*) fit.block_size), fit.shared_buffers,
                         coalesce(pgbench_lab_internal.fmt(pg_catalog.floor(fit.buffers_pct), 0), '100'));
-    RETURN QUERY SELECT pg_catalog.format('warm step: %s blocks, what fits in shared_buffers less a margin of %s (%s blocks), hottest first:',
-                        fit.warm_blocks, pg_catalog.pg_size_pretty((fit.shared_buffers OPERATOR(pg_catalog.-) fit.budget)::numeric OPERATOR(pg_catalog.*) fit.block_size),
-                        fit.budget);
+    RETURN QUERY SELECT pg_catalog.format('warm step: what fits in shared_buffers less a margin of %s (%s blocks), hottest first: %s blocks',
+                        pg_catalog.pg_size_pretty((fit.shared_buffers OPERATOR(pg_catalog.-) fit.budget)::numeric OPERATOR(pg_catalog.*) fit.block_size),
+                        fit.budget, fit.warm_blocks);
     RETURN QUERY SELECT pg_catalog.format('  %-40s %-12s %10s %10s %6s', 'relation', 'kind', 'blocks', 'warmed', '%');
     RETURN QUERY
         SELECT pg_catalog.format('  %-40s %-12s %10s %10s %6s', x.e OPERATOR(pg_catalog.->>) 'relation', x.e OPERATOR(pg_catalog.->>) 'kind',

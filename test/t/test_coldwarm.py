@@ -355,7 +355,7 @@ def test_finding_when_warm_is_slower_than_os_warm(cluster, request):
                        (import_changed(c, eid, slower_warm),))
     if fits:
         assert re.search(r" The warm run was slower than the OS-warm run \(\d+ vs \d+ tps\) though it began with"
-                         r" the working set in shared buffers: the cache cannot explain that", finding), finding
+                         r" the working set in shared buffers: the cache does not explain that", finding), finding
         assert "Warning" not in finding
     else:
         assert finding.startswith("Warning: the warm state cannot be reached"), finding
