@@ -237,17 +237,16 @@ warm_needed(int64 blocks)
 }
 
 /*
- * One relation of a warm: its forks' sizes and how many of its blocks to
- * load, counted through its forks in warm_forks order (the main fork's
- * first blocks first).
+ * One relation of a warm: its size and how many of its blocks to load,
+ * counted through its forks in warm_forks order (the main fork's first
+ * blocks first).
  */
 typedef struct WarmItem
 {
 	Oid			relid;
 	const char *kind;
 	bool		index;
-	int64		forks[lengthof(warm_forks)];	/* blocks of each fork */
-	int64		blocks;			/* their sum */
+	int64		blocks;			/* of the forks in warm_forks */
 	int64		warm;			/* blocks to load */
 	int			input;			/* position among the relations asked for */
 } WarmItem;
@@ -273,8 +272,8 @@ warm_items(List *relids)
 		{
 			ForkNumber	fork = forkname_to_number(warm_forks[f]);
 
-			items[i].forks[f] = smgrexists(smgr, fork) ? smgrnblocks(smgr, fork) : 0;
-			items[i].blocks += items[i].forks[f];
+			if (smgrexists(smgr, fork))
+				items[i].blocks += smgrnblocks(smgr, fork);
 		}
 		items[i].warm = items[i].blocks;
 		relation_close(rel, NoLock);
