@@ -2,8 +2,8 @@
  *
  * cache.h
  *		The cache part: where a relation's pages are (shared buffers, the
- *		operating system's page cache; cache.c), make_cold and warm
- *		(cache_evict.c).  Snapshots are SQL (cache_snapshot()).
+ *		operating system's page cache; cache.c), make_cold and warm, and
+ *		what fits in shared buffers (cache_evict.c).  Snapshots are SQL (cache_snapshot()).
  *
  *-------------------------------------------------------------------------
  */
@@ -44,5 +44,9 @@ extern List *CacheTargetRelids(Oid relid, bool include_indexes, LOCKMODE lockmod
 extern void CacheDescribe(Relation rel, CacheRel *out);
 extern void CacheCountBuffers(CacheRel *rels, int nrels);
 extern int64 CacheOsPages(Relation rel, bool drop, int64 *after);
+
+/* cache_evict.c: what a warm may load into shared buffers, in blocks */
+extern int64 CacheWarmMargin(void);
+extern int64 CacheWarmBudget(void);
 
 #endif							/* PGBL_CACHE_H */

@@ -38,8 +38,49 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'pgbench_lab_warm';
 COMMENT ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_catalog.bool) IS
-  'load a relation (with its indexes and TOAST) through pg_prewarm';
+  'load a relation (with its indexes and TOAST) through pg_prewarm; into shared buffers, only what fits, hottest first';
 REVOKE ALL ON FUNCTION pgbench_lab.warm(pg_catalog.regclass, pg_catalog.text, pg_catalog.bool) FROM PUBLIC;
+
+-- What fits: shared_buffers, the margin a warm leaves to the rest of the
+-- server (a tenth, at least 4MB, at most a quarter) and what it may load,
+-- in blocks; and the smallest shared_buffers that holds so many blocks.
+CREATE FUNCTION pgbench_lab_internal.warm_budget(OUT shared_buffers pg_catalog.int8,
+                                                 OUT margin pg_catalog.int8, OUT budget pg_catalog.int8)
+LANGUAGE C STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_warm_budget';
+COMMENT ON FUNCTION pgbench_lab_internal.warm_budget() IS
+  'In blocks: shared_buffers, the margin a warm leaves to the rest of the server, and what it may load';
+
+CREATE FUNCTION pgbench_lab_internal.warm_needed(blocks pg_catalog.int8)
+RETURNS pg_catalog.int8
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_warm_needed';
+COMMENT ON FUNCTION pgbench_lab_internal.warm_needed(pg_catalog.int8) IS
+  'The smallest shared_buffers, in blocks, from which a warm may load so many blocks';
+
+-- The plan of a warm within a budget, hottest first; loads nothing.
+CREATE FUNCTION pgbench_lab_internal.warm_plan(rels pg_catalog.regclass[], budget pg_catalog.int8)
+RETURNS TABLE (relation pg_catalog.regclass, kind pg_catalog.text,
+               blocks pg_catalog.int8, warm_blocks pg_catalog.int8)
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_warm_plan';
+COMMENT ON FUNCTION pgbench_lab_internal.warm_plan(pg_catalog.regclass[], pg_catalog.int8) IS
+  'What a warm of the relations (with their indexes and TOAST) loads within a budget of blocks, hottest first';
+REVOKE ALL ON FUNCTION pgbench_lab_internal.warm_plan(pg_catalog.regclass[], pg_catalog.int8) FROM PUBLIC;
+
+-- A plan loaded: the first blocks[i] blocks of rels[i], in the order given.
+CREATE FUNCTION pgbench_lab_internal.warm_blocks(rels pg_catalog.regclass[], blocks pg_catalog.int8[])
+RETURNS TABLE (relation pg_catalog.regclass, kind pg_catalog.text,
+               blocks_loaded pg_catalog.int8, seconds pg_catalog.float8)
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'pgbench_lab_warm_blocks';
+COMMENT ON FUNCTION pgbench_lab_internal.warm_blocks(pg_catalog.regclass[], pg_catalog.int8[]) IS
+  'Load into shared buffers the first blocks[i] blocks of each relation rels[i] (itself alone), in the order given';
+REVOKE ALL ON FUNCTION pgbench_lab_internal.warm_blocks(pg_catalog.regclass[], pg_catalog.int8[]) FROM PUBLIC;
 
 
 CREATE FUNCTION pgbench_lab.cache_snapshot(label pg_catalog.text DEFAULT NULL)

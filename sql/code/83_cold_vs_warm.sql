@@ -66,11 +66,139 @@ BEGIN
 END
 $$;
 
+-- What the warm step will load, recorded with the experiment (params->'warm')
+-- before anything is evicted: shared_buffers, the margin a warm leaves to
+-- the rest of the server and the budget it leaves (blocks, from C:
+-- warm_budget), the working set (the relations with their indexes and
+-- TOAST, all forks), and per relation, hottest first, its blocks and how
+-- many of them the warm step loads (warm_plan).
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_warm_plan(rels regclass[])
+RETURNS jsonb LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH b AS (
+        SELECT * FROM pgbench_lab_internal.warm_budget()
+    ), p AS MATERIALIZED (
+        SELECT w.relation, w.kind, w.blocks, w.warm_blocks, w.o
+          FROM b, pgbench_lab_internal.warm_plan(rels, b.budget) WITH ORDINALITY AS w(relation, kind, blocks, warm_blocks, o)
+    ), t AS (
+        SELECT coalesce(pg_catalog.sum(p.blocks), 0)::bigint AS blocks,
+               coalesce(pg_catalog.sum(p.warm_blocks), 0)::bigint AS warm_blocks FROM p
+    )
+    SELECT pg_catalog.jsonb_build_object(
+               'block_size', pg_catalog.current_setting('block_size')::bigint,
+               'shared_buffers', b.shared_buffers, 'margin', b.margin, 'budget', b.budget,
+               'working_set', t.blocks, 'warm_blocks', t.warm_blocks,
+               'fits', t.blocks OPERATOR(pg_catalog.<=) b.budget,
+               'relations', coalesce((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                                               'relid', p.relation::pg_catalog.oid::bigint,
+                                               'relation', p.relation::pg_catalog.text, 'kind', p.kind,
+                                               'blocks', p.blocks, 'warm_blocks', p.warm_blocks) ORDER BY p.o)
+                                        FROM p), '[]'))
+      FROM b, t
+$$;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.cold_vs_warm_warm_plan(regclass[]) FROM PUBLIC;
+
+-- A recorded warm plan (params->'warm') read back, whatever an imported
+-- document put there: no row unless its figures are whole numbers.
+-- partly lists what the plan loads in part or not at all ("only 39% of
+-- public.pgbench_accounts, none of public.pgbench_history"; NULL when
+-- nothing); the percentages are of the working set.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_fit(warm jsonb)
+RETURNS TABLE (block_size bigint, shared_buffers bigint, budget bigint, working_set bigint,
+               warm_blocks bigint, fits boolean, buffers_pct double precision, warm_pct double precision,
+               partly text)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH f AS (
+        SELECT pgbench_lab_internal.json_int(warm OPERATOR(pg_catalog.->) 'block_size', 1, 1048576) AS block_size,
+               pgbench_lab_internal.json_int(warm OPERATOR(pg_catalog.->) 'shared_buffers', 0, 9223372036854775807) AS shared_buffers,
+               pgbench_lab_internal.json_int(warm OPERATOR(pg_catalog.->) 'budget', 0, 9223372036854775807) AS budget,
+               pgbench_lab_internal.json_int(warm OPERATOR(pg_catalog.->) 'working_set', 0, 9223372036854775807) AS working_set,
+               pgbench_lab_internal.json_int(warm OPERATOR(pg_catalog.->) 'warm_blocks', 0, 9223372036854775807) AS warm_blocks
+    ), r AS (
+        SELECT x.e OPERATOR(pg_catalog.->>) 'relation' AS relation, x.i,
+               pgbench_lab_internal.json_int(x.e OPERATOR(pg_catalog.->) 'blocks', 0, 9223372036854775807) AS blocks,
+               pgbench_lab_internal.json_int(x.e OPERATOR(pg_catalog.->) 'warm_blocks', 0, 9223372036854775807) AS warm
+          FROM pg_catalog.jsonb_array_elements(
+                   CASE WHEN pg_catalog.jsonb_typeof(warm OPERATOR(pg_catalog.->) 'relations') OPERATOR(pg_catalog.=) 'array'
+                        THEN warm OPERATOR(pg_catalog.->) 'relations' ELSE '[]' END) WITH ORDINALITY AS x(e, i)
+    )
+    SELECT f.block_size, f.shared_buffers, f.budget, f.working_set, f.warm_blocks,
+           f.working_set OPERATOR(pg_catalog.<=) f.budget,
+           CASE WHEN f.working_set OPERATOR(pg_catalog.>) 0
+                THEN LEAST(100.0, (100.0 OPERATOR(pg_catalog.*) f.shared_buffers) OPERATOR(pg_catalog./) f.working_set) END,
+           CASE WHEN f.working_set OPERATOR(pg_catalog.>) 0
+                THEN (100.0 OPERATOR(pg_catalog.*) f.warm_blocks) OPERATOR(pg_catalog./) f.working_set END,
+           (SELECT pg_catalog.string_agg(CASE WHEN r.warm OPERATOR(pg_catalog.=) 0
+                                              THEN pg_catalog.format('none of %s', r.relation)
+                                              ELSE pg_catalog.format('only %s%% of %s',
+                                                       pg_catalog.floor((100 OPERATOR(pg_catalog.*) r.warm) OPERATOR(pg_catalog./) r.blocks),
+                                                       r.relation) END, ', ' ORDER BY r.i)
+              FROM r WHERE r.warm OPERATOR(pg_catalog.<) r.blocks)
+      FROM f
+     WHERE f.block_size IS NOT NULL AND f.shared_buffers IS NOT NULL AND f.budget IS NOT NULL
+       AND f.working_set IS NOT NULL AND f.warm_blocks IS NOT NULL
+$$;
+
+-- "the working set (30 MB) is larger than shared_buffers (16 MB), which
+-- holds 53% of it", or, between the budget and shared_buffers, that it
+-- does not fit once the margin is left.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_fit_words(block_size bigint, shared_buffers bigint, working_set bigint)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN working_set OPERATOR(pg_catalog.>) shared_buffers
+                THEN pg_catalog.format('the working set (%s) is larger than shared_buffers (%s), which holds %s%% of it',
+                         pg_catalog.pg_size_pretty(working_set::numeric OPERATOR(pg_catalog.*) block_size),
+                         pg_catalog.pg_size_pretty(shared_buffers::numeric OPERATOR(pg_catalog.*) block_size),
+                         pg_catalog.floor((100.0 OPERATOR(pg_catalog.*) shared_buffers) OPERATOR(pg_catalog./) working_set))
+                ELSE pg_catalog.format('the working set (%s) fits in shared_buffers (%s) only without the margin a warm leaves to the rest of the server',
+                         pg_catalog.pg_size_pretty(working_set::numeric OPERATOR(pg_catalog.*) block_size),
+                         pg_catalog.pg_size_pretty(shared_buffers::numeric OPERATOR(pg_catalog.*) block_size)) END
+$$;
+
+-- The warning of an experiment whose warm run was not warm, or NULL: from
+-- its recorded plan (the working set larger than what a warm may load) or,
+-- for an experiment recorded without one, from the cache state the warm
+-- run started from (under 90% of the working set in shared buffers).
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_warning(experiment_id bigint)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fit pg_catalog.record;
+    started pg_catalog.float8;
+BEGIN
+    SELECT f.* INTO fit FROM pgbench_lab.experiments e,
+           LATERAL pgbench_lab_internal.cold_vs_warm_fit(e.params OPERATOR(pg_catalog.->) 'warm') f
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_warning.experiment_id;
+    IF FOUND AND NOT fit.fits THEN
+        RETURN pg_catalog.format('Warning: the warm state cannot be reached: %s, so the warm step loaded what fits, hottest first: '
+                                 '%s, the rest whole (%s%% of the working set). The "warm" run is a partly warm run, '
+                                 'and its ratio to the cold run is not a warm/cold ratio.',
+                                 pgbench_lab_internal.cold_vs_warm_fit_words(fit.block_size, fit.shared_buffers,
+                                                                             fit.working_set),
+                                 fit.partly, pgbench_lab_internal.fmt(fit.warm_pct, 0));
+    END IF;
+    SELECT r.buffers_pct INTO started FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r
+     WHERE r.state OPERATOR(pg_catalog.=) 'warm';
+    IF started OPERATOR(pg_catalog.<) 90 THEN
+        RETURN pg_catalog.format('Warning: the warm run began with only %s%% of the working set in shared buffers, so it is '
+                                 'a partly warm run, and its ratio to the cold run is not a warm/cold ratio.',
+                                 pgbench_lab_internal.fmt(started, 0));
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 -- The plan: check the arguments (run() checks the workload, clients and
 -- duration with the steps), the cold, OS-warm and warm runs in that order.
 -- Everything that can be refused is refused before anything is evicted or
 -- recorded.  caller->'accounts' is the pgbench_accounts the caller's
--- search_path finds (the driver looks it up in the caller's session).
+-- search_path finds (the driver looks it up in the caller's session).  A
+-- working set that does not fit is warned of here, before the runs.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
                                               relations regclass[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
@@ -79,6 +207,8 @@ AS $$
 DECLARE
     rels pg_catalog.regclass[] := pgbench_lab_internal.cold_vs_warm_relations(relations,
         (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
+    warm pg_catalog.jsonb;
+    fit pg_catalog.record;
 BEGIN
     IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
         RAISE EXCEPTION 'permission denied for procedure cold_vs_warm'
@@ -89,6 +219,20 @@ BEGIN
         RAISE EXCEPTION 'workload, clients and duration must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
+    END IF;
+    warm := pgbench_lab_internal.cold_vs_warm_warm_plan(rels);
+    SELECT f.* INTO fit FROM pgbench_lab_internal.cold_vs_warm_fit(warm) f;
+    IF NOT fit.fits THEN
+        RAISE WARNING 'the warm state cannot be reached: %',
+                      pgbench_lab_internal.cold_vs_warm_fit_words(fit.block_size, fit.shared_buffers, fit.working_set)
+            USING DETAIL = pg_catalog.format('The warm step will load what fits, hottest first: %s, the rest whole (%s%% of '
+                                             'the working set). The "warm" run will be a partly warm run, and its ratio '
+                                             'to the cold run not a warm/cold ratio.',
+                                             fit.partly, pgbench_lab_internal.fmt(fit.warm_pct, 0)),
+                  HINT = pg_catalog.format('For a warm run, give shared_buffers at least %s (the working set and the margin '
+                                           'a warm leaves to the rest of the server), or pass relations that fit.',
+                                           pg_catalog.pg_size_pretty(pgbench_lab_internal.warm_needed(fit.working_set)::numeric
+                                                                     OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
     RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', NULL,
         'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
@@ -101,14 +245,16 @@ BEGIN
                                      SELECT c.reltoastrelid FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) r AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0
                                      UNION ALL
                                      SELECT i.indexrelid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_index i ON i.indrelid OPERATOR(pg_catalog.=) c.reltoastrelid
-                                      WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o))),
+                                      WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o)),
+            'warm', warm),
         -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                              'variant', v, 'round', 1, 'name', pgbench_lab_internal.cold_vs_warm_state(v),
                              'about', 'the ' OPERATOR(pg_catalog.||) pgbench_lab_internal.cold_vs_warm_state(v) OPERATOR(pg_catalog.||) ' run',
                              'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab_internal.cold_vs_warm_state(v),
                                  'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
-                                                 FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i))),
+                                                 FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
+                                 'warm', CASE WHEN v OPERATOR(pg_catalog.=) 3 THEN warm END),
                              'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
                                                                   'duration', duration::pg_catalog.text)) ORDER BY v)
                     FROM pg_catalog.generate_series(1, 3) AS v));
@@ -120,7 +266,10 @@ $$;
 -- PostgreSQL 15 make_cold holds AccessExclusiveLock until then).
 -- cold: make_cold() of shared buffers and the OS page cache; os-warm:
 -- make_cold() of shared buffers only, the OS keeps what the cold run read
--- (the second run of the published cold-cache test); warm: warm() through pg_prewarm, on top of that.
+-- (the second run of the published cold-cache test); warm: make_cold() of
+-- shared buffers only again, so that nothing the OS-warm run left competes
+-- with what is loaded, then the recorded plan (step->'prepare'->'warm')
+-- through pg_prewarm: what fits, coldest first (warm_blocks).
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_prepare(experiment_id bigint, step jsonb)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -131,21 +280,32 @@ DECLARE
         SELECT x.o::pg_catalog.oid::pg_catalog.regclass
           FROM pg_catalog.jsonb_array_elements_text(step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'relations')
                WITH ORDINALITY AS x(o, i) ORDER BY x.i);
+    warm pg_catalog.jsonb := step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'warm';
     a pg_catalog.numeric;
     b pg_catalog.numeric;
     c pg_catalog.numeric;
 BEGIN
-    IF state OPERATOR(pg_catalog.=) 'warm' THEN
-        SELECT pg_catalog.sum(w.blocks_loaded), pg_catalog.sum(w.seconds) INTO a, b
-          FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
-               LATERAL pgbench_lab.warm(x.r) w;
-        RETURN pg_catalog.format('warm: pg_prewarm loaded %s blocks in %s s', a, pg_catalog.round(b, 2));
-    END IF;
     SELECT pg_catalog.sum(m.buffers_evicted), pg_catalog.sum(m.dirty_written), pg_catalog.sum(m.os_pages_dropped) INTO a, b, c
       FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
            LATERAL pgbench_lab.make_cold(x.r, true, state OPERATOR(pg_catalog.=) 'cold') m;
-    RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
-                  CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
+    IF state OPERATOR(pg_catalog.<>) 'warm' THEN
+        RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
+                      CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
+    END IF;
+    c := a;
+    SELECT pg_catalog.sum(w.blocks_loaded), pg_catalog.sum(w.seconds) INTO a, b
+      FROM pgbench_lab_internal.warm_blocks(
+               ARRAY(SELECT (x.e OPERATOR(pg_catalog.->>) 'relid')::pg_catalog.oid::pg_catalog.regclass
+                       FROM pg_catalog.jsonb_array_elements(warm OPERATOR(pg_catalog.->) 'relations') WITH ORDINALITY AS x(e, i)
+                      ORDER BY x.i DESC),
+               ARRAY(SELECT (x.e OPERATOR(pg_catalog.->>) 'warm_blocks')::bigint
+                       FROM pg_catalog.jsonb_array_elements(warm OPERATOR(pg_catalog.->) 'relations') WITH ORDINALITY AS x(e, i)
+                      ORDER BY x.i DESC)) w;
+    RETURN pg_catalog.format('warm: make_cold evicted %s buffers, then pg_prewarm loaded %s blocks in %s s: %s', c, a,
+                  pg_catalog.round(b, 2),
+                  CASE WHEN (warm OPERATOR(pg_catalog.->) 'fits')::boolean THEN 'the whole working set'
+                       ELSE pg_catalog.format('what fits in shared_buffers less a margin, hottest first (%s of the working set''s %s blocks)',
+                                   warm OPERATOR(pg_catalog.->>) 'warm_blocks', warm OPERATOR(pg_catalog.->>) 'working_set') END);
 END
 $$;
 
@@ -210,42 +370,90 @@ REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) TO pg_monitor;
 
 -- The comparison as a cold-restart study tells it: each state's figures, the
--- warm/cold ratio and how soon each run reached 90% of the warm TPS.
+-- warm/cold ratio and how soon each run reached 90% of the warm TPS; first
+-- the warning when the warm run was only partly warm (its ratio is then
+-- labelled "partly warm/cold"), then why, when the warm run was slower
+-- than the OS-warm one, and how the working set compares with
+-- shared_buffers.
 CREATE FUNCTION pgbench_lab.cold_vs_warm_finding(experiment_id bigint)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    warning pg_catalog.text := pgbench_lab_internal.cold_vs_warm_warning(experiment_id);
+    warm_name pg_catalog.text := CASE WHEN warning IS NULL THEN 'warm' ELSE 'partly warm' END;
+    fit pg_catalog.record;
     runs pg_catalog.text;
     cold pg_catalog.float8;
+    os_warm pg_catalog.float8;
     warm pg_catalog.float8;
+    warm_started pg_catalog.float8;
     reach pg_catalog.text;
+    said pg_catalog.text;
 BEGIN
     SELECT pg_catalog.string_agg(pg_catalog.format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
                              r.name, pgbench_lab_internal.fmt(r.tps, 0), pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
                              pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1), pgbench_lab_internal.fmt(r.buffers_pct, 0)),
                       ', ' ORDER BY r.variant),
-           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'cold'), pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
+           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'cold'),
+           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'os-warm'),
+           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
+           pg_catalog.max(r.buffers_pct) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
            pg_catalog.string_agg(pg_catalog.format('%s %s', r.name,
                              CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
                                   ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab_internal.fmt(r.seconds_to_90pct, 1) OPERATOR(pg_catalog.||) ' s' END),
                       ', ' ORDER BY r.variant) FILTER (WHERE r.state OPERATOR(pg_catalog.<>) 'warm')
-      INTO runs, cold, warm, reach
-      FROM (SELECT x.*, pg_catalog.replace(x.state, 'os-', 'OS-') AS name, v.variant
+      INTO runs, cold, os_warm, warm, warm_started, reach
+      FROM (SELECT x.*, v.variant,
+                   CASE WHEN x.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name
+                        ELSE pg_catalog.replace(x.state, 'os-', 'OS-') END AS name
               FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
               JOIN pg_catalog.generate_series(1, 3) AS v(variant)
                 ON pgbench_lab_internal.cold_vs_warm_state(v.variant) OPERATOR(pg_catalog.=) x.state) r;
     IF runs IS NULL THEN
         RETURN 'No runs recorded.';
     END IF;
-    RETURN runs OPERATOR(pg_catalog.||) pg_catalog.format(': warm/cold %s; 90%% of the warm TPS reached: %s. In-server figures: no network round trips.',
+    said := coalesce(warning OPERATOR(pg_catalog.||) ' ', '') OPERATOR(pg_catalog.||) runs
+        OPERATOR(pg_catalog.||) pg_catalog.format(': %s/cold %s; 90%% of the %s TPS reached: %s.', warm_name,
                           CASE WHEN cold OPERATOR(pg_catalog.>) 0 AND warm IS NOT NULL THEN pgbench_lab_internal.fmt(pgbench_lab_internal.ratio(warm, cold), 2) OPERATOR(pg_catalog.||) 'x'
                                ELSE '-' END,
-                          coalesce(reach, '-'));
+                          warm_name, coalesce(reach, '-'));
+    SELECT f.* INTO fit FROM pgbench_lab.experiments e,
+           LATERAL pgbench_lab_internal.cold_vs_warm_fit(e.params OPERATOR(pg_catalog.->) 'warm') f
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_finding.experiment_id;
+    IF warm OPERATOR(pg_catalog.<) os_warm AND warning IS NOT NULL THEN
+        said := said OPERATOR(pg_catalog.||) pg_catalog.format(
+            ' The partly warm run was slower than the OS-warm run (%s vs %s tps): with %s%% of the working set in shared '
+            'buffers at its start, both runs read most pages from the OS page cache, and after their first seconds their '
+            'buffers hold the same thing, what the workload touched last. The partly warm run also began with full '
+            'buffers, so each page it read first had to evict one, where the OS-warm run began with free ones. Beyond '
+            'that the cache does not explain the difference: it is noise or another cause, such as the machine''s other '
+            'load; repeat with longer runs, and more of them, before reading anything into it.',
+            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0),
+            pgbench_lab_internal.fmt(coalesce(warm_started, fit.warm_pct), 0));
+    ELSIF warm OPERATOR(pg_catalog.<) os_warm AND fit.fits IS NULL AND warm_started IS NULL THEN
+        said := said OPERATOR(pg_catalog.||) pg_catalog.format(
+            ' The warm run was slower than the OS-warm run (%s vs %s tps); what its shared buffers held at its start '
+            'is not recorded here, so whether the cache explains it cannot be told; repeat with longer runs, and more '
+            'of them, before reading anything into it.',
+            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
+    ELSIF warm OPERATOR(pg_catalog.<) os_warm THEN
+        said := said OPERATOR(pg_catalog.||) pg_catalog.format(
+            ' The warm run was slower than the OS-warm run (%s vs %s tps) though it began with the working set in shared '
+            'buffers: the cache does not explain that, it is noise or another cause, such as the machine''s other load; '
+            'repeat with longer runs, and more of them, before reading anything into it.',
+            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
+    END IF;
+    IF fit.fits THEN
+        said := said OPERATOR(pg_catalog.||) pg_catalog.format(' The working set (%s) fits in shared_buffers (%s).',
+            pg_catalog.pg_size_pretty(fit.working_set::numeric OPERATOR(pg_catalog.*) fit.block_size),
+            pg_catalog.pg_size_pretty(fit.shared_buffers::numeric OPERATOR(pg_catalog.*) fit.block_size));
+    END IF;
+    RETURN said OPERATOR(pg_catalog.||) ' In-server figures: no network round trips.';
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS
-    'One paragraph comparing the cold, OS-warm and warm runs of a cold_vs_warm experiment';
+    'One paragraph comparing the cold, OS-warm and warm runs of a cold_vs_warm experiment, with a warning when the warm run was only partly warm';
 REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) TO pg_monitor;
 
@@ -263,29 +471,75 @@ BEGIN
 END
 $$;
 
+-- The warm step of a report: the working set against shared_buffers and
+-- what the recorded plan loaded of each relation, hottest first.
+CREATE FUNCTION pgbench_lab_internal.report_cold_vs_warm_plan(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    warm pg_catalog.jsonb := (SELECT e.params OPERATOR(pg_catalog.->) 'warm' FROM pgbench_lab.experiments e
+                               WHERE e.experiment_id OPERATOR(pg_catalog.=) report_cold_vs_warm_plan.experiment_id);
+    fit pg_catalog.record;
+BEGIN
+    SELECT f.* INTO fit FROM pgbench_lab_internal.cold_vs_warm_fit(warm) f;
+    IF NOT FOUND THEN
+        RETURN;         -- recorded without a plan (before 0.2, or imported from such a server)
+    END IF;
+    RETURN QUERY SELECT pg_catalog.format('working set %s (%s blocks); shared_buffers %s (%s buffers): %s%% of the working set fits',
+                        pg_catalog.pg_size_pretty(fit.working_set::numeric OPERATOR(pg_catalog.*) fit.block_size), fit.working_set,
+                        pg_catalog.pg_size_pretty(fit.shared_buffers::numeric OPERATOR(pg_catalog.*) fit.block_size), fit.shared_buffers,
+                        coalesce(pgbench_lab_internal.fmt(pg_catalog.floor(fit.buffers_pct), 0), '100'));
+    RETURN QUERY SELECT pg_catalog.format('warm step: what fits in shared_buffers less a margin of %s (%s blocks), hottest first: %s blocks',
+                        pg_catalog.pg_size_pretty((fit.shared_buffers OPERATOR(pg_catalog.-) fit.budget)::numeric OPERATOR(pg_catalog.*) fit.block_size),
+                        fit.budget, fit.warm_blocks);
+    RETURN QUERY SELECT pg_catalog.format('  %-40s %-12s %10s %10s %6s', 'relation', 'kind', 'blocks', 'warmed', '%');
+    RETURN QUERY
+        SELECT pg_catalog.format('  %-40s %-12s %10s %10s %6s', x.e OPERATOR(pg_catalog.->>) 'relation', x.e OPERATOR(pg_catalog.->>) 'kind',
+                      x.e OPERATOR(pg_catalog.->>) 'blocks', x.e OPERATOR(pg_catalog.->>) 'warm_blocks',
+                      CASE WHEN pgbench_lab_internal.json_int(x.e OPERATOR(pg_catalog.->) 'blocks', 1, 9223372036854775807) IS NULL THEN '-'
+                           ELSE pg_catalog.floor((100 OPERATOR(pg_catalog.*) pgbench_lab_internal.json_int(x.e OPERATOR(pg_catalog.->) 'warm_blocks', 0, 9223372036854775807))
+                                                 OPERATOR(pg_catalog./) pgbench_lab_internal.json_int(x.e OPERATOR(pg_catalog.->) 'blocks', 1, 9223372036854775807))::pg_catalog.text END)
+          FROM pg_catalog.jsonb_array_elements(
+                   CASE WHEN pg_catalog.jsonb_typeof(warm OPERATOR(pg_catalog.->) 'relations') OPERATOR(pg_catalog.=) 'array'
+                        THEN warm OPERATOR(pg_catalog.->) 'relations' ELSE '[]' END) WITH ORDINALITY AS x(e, i)
+         ORDER BY x.i;
+    RETURN QUERY SELECT '';
+END
+$$;
+
 -- The body of report(experiment_id) for a cold_vs_warm experiment.
 CREATE FUNCTION pgbench_lab_internal.report_cold_vs_warm(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    warm_name pg_catalog.text;
+    w pg_catalog.int4;          -- the width of the state column
 BEGIN
     IF NOT pg_catalog.has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
         RETURN QUERY SELECT 'The cache states need membership in pg_monitor (they come from pgbench_lab.cache_snapshot_relations).';
         RETURN;
     END IF;
-    RETURN QUERY SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', 'state', 'run', 'tps', 'latency ms',
+    warm_name := CASE WHEN pgbench_lab_internal.cold_vs_warm_warning(experiment_id) IS NULL THEN 'warm' ELSE 'partly warm' END;
+    w := GREATEST(8, pg_catalog.length(warm_name) OPERATOR(pg_catalog.+) 1);
+    RETURN QUERY SELECT pg_catalog.format('%-*s %8s %10s %12s %10s %10s %8s %10s', w, 'state', 'run', 'tps', 'latency ms',
                        'hit %', 'buffers %', 'OS %', 'to 90% s');
     RETURN QUERY
-        SELECT pg_catalog.format('%-8s %8s %10s %12s %10s %10s %8s %10s', r.state, r.run_id, pgbench_lab_internal.fmt(r.tps, 0),
+        SELECT pg_catalog.format('%-*s %8s %10s %12s %10s %10s %8s %10s', w,
+                      CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END, r.run_id,
+                      pgbench_lab_internal.fmt(r.tps, 0),
                       pgbench_lab_internal.fmt(r.latency_avg_ms, 3), pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1),
                       pgbench_lab_internal.fmt(r.buffers_pct, 0), pgbench_lab_internal.fmt(r.os_pct, 0),
                       pgbench_lab_internal.fmt(r.seconds_to_90pct, 1))
           FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pg_catalog.format('%-8s tps per second: %s', r.state, pg_catalog.array_to_string(
-                        ARRAY(SELECT pgbench_lab_internal.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
+    RETURN QUERY SELECT pg_catalog.format('%-*s tps per second: %s', w,
+                        CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END,
+                        pg_catalog.array_to_string(ARRAY(SELECT pgbench_lab_internal.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
                    FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
+    RETURN QUERY SELECT * FROM pgbench_lab_internal.report_cold_vs_warm_plan(experiment_id);
     RETURN QUERY SELECT pgbench_lab.cold_vs_warm_finding(experiment_id);
 END
 $$;

@@ -15,6 +15,27 @@ SELECT regexp_replace(relation::text, '[0-9]+', 'N') AS relation, blocks_loaded 
   FROM pgbench_lab.warm('cache_reg', 'read', include_indexes => false)
  ORDER BY kind;
 
+-- what fits: a warm's plan within a budget, indexes first, smaller first
+SELECT shared_buffers > 0 AS sized, budget = shared_buffers - margin AS budget_is_the_rest,
+       margin >= shared_buffers / 10 AND margin <= shared_buffers / 4 + 1 + shared_buffers / 10 AS margin_sane
+  FROM pgbench_lab_internal.warm_budget();
+SELECT regexp_replace(relation::text, '[0-9]+', 'N') AS relation, kind, warm_blocks = blocks AS whole
+  FROM pgbench_lab_internal.warm_plan(ARRAY['cache_reg'::regclass], 1000000);
+SELECT regexp_replace(relation::text, '[0-9]+', 'N') AS relation, kind, blocks > 1 AS several, warm_blocks
+  FROM pgbench_lab_internal.warm_plan(ARRAY['cache_reg'::regclass], 2);
+SELECT regexp_replace(relation::text, '[0-9]+', 'N') AS relation, blocks_loaded
+  FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg_pkey', 'cache_reg']::regclass[], '{1,2}');
+SELECT b, pgbench_lab_internal.warm_needed(b) FROM unnest('{0,1000,100000}'::int8[]) b;
+SELECT * FROM pgbench_lab_internal.warm_plan(ARRAY['cache_reg'::regclass], -1);
+SELECT * FROM pgbench_lab_internal.warm_plan(ARRAY['cache_reg'::regclass, NULL], 1);
+SELECT * FROM pgbench_lab_internal.warm_plan(NULL, 1);
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg'::regclass], '{1,2}');
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg', 'cache_reg']::regclass[], '{1,1}');
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg'::regclass], '{-1}');
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg'::regclass], '{NULL}');
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg_v'::regclass], '{1}');
+SELECT pgbench_lab_internal.warm_needed(-1);
+
 -- bad arguments
 SELECT * FROM pgbench_lab.warm('cache_reg', 'everything');
 SELECT * FROM pgbench_lab.warm('cache_reg', NULL);
@@ -44,6 +65,8 @@ GRANT EXECUTE ON FUNCTION pgbench_lab.make_cold(regclass, bool, bool),
 SET ROLE cache_reg_user;
 SELECT * FROM pgbench_lab.make_cold('cache_reg');
 SELECT * FROM pgbench_lab.warm('cache_reg');
+SELECT * FROM pgbench_lab_internal.warm_plan(ARRAY['cache_reg'::regclass], 1);
+SELECT * FROM pgbench_lab_internal.warm_blocks(ARRAY['cache_reg'::regclass], '{1}');
 SELECT * FROM pgbench_lab.cache_status('cache_reg');
 SELECT pgbench_lab.cache_snapshot('nope');
 RESET ROLE;

@@ -1,10 +1,13 @@
-"""cold_vs_warm, autoprewarm_status and make_cold beside a run, on real
-servers.
+"""cold_vs_warm, warm() on what does not fit, autoprewarm_status and
+make_cold beside a run, on real servers.
 
 The lab cluster has shared_buffers = 16MB and pgbench's data at scale 2
 (about 30MB with indexes), so the data set is larger than shared buffers,
-as in a real cold-vs-warm question.  Runs are 2-3 s: these tests check what
-is recorded, never which state is faster.
+as in a real cold-vs-warm question: the warm state cannot be reached, and
+the warm step loads what fits.  The roomy cluster (64MB, scale 1: 19MB)
+holds it all.  pg_buffercache, installed in both, checks what is resident
+independently of pgbench_lab.  Runs are 1-3 s: these tests check what is
+recorded and said, never which state is faster.
 """
 import os
 import re
@@ -19,14 +22,37 @@ from conftest import PG_MAJOR, Cluster, pgbench_cluster
 
 @pytest.fixture(scope="module")
 def lab():
-    yield from pgbench_cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"}, scale=2)
+    for c in pgbench_cluster("coldwarm", {"shared_buffers": "16MB", "autovacuum": "off"}, scale=2):
+        c.sql("CREATE EXTENSION pg_buffercache")
+        yield c
 
 
-def call_cold_vs_warm(c, args):
-    """CALL cold_vs_warm; return (experiment_id, finding, notices)."""
+@pytest.fixture(scope="module")
+def roomy():
+    for c in pgbench_cluster("roomy", {"shared_buffers": "64MB", "autovacuum": "off"}, scale=1):
+        c.sql("CREATE EXTENSION pg_buffercache")
+        yield c
+
+
+def diag(d):
+    """A notice's severity, message, detail and hint (read in the handler:
+    the notice is gone after it)."""
+    return (d.severity_nonlocalized, d.message_primary, d.message_detail, d.message_hint)
+
+
+def call_cold_vs_warm(c, args, warnings=None):
+    """CALL cold_vs_warm; return (experiment_id, finding, notices); the
+    WARNINGs go into warnings as (message, detail, hint), if given."""
     notices = []
+
+    def seen(d):
+        if d.severity_nonlocalized == "WARNING":
+            if warnings is not None:
+                warnings.append((d.message_primary, d.message_detail, d.message_hint))
+        else:
+            notices.append(d.message_primary)
     with c.connect() as conn:
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        conn.add_notice_handler(seen)
         row = conn.execute(f"CALL pgbench_lab.cold_vs_warm({args})").fetchone()
     return row[0], row[1], notices
 
@@ -55,8 +81,58 @@ def first_reach(progress, target):
     return None
 
 
-def test_cold_vs_warm_records_three_runs(lab):
-    eid, finding, notices = call_cold_vs_warm(lab, "duration => '2 s'")
+def fork_blocks(c, rel):
+    """A relation's blocks in the forks warm() loads, read with PostgreSQL's own functions."""
+    return c.scalar("SELECT sum(pg_relation_size(%s::regclass, f) / current_setting('block_size')::int)::int"
+                    " FROM unnest(ARRAY['main', 'fsm', 'vm']) f", (rel,))
+
+
+def resident(c, rel):
+    """pg_buffercache's count of a relation's buffers (all forks), and the
+    highest main-fork block among them."""
+    return c.sql("SELECT count(*), max(b.relblocknumber) FILTER (WHERE b.relforknumber = 0)"
+                 " FROM pg_buffercache b"
+                 " WHERE b.relfilenode = pg_relation_filenode(%s::regclass)"
+                 "   AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                 (rel,))[0]
+
+
+def buffer_settings(c):
+    """shared_buffers in blocks, and the margin and budget of a warm."""
+    return c.sql("SELECT shared_buffers, margin, budget FROM pgbench_lab_internal.warm_budget()")[0]
+
+
+def check_plan(c, warm, relids):
+    """params->'warm' as recorded: the working set measured independently,
+    hottest first, what fits given to each in turn."""
+    nbuffers, margin, budget = buffer_settings(c)
+    assert nbuffers == c.scalar("SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers'")
+    assert margin >= nbuffers / 10 and budget == nbuffers - margin
+    assert (warm["shared_buffers"], warm["margin"], warm["budget"]) == (nbuffers, margin, budget)
+    rels = warm["relations"]
+    assert sorted(r["relid"] for r in rels) == sorted(relids)
+    for r in rels:
+        assert r["blocks"] == fork_blocks(c, r["relation"]), r
+    assert warm["working_set"] == sum(r["blocks"] for r in rels)
+    assert warm["warm_blocks"] == sum(r["warm_blocks"] for r in rels) == min(budget, warm["working_set"])
+    assert warm["fits"] == (warm["working_set"] <= budget)
+    # indexes first, then tables, smaller first
+    order = [(r["kind"] != "index", r["blocks"]) for r in rels]
+    assert order == sorted(order), rels
+    left = budget
+    for r in rels:
+        assert r["warm_blocks"] == min(r["blocks"], left), rels
+        left -= r["warm_blocks"]
+    return rels
+
+
+def test_cold_vs_warm_larger_than_shared_buffers(lab):
+    """The data set (30MB) is larger than shared_buffers (16MB): the plan
+    recorded says what fits, the warm step loads exactly that, the indexes
+    whole, and the WARNING, the finding and the report say that the warm run
+    is a partly warm one."""
+    warnings = []
+    eid, finding, notices = call_cold_vs_warm(lab, "duration => '2 s'", warnings)
     exp = rows_as_dicts(lab, "SELECT * FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))[0]
     assert exp["kind"] == "cold_vs_warm" and exp["status"] == "done"
     assert exp["workload"] == "select-only"
@@ -64,6 +140,28 @@ def test_cold_vs_warm_records_three_runs(lab):
                                           "public.pgbench_tellers", "public.pgbench_history"]
     accounts_pkey = lab.scalar("SELECT 'pgbench_accounts_pkey'::regclass::oid")
     assert accounts_pkey in exp["params"]["relids"]
+
+    # the plan: the working set does not fit; the indexes and the small
+    # tables whole, then the first blocks of pgbench_accounts
+    warm = exp["params"]["warm"]
+    rels = check_plan(lab, warm, exp["params"]["relids"])
+    assert warm["fits"] is False and warm["block_size"] == 8192
+    assert [r["relation"] for r in rels if r["warm_blocks"] < r["blocks"]] == ["public.pgbench_accounts"]
+    accounts = [r for r in rels if r["relation"] == "public.pgbench_accounts"][0]
+    assert 0 < accounts["warm_blocks"] < accounts["blocks"]
+    fits_pct = 100 * warm["shared_buffers"] // warm["working_set"]
+    warm_pct = round(100 * warm["warm_blocks"] / warm["working_set"])
+    accounts_pct = 100 * accounts["warm_blocks"] // accounts["blocks"]
+    size = lab.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (warm["working_set"],))
+
+    # warned before the runs, with what to do about it
+    assert len(warnings) == 1, warnings
+    message, detail, hint = warnings[0]
+    assert message == (f"the warm state cannot be reached: the working set ({size}) is larger than"
+                       f" shared_buffers (16 MB), which holds {fits_pct}% of it")
+    assert f"only {accounts_pct}% of public.pgbench_accounts, the rest whole ({warm_pct}% of the working set)" in detail
+    assert "partly warm run" in detail
+    assert "give shared_buffers at least" in hint
 
     linked = rows_as_dicts(lab, "SELECT x.variant, r.* FROM pgbench_lab.experiment_runs x"
                                 " JOIN pgbench_lab.runs r USING (run_id)"
@@ -89,27 +187,200 @@ def test_cold_vs_warm_records_three_runs(lab):
         else:
             assert r["seconds_to_90pct"] == pytest.approx(expected)
 
-    # cache states, read from the snapshots each run took before it started
-    cold, os_warm, warm = (snapshot(lab, run["cache_before"], "pgbench_accounts") for run in linked)
+    # cache states, read from the snapshots each run took before it started:
+    # the warm run began with what the plan loaded, the index whole
+    cold, os_warm, warm_state = (snapshot(lab, run["cache_before"], "pgbench_accounts") for run in linked)
+    pkey = snapshot(lab, linked[2]["cache_before"], "pgbench_accounts_pkey")
     page = os.sysconf("SC_PAGESIZE")
     assert cold["buffers"] == 0 and os_warm["buffers"] == 0
     assert cold["os_pages"] * page <= 0.1 * cold["blocks"] * 8192
     assert os_warm["os_pages"] > cold["os_pages"]         # the cold run read through the OS
-    assert warm["buffers"] > 0                             # pg_prewarm loaded what fits
-    assert runs[0]["buffers_pct"] < runs[2]["buffers_pct"]
+    assert pkey["buffers"] == pkey["blocks"], pkey
+    assert 0.9 * accounts["warm_blocks"] <= warm_state["buffers"] <= accounts["warm_blocks"], \
+        (warm_state, accounts)
+    assert runs[0]["buffers_pct"] < runs[2]["buffers_pct"] < 100
     assert linked[0]["blks_read"] > 0                      # a cold start reads
 
-    # printed as cold, OS-warm and warm TPS with their ratio, and kept for report()
+    # printed with the warning first, the ratio labelled partly warm, and
+    # kept for report()
     assert notices[-1] == finding
-    assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*: warm/cold [\d.]+x; "
-                    r"90% of the warm TPS reached: cold (after [\d.]+ s|never \(within the run\)), "
-                    r"OS-warm (after [\d.]+ s|never \(within the run\))", finding), finding
+    assert finding.startswith(f"Warning: the warm state cannot be reached: the working set ({size}) is larger"
+                              f" than shared_buffers (16 MB), which holds {fits_pct}% of it, so the warm step"
+                              f" loaded what fits, hottest first: only {accounts_pct}% of public.pgbench_accounts,"
+                              f" the rest whole ({warm_pct}% of the working set). The \"warm\" run is a partly"
+                              f" warm run"), finding
+    assert re.search(r"cold \d+ tps .*, OS-warm \d+ tps .*, partly warm \d+ tps .*: partly warm/cold [\d.]+x; "
+                     r"90% of the partly warm TPS reached: cold (after [\d.]+ s|never \(within the run\)), "
+                     r"OS-warm (after [\d.]+ s|never \(within the run\))", finding), finding
+    assert not re.search(r"(?<!partly )warm/cold \\S*x", finding), finding
     assert any(n.startswith("cold: make_cold evicted") for n in notices)
-    assert any(n.startswith("warm: pg_prewarm loaded") for n in notices)
+    assert any(n.startswith(f"warm: make_cold evicted") and f"pg_prewarm loaded {warm['warm_blocks']} blocks" in n
+               for n in notices), notices
     report = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
     assert report[0].startswith(f"Experiment {eid}: cold vs warm of select-only, 2 s per run, 1 client")
     assert finding in report
+    assert any(re.match(rf"partly warm +{linked[2]['run_id']} ", line) for line in report), report
+    assert not any(re.match(r"warm +(\d|tps)", line) for line in report), report
+    assert f"working set {size} ({warm['working_set']} blocks); shared_buffers 16 MB (2048 buffers):" \
+           f" {fits_pct}% of the working set fits" in report, report
+    plan_lines = [line.split() for line in report if line.startswith("  public.")]
+    assert [(p[0], int(p[2]), int(p[3])) for p in plan_lines] == \
+        [(r["relation"], r["blocks"], r["warm_blocks"]) for r in rels]
     print("\n" + "\n".join(report))
+
+
+def test_warm_step_loads_the_plan(lab):
+    """The warm step alone (the preparation the driver calls), checked with
+    pg_buffercache: exactly the recorded plan is resident, every index
+    whole, pgbench_accounts from its first block on."""
+    eid = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments"
+                     " WHERE kind = 'cold_vs_warm' AND source_server IS NULL AND params ? 'warm'")
+    if eid is None:
+        eid, _, _ = call_cold_vs_warm(lab, "duration => '1 s'")
+    params = lab.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+    relations = [lab.scalar("SELECT %s::regclass::oid", (r,)) for r in params["relations"]]
+    step = {"prepare": {"state": "warm", "relations": relations, "warm": params["warm"]}}
+    # something else in the buffers first: the whole table read by a scan
+    lab.sql("SELECT pg_prewarm('pgbench_accounts')")
+    said = lab.scalar("SELECT pgbench_lab_internal.cold_vs_warm_prepare(%s, %s)", (eid, Jsonb(step)))
+    found = {r["relation"]: resident(lab, r["relation"]) for r in params["warm"]["relations"]}
+    for r in params["warm"]["relations"]:
+        count, top = found[r["relation"]]
+        if r["relation"] == "public.pgbench_accounts":
+            # loaded first (the coldest), its first blocks only; should other
+            # relations hold more than the margin, some of it goes again
+            assert 0.9 * r["warm_blocks"] <= count <= r["warm_blocks"], (r, found)
+            assert top <= r["warm_blocks"] - 1, (r, found)
+        else:
+            assert count == r["warm_blocks"] == r["blocks"], (r, found)
+    assert f"pg_prewarm loaded {params['warm']['warm_blocks']} blocks" in said, said
+
+
+def test_warm_larger_than_shared_buffers(lab):
+    """warm() of a table that does not fit: a WARNING saying so and what it
+    loaded instead, its index whole, the table's first blocks; none for a
+    table that fits or for the OS page cache."""
+    nbuffers, margin, budget = buffer_settings(lab)
+    lab.sql("SELECT count(*) FROM pgbench_lab.make_cold('pgbench_accounts', os_cache => false)")
+    warnings = []
+    with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: warnings.append(diag(d)))
+        rows = dict(conn.execute("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_accounts')"))
+    table, index = fork_blocks(lab, "pgbench_accounts"), fork_blocks(lab, "pgbench_accounts_pkey")
+    assert table + index > budget
+    assert rows == {"pgbench_accounts_pkey": index, "pgbench_accounts": budget - index}, rows
+    assert resident(lab, "pgbench_accounts_pkey")[0] == index
+    count, top = resident(lab, "pgbench_accounts")
+    assert 0.9 * (budget - index) <= count <= budget - index and top <= budget - index - 1, \
+        (count, top, budget, index)
+    assert [w[0] for w in warnings] == ["WARNING"], warnings
+    severity, message, detail, hint = warnings[0]
+    size = lab.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (table + index,))
+    assert message == (f'"pgbench_accounts" with its indexes ({table + index} blocks, {size})'
+                                           f" does not fit in shared_buffers ({nbuffers} buffers, 16 MB)")
+    pct = 100 * (budget - index) // table
+    assert detail.endswith(
+        f"({budget} blocks), hottest first (indexes, then tables, smaller first): only the first"
+        f" {budget - index} blocks ({pct}%) of pgbench_accounts, the rest whole."), detail
+    assert "only its last blocks would stay cached" in detail
+    assert "mode => 'read'" in hint
+
+    # what fits, and the OS page cache, take no warning
+    for query, expected in [("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_branches')",
+                             {"pgbench_branches": fork_blocks(lab, "pgbench_branches"),
+                              "pgbench_branches_pkey": fork_blocks(lab, "pgbench_branches_pkey")}),
+                            ("SELECT relation::text, blocks_loaded FROM pgbench_lab.warm('pgbench_accounts', 'read')",
+                             {"pgbench_accounts": table, "pgbench_accounts_pkey": index})]:
+        warnings.clear()
+        with lab.connect() as conn:
+            conn.add_notice_handler(lambda d: warnings.append(diag(d)))
+            assert dict(conn.execute(query)) == expected
+        assert warnings == [], warnings
+
+
+def test_cold_vs_warm_that_fits(roomy):
+    """The data set (19MB) fits in shared_buffers (64MB): the whole working
+    set is loaded, no warning, the ratio is a warm/cold ratio."""
+    warnings = []
+    eid, finding, notices = call_cold_vs_warm(roomy, "duration => '1 s'", warnings)
+    assert warnings == []
+    params = roomy.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+    warm = params["warm"]
+    rels = check_plan(roomy, warm, params["relids"])
+    assert warm["fits"] is True and all(r["warm_blocks"] == r["blocks"] for r in rels)
+    runs = rows_as_dicts(roomy, "SELECT * FROM pgbench_lab.cold_vs_warm_runs(%s)", (eid,))
+    assert runs[2]["buffers_pct"] >= 99, runs[2]
+    size = roomy.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (warm["working_set"],))
+    assert "Warning" not in finding and "partly" not in finding, finding
+    assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*: warm/cold [\d.]+x; "
+                    r"90% of the warm TPS reached: ", finding), finding
+    assert f"The working set ({size}) fits in shared_buffers (64 MB). In-server figures" in finding, finding
+    assert any(n.startswith("warm: make_cold evicted") and n.endswith("s: the whole working set") for n in notices), notices
+    report = [r[0] for r in roomy.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert f"working set {size} ({warm['working_set']} blocks); shared_buffers 64 MB (8192 buffers):" \
+           f" 100% of the working set fits" in report, report
+    print("\n" + "\n".join(report))
+
+
+def import_changed(c, eid, change):
+    """Export an experiment, change its document, import it: the new id."""
+    doc = c.scalar("SELECT pgbench_lab.export(ARRAY[%s])", (eid,))
+    change(doc)
+    rows = c.sql("SELECT kind, id FROM pgbench_lab.import(%s)", (Jsonb(doc),))
+    return [i for k, i in rows if k == "experiment"][0]
+
+
+def slower_warm(doc):
+    """The warm run's TPS below the OS-warm run's."""
+    tps = {r["label"].rsplit(": ", 1)[1]: r["tps"] for r in doc["runs"]}
+    for r in doc["runs"]:
+        if r["label"].endswith(": warm"):
+            r["tps"] = tps["os-warm"] / 2
+
+
+@pytest.mark.parametrize("cluster", ["lab", "roomy"])
+def test_finding_when_warm_is_slower_than_os_warm(cluster, request):
+    """A warm run slower than the OS-warm one is said to be, with why: the
+    figures imported with the warm run's TPS halved (the plan travels in the
+    parameters, so the imported finding knows what fitted)."""
+    c = request.getfixturevalue(cluster)
+    eid = c.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments"
+                   " WHERE kind = 'cold_vs_warm' AND source_server IS NULL AND params ? 'warm'")
+    if eid is None:
+        eid, _, _ = call_cold_vs_warm(c, "duration => '1 s'")
+    fits = c.scalar("SELECT (params->'warm'->>'fits')::bool FROM pgbench_lab.experiments WHERE experiment_id = %s",
+                    (eid,))
+    assert fits == (cluster == "roomy")
+    finding = c.scalar("SELECT pgbench_lab.cold_vs_warm_finding(%s)",
+                       (import_changed(c, eid, slower_warm),))
+    if fits:
+        assert re.search(r" The warm run was slower than the OS-warm run \(\d+ vs \d+ tps\) though it began with"
+                         r" the working set in shared buffers: the cache does not explain that", finding), finding
+        assert "Warning" not in finding
+    else:
+        assert finding.startswith("Warning: the warm state cannot be reached"), finding
+        assert re.search(r" The partly warm run was slower than the OS-warm run \(\d+ vs \d+ tps\): with \d+% of"
+                         r" the working set in shared buffers at its start, both runs read most pages from the OS page"
+                         r" cache", finding), finding
+
+
+def test_finding_without_a_recorded_plan(lab):
+    """An experiment recorded before the plan was (version 0.1, or such an
+    import): the warning comes from the cache state the warm run began
+    with, its cache_before snapshot."""
+    eid, _, _ = call_cold_vs_warm(lab, "duration => '1 s'")
+    started = lab.scalar("SELECT buffers_pct FROM pgbench_lab.cold_vs_warm_runs(%s) WHERE state = 'warm'", (eid,))
+    assert started < 90
+    # what 0.1 recorded: the parameters without the plan (written directly,
+    # as the superuser a test runs as may)
+    lab.sql("UPDATE pgbench_lab.experiments SET params = params - 'warm' WHERE experiment_id = %s", (eid,))
+    finding = lab.scalar("SELECT pgbench_lab.cold_vs_warm_finding(%s)", (eid,))
+    assert finding.startswith(f"Warning: the warm run began with only {round(started)}% of the working set in"
+                              " shared buffers, so it is a partly warm run"), finding
+    assert "partly warm/cold" in finding and not re.search(r"(?<!partly )warm/cold \\S*x", finding)
+    report = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert not any(line.startswith("warm step") for line in report)
+    assert finding in report
 
 
 def test_imported_tiny_figures_report_and_plot(lab):
@@ -117,7 +388,7 @@ def test_imported_tiny_figures_report_and_plot(lab):
     latencies are the smallest double (5e-324) still reports and plots (no
     22003 from the warm/cold ratio or the per-second figures)."""
     eid = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments "
-                     "WHERE kind = 'cold_vs_warm'")
+                     "WHERE kind = 'cold_vs_warm' AND source_server IS NULL")
     if eid is None:
         eid, _, _ = call_cold_vs_warm(lab, "duration => '1 s'")
     doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s])", (eid,))
