@@ -427,9 +427,14 @@ fsync_run(FsyncMethod *m, double share, const char *buf)
 
 /*
  * Mark the row the server's WAL writes look like (its wal_sync_method, one
- * 8 kB write, O_DIRECT as the server would use it) and the fastest row that
- * really syncs among those wal_sync_method alone selects (one 8 kB write,
- * no O_DIRECT).
+ * 8 kB write, O_DIRECT as the server would use it), and the fastest row
+ * that really syncs among those the server would write like if
+ * wal_sync_method alone changed: one 8 kB write per sync, with O_DIRECT
+ * exactly where the rest of the configuration gives it to that method
+ * (PostgreSQL 16 and later: io_direct including wal, for every method; 15:
+ * the open_* methods under wal_level minimal).  That row is what a
+ * wal_sync_method recommendation can rest on; the current row is always
+ * one of them.
  */
 static void
 fsync_mark(FsyncMethod *m, int n, const char *current)
@@ -441,10 +446,12 @@ fsync_mark(FsyncMethod *m, int n, const char *current)
 	for (int i = 0; i < n; i++)
 	{
 		bool		plain = m[i].writes == 1 && m[i].size == PGBL_STORAGE_BLOCK;
+		bool		as_server = plain && m[i].direct ==
+			PGBL_WAL_USES_O_DIRECT(strncmp(m[i].name, "open_", 5) == 0);
 
 		m[i].is_current = plain && strcmp(m[i].name, current) == 0 &&
 			m[i].direct == current_direct;
-		if (plain && !m[i].direct && m[i].supported &&
+		if (as_server && m[i].supported &&
 			strcmp(m[i].name, "write") != 0 &&
 			(best == NULL || m[i].ops_per_second > best->ops_per_second))
 			best = &m[i];
