@@ -20,7 +20,10 @@
  * fsync_test() follows pg_test_fsync: the file is 16 MB (a WAL segment) and
  * each method writes 8 kB blocks into it from offset 0, wrapping at the end,
  * and syncs the way one wal_sync_method value would; each method gets an
- * equal share of the time.
+ * equal share of the time, in two halves run in the order of the methods
+ * and then in the reverse order, so that a device whose speed drifts
+ * during the test (a shared disk whose other users come and go) favours
+ * neither the first methods nor the last.
  *
  * Results are inserted into pgbench_lab.storage_tests (as jsonb) in the
  * caller's transaction, before the file is removed, so that an error there
@@ -83,6 +86,8 @@ typedef struct FsyncMethod
 	int			writes;			/* writes per sync */
 	int			size;			/* bytes per write */
 	bool		supported;
+	int64		ops;			/* sync operations, both halves */
+	double		seconds;		/* and their time */
 	double		ops_per_second;
 	double		usec_per_op;
 	bool		is_current;
@@ -385,7 +390,10 @@ fsync_create_file(const char *buf)
 	StorageClose();
 }
 
-/* Run one method for share seconds; unsupported if O_DIRECT is refused. */
+/*
+ * Run one method for share seconds, adding to its operations and time;
+ * unsupported if O_DIRECT is refused.
+ */
 static void
 fsync_run(FsyncMethod *m, double share, const char *buf)
 {
@@ -421,15 +429,35 @@ fsync_run(FsyncMethod *m, double share, const char *buf)
 	StorageClose();
 
 	m->supported = true;
-	m->ops_per_second = ops / elapsed;
-	m->usec_per_op = elapsed * 1e6 / ops;
+	m->ops += ops;
+	m->seconds += elapsed;
+}
+
+/* Every method in two halves of its share: in order, then in reverse. */
+static void
+fsync_run_all(FsyncMethod *m, int n, double seconds, const char *buf)
+{
+	for (int k = 0; k < 2 * n; k++)
+		fsync_run(&m[k < n ? k : 2 * n - 1 - k], seconds / (2 * n), buf);
+	for (int i = 0; i < n; i++)
+	{
+		if (!m[i].supported)
+			continue;
+		m[i].ops_per_second = m[i].ops / m[i].seconds;
+		m[i].usec_per_op = m[i].seconds * 1e6 / m[i].ops;
+	}
 }
 
 /*
  * Mark the row the server's WAL writes look like (its wal_sync_method, one
- * 8 kB write, O_DIRECT as the server would use it) and the fastest row that
- * really syncs among those wal_sync_method alone selects (one 8 kB write,
- * no O_DIRECT).
+ * 8 kB write, O_DIRECT as the server would use it), and the fastest row
+ * that really syncs among those the server would write like if
+ * wal_sync_method alone changed: one 8 kB write per sync, with O_DIRECT
+ * exactly where the rest of the configuration gives it to that method
+ * (PostgreSQL 16 and later: io_direct including wal, for every method; 15:
+ * the open_* methods under wal_level minimal).  That row is what a
+ * wal_sync_method recommendation can rest on; the current row is always
+ * one of them.
  */
 static void
 fsync_mark(FsyncMethod *m, int n, const char *current)
@@ -441,10 +469,12 @@ fsync_mark(FsyncMethod *m, int n, const char *current)
 	for (int i = 0; i < n; i++)
 	{
 		bool		plain = m[i].writes == 1 && m[i].size == PGBL_STORAGE_BLOCK;
+		bool		as_server = plain && m[i].direct ==
+			PGBL_WAL_USES_O_DIRECT(strncmp(m[i].name, "open_", 5) == 0);
 
 		m[i].is_current = plain && strcmp(m[i].name, current) == 0 &&
 			m[i].direct == current_direct;
-		if (plain && !m[i].direct && m[i].supported &&
+		if (as_server && m[i].supported &&
 			strcmp(m[i].name, "write") != 0 &&
 			(best == NULL || m[i].ops_per_second > best->ops_per_second))
 			best = &m[i];
@@ -551,8 +581,7 @@ pgbench_lab_fsync_test(PG_FUNCTION_ARGS)
 	PG_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	{
 		fsync_create_file(buf);
-		for (int i = 0; i < n; i++)
-			fsync_run(&methods[i], seconds / n, buf);
+		fsync_run_all(methods, n, seconds, buf);
 		fsync_mark(methods, n, current);
 		StorageRecord("fsync", started, PG_GETARG_DATUM(0), -1,
 					  fsync_json(methods, n, current));

@@ -21,12 +21,13 @@ CREATE FUNCTION pgbench_lab.io_test(size text DEFAULT '1GB',
 RETURNS TABLE (file_size bigint, write_mb_per_second numeric,
                read_mb_per_second numeric, random_read_iops numeric,
                random_read_usec numeric, read_cache_bypass text,
-               elapsed_seconds numeric)
+               elapsed_seconds numeric, iops_by_depth jsonb,
+               knee_depth integer)
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'pgbench_lab_io_test';
 COMMENT ON FUNCTION pgbench_lab.io_test(text, numeric) IS
-    'pgbench_lab: sequential write and read MB/s and random 8 kB read IOPS of the data directory''s device';
+    'pgbench_lab: sequential write and read MB/s, and random 8 kB read IOPS at queue depths 1, 4, 16 and 64 with the knee, of the data directory''s device';
 REVOKE EXECUTE ON FUNCTION pgbench_lab.io_test(text, numeric) FROM PUBLIC;
 
 -- From random 8 kB reads per second at queue depth one (what io_test
@@ -61,8 +62,47 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.storage_class(numeric) IS
     'pgbench_lab: storage class, random_page_cost and effective_io_concurrency for a measured random read rate';
 
+-- What the latest io_test() says of effective_io_concurrency: the knee
+-- depth it measured, with the rates that make it one (NULL for a result
+-- from before depths were measured).
+CREATE FUNCTION pgbench_lab_internal.io_knee_reason(results jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT pg_catalog.format(
+         'effective_io_concurrency %s measured: %s random reads/s with %s in flight, %s%s',
+         knee.depth, pg_catalog.round(knee.iops), knee.depth,
+         CASE WHEN knee.depth OPERATOR(pg_catalog.=) best.depth
+              THEN 'the best of the depths measured'
+              ELSE pg_catalog.format('the fewest in flight within 10%% of the best (%s with %s)',
+                                     pg_catalog.round(best.iops), best.depth) END,
+         CASE WHEN knee.depth OPERATOR(pg_catalog.=) 1
+              THEN '; reads in flight do not pay on this device'
+              WHEN knee.depth OPERATOR(pg_catalog.=) deepest.depth
+              THEN pg_catalog.format('; still growing at %s, the deepest io_test() measures', knee.depth)
+              ELSE '' END)
+  FROM (SELECT CASE WHEN pg_catalog.jsonb_typeof(results OPERATOR(pg_catalog.->) 'iops_by_depth')
+                           OPERATOR(pg_catalog.=) 'array'
+                      THEN results OPERATOR(pg_catalog.->) 'iops_by_depth' END AS depths,
+               (results OPERATOR(pg_catalog.->>) 'knee_depth')::pg_catalog.int4 AS knee) AS r,
+       LATERAL (SELECT (e OPERATOR(pg_catalog.->>) 'depth')::pg_catalog.int4 AS depth,
+                       (e OPERATOR(pg_catalog.->>) 'iops')::pg_catalog.numeric AS iops
+                  FROM pg_catalog.jsonb_array_elements(r.depths) AS e) AS knee,
+       LATERAL (SELECT (e OPERATOR(pg_catalog.->>) 'depth')::pg_catalog.int4 AS depth,
+                       (e OPERATOR(pg_catalog.->>) 'iops')::pg_catalog.numeric AS iops
+                  FROM pg_catalog.jsonb_array_elements(r.depths) AS e
+                 ORDER BY 2 DESC, 1 LIMIT 1) AS best,
+       LATERAL (SELECT pg_catalog.max((e OPERATOR(pg_catalog.->>) 'depth')::pg_catalog.int4) AS depth
+                  FROM pg_catalog.jsonb_array_elements(r.depths) AS e) AS deepest
+ WHERE knee.depth OPERATOR(pg_catalog.=) r.knee
+$$;
+
 -- The latest figures of each kind, one row (NULLs when nothing was
--- measured), for people and for the recommender.
+-- measured), for people and for the recommender.  effective_io_concurrency
+-- is the knee depth io_test() measured; a result without depths (recorded
+-- by 0.1) falls back to the storage class's value, and the reason says
+-- which.
 CREATE VIEW pgbench_lab.storage_latest AS
 SELECT f.id AS fsync_test_id,
        f.finished_at AS fsync_measured_at,
@@ -74,14 +114,21 @@ SELECT f.id AS fsync_test_id,
        i.id AS io_test_id,
        i.finished_at AS io_measured_at,
        i.size_bytes AS io_file_size,
-       (i.results OPERATOR(pg_catalog.->>) 'write_mb_per_second')::numeric AS write_mb_per_second,
-       (i.results OPERATOR(pg_catalog.->>) 'read_mb_per_second')::numeric AS read_mb_per_second,
-       (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::numeric AS random_read_iops,
+       (i.results OPERATOR(pg_catalog.->>) 'write_mb_per_second')::pg_catalog.numeric AS write_mb_per_second,
+       (i.results OPERATOR(pg_catalog.->>) 'read_mb_per_second')::pg_catalog.numeric AS read_mb_per_second,
+       (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::pg_catalog.numeric AS random_read_iops,
        i.results OPERATOR(pg_catalog.->>) 'read_cache_bypass' AS read_cache_bypass,
        sc.storage_class,
        sc.random_page_cost,
-       sc.effective_io_concurrency,
-       sc.reason AS storage_class_reason
+       COALESCE(knee.depth, sc.effective_io_concurrency) AS effective_io_concurrency,
+       CASE WHEN knee.depth IS NOT NULL
+            THEN sc.reason OPERATOR(pg_catalog.||) '; ' OPERATOR(pg_catalog.||) knee.reason
+            WHEN sc.reason IS NOT NULL
+            THEN sc.reason OPERATOR(pg_catalog.||) pg_catalog.format(
+                   '; effective_io_concurrency %s from the storage class: this io_test() result has no queue depths, a new io_test() would measure them',
+                   sc.effective_io_concurrency) END AS storage_class_reason,
+       i.results OPERATOR(pg_catalog.->) 'iops_by_depth' AS iops_by_depth,
+       knee.depth AS knee_depth
   FROM (VALUES (1)) AS one(x)
   LEFT JOIN LATERAL (
         SELECT t.* FROM pgbench_lab.storage_tests AS t
@@ -92,22 +139,27 @@ SELECT f.id AS fsync_test_id,
          WHERE t.kind OPERATOR(pg_catalog.=) 'io'
          ORDER BY t.id DESC LIMIT 1) AS i ON true
   LEFT JOIN LATERAL (
-        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::pg_catalog.numeric AS ops
           FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
-         WHERE (e OPERATOR(pg_catalog.->>) 'is_current')::boolean LIMIT 1) AS cur ON true
+         WHERE (e OPERATOR(pg_catalog.->>) 'is_current')::pg_catalog.bool LIMIT 1) AS cur ON true
   LEFT JOIN LATERAL (
         SELECT e OPERATOR(pg_catalog.->>) 'method' AS method,
-               (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+               (e OPERATOR(pg_catalog.->>) 'ops_per_second')::pg_catalog.numeric AS ops
           FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
-         WHERE (e OPERATOR(pg_catalog.->>) 'fastest_safe')::boolean LIMIT 1) AS best ON true
+         WHERE (e OPERATOR(pg_catalog.->>) 'fastest_safe')::pg_catalog.bool LIMIT 1) AS best ON true
   LEFT JOIN LATERAL (
-        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::numeric AS ops
+        SELECT (e OPERATOR(pg_catalog.->>) 'ops_per_second')::pg_catalog.numeric AS ops
           FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
-         WHERE e OPERATOR(pg_catalog.@>) '{"method": "fdatasync", "direct": false, "writes_per_sync": 1, "write_size": 8192}'::jsonb
+         WHERE e OPERATOR(pg_catalog.@>) '{"method": "fdatasync", "direct": false, "writes_per_sync": 1, "write_size": 8192}'::pg_catalog.jsonb
          LIMIT 1) AS fds ON true
   LEFT JOIN LATERAL pgbench_lab.storage_class(
-        (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::numeric) AS sc ON true;
+        (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::pg_catalog.numeric) AS sc ON true
+  LEFT JOIN LATERAL (
+        SELECT (i.results OPERATOR(pg_catalog.->>) 'knee_depth')::pg_catalog.int4 AS depth,
+               pgbench_lab_internal.io_knee_reason(i.results) AS reason
+         WHERE sc.storage_class IS NOT NULL
+           AND pg_catalog.jsonb_typeof(i.results OPERATOR(pg_catalog.->) 'knee_depth') OPERATOR(pg_catalog.=) 'number') AS knee ON true;
 COMMENT ON VIEW pgbench_lab.storage_latest IS
-    'pgbench_lab: latest fsync_test() and io_test() figures and the storage class they suggest';
+    'pgbench_lab: latest fsync_test() and io_test() figures, the storage class they suggest and the measured effective_io_concurrency';
 REVOKE ALL ON pgbench_lab.storage_latest FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.storage_latest TO pg_monitor;

@@ -3,7 +3,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(12);
+SELECT plan(14);
 
 
 CREATE TEMP TABLE f AS SELECT * FROM pgbench_lab.fsync_test(0.5);
@@ -28,6 +28,12 @@ SELECT ok((SELECT file_size > 0 AND file_size <= 8 * 1024 * 1024 AND file_size %
              FROM i), 'io_test returns positive figures for at most the asked size');
 SELECT ok((SELECT read_cache_bypass IN ('O_DIRECT', 'posix_fadvise') FROM i),
           'the OS cache is kept out of the read figures');
+SELECT is((SELECT array_agg((e ->> 'depth')::int ORDER BY n)
+             FROM i, jsonb_array_elements(i.iops_by_depth) WITH ORDINALITY AS d(e, n)),
+          ARRAY[1, 4, 16, 64], 'io_test measures random reads at queue depths 1, 4, 16 and 64');
+SELECT ok((SELECT knee_depth IN (1, 4, 16, 64)
+                  AND (iops_by_depth -> 0 ->> 'iops')::numeric = random_read_iops FROM i),
+          'the knee is one of the depths, and depth 1 is random_read_iops');
 SELECT is((SELECT count(*)::int FROM pg_ls_tmpdir() WHERE name LIKE '%pgbench_lab%'), 0,
           'no temporary file left after io_test');
 
@@ -37,7 +43,10 @@ SELECT is((SELECT count(*)::int FROM pgbench_lab.storage_tests
 SELECT ok((SELECT fastest_safe_method = (SELECT method FROM f WHERE fastest_safe)
                   AND random_read_iops = (SELECT random_read_iops FROM i)
                   AND storage_class IS NOT NULL
-             FROM pgbench_lab.storage_latest), 'storage_latest shows the latest figures');
+                  AND effective_io_concurrency = (SELECT knee_depth FROM i)
+                  AND knee_depth = (SELECT knee_depth FROM i)
+             FROM pgbench_lab.storage_latest),
+          'storage_latest shows the latest figures, effective_io_concurrency the measured knee');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -2,7 +2,8 @@
 
 The temporary file lives in the data directory; these tests list that
 directory as root (the test runner) after success, error, cancel and
-terminate, and check who may run the functions and read their results.
+terminate, and check who may run the functions and read their results,
+and which row fsync_test() marks as the fastest safe one.
 """
 import os
 import time
@@ -10,7 +11,7 @@ import time
 import psycopg
 import pytest
 
-from conftest import Background
+from conftest import PG_MAJOR, Background
 
 
 def leftovers(node):
@@ -138,3 +139,49 @@ def test_pg_dump_keeps_results(node):
     assert "COPY pgbench_lab.storage_tests" in out
     copy = out.split("COPY pgbench_lab.storage_tests", 1)[1].split("\\.", 1)[0]
     assert len(copy.strip().splitlines()) - 1 == n
+
+
+def o_direct_conf():
+    """Settings under which the server writes WAL with O_DIRECT."""
+    if PG_MAJOR >= 16:
+        return {"debug_io_direct": "'wal'"}
+    return {"wal_level": "minimal", "max_wal_senders": "0"}
+
+
+def test_fastest_safe_as_the_server_writes(new_cluster):
+    """fastest_safe is chosen among the rows the server would write like if
+    wal_sync_method alone changed: with WAL under O_DIRECT, those opened with
+    O_DIRECT as the server would (every method from 16 on, the open_* ones
+    in 15), and the current row is one of them."""
+    c = new_cluster("odirect", o_direct_conf())
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    rows = c.sql("SELECT method, direct, ops_per_second, supported, is_current, fastest_safe"
+                 " FROM pgbench_lab.fsync_test(0.5)"
+                 " WHERE writes_per_sync = 1 AND write_size = 8192")
+
+    def as_server(method):
+        return True if PG_MAJOR >= 16 else method.startswith("open_")
+
+    candidates = [r for r in rows if r[0] != "write" and r[1] == as_server(r[0]) and r[3]]
+    if not candidates:
+        pytest.skip("the file system refuses O_DIRECT")
+    best = [r for r in rows if r[5]]
+    assert len(best) == 1 and best[0] in candidates, rows
+    assert best[0][2] == max(r[2] for r in candidates), rows
+    current = [r for r in rows if r[4]]
+    assert len(current) == 1 and current[0] in candidates, rows
+    # storage_latest names it
+    assert c.scalar("SELECT fastest_safe_method FROM pgbench_lab.storage_latest") == best[0][0]
+
+
+def test_fastest_safe_default(node):
+    """With WAL written through the page cache (the default), the fastest
+    safe row is one without O_DIRECT, and the current row is a candidate."""
+    rows = node.sql("SELECT method, direct, ops_per_second, supported, is_current, fastest_safe"
+                    " FROM pgbench_lab.fsync_test(0.5)"
+                    " WHERE writes_per_sync = 1 AND write_size = 8192")
+    candidates = [r for r in rows if r[0] != "write" and not r[1] and r[3]]
+    best = [r for r in rows if r[5]]
+    assert len(best) == 1 and best[0] in candidates, rows
+    assert best[0][2] == max(r[2] for r in candidates), rows
+    assert all(not r[1] for r in rows if r[4]), rows
