@@ -60,12 +60,17 @@ typedef struct RecommenderInput
 	const char *storage_note;	/* "measured by ... -> nvme" */
 	double		measured_page_cost; /* the class's random_page_cost */
 	int			measured_io_concurrency;	/* its effective_io_concurrency */
+	const char *measured_io_note;	/* how io_test() found the depth */
+	const char *measured_io_date;	/* when */
+	int			measured_knee_depth;	/* its knee; 0 when not measured */
 	bool		storage_from_flags; /* neither asked nor measured */
 	int			default_io_concurrency; /* this server's defaults */
 	int			default_maint_io_concurrency;
 	/* the WAL sync method: a row only when wal_sync_current is set */
 	const char *wal_sync_current;	/* the live value */
 	const char *wal_sync_measured;	/* fsync_test()'s fastest safe method */
+	double		wal_sync_measured_ops;	/* its flushes per second */
+	double		wal_sync_current_ops;	/* the live method's, same test */
 	const char *wal_sync_note;	/* "measured by fsync_test() on ..." */
 	/* background worker slots the server needs besides parallel query */
 	int			live_worker_processes;	/* 0: not this server's */

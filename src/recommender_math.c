@@ -54,6 +54,8 @@
 #define PGBL_DEFAULT_MAINT (64.0 * MB)
 #define PGBL_DEFAULT_MAX_WAL (1.0 * GB)
 #define PGBL_DEFAULT_MIN_WAL (80.0 * MB)
+/* How much faster a WAL sync method must measure to replace the live one. */
+#define PGBL_SYNC_MARGIN 1.1
 /* Background worker slots a pgbench_lab run of this many clients needs. */
 #define PGBL_LAB_RUN_CLIENTS 8
 
@@ -577,6 +579,8 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 	s = add_setting(out, "effective_io_concurrency", RECO_UNIT_NUMBER, eio, NULL);
 	if (in->os != RECO_LINUX)
 		s->formula = psprintf("0 on %s", RecoOsNames[in->os]);
+	else if (measured && in->measured_knee_depth > 0)
+		s->formula = psprintf("%d, the measured knee depth", eio);
 	else if (keep)
 		s->formula = psprintf("%d, the default (not measured)", eio);
 	else
@@ -584,6 +588,9 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 							  RecoStorageNames[in->storage]);
 	if (in->os != RECO_LINUX)
 		s->reason = pstrdup("Prefetch advice needs posix_fadvise, which this OS lacks.");
+	else if (measured && in->measured_io_note != NULL)
+		s->reason = psprintf("Bitmap heap scans prefetch this many pages, as many reads in flight as the device serves faster: io_test() on %s found %s.",
+							 in->measured_io_date, in->measured_io_note);
 	else if (measured)
 		s->reason = psprintf("Storage %s, so bitmap heap scans prefetch as many pages as such a device serves at once.",
 							 in->storage_note);
@@ -618,6 +625,20 @@ emit_wal_sync(const RecommenderInput *in, RecommenderResult *out)
 
 	if (in->wal_sync_current == NULL)
 		return;
+	/* a lead within a tenth is a run's noise: the live method stays */
+	if (in->wal_sync_measured != NULL &&
+		strcmp(in->wal_sync_measured, in->wal_sync_current) != 0 &&
+		in->wal_sync_current_ops > 0 &&
+		in->wal_sync_measured_ops < PGBL_SYNC_MARGIN * in->wal_sync_current_ops)
+	{
+		s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0, in->wal_sync_current);
+		s->formula = psprintf("%s, live: the fastest safe, %s, leads by less than %.0f%%",
+							  in->wal_sync_current, in->wal_sync_measured,
+							  (PGBL_SYNC_MARGIN - 1) * 100);
+		s->reason = psprintf("The live method stays: %s, a lead within one run's spread. Run fsync_test() again on a quiet machine to decide.",
+							 in->wal_sync_note);
+		return;
+	}
 	if (in->wal_sync_measured != NULL)
 	{
 		s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0,

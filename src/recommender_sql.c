@@ -190,7 +190,8 @@ measured_storage(RecommenderInput *in)
 					" fastest_safe_method,"
 					" pg_catalog.to_char(fsync_measured_at, 'YYYY-MM-DD'),"
 					" pg_catalog.round(fastest_safe_ops_per_second),"
-					" pg_catalog.round(current_ops_per_second)"
+					" pg_catalog.round(current_ops_per_second),"
+					" knee_reason, knee_depth"
 					" FROM pgbench_lab.storage_latest", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.storage_latest");
 	if (SPI_processed == 1)
@@ -211,6 +212,12 @@ measured_storage(RecommenderInput *in)
 			in->storage = (RecoStorage) i;
 			in->measured_page_cost = strtod(rpc, NULL);
 			in->measured_io_concurrency = atoi(eio);
+			if (SPI_getvalue(tup, desc, 11) != NULL)
+			{
+				in->measured_knee_depth = atoi(SPI_getvalue(tup, desc, 11));
+				in->measured_io_note = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 10));
+				in->measured_io_date = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 4));
+			}
 			note = psprintf("measured by pgbench_lab.io_test() on %s: %s random 8 kB reads/s -> %s",
 							SPI_getvalue(tup, desc, 4),
 							SPI_getvalue(tup, desc, 5), cls);
@@ -221,6 +228,9 @@ measured_storage(RecommenderInput *in)
 			char	   *cur = SPI_getvalue(tup, desc, 9);
 
 			in->wal_sync_measured = MemoryContextStrdup(caller, sync);
+			in->wal_sync_measured_ops = SPI_getvalue(tup, desc, 8) ?
+				strtod(SPI_getvalue(tup, desc, 8), NULL) : 0;
+			in->wal_sync_current_ops = cur ? strtod(cur, NULL) : 0;
 			note = psprintf("pgbench_lab.fsync_test() on %s measured %s flushes/s with it%s",
 							SPI_getvalue(tup, desc, 7), SPI_getvalue(tup, desc, 8),
 							cur ? psprintf(" against %s with the live method", cur) : "");

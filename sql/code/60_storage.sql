@@ -128,7 +128,8 @@ SELECT f.id AS fsync_test_id,
                    '; effective_io_concurrency %s from the storage class: this io_test() result has no queue depths, a new io_test() would measure them',
                    sc.effective_io_concurrency) END AS storage_class_reason,
        i.results OPERATOR(pg_catalog.->) 'iops_by_depth' AS iops_by_depth,
-       knee.depth AS knee_depth
+       knee.depth AS knee_depth,
+       knee.reason AS knee_reason
   FROM (VALUES (1)) AS one(x)
   LEFT JOIN LATERAL (
         SELECT t.* FROM pgbench_lab.storage_tests AS t
