@@ -68,13 +68,62 @@ def lab_tps(c, workload, clients, seconds, settings="{}"):
     return row[3]
 
 
-def pgbench_tps(c, workload, clients, seconds):
-    # pgbench at its best: over the Unix socket, and no more threads than
-    # cores (more only slow it down)
-    threads = min(clients, os.cpu_count() or 1)
+def pgbench_tps(c, workload, clients, seconds, threads=None):
+    # pgbench at its best: over the Unix socket, prepared, and the -j that
+    # best_threads() found (by default no more threads than cores)
+    threads = threads or BEST_J.get((workload, clients)) or min(clients, os.cpu_count() or 1)
     out = c.run_client("pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(threads),
                        "-T", str(seconds), *PGBENCH_FLAGS[workload], "postgres", socket=True).stdout
     return float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
+
+
+# (workload, clients) -> the -j that gave pgbench its best throughput
+BEST_J = {}
+
+
+def best_threads(c, workload, clients, seconds):
+    """pgbench's best -j among 1, the cores and the clients (each a divisor
+    of the clients, as pgbench requires), from alternating probes of a few
+    seconds; remembered for the rounds that follow, and printed."""
+    cores = os.cpu_count() or 1
+    candidates = sorted({j for j in (1, min(cores, clients), clients) if clients % j == 0})
+    if len(candidates) == 1:
+        BEST_J[(workload, clients)] = candidates[0]
+        return candidates[0]
+    probe = max(2, min(seconds, 3))
+    results = {j: [] for j in candidates}
+    for _ in range(2):
+        for j in candidates:
+            results[j].append(pgbench_tps(c, workload, clients, probe, threads=j))
+    best = max(candidates, key=lambda j: statistics.median(results[j]))
+    BEST_J[(workload, clients)] = best
+    print(f"  pgbench -c {clients} {workload}: best -j {best} ("
+          + ", ".join(f"-j {j} {statistics.median(v):.0f} tps" for j, v in results.items())
+          + f", {probe}-s probes)", flush=True)
+    return best
+
+
+def quiet_check():
+    """Warn when the machine is not quiet: figures from a busy machine are
+    not figures.  Load average against the CPUs, and other PostgreSQL
+    processes than this benchmark's."""
+    cores = os.cpu_count() or 1
+    load1, load5, _ = os.getloadavg()
+    others = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() in ("postgres", "postmaster", "pgbench"):
+                        others += 1
+            except OSError:
+                pass
+    busy = load1 > 0.3 * cores or load5 > 0.5 * cores or others > 0
+    print(f"== machine: {cores} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min), "
+          f"{others} other PostgreSQL processes" + (
+              " -- WARNING: not quiet; these figures are not for publishing" if busy else ": quiet"),
+          flush=True)
+    return not busy
 
 
 def plpgsql_tps(c, workload, clients, seconds):
@@ -170,11 +219,13 @@ def throughput(c, table, args, workload, clients):
     ]
     if workload == "select-only":
         contenders.append(("SPI floor", lambda: floor_tps(c, clients, s)))
+    best_threads(c, workload, clients, s)
     med, runs = median_rounds(contenders, args.rounds)
     what = f"{workload}, {clients} client{'s' if clients > 1 else ''} (tps)"
     print(f"  {what} ranges: " + ", ".join(f"{n} {min(v):.0f}-{max(v):.0f}" for n, v in runs.items()),
           flush=True)
-    table.add(what, "pgbench_lab", med["pgbench_lab"], "pgbench -M prepared", med["pgbench"])
+    table.add(what, "pgbench_lab", med["pgbench_lab"],
+              f"pgbench -M prepared -j {BEST_J[(workload, clients)]}", med["pgbench"])
     table.add(what, "pgbench_lab", med["pgbench_lab"], "PL/pgSQL loop+COMMIT", med["plpgsql"])
     if "SPI floor" in med:
         # the share of the bare loop that the instrumented client keeps
@@ -241,23 +292,87 @@ def memory(c, table, args):
     table.add(f"worker memory, {minutes} min tpcb (bytes)", "end", end or 0, "start", start or 1)
 
 
+def lab_worker_memory(c, workload, clients, seconds):
+    """pgbench_lab's TPS and the median memory of its client workers, taken
+    during a run of its own (start(), sampled halfway)."""
+    run_id = c.scalar("SELECT pgbench_lab.start(%s, clients => %s, duration => %s)",
+                      (workload, clients, f"{seconds} s"))
+    c.poll("SELECT count(*) = %s FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'",
+           (clients,))
+    time.sleep(seconds / 2)
+    pids = [r[0] for r in c.sql("SELECT pid FROM pg_stat_activity "
+                                "WHERE backend_type = 'pgbench_lab client' LIMIT 3")]
+    mem = statistics.median([worker_memory(c, pid) or 0 for pid in pids]) if pids else 0
+    row = c.sql("CALL pgbench_lab.wait(%s)", (run_id,))[0]
+    return row[3], mem
+
+
+def matrix(c, args):
+    """How the cost grows: for each scale the disk allows and each client
+    count, pgbench_lab's and pgbench's TPS (medians of alternating rounds),
+    the ratio and a client worker's memory; then init's rows per second at
+    scale 10, 50 and 100."""
+    free = shutil.disk_usage(c.base).free
+    def ints(text):
+        return [int(x) for x in text.split(",") if x.strip()]
+
+    scales = [s for s in ints(args.matrix_scales) if s * 16 * 2**20 * 3 < free]
+    print("  scale  clients  pgbench_lab tps  pgbench tps (-j)  ratio  worker memory", flush=True)
+    for scale in scales:
+        drop_tables(c)
+        c.sql("SELECT * FROM pgbench_lab.init(%s)", (scale,))
+        c.sql("VACUUM ANALYZE")
+        for clients in ints(args.matrix_clients):
+            s = args.seconds
+            best_threads(c, "select-only", clients, s)
+            mems = []
+
+            def lab():
+                tps, mem = lab_worker_memory(c, "select-only", clients, s)
+                mems.append(mem)
+                return tps
+
+            med, runs = median_rounds([("pgbench_lab", lab),
+                                       ("pgbench", lambda: pgbench_tps(c, "select-only", clients, s))],
+                                      args.rounds)
+            print(f"  {scale:>5}  {clients:>7}  {med['pgbench_lab']:>15.0f}  "
+                  f"{med['pgbench']:>11.0f} ({BEST_J[('select-only', clients)]})  "
+                  f"{med['pgbench_lab'] / med['pgbench']:>5.2f}  "
+                  f"{statistics.median(mems):>10.0f} B   ranges: "
+                  + ", ".join(f"{n} {min(v):.0f}-{max(v):.0f}" for n, v in runs.items()), flush=True)
+    for scale in ints(args.matrix_init):
+        if scale * 16 * 2**20 * 3 >= free:
+            break
+        secs = statistics.median(init_seconds(c, "pgbench_lab.init", scale) for _ in range(args.rounds))
+        print(f"  init scale {scale}: {100000 * scale / secs:,.0f} rows/s ({secs:.2f} s)", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--scale", type=int, default=10)
     ap.add_argument("--memory-minutes", type=float, default=5)
     ap.add_argument("--quick", action="store_true", help="2-s runs, 3 rounds, no init 50, 1 min memory")
+    ap.add_argument("--matrix", action="store_true",
+                    help="the cost curve: clients x scales for pgbench_lab and pgbench")
+    ap.add_argument("--matrix-clients", default="1,2,4,8,16,32,64")
+    ap.add_argument("--matrix-scales", default="1,10,100", help="those the disk allows")
+    ap.add_argument("--matrix-init", default="10,50,100", help="init's rows/s at these scales")
     args = ap.parse_args()
     if args.quick:
-        args.seconds, args.memory_minutes = 2, 1
+        args.seconds, args.memory_minutes, args.rounds = 2, 1, 3
     c = Cluster("bench", {"shared_buffers": "512MB", "max_wal_size": "4GB",
-                          "max_worker_processes": "16", "fsync": "on"})
+                          "max_worker_processes": "80" if args.matrix else "16", "fsync": "on"})
     try:
+        quiet_check()
         c.start()
         print(f"== PostgreSQL {c.scalar('SHOW server_version')}, {os.cpu_count()} CPUs; "
               f"{args.rounds} rounds of {args.seconds} s, alternating; medians", flush=True)
         c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        if args.matrix:
+            matrix(c, args)
+            return
         table = Table()
         init_speed(c, table, args, 10)
         if not args.quick:
@@ -271,6 +386,7 @@ def main():
         instrumentation(c, table, args)
         memory(c, table, args)
         table.show()
+        quiet_check()
     finally:
         c.destroy()
 
