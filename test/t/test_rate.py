@@ -45,6 +45,10 @@ def progress(c, run_id):
         return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
+def report(c, run_id):
+    return "\n".join(r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,)))
+
+
 def test_rate_below_capacity_is_kept(lab):
     """200 tps for 8 s over 2 clients: the clients run every slot their
     schedule set (bar the one each may wait for when the clock stops), the
@@ -69,6 +73,9 @@ def test_rate_below_capacity_is_kept(lab):
     assert sum(s["transactions"] for s in p) == x["transactions"], info
     half = [s["lag_avg_ms"] for s in p[len(p) // 2:] if s["lag_avg_ms"] is not None]
     assert half and max(half) < 250, info
+    text = report(lab, r["run_id"])
+    assert "Rate not sustained" not in text, text
+    assert "rate          200 tps asked" in text, text
 
 
 def test_rate_schedule_is_poisson(lab):
@@ -91,7 +98,7 @@ def test_rate_schedule_is_poisson(lab):
 
 def test_rate_above_capacity_is_flagged(lab):
     """10 million tps: the clients fall behind at once, the lag grows second
-    by second, and the run is flagged not sustained."""
+    by second, the run is flagged not sustained and the report says so."""
     r = run(lab, "select-only", clients=2, duration="4 s", rate=1e7)
     assert r["status"] == "done", r
     x = row(lab, r["run_id"])
@@ -104,6 +111,9 @@ def test_rate_above_capacity_is_flagged(lab):
     # behind by about a second more each second: at least half of that
     assert full[-1]["lag_avg_ms"] - full[0]["lag_avg_ms"] > 500 * (full[-1]["second"] - full[0]["second"]), info
     assert x["lag_max_ms"] >= full[-1]["lag_avg_ms"], info
+    text = report(lab, r["run_id"])
+    assert "Rate not sustained" in text and "of 10000000 tps asked" in text, text
+    assert "lag growing" in text, text
 
 
 def test_latency_limit_with_rate_skips(lab):
@@ -138,6 +148,8 @@ def test_latency_limit_with_rate_skips(lab):
     assert sum(s["late"] for s in p) == x["late"], info
     # skipped slots run nothing: committed transactions are history rows
     assert lab.scalar("SELECT count(*) FROM pgbench_history") - hist0 == x["transactions"], info
+    text = report(lab, run_id)
+    assert "skipped" in text and "late" in text, text
 
 
 def test_latency_limit_without_rate_counts_late(lab):
@@ -285,3 +297,42 @@ def test_counts_stay_honest_under_a_rate(lab):
     a, t, b, h = (x - y for x, y in zip(balances(lab), before))
     assert a == t == b == h
 
+
+def test_export_import_compare_carry_the_rate(lab, new_cluster):
+    """A rate-limited run travels: export writes its rate fields (and only
+    for such runs), import into another server reads them back the same,
+    checks them as it checks every field, and compare() and report() show
+    them there."""
+    from psycopg.types.json import Jsonb
+
+    paced = run(lab, "tpcb-like", clients=2, duration="2 s", rate=100, latency_limit="20 ms")["run_id"]
+    plain = run(lab, "select-only", clients=1, transactions=50)["run_id"]
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s, %s]::bigint[])", (paced, plain))
+    runs = {r["run_id"]: r for r in doc["runs"]}
+    fields = ("rate", "latency_limit", "lag_avg_ms", "lag_max_ms", "late", "skipped", "scheduled",
+              "rate_sustained")
+    assert all(f in runs[paced] for f in fields), runs[paced]
+    assert not any(f in runs[plain] for f in fields), runs[plain]
+    assert all("lag_avg_ms" in p and "skipped" in p for p in runs[paced]["progress"])
+    assert not any("lag_avg_ms" in p for p in runs[plain]["progress"])
+    other = new_cluster("rate-import")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    for field, bad, problem in (("rate_sustained", "yes", "is not true or false"),
+                                ("late", -1, "is not a whole number of 0 or more"),
+                                ("latency_limit", "soon", "is not an interval"),
+                                ("rate", "fast", "is not a number")):
+        broken = dict(doc, runs=[dict(runs[paced], **{field: bad})])
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            other.sql("SELECT * FROM pgbench_lab.import(%s)", (Jsonb(broken),))
+        assert f"$.runs[0].{field} {problem}" in e.value.diag.message_primary, e.value.diag.message_primary
+    ids = dict((s, i) for k, s, i in other.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)",
+                                                 (Jsonb(doc),)))
+    again = other.scalar("SELECT pgbench_lab.export(ARRAY[%s, %s]::bigint[])", (ids[paced], ids[plain]))
+    strip = ("run_id", "source_server", "source_run_id")
+    assert ([{k: v for k, v in r.items() if k not in strip} for r in again["runs"]]
+            == [{k: v for k, v in r.items() if k not in strip} for r in doc["runs"]])
+    cmp = other.sql("SELECT run_id, rate, rate_sustained, lag_avg_ms IS NOT NULL "
+                    "FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])", (ids[paced], ids[plain]))
+    assert cmp == [(ids[paced], 100, runs[paced]["rate_sustained"], True), (ids[plain], None, None, False)], cmp
+    text = report(other, ids[paced])
+    assert "rate 100 tps asked, latency limit 20 ms" in text and "schedule lag  avg" in text, text
