@@ -252,7 +252,8 @@ raise_max(pg_atomic_uint64 *max, uint64 value)
 /*
  * Publish the local counters after a transaction: its latency, and with a
  * rate its schedule lag (both ns; failed transactions have neither, as in
- * pgbench).
+ * pgbench).  Every transaction that ends, committed or failed, passes here
+ * once: the one place to take per-transaction samples from.
  */
 static void
 publish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
