@@ -10,6 +10,22 @@
  * top-level transaction, committed, timed and counted in the run's shared
  * memory (single writer per counter, no locks).
  *
+ * With a rate (pgbench -R), each client keeps its own schedule: a Poisson
+ * process at the run's rate divided by its clients, as pgbench divides its
+ * rate among its threads, drawn from a generator of its own (so the
+ * workload's draws stay those of the same seed without a rate).  The client
+ * sleeps on its latch until the next slot (never spinning: under a
+ * millisecond it sleeps the rest), so a stop, a cancel or an interrupt
+ * still wakes it at once.  A transaction's latency counts from its slot,
+ * not from when the client got to it, and that delay, the schedule lag, is
+ * counted apart; a retry keeps its slot.  With a latency limit (pgbench
+ * -L), committed transactions over it are counted late, and with a rate, a
+ * slot already later than the limit when the client gets to it is skipped
+ * and counted, as pgbench skips it: its transaction would be late even if
+ * it took no time.  When a client stops it counts the slots that fell due
+ * before (run, skipped or not yet reached), so the coordinator can tell
+ * whether the rate was sustained.
+ *
  * An ERROR inside a transaction is caught, the transaction aborted and the
  * error counted: serialisation failures and deadlocks are retried with the
  * same draws up to max_tries, as pgbench does; any other error ends this
@@ -29,6 +45,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <math.h>
 
 #include "access/xact.h"
 #include "executor/instrument.h"
@@ -65,7 +83,25 @@ typedef struct ClientCtx
 	int64		hit_base;
 	int64		read_base;
 	bool		cancelled;		/* this client cancelled the run */
+	bool		timed;			/* latencies measured (and lag, and late) */
+	/* the rate's schedule: times in ns after the go */
+	pg_prng_state sched_rng;
+	double		gap_ns;			/* mean gap between this client's slots */
+	double		slot;			/* the slot drawn last */
+	uint64		drawn;			/* slots drawn so far */
+	uint64		skipped;
+	uint64		late;
+	uint64		lag_sum;
+	uint64		lag_max;
 } ClientCtx;
+
+#define NS_PER_MS	INT64CONST(1000000)
+/* more slots behind than this are skipped in one draw (skip_late_slots) */
+#define PGBL_SKIP_BULK	32.0
+/* at its end, a client draws at most this many slots to count the due ones */
+#define PGBL_DUE_DRAWS	1000000
+/* the longest mean gap between slots, so that no time overflows: 30 years */
+#define PGBL_GAP_MAX_NS	1e18
 
 /* Set when this worker receives SIGINT (pg_cancel_backend()). */
 static volatile sig_atomic_t cancel_received = false;
@@ -203,22 +239,35 @@ cancel_run(ClientCtx *cx, ErrorData *edata)
 		WorkerSetLatchOf(cx->run->coordinator_pid);
 }
 
-/* Publish the local counters after a transaction. */
+/* A maximum that the coordinator may swap to zero meanwhile. */
 static void
-publish(ClientCtx *cx, uint64 latency_ns, bool committed)
+raise_max(pg_atomic_uint64 *max, uint64 value)
+{
+	uint64		seen = pg_atomic_read_u64(max);
+
+	while (value > seen && !pg_atomic_compare_exchange_u64(max, &seen, value))
+		;
+}
+
+/*
+ * Publish the local counters after a transaction: its latency, and with a
+ * rate its schedule lag (both ns; failed transactions have neither, as in
+ * pgbench).  Every transaction that ends, committed or failed, passes here
+ * once: the one place to take per-transaction samples from.
+ */
+static void
+publish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
 {
 	RunClient  *me = cx->me;
-	uint64		imax;
 	uint64		bits;
 
-	if (committed && !pgbl_instrument)
+	if (committed && !cx->timed)
 	{
 		pg_atomic_write_u64(&me->xacts, ++cx->xacts);
 		return;
 	}
 	if (committed)
 	{
-		imax = pg_atomic_read_u64(&me->latency_max_interval);
 		cx->xacts++;
 		cx->lat_sum += latency_ns;
 		StatsMomentsAdd(&cx->lat_us, latency_ns / 1000.0);
@@ -231,9 +280,17 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 		memcpy(&bits, &cx->lat_us.m2, sizeof(bits));
 		pg_atomic_write_u64(&me->latency_m2_us2, bits);
 		pg_atomic_write_u64(&me->latency_max_ns, cx->lat_max);
-		while (latency_ns > imax &&
-			   !pg_atomic_compare_exchange_u64(&me->latency_max_interval, &imax, latency_ns))
-			;
+		raise_max(&me->latency_max_interval, latency_ns);
+		if (cx->run->rate > 0)
+		{
+			cx->lag_sum += lag_ns;
+			cx->lag_max = Max(cx->lag_max, lag_ns);
+			pg_atomic_write_u64(&me->lag_sum_ns, cx->lag_sum);
+			pg_atomic_write_u64(&me->lag_max_ns, cx->lag_max);
+			raise_max(&me->lag_max_interval, lag_ns);
+		}
+		if (cx->run->latency_limit_ns > 0 && latency_ns > (uint64) cx->run->latency_limit_ns)
+			pg_atomic_write_u64(&me->late, ++cx->late);
 		/* last: the coordinator reads xacts first, then the sums */
 		pg_write_barrier();
 		pg_atomic_write_u64(&me->xacts, cx->xacts);
@@ -245,14 +302,16 @@ publish(ClientCtx *cx, uint64 latency_ns, bool committed)
 }
 
 /*
- * One pgbench transaction with its retries.  Returns false when the client
+ * One pgbench transaction with its retries, for the slot "scheduled" (the
+ * monotonic clock's ns) with a rate, else 0.  Returns false when the client
  * must end (a non-retryable error, or a stop that interrupted it).
  */
 static bool
-client_step(ClientCtx *cx)
+client_step(ClientCtx *cx, int64 scheduled)
 {
 	WorkloadDraw d;
-	int64		t0 = pgbl_instrument ? WorkerNowNs() : 0;
+	int64		t0 = cx->timed ? WorkerNowNs() : 0;
+	int64		from = scheduled > 0 ? scheduled : t0;
 	int			tries = 0;
 
 	WorkloadDrawNext(&cx->run->wl, &cx->rng, &d);
@@ -270,7 +329,8 @@ client_step(ClientCtx *cx)
 		tries++;
 		if (code == 0)
 		{
-			publish(cx, pgbl_instrument ? (uint64) (WorkerNowNs() - t0) : 0, true);
+			publish(cx, cx->timed ? (uint64) Max(WorkerNowNs() - from, 0) : 0,
+					(uint64) Max(t0 - from, 0), true);
 			return true;
 		}
 		if (stop_requested(cx))
@@ -288,7 +348,7 @@ client_step(ClientCtx *cx)
 			continue;
 		}
 		record_error(cx, edata);
-		publish(cx, 0, false);
+		publish(cx, 0, 0, false);
 		if (code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 			code == ERRCODE_T_R_DEADLOCK_DETECTED)
 			return true;		/* counted as failed; pgbench goes on */
@@ -309,6 +369,155 @@ wait_for_go(ClientCtx *cx)
 	}
 }
 
+/* One more slot of the schedule: exponential gaps make a Poisson process. */
+static void
+next_slot(ClientCtx *cx)
+{
+	cx->slot += -log(1.0 - pg_prng_double(&cx->sched_rng)) * cx->gap_ns;
+	cx->drawn++;
+}
+
+/*
+ * How many slots a Poisson process has in an interval where it expects
+ * "mean" of them, for large means: the normal approximation, drawn with
+ * Box and Muller's transform.
+ */
+static uint64
+poisson_count(ClientCtx *cx, double mean)
+{
+	double		u = 1.0 - pg_prng_double(&cx->sched_rng);
+	double		z = sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * pg_prng_double(&cx->sched_rng));
+
+	return (uint64) Max(0.0, rint(mean + sqrt(mean) * z));
+}
+
+/* Count n skipped slots, no more than the transaction count leaves. */
+static bool
+skip_slots(ClientCtx *cx, uint64 n)
+{
+	uint64		count = (uint64) cx->run->transactions;	/* 0: a timed run */
+	uint64		done = cx->xacts + cx->failures + cx->skipped;
+	uint64		left = count == 0 ? n : count - Min(count, done);
+
+	cx->skipped += Min(n, left);
+	pg_atomic_write_u64(&cx->me->skipped, cx->skipped);
+	return count == 0 || n < left;
+}
+
+/*
+ * With a latency limit, skip the slots already later than the limit, as
+ * pgbench -L does.  Far behind, the slots before the horizon are counted in
+ * one draw (their number is Poisson), and the next one is an exponential
+ * gap after the horizon (the process has no memory), so that catching up
+ * takes no longer than a few draws, whatever the rate.  False when the
+ * client must end: the run stops, or the skipped slots reached its count.
+ */
+static bool
+skip_late_slots(ClientCtx *cx)
+{
+	RunShared  *run = cx->run;
+	double		horizon = (double) (WorkerNowNs() - run->start_ns - run->latency_limit_ns);
+
+	while (cx->slot < horizon)
+	{
+		double		behind = (horizon - cx->slot) / cx->gap_ns;
+		uint64		between = 0;
+
+		if (stop_requested(cx))
+			return false;
+		if (behind > PGBL_SKIP_BULK)
+		{
+			between = poisson_count(cx, behind);
+			cx->slot = horizon;
+			cx->drawn += between;
+		}
+		if (!skip_slots(cx, 1 + between))
+			return false;
+		next_slot(cx);
+	}
+	return true;
+}
+
+/*
+ * Sleep until the monotonic clock reaches "when", on the latch (whole
+ * milliseconds) and then pg_usleep (the rest); false if the run stops
+ * meanwhile.  Interrupts are checked at every wake-up.
+ */
+static bool
+wait_until(ClientCtx *cx, int64 when)
+{
+	for (;;)
+	{
+		int64		now;
+
+		if (stop_requested(cx))
+			return false;
+		now = WorkerNowNs();
+		if (now >= when)
+			return true;
+		if (when - now >= NS_PER_MS)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 (long) Min((when - now) / NS_PER_MS, 1000), PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+		}
+		else
+			pg_usleep((long) ((when - now + 999) / 1000));
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * The next slot of a rate-limited client, waited for; its time in *slot.
+ * False when the client must end instead.
+ */
+static bool
+throttle(ClientCtx *cx, int64 *slot)
+{
+	next_slot(cx);
+	if (cx->run->latency_limit_ns > 0 && !skip_late_slots(cx))
+		return false;
+	/* a slot after the end of any run is as good as never */
+	*slot = cx->run->start_ns + (int64) Min(cx->slot, PGBL_GAP_MAX_NS);
+	return wait_until(cx, *slot);
+}
+
+/*
+ * The slots of the schedule that fell due before the client stopped: those
+ * drawn (run, skipped or waited for) and those it never got to, drawn now
+ * up to a bound and estimated beyond it.
+ */
+static void
+count_due_slots(ClientCtx *cx)
+{
+	double		until = (double) (cx->me->end_ns - cx->run->start_ns);
+	uint64		due = cx->drawn;
+
+	if (cx->run->rate <= 0)
+		return;
+	if (cx->drawn > 0 && cx->slot > until)
+		due--;					/* the slot it was waiting for */
+	else
+	{
+		for (int n = 0;; n++)
+		{
+			double		next;
+
+			if (n == PGBL_DUE_DRAWS)
+			{
+				due += (uint64) ((until - cx->slot) / cx->gap_ns);
+				break;
+			}
+			next = cx->slot - log(1.0 - pg_prng_double(&cx->sched_rng)) * cx->gap_ns;
+			if (next > until)
+				break;
+			cx->slot = next;
+			due++;
+		}
+	}
+	cx->me->scheduled = (int64) due;
+}
+
 /* Transactions until the run stops; how the client ended. */
 static ClientState
 client_loop(ClientCtx *cx)
@@ -317,10 +526,15 @@ client_loop(ClientCtx *cx)
 
 	while (!stop_requested(cx))
 	{
-		if (run->transactions > 0 && cx->xacts + cx->failures >= (uint64) run->transactions)
+		int64		slot = 0;
+
+		if (run->transactions > 0 &&
+			cx->xacts + cx->failures + cx->skipped >= (uint64) run->transactions)
 			break;
 		CHECK_FOR_INTERRUPTS();
-		if (!client_step(cx))
+		if (run->rate > 0 && !throttle(cx, &slot))
+			break;
+		if (!client_step(cx, slot))
 		{
 			if (cx->cancelled)
 				return CLIENT_ABORTED;
@@ -368,18 +582,38 @@ client_run(ClientCtx *cx)
 	}
 	PG_END_TRY();
 	cx->me->end_ns = WorkerNowNs();
+	count_due_slots(cx);
 	pg_write_barrier();
 	pgstat_report_stat(true);
 	pg_atomic_write_u32(&cx->me->state, end);
 }
 
+/*
+ * The client's generators: the workload's draws, and the schedule's, seeded
+ * apart so that a rate does not change the draws of a seed.
+ */
 static void
 seed_client(ClientCtx *cx)
 {
+	uint64		mix = UINT64CONST(0x9E3779B97F4A7C15) * (uint64) (cx->index + 1);
+
 	if (cx->run->seed_given)
-		pg_prng_seed(&cx->rng, cx->run->seed ^ (UINT64CONST(0x9E3779B97F4A7C15) * (uint64) (cx->index + 1)));
-	else if (!pg_prng_strong_seed(&cx->rng))
-		pg_prng_seed(&cx->rng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp());
+	{
+		pg_prng_seed(&cx->rng, cx->run->seed ^ mix);
+		pg_prng_seed(&cx->sched_rng, ~(cx->run->seed ^ mix));
+	}
+	else
+	{
+		if (!pg_prng_strong_seed(&cx->rng))
+			pg_prng_seed(&cx->rng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp());
+		if (!pg_prng_strong_seed(&cx->sched_rng))
+			pg_prng_seed(&cx->sched_rng, ~((uint64) MyProcPid ^ (uint64) GetCurrentTimestamp()));
+	}
+	/* the mean gap of this client's share of the rate, in ns (at most 30 years) */
+	if (cx->run->rate > 0)
+		cx->gap_ns = Min(1e9 * cx->run->clients / cx->run->rate, PGBL_GAP_MAX_NS);
+	/* a limit needs latencies, whatever pgbench_lab.instrument says */
+	cx->timed = pgbl_instrument || cx->run->rate > 0 || cx->run->latency_limit_ns > 0;
 }
 
 /*

@@ -270,15 +270,19 @@ target_conninfo(RunShared *p, const char *target)
 }
 
 /*
- * Read via and target, the last two arguments of start() and run(), into
- * *p.  Also refuses what dblink would refuse, before anything starts.
+ * Read via and target, the first two arguments of the tail of start() and
+ * run() (runner.h), into *p.  Also refuses what dblink would refuse, before
+ * anything starts.
  */
 void
-LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p)
+LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
-	int			via_arg = PG_NARGS() - 2;
+	int			via_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VIA);
+	int			target_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET);
 	char	   *via;
 
+	if (via_arg < 0 || target_arg < 0)
+		elog(ERROR, "pgbench_lab: a run's declaration lacks via and target");
 	if (PG_ARGISNULL(via_arg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -298,17 +302,17 @@ LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p)
 				 errhint("Valid values are spi, libpq and libpq-connect.")));
 	if (p->via == RUN_VIA_SPI)
 	{
-		if (!PG_ARGISNULL(via_arg + 1))
+		if (!PG_ARGISNULL(target_arg))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("target needs via libpq or libpq-connect"),
 					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
 		return;
 	}
-	if (PG_ARGISNULL(via_arg + 1))
+	if (PG_ARGISNULL(target_arg))
 		local_conninfo(p);
 	else
-		target_conninfo(p, text_to_cstring(PG_GETARG_TEXT_PP(via_arg + 1)));
+		target_conninfo(p, text_to_cstring(PG_GETARG_TEXT_PP(target_arg)));
 }
 
 /* ---------------------------------------------------------------------

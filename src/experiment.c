@@ -59,7 +59,10 @@ PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
 #define PGBL_EXPERIMENT_MAX_ARGS 32
 
-/* run()'s arguments that a step may give, in RunnerArg order. */
+/*
+ * run()'s arguments that a step may give, in RunnerArg order (start()'s:
+ * the checks of check_steps() see them laid out as start() has them).
+ */
 static const struct
 {
 	const char *name;
@@ -68,7 +71,7 @@ static const struct
 	{"workload", TEXTOID}, {"clients", INT4OID}, {"duration", INTERVALOID},
 	{"transactions", INT8OID}, {"label", TEXTOID}, {"settings", JSONBOID},
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
-	{"target", TEXTOID}
+	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID}
 };
 
 /*
@@ -270,7 +273,7 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "(s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4, "
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
-							  "r.max_tries, r.random_seed, r.via, r.target, "
+							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false) "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
@@ -279,7 +282,8 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "duration pg_catalog.interval, transactions pg_catalog.int8, "
 							  "label pg_catalog.text, settings pg_catalog.jsonb, "
 							  "max_tries pg_catalog.int4, random_seed pg_catalog.int8, "
-							  "via pg_catalog.text, target pg_catalog.text) ORDER BY s.i",
+							  "via pg_catalog.text, target pg_catalog.text, "
+							  "rate pg_catalog.float8, latency_limit pg_catalog.interval) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);
@@ -357,7 +361,7 @@ check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
 		if (args->args[RUNNER_ARG_VIA].isnull)
 			args->args[RUNNER_ARG_VIA] = (NullableDatum) {CStringGetTextDatum("spi"), false};
 		args->args[RUNNER_ARG_LABEL] = step_label(kind, s, PG_INT64_MAX);
-		(void) RunnerPrepare(args);
+		(void) RunnerPrepare(args, RUNNER_TAIL_START);
 	}
 	error_context_stack = callback.previous;
 }

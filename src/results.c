@@ -65,6 +65,38 @@ cache_snapshot(int64 run_id, const char *column, const char *when)
 	exec(sql, 2, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/*
+ * A rate and a latency limit go into columns that version 0.1's tables do
+ * not have; only 0.2's declarations can ask for them, so a run of 0.1's
+ * (callable until ALTER EXTENSION UPDATE) writes none of them.
+ */
+static inline bool
+rate_or_limit(const RunShared *run)
+{
+	return run->rate > 0 || run->latency_limit_ns > 0;
+}
+
+/* The rate and latency limit asked, in the run's row. */
+static void
+record_rate_asked(RunShared *run)
+{
+	Oid			types[3] = {INT8OID, FLOAT8OID, INT8OID};
+	Datum		v[3];
+	char		nulls[4] = "   ";
+
+	if (!rate_or_limit(run))
+		return;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = Float8GetDatum(run->rate);
+	nulls[1] = run->rate > 0 ? ' ' : 'n';
+	/* ns to whole microseconds, an interval's resolution */
+	v[2] = Int64GetDatum(run->latency_limit_ns / 1000);
+	nulls[2] = run->latency_limit_ns > 0 ? ' ' : 'n';
+	exec("UPDATE pgbench_lab.runs SET rate = $2, "
+		 "latency_limit = $3 OPERATOR(pg_catalog.*) '1 microsecond'::pg_catalog.interval "
+		 "WHERE run_id OPERATOR(pg_catalog.=) $1", 3, types, v, nulls, SPI_OK_UPDATE);
+}
+
 /* Insert the run row (committed at once) and note the server's counters. */
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
@@ -104,6 +136,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 		 13, types, v, nulls, SPI_OK_INSERT_RETURNING);
 	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											  SPI_tuptable->tupdesc, 1, &isnull));
+	record_rate_asked(run);
 
 	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, (" PGBL_CHECKPOINTS_SQL ")",
 					true, 1) != SPI_OK_SELECT)
@@ -118,18 +151,23 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	WorkerXactCommit();
 }
 
-/* One progress row: the difference between two samples. */
+/*
+ * One progress row: the difference between two samples.  The lag columns
+ * are NULL without a rate, late and skipped without a latency limit.
+ */
 void
 ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSample *cur,
 				double interval_seconds)
 {
-	Oid			types[9] = {INT8OID, INT4OID, FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
-	FLOAT8OID, INT8OID, FLOAT8OID};
-	Datum		v[9];
-	char		nulls[10] = "         ";
+	Oid			types[13] = {INT8OID, INT4OID, FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
+	FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID};
+	Datum		v[13];
+	char		nulls[14] = "             ";
 	uint64		xacts = cur->xacts - prev->xacts;
 	uint64		hit = cur->blks_hit - prev->blks_hit;
 	uint64		read = cur->blks_read - prev->blks_read;
+	bool		rate = run->rate > 0;
+	bool		limit = run->latency_limit_ns > 0;
 
 	interval_seconds = Max(interval_seconds, 0.001);
 	v[0] = Int64GetDatum(run->run_id);
@@ -144,12 +182,26 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
 	v[7] = Int64GetDatum((int64) (cur->failures - prev->failures));
 	v[8] = Float8GetDatum(hit + read ? (double) hit / (hit + read) : 0);
 	nulls[8] = hit + read ? ' ' : 'n';
+	v[9] = Float8GetDatum(xacts ? (double) (cur->lag_sum_ns - prev->lag_sum_ns) / xacts / 1e6 : 0);
+	nulls[9] = rate && xacts ? ' ' : 'n';
+	v[10] = Float8GetDatum((double) cur->lag_max_ns / 1e6);
+	nulls[10] = rate && xacts ? ' ' : 'n';
+	v[11] = Int64GetDatum((int64) (cur->late - prev->late));
+	nulls[11] = limit ? ' ' : 'n';
+	v[12] = Int64GetDatum((int64) (cur->skipped - prev->skipped));
+	nulls[12] = limit && rate ? ' ' : 'n';
 
 	WorkerXactBegin();
-	exec("INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, "
-		 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio) "
-		 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-		 9, types, v, nulls, SPI_OK_INSERT);
+	if (rate_or_limit(run))
+		exec("INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, "
+			 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio, lag_avg_ms, lag_max_ms, "
+			 "late, skipped) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+			 13, types, v, nulls, SPI_OK_INSERT);
+	else
+		exec("INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, "
+			 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio) "
+			 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+			 9, types, v, nulls, SPI_OK_INSERT);
 	WorkerXactCommit();
 }
 
@@ -286,6 +338,48 @@ record_system(RunShared *run)
 		 1, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/*
+ * What a rate or a latency limit adds to the run's row: the schedule lag,
+ * late and skipped transactions, the slots that fell due and whether the
+ * rate was sustained.  The rule: the clients ran (committed or failed) at
+ * least PGBL_SUSTAINED of the slots their schedule set during the run;
+ * skipped slots and slots still due when the run ended count against it.
+ * The comparison is with the schedule's own draws, not with rate times
+ * seconds, so that the Poisson process's own scatter (a few per cent over
+ * seconds) never reads as falling behind.
+ */
+static void
+record_rate(RunShared *run, const RunSample *s)
+{
+	Oid			types[7] = {INT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, INT8OID, BOOLOID};
+	Datum		v[7];
+	char		nulls[8] = "       ";
+	bool		rate = run->rate > 0;
+	bool		limit = run->latency_limit_ns > 0;
+	int64		scheduled = 0;
+
+	if (!rate_or_limit(run))
+		return;
+	for (int i = 0; i < run->clients; i++)
+		scheduled += run->client[i].scheduled;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = Float8GetDatum(s->xacts ? (double) s->lag_sum_ns / s->xacts / 1e6 : 0);
+	nulls[1] = rate && s->xacts ? ' ' : 'n';
+	v[2] = Float8GetDatum((double) s->lag_max_total_ns / 1e6);
+	nulls[2] = rate && s->xacts ? ' ' : 'n';
+	v[3] = Int64GetDatum((int64) s->late);
+	nulls[3] = limit ? ' ' : 'n';
+	v[4] = Int64GetDatum((int64) s->skipped);
+	nulls[4] = limit && rate ? ' ' : 'n';
+	v[5] = Int64GetDatum(scheduled);
+	nulls[5] = rate ? ' ' : 'n';
+	v[6] = BoolGetDatum((double) (s->xacts + s->failures) >= PGBL_SUSTAINED * (double) scheduled);
+	nulls[6] = rate ? ' ' : 'n';
+	exec("UPDATE pgbench_lab.runs SET lag_avg_ms = $2, lag_max_ms = $3, late = $4, skipped = $5, "
+		 "scheduled = $6, rate_sustained = $7 WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 7, types, v, nulls, SPI_OK_UPDATE);
+}
+
 /* A float8 a client published as its bits in a 64-bit atomic. */
 static double
 float8_of(uint64 bits)
@@ -323,9 +417,16 @@ ResultsSample(RunShared *run, RunSample *s, bool reset_interval_max)
 		s->retries += pg_atomic_read_u64(&c->retries);
 		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
 		s->blks_read += pg_atomic_read_u64(&c->blks_read);
+		s->lag_sum_ns += pg_atomic_read_u64(&c->lag_sum_ns);
+		s->late += pg_atomic_read_u64(&c->late);
+		s->skipped += pg_atomic_read_u64(&c->skipped);
 		imax = reset_interval_max ? pg_atomic_exchange_u64(&c->latency_max_interval, 0)
 			: pg_atomic_read_u64(&c->latency_max_interval);
 		s->latency_max_ns = Max(s->latency_max_ns, imax);
+		imax = reset_interval_max ? pg_atomic_exchange_u64(&c->lag_max_interval, 0)
+			: pg_atomic_read_u64(&c->lag_max_interval);
+		s->lag_max_ns = Max(s->lag_max_ns, imax);
+		s->lag_max_total_ns = Max(s->lag_max_total_ns, pg_atomic_read_u64(&c->lag_max_ns));
 		s->latency_max_total_ns = Max(s->latency_max_total_ns,
 									  pg_atomic_read_u64(&c->latency_max_ns));
 		if (pg_atomic_read_u32(&c->state) == CLIENT_READY)
@@ -397,6 +498,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "checkpoints = (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19, "
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 19, types, v, nulls, SPI_OK_UPDATE);
+	record_rate(run, &s);
 	record_system(run);
 	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");

@@ -25,6 +25,9 @@ struct RunShared;
 	"'synchronous_commit', 'fsync', 'full_page_writes', 'huge_pages', 'jit', " \
 	"'random_page_cost', 'effective_io_concurrency']"
 
+/* A rate is sustained when the clients ran this share of its slots. */
+#define PGBL_SUSTAINED	0.98
+
 /* The clients' counters summed at one moment. */
 typedef struct RunSample
 {
@@ -37,6 +40,11 @@ typedef struct RunSample
 	uint64		retries;
 	uint64		blks_hit;
 	uint64		blks_read;
+	uint64		lag_sum_ns;		/* with a rate: schedule lag of committed ones */
+	uint64		lag_max_ns;		/* since the last resetting sample */
+	uint64		lag_max_total_ns;
+	uint64		late;			/* with a latency limit */
+	uint64		skipped;
 	int			running;		/* clients still in their loop */
 } RunSample;
 

@@ -208,9 +208,51 @@ parse_settings(Jsonb *settings, RunShared *run)
 	strlcpy(run->settings_json, json, PGBL_SETTINGS_MAX);
 }
 
-/* Validate the arguments shared by start() and run() into *p. */
+/*
+ * rate and latency_limit (pgbench -R and -L), when the declaration has
+ * them: the rate is the whole run's, shared by its clients.
+ */
 static void
-read_args(FunctionCallInfo fcinfo, RunShared *p)
+read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
+{
+	int			rate_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_RATE);
+	int			limit_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_LATENCY_LIMIT);
+
+	if (rate_arg >= 0 && !PG_ARGISNULL(rate_arg))
+	{
+		p->rate = PG_GETARG_FLOAT8(rate_arg);
+		/* written so that NaN fails too */
+		if (!(p->rate > 0 && p->rate <= PGBL_RATE_MAX))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("rate must be above 0 and at most %.0f transactions per second",
+							PGBL_RATE_MAX),
+					 errhint("Valid rates are above 0 and at most %.0f: the transactions per second "
+							 "of the whole run, shared by its clients (as pgbench -R), or NULL for "
+							 "no rate.", PGBL_RATE_MAX)));
+	}
+	if (limit_arg >= 0 && !PG_ARGISNULL(limit_arg))
+	{
+		Interval   *iv = PG_GETARG_INTERVAL_P(limit_arg);
+		double		secs = (double) iv->time / USECS_PER_SEC + (double) iv->day * SECS_PER_DAY +
+			(double) iv->month * DAYS_PER_MONTH * SECS_PER_DAY;
+
+		if (!(secs > 0 && secs <= PGBL_LATENCY_LIMIT_MAX_S))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("latency_limit must be above 0 and at most 1 day"),
+					 errhint("Valid limits are intervals above 0 and at most 1 day, such as "
+							 "'10 ms' (as pgbench -L), or NULL for no limit.")));
+		p->latency_limit_ns = (int64) (secs * 1e9);
+	}
+}
+
+/*
+ * Validate the arguments shared by start() and run() into *p; the tail of
+ * fcinfo's arguments starts at "tail" (runner.h).
+ */
+static void
+read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
 	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -251,23 +293,24 @@ read_args(FunctionCallInfo fcinfo, RunShared *p)
 		refuse("max_tries must be at least 1 (or 0, for unlimited, in a timed run)", NULL);
 	p->seed_given = !PG_ARGISNULL(RUNNER_ARG_SEED);
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
-	LibpqReadArgs(fcinfo, p);	/* via and target, the last two arguments */
+	LibpqReadArgs(fcinfo, tail, p); /* via and target */
+	read_rate_args(fcinfo, tail, p);
 }
 
 /*
  * Everything start() and run() check before anything starts; fcinfo holds
- * start()'s arguments.  Returns the filled parameters, in palloc'd memory,
- * to copy into shared memory.  connection_cost() calls it to check all its
- * runs before the first.
+ * start()'s or run()'s arguments, their tail starting at "tail".  Returns
+ * the filled parameters, in palloc'd memory, to copy into shared memory.
+ * The experiments call it to check all their runs before the first.
  */
 RunShared *
-RunnerPrepare(FunctionCallInfo fcinfo)
+RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 {
 	RunShared  *p = palloc0(sizeof(RunShared));
 	Jsonb	   *settings = PG_ARGISNULL(RUNNER_ARG_SETTINGS) ? NULL
 		: PG_GETARG_JSONB_P(RUNNER_ARG_SETTINGS);
 
-	read_args(fcinfo, p);
+	read_args(fcinfo, tail, p);
 	RunnerReapOrphans();
 	if (settings != NULL)
 		parse_settings(settings, p);
@@ -315,6 +358,11 @@ create_shared(RunShared *p, dsm_segment **segp)
 		pg_atomic_init_u64(&c->blks_read, 0);
 		pg_atomic_init_u64(&c->connects, 0);
 		pg_atomic_init_u64(&c->connect_ns, 0);
+		pg_atomic_init_u64(&c->lag_sum_ns, 0);
+		pg_atomic_init_u64(&c->lag_max_ns, 0);
+		pg_atomic_init_u64(&c->lag_max_interval, 0);
+		pg_atomic_init_u64(&c->late, 0);
+		pg_atomic_init_u64(&c->skipped, 0);
 	}
 	*segp = seg;
 	return run;
@@ -363,9 +411,9 @@ wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
 
 /* Launch a run and return once its row is committed and clients are ready. */
 RunShared *
-RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
+RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp)
 {
-	RunShared  *p = RunnerPrepare(fcinfo);
+	RunShared  *p = RunnerPrepare(fcinfo, tail);
 	RunShared  *run = create_shared(p, segp);
 	BackgroundWorkerHandle *coordinator;
 
@@ -384,13 +432,14 @@ RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp)
  * pgbench_lab.start(workload text, clients int, duration interval,
  *                   transactions bigint, label text, settings jsonb,
  *                   max_tries int, random_seed bigint, via text,
- *                   target text) RETURNS bigint
+ *                   target text, rate float8, latency_limit interval)
+ *                   RETURNS bigint
  */
 Datum
 pgbench_lab_start(PG_FUNCTION_ARGS)
 {
 	dsm_segment *seg;
-	RunShared  *run = RunnerLaunch(fcinfo, &seg);
+	RunShared  *run = RunnerLaunch(fcinfo, RUNNER_TAIL_START, &seg);
 	int64		run_id = run->run_id;
 
 	dsm_detach(seg);

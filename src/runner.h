@@ -32,6 +32,8 @@
 #define PGBL_LABEL_MAX		256
 #define PGBL_CONNINFO_MAX	1024
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
+#define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
+#define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
 typedef enum RunVia
@@ -69,8 +71,8 @@ typedef enum ClientState
 
 /*
  * One client's counters.  Each is written by its client only and read by the
- * coordinator, except latency_max_interval, which the coordinator swaps to
- * zero once per progress interval.
+ * coordinator, except latency_max_interval and lag_max_interval, which the
+ * coordinator swaps to zero once per progress interval.
  */
 typedef struct RunClient
 {
@@ -90,6 +92,13 @@ typedef struct RunClient
 	int64		initial_connect_ns; /* libpq: connecting before the go */
 	pg_atomic_uint64 connects;	/* libpq: connections made after the go */
 	pg_atomic_uint64 connect_ns;	/* ... and the time they took */
+	/* with a rate (schedule lag, of committed transactions) and a latency limit */
+	pg_atomic_uint64 lag_sum_ns;
+	pg_atomic_uint64 lag_max_ns;
+	pg_atomic_uint64 lag_max_interval;	/* max since the last sample */
+	pg_atomic_uint64 late;		/* committed, but over the latency limit */
+	pg_atomic_uint64 skipped;	/* slots skipped: later than the limit already */
+	int64		scheduled;		/* slots due before it stopped; set at its end */
 	WorkerError error;			/* the first error; set by the client */
 	LatencyHistogram hist;
 } RunClient;
@@ -115,6 +124,8 @@ typedef struct RunShared
 	int			max_tries;
 	bool		seed_given;
 	uint64		seed;
+	double		rate;			/* transactions per second, all clients; 0: none */
+	int64		latency_limit_ns;	/* 0: none */
 	char		label[PGBL_LABEL_MAX];
 	char		settings_json[PGBL_SETTINGS_MAX];	/* as given */
 	int			nsettings;
@@ -142,29 +153,66 @@ typedef struct RunShared
 	add_size(offsetof(RunShared, client), mul_size(sizeof(RunClient), (nclients)))
 
 /*
- * The arguments of start(), in order; run() has the same first eight
- * (src/runner.c reads them so; via and target are always the last two).
+ * The arguments of start() and run().  Both begin with the same eight, the
+ * head (RUNNER_ARG_WORKLOAD .. RUNNER_ARG_SEED); run() then has its eight
+ * INOUT result columns; both end with the tail, in RunnerTail order.  A
+ * version adds its new arguments at the end of the tail only, so that
+ * positional calls keep working and an older declaration is a prefix of
+ * today's: 0.1 ends after target, 0.2 after latency_limit.  The tail starts
+ * at RUNNER_TAIL_START in start() (and in the argument lists that
+ * experiments check, which have start()'s layout) and at RUNNER_TAIL_RUN in
+ * run().  An install script older than the library (0.1's declarations,
+ * callable until ALTER EXTENSION UPDATE) passes a shorter tail, so a tail
+ * argument is read only if PG_NARGS() says it is there (RunnerTailIndex());
+ * one that is not takes its default.
  */
+typedef enum RunnerTail
+{
+	RUNNER_TAIL_VIA,
+	RUNNER_TAIL_TARGET,
+	RUNNER_TAIL_RATE,			/* since 0.2 */
+	RUNNER_TAIL_LATENCY_LIMIT,	/* since 0.2 */
+	RUNNER_NTAIL
+} RunnerTail;
+
+#define RUNNER_TAIL_START	8	/* start(): after the head */
+#define RUNNER_TAIL_RUN		16	/* run(): after the head and 8 INOUT columns */
+
+/* start()'s arguments, in order */
 typedef enum RunnerArg
 {
 	RUNNER_ARG_WORKLOAD, RUNNER_ARG_CLIENTS, RUNNER_ARG_DURATION, RUNNER_ARG_TRANSACTIONS,
 	RUNNER_ARG_LABEL, RUNNER_ARG_SETTINGS, RUNNER_ARG_MAX_TRIES, RUNNER_ARG_SEED,
-	RUNNER_ARG_VIA, RUNNER_ARG_TARGET, RUNNER_NARGS_START
+	RUNNER_ARG_VIA = RUNNER_TAIL_START + RUNNER_TAIL_VIA,
+	RUNNER_ARG_TARGET = RUNNER_TAIL_START + RUNNER_TAIL_TARGET,
+	RUNNER_ARG_RATE = RUNNER_TAIL_START + RUNNER_TAIL_RATE,
+	RUNNER_ARG_LATENCY_LIMIT = RUNNER_TAIL_START + RUNNER_TAIL_LATENCY_LIMIT,
+	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL
 } RunnerArg;
+
+/*
+ * The position of a tail argument in fcinfo, whose tail starts at "tail";
+ * -1 when the declaration called has no such argument.
+ */
+static inline int
+RunnerTailIndex(FunctionCallInfo fcinfo, int tail, RunnerTail which)
+{
+	return tail + (int) which < PG_NARGS() ? tail + (int) which : -1;
+}
 
 /* runner.c: validating, launching, reaping */
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
 extern void RunnerCheckSetting(const char *name, const char *value);
-extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo);
-extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, dsm_segment **segp);
+extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo, int tail);
+extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
 
 /* client_libpq.c: the client path through libpq */
-extern void LibpqReadArgs(FunctionCallInfo fcinfo, RunShared *p);
+extern void LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p);
 extern bool LibpqResolve(RunShared *p);
 extern void LibpqClientSetup(RunShared *run, RunClient *me);
 extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,

@@ -234,7 +234,7 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 /*
  * CALL pgbench_lab.run(workload, clients, duration, transactions, label,
  *                      settings, max_tries, random_seed, INOUT run_id, ...,
- *                      via, target)
+ *                      via, target, rate, latency_limit)
  */
 Datum
 pgbench_lab_run(PG_FUNCTION_ARGS)
@@ -245,7 +245,7 @@ pgbench_lab_run(PG_FUNCTION_ARGS)
 	int64		run_id;
 
 	require_nonatomic(fcinfo, "pgbench_lab.run()");
-	run = RunnerLaunch(fcinfo, &seg);
+	run = RunnerLaunch(fcinfo, RUNNER_TAIL_RUN, &seg);
 	run_id = run->run_id;
 	wait_finished(run, seg, true);
 	return result_tuple(fcinfo, run_id, cxt);

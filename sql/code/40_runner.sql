@@ -14,15 +14,18 @@ CREATE FUNCTION pgbench_lab.start(
     max_tries integer DEFAULT 1,
     random_seed bigint DEFAULT NULL,
     via text DEFAULT 'spi',
-    target text DEFAULT NULL)
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL)
 RETURNS bigint
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_start';
-COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text) IS
+COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval) IS
     'Start a run in background workers and return its run_id at once';
 
 -- C procedures with no SET clause: a procedure with one cannot commit.
 -- They run no SQL that resolves a name through search_path.
+-- New arguments of start() and run() go at the end only (src/runner.h).
 CREATE PROCEDURE pgbench_lab.run(
     workload text,
     clients integer DEFAULT 1,
@@ -41,10 +44,12 @@ CREATE PROCEDURE pgbench_lab.run(
     INOUT failures bigint DEFAULT NULL,
     INOUT error text DEFAULT NULL,
     via text DEFAULT 'spi',
-    target text DEFAULT NULL)
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_run';
-COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text) IS
+COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval) IS
     'Run a workload in background workers and return its headline figures';
 
 CREATE PROCEDURE pgbench_lab.wait(
@@ -87,7 +92,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 
-REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

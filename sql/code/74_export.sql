@@ -43,10 +43,13 @@ AS $$
             "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
             "source_server": "text", "source_run_id": "id", "target_display": "text",
             "connections": "nonneg", "connection_avg_ms": "num",
-            "tps_without_connections": "num"}'::pg_catalog.jsonb
+            "tps_without_connections": "num", "rate": "num", "latency_limit": "interval",
+            "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg",
+            "scheduled": "nonneg", "rate_sustained": "bool"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'progress' THEN '{"second": "count!", "interval_seconds": "num!",
             "transactions": "nonneg!", "tps": "num!", "latency_avg_ms": "num",
-            "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio"}'::pg_catalog.jsonb
+            "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio",
+            "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
             "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
@@ -98,7 +101,7 @@ $$;
 -- types and CHECK constraints: whole numbers within integer or bigint
 -- (count, count8, id, int, nonneg, nonneg4, oid), double precision (num:
 -- under 1e300 and not so small that it would read as 0; ratio: also 0 to
--- 1; share: above 0 and below 1), timestamps and intervals that PostgreSQL reads, and the values the
+-- 1; share: above 0 and below 1), timestamps and intervals that PostgreSQL reads, booleans, and the values the
 -- CHECK constraints allow (run_status, exp_status, kind, via).
 CREATE FUNCTION pgbench_lab_internal.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
@@ -115,6 +118,7 @@ AS $$
           JOIN LATERAL (VALUES
                 ('text', false, false, NULL::numeric, NULL::numeric, NULL::pg_catalog.text[], 'a string'),
                 ('object', false, false, NULL, NULL, NULL, 'an object'),
+                ('bool', false, false, NULL, NULL, NULL, 'true or false'),
                 ('array', false, false, NULL, NULL, NULL, 'an array'),
                 ('time', false, false, NULL, NULL, NULL, 'a timestamp'),
                 ('interval', false, false, NULL, NULL, NULL, 'an interval'),
@@ -162,6 +166,7 @@ AS $$
                              THEN 'is not ' OPERATOR(pg_catalog.||) s.descr END
                     WHEN NOT CASE WHEN pg_catalog.jsonb_typeof(v.v) OPERATOR(pg_catalog.<>) CASE WHEN s.kind OPERATOR(pg_catalog.=) 'object' THEN 'object'
                                                                         WHEN s.kind OPERATOR(pg_catalog.=) 'array' THEN 'array'
+                                                                        WHEN s.kind OPERATOR(pg_catalog.=) 'bool' THEN 'boolean'
                                                                         ELSE 'string' END
                                   THEN false
                                   WHEN s.vals IS NOT NULL THEN (v.v OPERATOR(pg_catalog.#>>) '{}') OPERATOR(pg_catalog.=) ANY (s.vals)
@@ -396,7 +401,8 @@ BEGIN
             latency_stddev_ms, latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms,
             latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
             system, owner, error, source_server, source_run_id, imported_at, target_display,
-            connections, connection_avg_ms, tps_without_connections)
+            connections, connection_avg_ms, tps_without_connections, rate, latency_limit,
+            lag_avg_ms, lag_max_ms, late, skipped, scheduled, rate_sustained)
         OVERRIDING SYSTEM VALUE
         SELECT d.new_id, r OPERATOR(pg_catalog.->>) 'label', r OPERATOR(pg_catalog.->>) 'workload', coalesce(r OPERATOR(pg_catalog.->>) 'via', 'spi'),
                (r OPERATOR(pg_catalog.->>) 'clients')::numeric::integer, (r OPERATOR(pg_catalog.->>) 'scale')::numeric::integer,
@@ -416,15 +422,23 @@ BEGIN
                r OPERATOR(pg_catalog.->>) 'error', coalesce(r OPERATOR(pg_catalog.->>) 'source_server', src),
                coalesce((r OPERATOR(pg_catalog.->>) 'source_run_id')::numeric::bigint, d.source_id), pg_catalog.now(),
                r OPERATOR(pg_catalog.->>) 'target_display', (r OPERATOR(pg_catalog.->>) 'connections')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'connection_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'tps_without_connections')::pg_catalog.float8
+               (r OPERATOR(pg_catalog.->>) 'connection_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'tps_without_connections')::pg_catalog.float8,
+               -- rate-limited runs (0.2); absent in 0.1's documents
+               (r OPERATOR(pg_catalog.->>) 'rate')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_limit')::interval,
+               (r OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
+               (r OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint,
+               (r OPERATOR(pg_catalog.->>) 'scheduled')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'rate_sustained')::pg_catalog.bool
           FROM d),
     progress AS (
         INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, tps,
-                                              latency_avg_ms, latency_max_ms, failures, hit_ratio)
+                                              latency_avg_ms, latency_max_ms, failures, hit_ratio,
+                                              lag_avg_ms, lag_max_ms, late, skipped)
         SELECT d.new_id, (p OPERATOR(pg_catalog.->>) 'second')::numeric::integer, (p OPERATOR(pg_catalog.->>) 'interval_seconds')::pg_catalog.float8,
                (p OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8,
                (p OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8, (p OPERATOR(pg_catalog.->>) 'latency_max_ms')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'hit_ratio')::pg_catalog.float8
+               (p OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'hit_ratio')::pg_catalog.float8,
+               (p OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (p OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
+               (p OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(d.r OPERATOR(pg_catalog.->) 'progress') AS x(p)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
@@ -475,14 +489,27 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.import(jsonb) IS
     'Import runs and experiments from an export document: new local ids, marked with their source server';
 
+-- obj without those of keys that are null in it: the fields of
+-- rate-limited runs travel only with runs that have a rate or a latency
+-- limit, so a run without either exports as it did before they existed.
+CREATE FUNCTION pgbench_lab_internal.without_nulls(obj jsonb, keys text[])
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT obj OPERATOR(pg_catalog.-) ARRAY(SELECT k FROM pg_catalog.unnest(keys) AS k
+                                             WHERE pg_catalog.jsonb_typeof(obj OPERATOR(pg_catalog.->) k) OPERATOR(pg_catalog.=) 'null')
+$$;
+
 -- One run as the document holds it.
 CREATE FUNCTION pgbench_lab_internal.export_run(r pgbench_lab.runs)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(r), 'run')
+    SELECT pgbench_lab_internal.without_nulls(pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(r), 'run'),
+                                              '{rate,latency_limit,lag_avg_ms,lag_max_ms,late,skipped,scheduled,rate_sustained}')
         OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-            'progress', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.-) 'run_id' ORDER BY p.second), '[]')
+            'progress', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.-) 'run_id',
+                                                                                                   '{lag_avg_ms,lag_max_ms,late,skipped}') ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id),
             'latency', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(l) OPERATOR(pg_catalog.-) 'run_id' ORDER BY l.bucket_upper_us), '[]')
                           FROM pgbench_lab.run_latency l WHERE l.run_id OPERATOR(pg_catalog.=) r.run_id))

@@ -98,6 +98,7 @@ DECLARE
     last pg_catalog.int4;
     tps pg_catalog.float8[];
     hits pg_catalog.float8[];
+    lags pg_catalog.float8[];
     top pg_catalog.float8;
     bars pg_catalog.text[];
     axis CONSTANT pg_catalog.text := pg_catalog.repeat(' ', 9);
@@ -109,8 +110,10 @@ BEGIN
         RETURN QUERY SELECT 'No per-second progress was recorded.';
         RETURN;
     END IF;
-    SELECT pg_catalog.array_agg(q.t ORDER BY q.g), pg_catalog.array_agg(q.h ORDER BY q.g) INTO tps, hits
-      FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g, pg_catalog.avg(p.tps) AS t, pg_catalog.avg(p.hit_ratio) AS h
+    SELECT pg_catalog.array_agg(q.t ORDER BY q.g), pg_catalog.array_agg(q.h ORDER BY q.g),
+           pg_catalog.array_agg(q.l ORDER BY q.g) INTO tps, hits, lags
+      FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g, pg_catalog.avg(p.tps) AS t, pg_catalog.avg(p.hit_ratio) AS h,
+                   pg_catalog.avg(p.lag_avg_ms) AS l
               FROM pgbench_lab.run_progress p
              WHERE p.run_id OPERATOR(pg_catalog.=) run_charts.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5
              GROUP BY 1) q;
@@ -129,6 +132,77 @@ BEGIN
         THEN pg_catalog.rpad('1 s', pg_catalog.cardinality(tps) OPERATOR(pg_catalog.-) pg_catalog.length(last OPERATOR(pg_catalog.||) ' s')) OPERATOR(pg_catalog.||) last OPERATOR(pg_catalog.||) ' s' ELSE '1 s' END;
     RETURN QUERY SELECT 'Buffer hit ratio per second (▁ = 0 %, █ = 100 %)';
     RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('hit', 8), pgbench_lab_internal.spark(hits, 0, 1));
+    -- a rate-limited run: how far behind its schedule the clients were
+    SELECT pg_catalog.max(l) INTO top FROM pg_catalog.unnest(lags) l;
+    IF top IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('Schedule lag per second, average (▁ = 0 ms, █ = %s ms)', pgbench_lab_internal.fmt(top, 3));
+        RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('lag', 8), pgbench_lab_internal.spark(lags, 0, top));
+    END IF;
+END
+$$;
+
+-- A rate as it was asked: 200, 0.05, 1e7 as 10000000 (three decimals at
+-- most; beyond what numeric text reads well, as fmt() writes it).
+CREATE FUNCTION pgbench_lab_internal.rate_text(rate double precision)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN rate IS NULL THEN '-'
+                WHEN pg_catalog.abs(rate) OPERATOR(pg_catalog.>=) 1e15 OR pg_catalog.abs(rate) OPERATOR(pg_catalog.<) 0.001
+                THEN pgbench_lab_internal.fmt(rate)
+                ELSE pg_catalog.trim_scale(pg_catalog.round(rate::numeric, 3))::pg_catalog.text END
+$$;
+
+-- An interval as milliseconds, for latency limits: '50 ms', '0.5 ms'.
+CREATE FUNCTION pgbench_lab_internal.ms_text(d interval)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT pg_catalog.trim_scale(extract(epoch FROM d) OPERATOR(pg_catalog.*) 1000)::pg_catalog.text OPERATOR(pg_catalog.||) ' ms' $$;
+
+-- What a rate or a latency limit says of a run (runs.rate_sustained holds
+-- the rule's verdict, src/results.c: the clients ran at least 98 % of the
+-- transactions their schedule set), in plain words for run_notes().
+CREATE FUNCTION pgbench_lab_internal.rate_notes(r pgbench_lab.runs)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    first_lag pg_catalog.float8;
+    last_lag pg_catalog.float8;
+    ran pg_catalog.int8 := coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0);
+BEGIN
+    IF r.rate IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('Rate-limited run: each of the %s started its transactions on a Poisson schedule of its own at %s tps (%s tps shared by them, as pgbench -R shares its rate among its threads); latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
+                           pgbench_lab_internal.clients_text(r.clients), pgbench_lab_internal.rate_text(r.rate OPERATOR(pg_catalog./) r.clients),
+                           pgbench_lab_internal.rate_text(r.rate));
+    END IF;
+    IF r.rate_sustained IS FALSE THEN
+        SELECT p.lag_avg_ms INTO first_lag FROM pgbench_lab.run_progress p
+         WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5 AND p.lag_avg_ms IS NOT NULL
+         ORDER BY p.second LIMIT 1;
+        SELECT p.lag_avg_ms INTO last_lag FROM pgbench_lab.run_progress p
+         WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5 AND p.lag_avg_ms IS NOT NULL
+         ORDER BY p.second DESC LIMIT 1;
+        RETURN QUERY SELECT pg_catalog.format('Rate not sustained: %s of %s tps asked. The clients ran %s of the %s transactions their schedule set (%s %%; the rule asks for 98 %%)%s, %s. The server (or its clients) could not keep up: latencies at this rate measure the queue as much as the server.',
+                           pgbench_lab_internal.fmt(r.tps), pgbench_lab_internal.rate_text(r.rate), ran, r.scheduled,
+                           pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) ran OPERATOR(pg_catalog./) CASE WHEN r.scheduled OPERATOR(pg_catalog.>) 0 THEN r.scheduled END),
+                           CASE WHEN r.skipped OPERATOR(pg_catalog.>) 0 THEN pg_catalog.format(' and skipped %s', r.skipped) ELSE '' END,
+                           CASE WHEN last_lag OPERATOR(pg_catalog.>) (2 OPERATOR(pg_catalog.*) first_lag) AND (last_lag OPERATOR(pg_catalog.-) first_lag) OPERATOR(pg_catalog.>) 100
+                                THEN pg_catalog.format('with the schedule lag growing from %s ms in the first second to %s ms in the last (max %s ms)',
+                                                       pgbench_lab_internal.fmt(first_lag), pgbench_lab_internal.fmt(last_lag), pgbench_lab_internal.fmt(r.lag_max_ms))
+                                ELSE pg_catalog.format('with a schedule lag of %s ms on average (max %s ms)',
+                                                       pgbench_lab_internal.fmt(r.lag_avg_ms, 3), pgbench_lab_internal.fmt(r.lag_max_ms, 3)) END);
+    END IF;
+    IF r.late OPERATOR(pg_catalog.>) 0 THEN
+        RETURN QUERY SELECT pg_catalog.format('%s committed transaction(s) (%s %%) took longer than the latency limit of %s%s.',
+                           r.late, pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) r.late OPERATOR(pg_catalog./) CASE WHEN r.transactions OPERATOR(pg_catalog.>) 0 THEN r.transactions END),
+                           pgbench_lab_internal.ms_text(r.latency_limit),
+                           CASE WHEN r.rate IS NOT NULL THEN ', counted from their scheduled start' ELSE '' END);
+    END IF;
+    IF r.skipped OPERATOR(pg_catalog.>) 0 THEN
+        RETURN QUERY SELECT pg_catalog.format('%s scheduled transaction(s) were skipped: when their client got to them they were already later than the limit of %s, so they would have been late however fast they ran (pgbench -L skips them too). They count in neither TPS nor the latencies.',
+                           r.skipped, pgbench_lab_internal.ms_text(r.latency_limit));
+    END IF;
 END
 $$;
 
@@ -147,6 +221,7 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.format('Client figures: the clients are background workers of this server that sent the workload %s, so each statement paid a round trip through the protocol, as pgbench''s would.',
                            pgbench_lab_internal.path_text(r.via, r.target_display));
     END IF;
+    RETURN QUERY SELECT pgbench_lab_internal.rate_notes(r);
     IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
                            r.scale, r.clients, r.scale);
@@ -209,11 +284,32 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
                        coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
                        pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
+    IF r.rate IS NOT NULL OR r.latency_limit IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('%s, %s',
+                           coalesce('rate ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rate_text(r.rate) OPERATOR(pg_catalog.||) ' tps asked', 'no rate (as fast as possible)'),
+                           coalesce('latency limit ' OPERATOR(pg_catalog.||) pgbench_lab_internal.ms_text(r.latency_limit), 'no latency limit'));
+    END IF;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pg_catalog.format('Figures (%s)', pgbench_lab_internal.path_text(r.via, r.target_display));
     RETURN QUERY SELECT pg_catalog.format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::pg_catalog.text, '-'),
                        coalesce(r.failures::pg_catalog.text, '-'), coalesce(r.retries::pg_catalog.text, '-'));
     RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab_internal.fmt(r.tps));
+    IF r.rate IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  rate          %s tps asked: %s of the %s scheduled transactions ran (%s %%), %s',
+                           pgbench_lab_internal.rate_text(r.rate), coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0),
+                           coalesce(r.scheduled::pg_catalog.text, '-'),
+                           pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) (coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0))
+                                                    OPERATOR(pg_catalog./) CASE WHEN r.scheduled OPERATOR(pg_catalog.>) 0 THEN r.scheduled END),
+                           CASE WHEN r.rate_sustained THEN 'sustained' WHEN NOT r.rate_sustained THEN 'NOT sustained' ELSE '-' END);
+        RETURN QUERY SELECT pg_catalog.format('  schedule lag  avg %s ms   max %s ms', pgbench_lab_internal.fmt(r.lag_avg_ms, 3),
+                           pgbench_lab_internal.fmt(r.lag_max_ms, 3));
+    END IF;
+    IF r.latency_limit IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  late          %s over %s (%s %% of committed)%s',
+                           coalesce(r.late::pg_catalog.text, '-'), pgbench_lab_internal.ms_text(r.latency_limit),
+                           pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) r.late OPERATOR(pg_catalog./) CASE WHEN r.transactions OPERATOR(pg_catalog.>) 0 THEN r.transactions END),
+                           CASE WHEN r.rate IS NOT NULL THEN pg_catalog.format(', %s skipped', coalesce(r.skipped::pg_catalog.text, '-')) ELSE '' END);
+    END IF;
     RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
                        pgbench_lab_internal.fmt(r.latency_stddev_ms, 3));
     RETURN QUERY SELECT pg_catalog.format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',
@@ -324,7 +420,7 @@ RETURNS TABLE (run_id bigint, label text, server text, via text, workload text, 
                scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
                latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
                latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
-               server_differences text)
+               server_differences text, rate numeric, rate_sustained boolean, lag_avg_ms numeric)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -354,13 +450,15 @@ BEGIN
                         THEN a.value IS NOT NULL
                         WHEN a.value IS NULL THEN true
                         ELSE (f.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) a.key)
-                             OPERATOR(pg_catalog.<>) a.value END)
+                             OPERATOR(pg_catalog.<>) a.value END),
+           -- rate-limited runs: the rate asked, the rule's verdict and the schedule lag
+           pg_catalog.round(l.rate::numeric, 1), l.rate_sustained, pg_catalog.round(l.lag_avg_ms::numeric, 3)
       FROM l CROSS JOIN f
      ORDER BY l.n;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
-    'Runs side by side in the order given, with the path their clients took, ratios to the first and the server settings that differ';
+    'Runs side by side in the order given, with the path their clients took, ratios to the first, the server settings that differ, and the rate and schedule lag of rate-limited runs';
 
 
 GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]) TO pg_monitor;

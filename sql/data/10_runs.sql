@@ -52,6 +52,14 @@ CREATE TABLE pgbench_lab.runs (
     source_server text,
     source_run_id bigint,
     imported_at timestamptz,
+    rate double precision,
+    latency_limit interval,
+    lag_avg_ms double precision,
+    lag_max_ms double precision,
+    late bigint,
+    skipped bigint,
+    scheduled bigint,
+    rate_sustained boolean,
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -71,6 +79,22 @@ COMMENT ON COLUMN pgbench_lab.runs.source_server IS
     'Server an imported run was measured on (NULL: measured here)';
 COMMENT ON COLUMN pgbench_lab.runs.source_run_id IS
     'The run''s id on the server it was measured on (NULL: measured here)';
+COMMENT ON COLUMN pgbench_lab.runs.rate IS
+    'Transactions per second asked of the whole run, shared by its clients, each on a Poisson schedule (pgbench -R); NULL: as fast as possible';
+COMMENT ON COLUMN pgbench_lab.runs.latency_limit IS
+    'Latency over which a committed transaction counts as late; with a rate, slots already later than it are skipped (pgbench -L)';
+COMMENT ON COLUMN pgbench_lab.runs.lag_avg_ms IS
+    'With a rate: average schedule lag of committed transactions (start minus scheduled start); latencies count from the scheduled start';
+COMMENT ON COLUMN pgbench_lab.runs.lag_max_ms IS
+    'With a rate: largest schedule lag of a committed transaction';
+COMMENT ON COLUMN pgbench_lab.runs.late IS
+    'With a latency limit: committed transactions whose latency was over it';
+COMMENT ON COLUMN pgbench_lab.runs.skipped IS
+    'With a rate and a latency limit: scheduled transactions skipped because they were already later than the limit';
+COMMENT ON COLUMN pgbench_lab.runs.scheduled IS
+    'With a rate: the slots its schedule set before the clients stopped (run, failed, skipped or still due at the end)';
+COMMENT ON COLUMN pgbench_lab.runs.rate_sustained IS
+    'With a rate: whether the clients ran (committed or failed) at least 98 % of the scheduled transactions';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
@@ -82,10 +106,22 @@ CREATE TABLE pgbench_lab.run_progress (
     latency_max_ms double precision,
     failures bigint NOT NULL,
     hit_ratio double precision,
+    lag_avg_ms double precision,
+    lag_max_ms double precision,
+    late bigint,
+    skipped bigint,
     PRIMARY KEY (run_id, second)
 );
 COMMENT ON TABLE pgbench_lab.run_progress IS
     'Per-second progress of each run; transactions sum to the run''s total';
+COMMENT ON COLUMN pgbench_lab.run_progress.lag_avg_ms IS
+    'With a rate: average schedule lag of the second''s committed transactions';
+COMMENT ON COLUMN pgbench_lab.run_progress.lag_max_ms IS
+    'With a rate: largest schedule lag of the second''s committed transactions';
+COMMENT ON COLUMN pgbench_lab.run_progress.late IS
+    'With a latency limit: the second''s committed transactions over it';
+COMMENT ON COLUMN pgbench_lab.run_progress.skipped IS
+    'With a rate and a latency limit: the second''s skipped transactions';
 
 CREATE TABLE pgbench_lab.run_latency (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

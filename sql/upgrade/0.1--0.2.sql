@@ -57,6 +57,48 @@ ALTER TABLE pgbench_lab.experiments DROP CONSTRAINT experiments_kind_check;
 COMMENT ON TABLE pgbench_lab.experiments IS
     'Groups of runs made by one experiment procedure (see experiment_kinds); ids shared with runs';
 
+-- Rate-limited runs and latency limits (pgbench -R and -L): the runs
+-- record what was asked and what it gave, the progress rows the lag, late
+-- and skipped transactions of each second.
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN rate double precision,
+    ADD COLUMN latency_limit interval,
+    ADD COLUMN lag_avg_ms double precision,
+    ADD COLUMN lag_max_ms double precision,
+    ADD COLUMN late bigint,
+    ADD COLUMN skipped bigint,
+    ADD COLUMN scheduled bigint,
+    ADD COLUMN rate_sustained boolean;
+COMMENT ON COLUMN pgbench_lab.runs.rate IS
+    'Transactions per second asked of the whole run, shared by its clients, each on a Poisson schedule (pgbench -R); NULL: as fast as possible';
+COMMENT ON COLUMN pgbench_lab.runs.latency_limit IS
+    'Latency over which a committed transaction counts as late; with a rate, slots already later than it are skipped (pgbench -L)';
+COMMENT ON COLUMN pgbench_lab.runs.lag_avg_ms IS
+    'With a rate: average schedule lag of committed transactions (start minus scheduled start); latencies count from the scheduled start';
+COMMENT ON COLUMN pgbench_lab.runs.lag_max_ms IS
+    'With a rate: largest schedule lag of a committed transaction';
+COMMENT ON COLUMN pgbench_lab.runs.late IS
+    'With a latency limit: committed transactions whose latency was over it';
+COMMENT ON COLUMN pgbench_lab.runs.skipped IS
+    'With a rate and a latency limit: scheduled transactions skipped because they were already later than the limit';
+COMMENT ON COLUMN pgbench_lab.runs.scheduled IS
+    'With a rate: the slots its schedule set before the clients stopped (run, failed, skipped or still due at the end)';
+COMMENT ON COLUMN pgbench_lab.runs.rate_sustained IS
+    'With a rate: whether the clients ran (committed or failed) at least 98 % of the scheduled transactions';
+ALTER TABLE pgbench_lab.run_progress
+    ADD COLUMN lag_avg_ms double precision,
+    ADD COLUMN lag_max_ms double precision,
+    ADD COLUMN late bigint,
+    ADD COLUMN skipped bigint;
+COMMENT ON COLUMN pgbench_lab.run_progress.lag_avg_ms IS
+    'With a rate: average schedule lag of the second''s committed transactions';
+COMMENT ON COLUMN pgbench_lab.run_progress.lag_max_ms IS
+    'With a rate: largest schedule lag of the second''s committed transactions';
+COMMENT ON COLUMN pgbench_lab.run_progress.late IS
+    'With a latency limit: the second''s committed transactions over it';
+COMMENT ON COLUMN pgbench_lab.run_progress.skipped IS
+    'With a rate and a latency limit: the second''s skipped transactions';
+
 -- <<< end of data changes.
 
 -- ---------------------------------------------------------------------------

@@ -97,6 +97,18 @@ BAD = [
     # short enough as names and values, too long as the JSON the run records
     ("SELECT pgbench_lab.start('select-only', transactions => 1, settings => jsonb_build_object('application_name', repeat('\"', 3000)))", "22023"),
     ("SELECT pgbench_lab.start('select-only', transactions => 1, settings => '{\"work_mem\": [1]}')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => 0)", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => -1)", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => 'NaN')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => 'Infinity')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => '-Infinity')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', rate => 1e300)", "22023"),
+    ("SELECT pgbench_lab.start('select-only', latency_limit => '0')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', latency_limit => '-1 ms')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', latency_limit => '1 mon')", "22023"),
+    ("SELECT pgbench_lab.start('select-only', latency_limit => 'infinity')", "22023" if PG_MAJOR >= 17 else "22007"),
+    ("CALL pgbench_lab.run('select-only', rate => 'NaN')", "22023"),
+    ("CALL pgbench_lab.run('select-only', latency_limit => '-infinity')", "22023" if PG_MAJOR >= 17 else "22007"),
     ("CALL pgbench_lab.run(NULL)", "22004"),
     ("CALL pgbench_lab.run('tpcc')", "22023"),
     ("CALL pgbench_lab.run('select-only', clients => 0)", "22023"),
@@ -223,6 +235,8 @@ INT = [None, 0, 1, -1, 2, 9, 10, 100, 101, 64, 65, 5000, 2147483647, -2147483648
 BIGINT = [None, 0, 1, -1, 2, 9223372036854775807, -9223372036854775808]
 NUMERIC = [None, "0", "-1", "0.001", "0.5", "1", "4", "1000000", "NaN", "Infinity", "-Infinity",
            "1e100", "1e-100", "-0"]
+FLOAT8 = [None, None, None, "0", "-1", "1e-300", "0.001", "1", "1000", "1e9", "1e10", "NaN",
+          "Infinity", "-Infinity"]
 INTERVAL = [None, "0", "-1 s", "1 ms", "100 ms", "infinity", "-infinity", "100 years", "1 mon",
             "-1 mon 40 days"]
 JSONB = [None, "{}", "[]", "1", "null", '"x"', '{"work_mem": "4MB"}', '{"x.y": 1}',
@@ -268,9 +282,9 @@ CALLS = {
     "wait": ("CALL pgbench_lab.wait(%s::bigint)", [BIGINT + ["RUN"]]),
     "system_info": ("SELECT count(*) FROM pgbench_lab.system_info()", []),
     "start": ("SELECT pgbench_lab.start(%s::text, %s::int, %s::interval, %s::bigint, %s::text, "
-              "%s::jsonb, %s::int, %s::bigint)",
+              "%s::jsonb, %s::int, %s::bigint, rate => %s::float8, latency_limit => %s::interval)",
               [TEXT, [None, -1, 0, 1, 2, 2147483647], INTERVAL, [None, 0, -1, 1, 3],
-               TEXT, JSONB, INT, BIGINT]),
+               TEXT, JSONB, INT, BIGINT, FLOAT8, INTERVAL]),
 }
 WEIGHTS = {"start": 0.2, "fsync_test": 0.3, "io_test": 0.3, "cache_snapshot": 0.2}
 

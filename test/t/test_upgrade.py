@@ -54,10 +54,13 @@ def call(c, sql, params=None, dbname="updated"):
 
 def results(c, dbname):
     """Per result table: its row count and a digest of its rows; per
-    sequence: its last value."""
+    sequence: its last value.  A row is digested as JSON without its null
+    fields, so that the columns an update adds (null in the rows it keeps)
+    change nothing, while any value kept, lost or gained does."""
     out = {}
     for t in RESULT_TABLES:
-        out[t] = c.sql(f"SELECT count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) "
+        row = "jsonb_strip_nulls(to_jsonb(t))::text"
+        out[t] = c.sql(f"SELECT count(*), md5(coalesce(string_agg({row}, '|' ORDER BY {row}), '')) "
                        f"FROM pgbench_lab.{t} t", dbname=dbname)[0]
     for s in SEQUENCES:
         out[s] = c.scalar(f"SELECT last_value FROM pgbench_lab.{s}", dbname=dbname)
@@ -81,6 +84,12 @@ def lab():
                      call(c, "CALL pgbench_lab.run('tpcb-like', transactions => 50)")["run_id"]],
             "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
         }
+        # 0.1's start() (ten arguments, via and target last) with today's
+        # library, which reads arguments past them only where they exist
+        started = c.scalar("SELECT pgbench_lab.start('select-only', 1, NULL, 20::bigint, 'positional', "
+                           "'{}', 1, NULL::bigint, 'spi', NULL)", dbname="updated")
+        assert call(c, "CALL pgbench_lab.wait(%s)", (started,))["status"] == "done"
+        c.old["runs"].append(started)
         # a sweep as 0.1 recorded it, through its recording functions (0.1's
         # sweep() itself needs 0.1's library: with today's it says to update)
         c.old["sweep"] = c.scalar(
@@ -351,6 +360,14 @@ def test_old_results_read_through_new_functions(lab):
 def test_new_run_after_update(lab):
     new = call(lab, "CALL pgbench_lab.run('select-only', transactions => 100, label => 'after the update')")
     assert new["status"] == "done" and new["transactions_done"] == 100, new
+    # the arguments 0.2 adds, on the updated declarations; 0.1's runs have none
+    paced = call(lab, "CALL pgbench_lab.run('select-only', transactions => 50, rate => 500, "
+                      "latency_limit => '1 s')")
+    assert lab.sql("SELECT rate, late, rate_sustained FROM pgbench_lab.runs WHERE run_id = %s",
+                   (paced["run_id"],), dbname="updated") == [(500.0, 0, True)]
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs WHERE run_id = ANY (%s) AND rate IS NULL "
+                      "AND latency_limit IS NULL AND scheduled IS NULL", (lab.old["runs"],),
+                      dbname="updated") == len(lab.old["runs"])
     assert new["run_id"] > lab.before["runs_run_id_seq"]
     assert new["run_id"] > max(lab.old["runs"])
     snap = lab.scalar("SELECT pgbench_lab.cache_snapshot('after the update')", dbname="updated")

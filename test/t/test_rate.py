@@ -1,0 +1,340 @@
+"""Rate-limited runs and latency limits (pgbench -R and -L), on a real
+server: the schedule kept below capacity, flagged above it, Poisson in
+shape, slots skipped and transactions counted late, the same over libpq,
+bad input refused before anything starts, and a cancel that ends a run
+waiting between two transactions at once.
+
+Nothing here asserts a speed: a rate far below what any machine does is
+kept or not by the schedule's own count (runs.scheduled, the slots its
+draws set), and a rate far above it cannot be kept by any.  Where a figure
+is random (a Poisson process's count), the bounds are many standard
+deviations wide and the samples are printed when they fail."""
+import math
+import statistics
+import time
+
+import psycopg
+import pytest
+
+from conftest import PG_MAJOR, pgbench_cluster
+from test_runner import balances, run
+
+WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
+NO_WORKERS = f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}"
+
+
+@pytest.fixture(scope="module")
+def lab():
+    yield from pgbench_cluster("rate", {"shared_buffers": "32MB", "max_worker_processes": "16"}, scale=2)
+
+
+def row(c, run_id):
+    cur_cols = ("status, rate, latency_limit, measured_seconds, transactions, failures, tps, "
+                "lag_avg_ms, lag_max_ms, late, skipped, scheduled, rate_sustained")
+    with c.connect() as conn:
+        cur = conn.execute(f"SELECT {cur_cols} FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+        return dict(zip([d.name for d in cur.description], cur.fetchone()))
+
+
+def progress(c, run_id):
+    with c.connect() as conn:
+        cur = conn.execute("SELECT second, interval_seconds, transactions, lag_avg_ms, lag_max_ms, "
+                           "late, skipped FROM pgbench_lab.run_progress WHERE run_id = %s "
+                           "ORDER BY second", (run_id,))
+        cols = [d.name for d in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def report(c, run_id):
+    return "\n".join(r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,)))
+
+
+def test_rate_below_capacity_is_kept(lab):
+    """200 tps for 8 s over 2 clients: the clients run at least 98 % of
+    the slots their schedule set, the schedule's count is the asked rate's
+    within a Poisson process's scatter, and the lag stays small and does
+    not grow."""
+    r = run(lab, "select-only", clients=2, duration="8 s", rate=200)
+    assert r["status"] == "done", r
+    x = row(lab, r["run_id"])
+    p = progress(lab, r["run_id"])
+    info = f"{x}\n{p}"
+    assert x["rate"] == 200 and x["rate_sustained"] is True, info
+    # every committed transaction had its slot: the achieved rate is the
+    # schedule's, within 2 %
+    assert x["transactions"] + x["failures"] <= x["scheduled"], info
+    assert x["transactions"] >= 0.98 * x["scheduled"], info
+    # the schedule's own count: Poisson, mean rate * seconds; 5 sigma
+    expect = 200 * x["measured_seconds"]
+    assert abs(x["scheduled"] - expect) <= 5 * math.sqrt(expect), info
+    # lag: small on average, and the second half no worse than a stall
+    assert x["lag_avg_ms"] is not None and x["lag_avg_ms"] < 100, info
+    assert x["late"] is None and x["skipped"] is None, info
+    assert sum(s["transactions"] for s in p) == x["transactions"], info
+    half = [s["lag_avg_ms"] for s in p[len(p) // 2:] if s["lag_avg_ms"] is not None]
+    assert half and max(half) < 250, info
+    text = report(lab, r["run_id"])
+    assert "Rate not sustained" not in text, text
+    assert "rate          200 tps asked" in text, text
+
+
+def test_rate_schedule_is_poisson(lab):
+    """Per-second counts of a Poisson process at 40 tps have a variance near
+    their mean (index of dispersion about 1); a fixed-interval schedule
+    would give almost none (at most 0.25 / 40).  Bounds: 0.05 is below
+    chi-square's 1e-6 quantile for 9 seconds, 12 leaves room for a stall
+    of the machine of about a second."""
+    r = run(lab, "select-only", clients=2, duration="11 s", rate=40)
+    assert r["status"] == "done", r
+    p = progress(lab, r["run_id"])
+    counts = [s["transactions"] for s in p if s["interval_seconds"] >= 0.99]
+    assert len(counts) >= 9, p
+    mean = statistics.mean(counts)
+    dispersion = statistics.variance(counts) / mean
+    print(f"per-second counts {counts}: mean {mean:.1f}, variance/mean {dispersion:.2f}")
+    assert 20 <= mean <= 60, counts
+    assert 0.05 < dispersion < 12, (counts, dispersion)
+
+
+def test_rate_above_capacity_is_flagged(lab):
+    """10 million tps: the clients fall behind at once, the lag grows second
+    by second, the run is flagged not sustained and the report says so."""
+    r = run(lab, "select-only", clients=2, duration="4 s", rate=1e7)
+    assert r["status"] == "done", r
+    x = row(lab, r["run_id"])
+    p = progress(lab, r["run_id"])
+    info = f"{x}\n{p}"
+    assert x["rate_sustained"] is False, info
+    assert x["transactions"] < 0.5 * x["scheduled"], info
+    full = [s for s in p if s["interval_seconds"] >= 0.99 and s["lag_avg_ms"] is not None]
+    assert len(full) >= 3, info
+    # behind by about a second more each second: at least half of that
+    assert full[-1]["lag_avg_ms"] - full[0]["lag_avg_ms"] > 500 * (full[-1]["second"] - full[0]["second"]), info
+    assert x["lag_max_ms"] >= full[-1]["lag_avg_ms"], info
+    text = report(lab, r["run_id"])
+    assert "Rate not sustained" in text and "of 10000000 tps asked" in text, text
+    assert "lag growing" in text, text
+
+
+def test_latency_limit_with_rate_skips(lab):
+    """The test holds both pgbench_branches rows for a few seconds of a
+    tpcb-like run at 50 tps with a 50 ms limit: the transactions waiting
+    for them end late, and the slots that fell due meanwhile are skipped
+    and counted (as pgbench -L does), not run late."""
+    hist0 = lab.scalar("SELECT count(*) FROM pgbench_history")
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 2, duration => '8 s', "
+                        "rate => 50, latency_limit => '50 ms')")
+    lab.poll("SELECT count(*) >= 1 FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    with lab.connect(autocommit=False) as locker:
+        locker.execute("SELECT * FROM pgbench_branches FOR UPDATE")
+        # both clients blocked on the rows, then over two more seconds of slots
+        lab.poll("SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client' "
+                 "AND wait_event_type = 'Lock'")
+        seen = lab.scalar("SELECT max(second) FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+        lab.poll("SELECT max(second) >= %s FROM pgbench_lab.run_progress WHERE run_id = %s",
+                 (seen + 3, run_id))
+        locker.rollback()
+    with lab.connect() as conn:
+        conn.execute("CALL pgbench_lab.wait(%s)", (run_id,))
+    x = row(lab, run_id)
+    p = progress(lab, run_id)
+    info = f"{x}\n{p}"
+    assert x["status"] == "done", info
+    assert x["skipped"] >= 40, info		# over two seconds at 50 tps: about 100
+    assert x["late"] >= 2, info			# each client's blocked transaction
+    assert x["transactions"] + x["failures"] + x["skipped"] <= x["scheduled"], info
+    assert x["rate_sustained"] is False, info
+    assert sum(s["skipped"] for s in p) == x["skipped"], info
+    assert sum(s["late"] for s in p) == x["late"], info
+    # skipped slots run nothing: committed transactions are history rows
+    assert lab.scalar("SELECT count(*) FROM pgbench_history") - hist0 == x["transactions"], info
+    text = report(lab, run_id)
+    assert "skipped" in text and "late" in text, text
+
+
+def test_latency_limit_without_rate_counts_late(lab):
+    """No transaction commits within a microsecond: with that limit and no
+    rate every one is late, none is skipped (there are no slots)."""
+    r = run(lab, "tpcb-like", clients=2, duration="2 s", latency_limit="1 us")
+    assert r["status"] == "done", r
+    x = row(lab, r["run_id"])
+    assert x["late"] == x["transactions"] > 0, x
+    assert x["skipped"] is None and x["rate"] is None and x["scheduled"] is None, x
+    assert x["lag_avg_ms"] is None and x["rate_sustained"] is None, x
+    # and a limit no transaction reaches counts none
+    r = run(lab, "select-only", clients=1, transactions=200, latency_limit="1 min")
+    assert row(lab, r["run_id"])["late"] == 0
+
+
+def test_rate_with_transaction_count(lab):
+    """With transactions => N each client runs N slots, skipped ones
+    included, and stops.  (Whether the rate was sustained is not asked
+    here: a client a few slots behind at its end is 2 % of a run this
+    short.)"""
+    r = run(lab, "select-only", clients=2, transactions=100, rate=400)
+    x = row(lab, r["run_id"])
+    assert r["status"] == "done" and x["transactions"] == 200, x
+    assert x["scheduled"] >= 200 and x["rate_sustained"] is not None, x
+    # about half a second: 100 slots at 200 tps per client
+    assert 0.2 < x["measured_seconds"] < 30, x
+
+
+@pytest.mark.parametrize("via", ["libpq", "libpq-connect"])
+def test_rate_via_libpq(lab, via):
+    """The same schedule over libpq: kept at a low rate, with a small lag;
+    without a rate, late counted against a limit no round trip meets, and
+    with both, slots skipped once a transaction (a connection, with
+    libpq-connect) outlasts the gap to the next slot."""
+    r = run(lab, "select-only", clients=2, duration="3 s", rate=40, via=via)
+    assert r["status"] == "done", r
+    x = row(lab, r["run_id"])
+    assert x["rate_sustained"] is True, x
+    assert x["transactions"] >= 0.98 * x["scheduled"] > 0, x
+    assert x["lag_avg_ms"] < 100, x
+    assert lab.scalar("SELECT via FROM pgbench_lab.runs WHERE run_id = %s", (r["run_id"],)) == via
+    r = run(lab, "select-only", clients=2, duration="2 s", via=via, latency_limit="1 us")
+    x = row(lab, r["run_id"])
+    assert r["status"] == "done" and x["late"] == x["transactions"] > 0 and x["skipped"] is None, x
+    # at 2000 tps a slot is due every ms per client, more often than a round trip ends
+    r = run(lab, "select-only", clients=2, duration="2 s", via=via, rate=4000, latency_limit="1 us")
+    x = row(lab, r["run_id"])
+    assert r["status"] == "done" and x["skipped"] > 0, x
+    assert x["transactions"] + x["failures"] + x["skipped"] <= x["scheduled"], x
+
+
+BAD = [
+    ("rate => 0", "rate"), ("rate => -1", "rate"), ("rate => 'NaN'", "rate"),
+    ("rate => 'Infinity'", "rate"), ("rate => '-Infinity'", "rate"), ("rate => 1e10", "rate"),
+    ("latency_limit => '0'", "latency_limit"), ("latency_limit => '-1 ms'", "latency_limit"),
+    ("latency_limit => '2 days'", "latency_limit"), ("latency_limit => '1 mon'", "latency_limit"),
+] + ([("latency_limit => 'infinity'", "latency_limit"),
+      ("latency_limit => '-infinity'", "latency_limit")] if PG_MAJOR >= 17 else [])
+
+
+@pytest.mark.parametrize("arg,name", BAD)
+def test_bad_rate_and_limit_refused(lab, arg, name):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    for sql in (f"SELECT pgbench_lab.start('select-only', {arg})",
+                f"CALL pgbench_lab.run('select-only', {arg})",
+                f"SELECT pgbench_lab.start('select-only', {arg}, via => 'libpq')"):
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            lab.sql(sql)
+        assert e.value.diag.message_primary.startswith(f"{name} must be above 0"), sql
+        hint = e.value.diag.message_hint or ""
+        assert "above 0 and at most" in hint, (sql, hint)
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+    assert lab.scalar(NO_WORKERS)
+
+
+def test_bad_rate_refused_in_an_experiment_step(lab):
+    """A kind that passes a rate in its steps gets run()'s checks before
+    anything is recorded."""
+    lab.sql("""
+        CREATE SCHEMA IF NOT EXISTS toy;
+        CREATE FUNCTION toy.paced_plan(rate float8, caller jsonb)
+        RETURNS jsonb LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+            SELECT pg_catalog.jsonb_build_object('workload', 'select-only', 'params', '{}'::pg_catalog.jsonb,
+                'steps', pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('variant', 1, 'name', 'paced',
+                    'run', pg_catalog.jsonb_build_object('workload', 'select-only', 'clients', 1, 'duration', '1 s',
+                                                         'rate', rate, 'latency_limit', '1 s'))))
+        $$;
+        CREATE FUNCTION toy.paced_report(experiment_id bigint)
+        RETURNS SETOF text LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$ SELECT 'paced' $$;
+        CREATE PROCEDURE toy.paced(rate float8, INOUT experiment_id bigint DEFAULT NULL)
+        LANGUAGE c AS 'pgbench_lab', 'pgbench_lab_experiment';
+        INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, report, description)
+        VALUES ('paced', 'toy.paced(float8, bigint)', 'toy.paced_plan(float8, jsonb)',
+                'toy.paced_report(bigint)', 'One run at a rate');
+    """)
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.experiments")
+    for bad in ("-5", "'NaN'"):
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            with lab.connect() as conn:
+                conn.execute(f"CALL toy.paced({bad})")
+        assert "checked before its first run" in (e.value.diag.context or "")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before
+    # and a good rate reaches the run
+    with lab.connect() as conn:
+        eid = conn.execute("CALL toy.paced(30)").fetchone()[0]
+    x = lab.sql("SELECT r.rate, r.latency_limit::text, r.rate_sustained FROM pgbench_lab.experiment_runs e "
+                "JOIN pgbench_lab.runs r USING (run_id) WHERE e.experiment_id = %s", (eid,))
+    assert x == [(30.0, "00:00:01", True)], x
+
+
+def test_cancel_during_a_long_wait_is_prompt(lab):
+    """At 0.05 tps each client sleeps tens of seconds between slots:
+    cancel() and pg_cancel_backend() of a client both end the run at once."""
+    for how in ("cancel", "pg_cancel_backend"):
+        run_id = lab.scalar("SELECT pgbench_lab.start('select-only', clients => 2, duration => '60 s', "
+                            "rate => 0.05)")
+        lab.poll("SELECT count(*) >= 1 FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+        t0 = time.monotonic()
+        if how == "cancel":
+            assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,)) is True
+        else:
+            assert lab.scalar("SELECT pg_cancel_backend(pid) FROM pg_stat_activity "
+                              "WHERE backend_type = 'pgbench_lab client' LIMIT 1") is True
+        lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,),
+                 timeout=30)
+        took = time.monotonic() - t0
+        x = lab.sql("SELECT status, error, measured_seconds FROM pgbench_lab.runs WHERE run_id = %s",
+                    (run_id,))[0]
+        assert x[0] == "cancelled", (how, x)
+        assert x[2] < 30, (how, x)
+        # a wait between slots is at most a second long, then the stop is seen
+        assert took < 5, (how, took)
+        if how == "pg_cancel_backend":
+            assert "57014" in x[1], x
+        lab.poll(NO_WORKERS)
+
+
+def test_counts_stay_honest_under_a_rate(lab):
+    """tpcb-like at a rate: committed transactions are history rows and the
+    four balances move together."""
+    before = balances(lab)
+    hist0 = lab.scalar("SELECT count(*) FROM pgbench_history")
+    r = run(lab, "tpcb-like", clients=2, duration="2 s", rate=300)
+    assert r["status"] == "done", r
+    assert lab.scalar("SELECT count(*) FROM pgbench_history") - hist0 == r["transactions_done"]
+    a, t, b, h = (x - y for x, y in zip(balances(lab), before))
+    assert a == t == b == h
+
+
+def test_export_import_compare_carry_the_rate(lab, new_cluster):
+    """A rate-limited run travels: export writes its rate fields (and only
+    for such runs), import into another server reads them back the same,
+    checks them as it checks every field, and compare() and report() show
+    them there."""
+    from psycopg.types.json import Jsonb
+
+    paced = run(lab, "tpcb-like", clients=2, duration="2 s", rate=100, latency_limit="20 ms")["run_id"]
+    plain = run(lab, "select-only", clients=1, transactions=50)["run_id"]
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s, %s]::bigint[])", (paced, plain))
+    runs = {r["run_id"]: r for r in doc["runs"]}
+    fields = ("rate", "latency_limit", "lag_avg_ms", "lag_max_ms", "late", "skipped", "scheduled",
+              "rate_sustained")
+    assert all(f in runs[paced] for f in fields), runs[paced]
+    assert not any(f in runs[plain] for f in fields), runs[plain]
+    assert all("lag_avg_ms" in p and "skipped" in p for p in runs[paced]["progress"])
+    assert not any("lag_avg_ms" in p for p in runs[plain]["progress"])
+    other = new_cluster("rate-import")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    for field, bad, problem in (("rate_sustained", "yes", "is not true or false"),
+                                ("late", -1, "is not a whole number of 0 or more"),
+                                ("latency_limit", "soon", "is not an interval"),
+                                ("rate", "fast", "is not a number")):
+        broken = dict(doc, runs=[dict(runs[paced], **{field: bad})])
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            other.sql("SELECT * FROM pgbench_lab.import(%s)", (Jsonb(broken),))
+        assert f"$.runs[0].{field} {problem}" in e.value.diag.message_primary, e.value.diag.message_primary
+    ids = dict((s, i) for k, s, i in other.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)",
+                                                 (Jsonb(doc),)))
+    again = other.scalar("SELECT pgbench_lab.export(ARRAY[%s, %s]::bigint[])", (ids[paced], ids[plain]))
+    strip = ("run_id", "source_server", "source_run_id")
+    assert ([{k: v for k, v in r.items() if k not in strip} for r in again["runs"]]
+            == [{k: v for k, v in r.items() if k not in strip} for r in doc["runs"]])
+    cmp = other.sql("SELECT run_id, rate, rate_sustained, lag_avg_ms IS NOT NULL "
+                    "FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])", (ids[paced], ids[plain]))
+    assert cmp == [(ids[paced], 100, runs[paced]["rate_sustained"], True), (ids[plain], None, None, False)], cmp
+    text = report(other, ids[paced])
+    assert "rate 100 tps asked, latency limit 20 ms" in text and "schedule lag  avg" in text, text
