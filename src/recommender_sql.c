@@ -269,24 +269,17 @@ other_running_workers(void)
 	return n;
 }
 
+/* The live settings recommend()'s inputs read, in one pg_settings query. */
+enum
+{
+	RL_CONNS, RL_SYNC, RL_WORKERS, RL_LOGICAL, RL_COUNT
+};
+
 /* A live setting as an integer, or dflt when it is not there. */
 static int
-live_int(const char *name, int dflt)
+live_int(const SettingsLive *live, int dflt)
 {
-	SettingsLive live;
-
-	SettingsLookup(&name, 1, &live);
-	return live.found && !isnan(live.value) ? (int) live.value : dflt;
-}
-
-/* A live setting's value as text (pg_settings.setting), or NULL. */
-static const char *
-live_text(const char *name)
-{
-	SettingsLive live;
-
-	SettingsLookup(&name, 1, &live);
-	return live.found ? live.setting : NULL;
+	return live->found && !isnan(live->value) ? (int) live->value : dflt;
 }
 
 /* recommend()'s arguments, each NULL one detected. */
@@ -294,6 +287,13 @@ static void
 recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 				 RecommenderInput *in)
 {
+	static const char *const names[RL_COUNT] = {
+		"max_connections", "wal_sync_method", "max_worker_processes",
+		"max_logical_replication_workers"
+	};
+	SettingsLive live[RL_COUNT];
+
+	SettingsLookup(names, RL_COUNT, live);
 	memset(in, 0, sizeof(*in));
 	in->ram = ram_or_detected(fcinfo, 0, facts);
 	in->hugepage_size = PG_ARGISNULL(0) ? facts->hugepage_size : 0;
@@ -307,7 +307,7 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 				 errmsg("could not detect this machine's CPUs"),
 				 errhint("Pass them explicitly, for example cpus => 4.")));
 	in->connections_asked = !PG_ARGISNULL(2);
-	in->max_connections = PG_ARGISNULL(2) ? live_int("max_connections", 0) :
+	in->max_connections = PG_ARGISNULL(2) ? live_int(&live[RL_CONNS], 0) :
 		check_connections("max_connections", PG_GETARG_INT32(2));
 	in->workload = parse_choice("workload", PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
 								RecoWorkloadNames, "web, oltp, dw, mixed and desktop");
@@ -326,11 +326,11 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	in->default_maint_io_concurrency = PGBL_DEFAULT_MAINT_IO_CONCURRENCY;
 	/* the WAL sync method only for this server's own disk and OS */
 	if (PG_ARGISNULL(4) && PG_ARGISNULL(5))
-		in->wal_sync_current = live_text("wal_sync_method");
+		in->wal_sync_current = live[RL_SYNC].found ? live[RL_SYNC].setting : NULL;
 	else
 		in->wal_sync_measured = NULL;
-	in->live_worker_processes = live_int("max_worker_processes", 0);
-	in->logical_workers = live_int("max_logical_replication_workers", -1);
+	in->live_worker_processes = live_int(&live[RL_WORKERS], 0);
+	in->logical_workers = live_int(&live[RL_LOGICAL], -1);
 	in->other_workers = other_running_workers();
 	in->data_size = PG_ARGISNULL(6) ? SettingsDataSize() :
 		parse_size("data_size", PG_GETARG_TEXT_PP(6));
