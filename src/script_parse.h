@@ -9,8 +9,10 @@
  * Parsing is no hot path, and it hands every SQL command to PostgreSQL's
  * own raw parser, which throws: so ScriptParse() reports a bad script by
  * ereport(ERROR) itself, with the script's name, the line and the column
- * pgbench reports, a SQLSTATE and a hint (42601 for syntax, 0A000 for
- * what cannot run in the server, 54000 and 54023 for the limits below).
+ * pgbench reports, a SQLSTATE and a hint: 42601 for syntax (or the raw
+ * parser's own), 0A000 for what cannot run in the server, 42602 for an
+ * invalid variable name, 25000 for a transaction left open, 54000 and
+ * 54023 for the limits below.
  *
  * The program is pgbench's list of commands, numbered as pgbench numbers
  * them (\gset and \aset are no commands of their own: they belong to the
