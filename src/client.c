@@ -63,6 +63,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "script_run.h"
 #include "secure.h"
 
 typedef struct ClientCtx
@@ -71,6 +72,7 @@ typedef struct ClientCtx
 	RunClient  *me;
 	int			index;
 	WorkloadPlans plans;
+	ScriptClient *script;		/* a run of scripts: the interpreter */
 	pg_prng_state rng;
 	MemoryContext loopcxt;
 	/* local copies of the shared counters (we are their only writer) */
@@ -120,13 +122,21 @@ record_error(ClientCtx *cx, ErrorData *edata)
 	WorkerErrorSave(&cx->me->error, edata);
 }
 
-/* Apply the run's settings (validated by the launcher) to this session. */
+/*
+ * Apply the run's settings (validated by the launcher) to this session.  A
+ * run of scripts resolves their names through the launching session's
+ * search_path (the built-in workloads name every object with its schema).
+ */
 static void
 apply_settings(RunShared *run)
 {
 	const char *p = run->settings;
+	RunScriptArea *area = RunScriptAreaOf(run, run->script_area);
 
 	SecureWorkerSession();
+	if (area != NULL)
+		SetConfigOption("search_path", RunScriptText(area, area->search_path),
+						PGC_USERSET, PGC_S_SESSION);
 	for (int i = 0; i < run->nsettings; i++)
 	{
 		const char *name = p;
@@ -160,10 +170,16 @@ client_setup(ClientCtx *cx)
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
 		apply_settings(cx->run);
+		/* a limit needs latencies, whatever pgbench_lab.instrument says */
+		cx->timed = pgbl_instrument || cx->run->rate > 0 || cx->run->latency_limit_ns > 0;
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
 		PushActiveSnapshot(GetTransactionSnapshot());
-		if (cx->run->via == RUN_VIA_SPI)
+		if (cx->run->script_area != 0)
+			cx->script = ScriptClientSetup(cx->run, cx->index, cx->timed,
+										   AllocSetContextCreate(TopMemoryContext, "pgbench_lab script",
+																 ALLOCSET_DEFAULT_SIZES));
+		else if (cx->run->via == RUN_VIA_SPI)
 			WorkloadPrepare(&cx->run->wl, &cx->plans);
 		else
 			LibpqClientSetup(cx->run, cx->me);
@@ -313,8 +329,12 @@ client_step(ClientCtx *cx, int64 scheduled)
 	int64		t0 = cx->timed ? WorkerNowNs() : 0;
 	int64		from = scheduled > 0 ? scheduled : t0;
 	int			tries = 0;
+	int			script = 0;
 
-	WorkloadDrawNext(&cx->run->wl, &cx->rng, &d);
+	if (cx->script)
+		script = ScriptClientChoose(cx->script);
+	else
+		WorkloadDrawNext(&cx->run->wl, &cx->rng, &d);
 	for (;;)
 	{
 		ErrorData  *edata = NULL;
@@ -322,15 +342,20 @@ client_step(ClientCtx *cx, int64 scheduled)
 
 		MemoryContextReset(cx->loopcxt);
 		MemoryContextSwitchTo(cx->loopcxt);
-		if (cx->run->via == RUN_VIA_SPI)
+		if (cx->script)
+			code = ScriptClientXact(cx->script, script, cx->loopcxt, &edata);
+		else if (cx->run->via == RUN_VIA_SPI)
 			code = client_xact(cx, &d, &edata);
 		else
 			code = LibpqXact(cx->run, cx->me, &d, &edata);
 		tries++;
 		if (code == 0)
 		{
-			publish(cx, cx->timed ? (uint64) Max(WorkerNowNs() - from, 0) : 0,
-					(uint64) Max(t0 - from, 0), true);
+			uint64		latency = cx->timed ? (uint64) Max(WorkerNowNs() - from, 0) : 0;
+
+			publish(cx, latency, (uint64) Max(t0 - from, 0), true);
+			if (cx->script)
+				ScriptClientEnded(cx->script, script, latency, true);
 			return true;
 		}
 		if (stop_requested(cx))
@@ -345,10 +370,14 @@ client_step(ClientCtx *cx, int64 scheduled)
 			(cx->run->max_tries == 0 || tries < cx->run->max_tries))
 		{
 			pg_atomic_write_u64(&cx->me->retries, ++cx->retries);
+			if (cx->script)
+				ScriptClientRetry(cx->script, script);
 			continue;
 		}
 		record_error(cx, edata);
 		publish(cx, 0, 0, false);
+		if (cx->script)
+			ScriptClientEnded(cx->script, script, 0, false);
 		if (code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 			code == ERRCODE_T_R_DEADLOCK_DETECTED)
 			return true;		/* counted as failed; pgbench goes on */
@@ -612,8 +641,6 @@ seed_client(ClientCtx *cx)
 	/* the mean gap of this client's share of the rate, in ns (at most 30 years) */
 	if (cx->run->rate > 0)
 		cx->gap_ns = Min(1e9 * cx->run->clients / cx->run->rate, PGBL_GAP_MAX_NS);
-	/* a limit needs latencies, whatever pgbench_lab.instrument says */
-	cx->timed = pgbl_instrument || cx->run->rate > 0 || cx->run->latency_limit_ns > 0;
 }
 
 /*
@@ -642,7 +669,7 @@ pgbench_lab_client_main(Datum arg)
 
 	WorkerConnectAs(cx.run->dboid, cx.run->login_role, cx.run->run_role);
 	snprintf(activity, sizeof(activity), "pgbench_lab run " INT64_FORMAT ": %s client %d of %d",
-			 cx.run->run_id, WorkloadName(cx.run->wl.kind), cx.index + 1, cx.run->clients);
+			 cx.run->run_id, cx.run->workload, cx.index + 1, cx.run->clients);
 	pgstat_report_activity(STATE_RUNNING, activity);
 
 	if (!client_setup(&cx))

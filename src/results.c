@@ -27,6 +27,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
+#include "script_run.h"
 
 
 static void
@@ -109,9 +110,10 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 
 	WorkerXactBegin();
 	v[0] = text_or_null(run->label, &nulls[0]);
-	v[1] = CStringGetTextDatum(WorkloadName(run->wl.kind));
+	v[1] = CStringGetTextDatum(run->workload);
 	v[2] = Int32GetDatum(run->clients);
-	v[3] = Int32GetDatum(run->wl.scale);
+	v[3] = Int32GetDatum(run->script_area ? (int32) RunScriptAreaOf(run, run->script_area)->scale
+						 : run->wl.scale);
 	v[4] = Int64GetDatum(run->duration_ms);
 	nulls[4] = run->duration_ms > 0 ? ' ' : 'n';
 	v[5] = Int64GetDatum(run->transactions);
@@ -137,6 +139,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											  SPI_tuptable->tupdesc, 1, &isnull));
 	record_rate_asked(run);
+	ScriptSetupRecord(run, false);
 
 	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, (" PGBL_CHECKPOINTS_SQL ")",
 					true, 1) != SPI_OK_SELECT)
@@ -205,12 +208,17 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
 	WorkerXactCommit();
 }
 
-/* "client 2: <message> (SQLSTATE 40001)", as the run records it. */
+/*
+ * "client 2: <message> (SQLSTATE 40001)", as the run records it, followed
+ * by the error's detail if it has one (a script's error says where).
+ */
 static void
 append_client_error(StringInfo error, int i, const RunClient *c)
 {
 	appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->error.message,
 					 unpack_sql_state(c->error.sqlerrcode));
+	if (c->error.detail[0] != '\0')
+		appendStringInfo(error, " %s", c->error.detail);
 }
 
 /* The run's status and first error, from how its clients ended. */
@@ -499,6 +507,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 19, types, v, nulls, SPI_OK_UPDATE);
 	record_rate(run, &s);
+	ScriptSetupRecord(run, true);
 	record_system(run);
 	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");

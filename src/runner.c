@@ -39,6 +39,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "script_run.h"
 #include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_start);
@@ -254,11 +255,6 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 static void
 read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
-	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("workload must not be NULL"),
-						errhint("Valid workloads are tpcb-like, simple-update and select-only.")));
-	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
 	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
 		refuse("clients must be at least 1", NULL);
 	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
@@ -295,6 +291,16 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
 	LibpqReadArgs(fcinfo, tail, p); /* via and target */
 	read_rate_args(fcinfo, tail, p);
+	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
+	if (p->script_area_size > 0)
+		return;
+	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("workload must not be NULL"),
+						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
+								"or give pgbench scripts with script => or scripts =>.")));
+	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
+	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
 }
 
 /*
@@ -320,7 +326,8 @@ RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 	p->dboid = MyDatabaseId;
 	p->login_role = GetSessionUserId();
 	p->run_role = GetUserId();
-	if (!LibpqResolve(p))		/* libpq: the tables as the target sees them */
+	if (p->script_area_size == 0 && !LibpqResolve(p))	/* libpq: the tables as the
+														 * target sees them */
 		WorkloadResolve(&p->wl);
 	return p;
 }
@@ -328,12 +335,18 @@ RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 static RunShared *
 create_shared(RunShared *p, dsm_segment **segp)
 {
-	Size		size = RunSharedSize(p->clients);
+	Size		size = RunSharedTotalSize(p);
 	dsm_segment *seg = dsm_create(size, 0);
 	RunShared  *run = (RunShared *) dsm_segment_address(seg);
 
 	memset(run, 0, size);
 	memcpy(run, p, offsetof(RunShared, phase));
+	run->script_local = NULL;
+	if (p->script_area_size > 0)
+	{
+		run->script_area = MAXALIGN(RunSharedSize(p->clients));
+		memcpy((char *) run + run->script_area, p->script_local, p->script_area_size);
+	}
 	run->magic = PGBL_RUN_MAGIC;
 	run->handle = dsm_segment_handle(seg);
 	run->run_id = -1;

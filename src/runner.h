@@ -117,7 +117,11 @@ typedef struct RunShared
 	int			launcher_pid;
 
 	/* what */
-	WorkloadParams wl;
+	WorkloadParams wl;			/* a built-in workload */
+	char		workload[PGBL_LABEL_MAX];	/* as runs.workload records it */
+	Size		script_area;	/* scripts: offset of their RunScriptArea, or 0 */
+	Size		script_area_size;
+	char	   *script_local;	/* the launcher's copy of it (only there) */
 	int			clients;
 	int64		duration_ms;	/* 0 with a transaction count */
 	int64		transactions;	/* per client, as pgbench -t; 0 = by time */
@@ -152,13 +156,17 @@ typedef struct RunShared
 #define RunSharedSize(nclients) \
 	add_size(offsetof(RunShared, client), mul_size(sizeof(RunClient), (nclients)))
 
+/* The whole segment: the clients, then any scripts' area (script_run.h). */
+#define RunSharedTotalSize(p) \
+	add_size(MAXALIGN(RunSharedSize((p)->clients)), (p)->script_area_size)
+
 /*
  * The arguments of start() and run().  Both begin with the same eight, the
  * head (RUNNER_ARG_WORKLOAD .. RUNNER_ARG_SEED); run() then has its eight
  * INOUT result columns; both end with the tail, in RunnerTail order.  A
  * version adds its new arguments at the end of the tail only, so that
  * positional calls keep working and an older declaration is a prefix of
- * today's: 0.1 ends after target, 0.2 after latency_limit.  The tail starts
+ * today's: 0.1 ends after target, 0.2 after variables.  The tail starts
  * at RUNNER_TAIL_START in start() (and in the argument lists that
  * experiments check, which have start()'s layout) and at RUNNER_TAIL_RUN in
  * run().  An install script older than the library (0.1's declarations,
@@ -172,6 +180,9 @@ typedef enum RunnerTail
 	RUNNER_TAIL_TARGET,
 	RUNNER_TAIL_RATE,			/* since 0.2 */
 	RUNNER_TAIL_LATENCY_LIMIT,	/* since 0.2 */
+	RUNNER_TAIL_SCRIPT,			/* since 0.2 */
+	RUNNER_TAIL_SCRIPTS,		/* since 0.2 */
+	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -187,6 +198,9 @@ typedef enum RunnerArg
 	RUNNER_ARG_TARGET = RUNNER_TAIL_START + RUNNER_TAIL_TARGET,
 	RUNNER_ARG_RATE = RUNNER_TAIL_START + RUNNER_TAIL_RATE,
 	RUNNER_ARG_LATENCY_LIMIT = RUNNER_TAIL_START + RUNNER_TAIL_LATENCY_LIMIT,
+	RUNNER_ARG_SCRIPT = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPT,
+	RUNNER_ARG_SCRIPTS = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPTS,
+	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
 	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL
 } RunnerArg;
 

@@ -5,7 +5,7 @@
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION pgbench_lab.start(
-    workload text,
+    workload text DEFAULT NULL,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
     transactions bigint DEFAULT NULL,
@@ -16,18 +16,21 @@ CREATE FUNCTION pgbench_lab.start(
     via text DEFAULT 'spi',
     target text DEFAULT NULL,
     rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL)
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL)
 RETURNS bigint
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_start';
-COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval) IS
+COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb) IS
     'Start a run in background workers and return its run_id at once';
 
 -- C procedures with no SET clause: a procedure with one cannot commit.
 -- They run no SQL that resolves a name through search_path.
 -- New arguments of start() and run() go at the end only (src/runner.h).
 CREATE PROCEDURE pgbench_lab.run(
-    workload text,
+    workload text DEFAULT NULL,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
     transactions bigint DEFAULT NULL,
@@ -46,10 +49,13 @@ CREATE PROCEDURE pgbench_lab.run(
     via text DEFAULT 'spi',
     target text DEFAULT NULL,
     rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL)
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_run';
-COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval) IS
+COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb) IS
     'Run a workload in background workers and return its headline figures';
 
 CREATE PROCEDURE pgbench_lab.wait(
@@ -92,7 +98,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 
-REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

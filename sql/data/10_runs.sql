@@ -60,6 +60,7 @@ CREATE TABLE pgbench_lab.runs (
     skipped bigint,
     scheduled bigint,
     rate_sustained boolean,
+    variables jsonb,
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -95,6 +96,8 @@ COMMENT ON COLUMN pgbench_lab.runs.scheduled IS
     'With a rate: the slots its schedule set before the clients stopped (run, failed, skipped or still due at the end)';
 COMMENT ON COLUMN pgbench_lab.runs.rate_sustained IS
     'With a rate: whether the clients ran (committed or failed) at least 98 % of the scheduled transactions';
+COMMENT ON COLUMN pgbench_lab.runs.variables IS
+    'A run of scripts: the variables given (pgbench -D); its scripts are in run_scripts';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

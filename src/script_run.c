@@ -1,0 +1,971 @@
+/*-------------------------------------------------------------------------
+ *
+ * script_run.c
+ *		The script interpreter: one client's run of pgbench script files,
+ *		one script execution per transaction of the run.
+ *
+ * Each client parses the run's scripts from their text into programs of
+ * its own, finds every variable they name a slot, and runs one script per
+ * transaction of the run, chosen by weight.  A transaction of the run is
+ * one execution of the script from its first command to its last, as in
+ * pgbench; the script's own BEGIN ... COMMIT (or END) blocks are its
+ * database transactions, and an SQL command outside them is a transaction
+ * of its own (pgbench's autocommit), as are the commands of a pipeline
+ * outside a block up to its \syncpipeline or \endpipeline (the implicit
+ * transaction of an extended-protocol pipeline).  The interpreter runs the
+ * transaction control itself: BEGIN starts a transaction with the
+ * isolation, read-only and deferrable modes it names; SAVEPOINT, RELEASE
+ * and ROLLBACK TO are internal subtransactions.
+ *
+ * SQL: each statement of a command is prepared once per client, the first
+ * time it runs, with its :variables as bind parameters $n whose types
+ * PostgreSQL infers from where they stand (as pgbench -M prepared leaves
+ * them to the server); the plan is kept for the rest of the run.  Values
+ * go in as the text pgbench would send, through the parameter type's input
+ * function, or directly for integers and doubles into integer, float8 and
+ * boolean parameters.  A statement that only reads (a SELECT that locks
+ * nothing, writes nothing and calls nothing volatile) runs read-only, on
+ * the snapshot taken for it.
+ *
+ * An error anywhere aborts the transaction (all of it, subtransactions
+ * included) and is returned to client.c, which retries serialisation
+ * failures and deadlocks as for the built-in workloads: a retry runs the
+ * same script again with the random state it started with.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_param.h"
+#include "parser/parser.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/plancache.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+
+#include "runner.h"
+#include "script_run.h"
+
+#define SCRIPT_MAX_SAVEPOINTS 64
+
+typedef struct ScriptVar
+{
+	char	   *name;
+	bool		defined;
+	bool		parsed;			/* value holds it (else text does) */
+	char	   *text;			/* from \gset or the variables given */
+	int			textcap;
+	ScriptValue value;
+} ScriptVar;
+
+/* How one parameter's value goes in. */
+typedef struct ParamBind
+{
+	int			slot;			/* its variable */
+	Oid			type;			/* as the server inferred it */
+	FmgrInfo	input;
+	Oid			ioparam;
+} ParamBind;
+
+/* One statement of an SQL command, prepared the first time it runs. */
+typedef struct Stmt
+{
+	char	   *text;
+	SPIPlanPtr	plan;
+	int			ntypes;
+	Oid		   *types;			/* filled in by the parser's hook */
+	ParamBind	   *params;
+	ParamListInfo values;
+	bool		read_only;
+} Stmt;
+
+typedef struct Cmd
+{
+	ScriptCommand *cmd;
+	int			slot;			/* \set's variable, \sleep's :variable */
+	int			nstmts;
+	Stmt	   *stmts;
+} Cmd;
+
+typedef struct Prog
+{
+	ScriptProgram *prog;
+	Cmd		   *cmds;
+} Prog;
+
+struct ScriptClient
+{
+	RunShared  *run;
+	RunScriptArea *area;
+	ScriptCounter *row;			/* this client's counters */
+	MemoryContext cxt;			/* the programs, plans and variables */
+	bool		timed;
+	int			nprogs;
+	Prog	   *progs;
+	int			nvars;
+	int			maxvars;
+	ScriptVar		   *vars;
+	pg_prng_state prng;			/* the scripts' random functions */
+	pg_prng_state retry_prng;	/* as it was when the transaction began */
+	pg_prng_state choose;		/* which script runs next */
+	ScriptEvalEnv env;
+	/* the transaction under way */
+	int			script;
+	int			at;				/* the command running */
+	bool		in_xact;		/* a transaction is open */
+	bool		explicit_block; /* ... opened by BEGIN */
+	bool		in_pipeline;
+	int			nsavepoints;
+	char	   *savepoints[SCRIPT_MAX_SAVEPOINTS];
+	int			iso;			/* BEGIN's characteristics (-1: not given), */
+	int			read_only;		/* kept for AND CHAIN */
+	int			deferrable;
+	MemoryContext loopcxt;		/* current between transactions */
+};
+
+/* ------------------------------------------------------------------------
+ * Variables
+ * ------------------------------------------------------------------------
+ */
+
+static int
+var_find(ScriptClient *sc, const char *name)
+{
+	for (int i = 0; i < sc->nvars; i++)
+		if (strcmp(sc->vars[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* The slot of a variable, made (undefined) if it has none yet. */
+static int
+var_slot(ScriptClient *sc, const char *name)
+{
+	int			i = var_find(sc, name);
+	MemoryContext old;
+
+	if (i >= 0)
+		return i;
+	if (sc->nvars == sc->maxvars)
+	{
+		sc->maxvars *= 2;
+		sc->vars = repalloc(sc->vars, sc->maxvars * sizeof(ScriptVar));
+	}
+	old = MemoryContextSwitchTo(sc->cxt);
+	memset(&sc->vars[sc->nvars], 0, sizeof(ScriptVar));
+	sc->vars[sc->nvars].name = pstrdup(name);
+	MemoryContextSwitchTo(old);
+	return sc->nvars++;
+}
+
+static void
+var_set_value(ScriptVar *v, const ScriptValue *value)
+{
+	v->defined = true;
+	v->parsed = true;
+	v->value = *value;
+}
+
+static void
+var_set_text(ScriptClient *sc, ScriptVar *v, const char *text)
+{
+	int			len = strlen(text) + 1;
+
+	if (len > v->textcap)
+	{
+		if (v->text)
+			pfree(v->text);
+		v->textcap = Max(len, 32);
+		v->text = MemoryContextAlloc(sc->cxt, v->textcap);
+	}
+	memcpy(v->text, text, len);
+	v->defined = true;
+	v->parsed = false;
+}
+
+static bool
+lookup(void *arg, const ScriptVarRef *ref, ScriptValue *value, ScriptError *error)
+{
+	ScriptClient *sc = (ScriptClient *) arg;
+	int			slot = ref->slot >= 0 ? ref->slot : var_find(sc, ref->name);
+	ScriptVar		   *v = slot >= 0 ? &sc->vars[slot] : NULL;
+
+	if (v == NULL || !v->defined)
+	{
+		ScriptErrorUndefined(error, ref->name);
+		return false;
+	}
+	if (!v->parsed)
+	{
+		if (!ScriptValueFromText(v->name, v->text, &v->value, error))
+			return false;
+		v->parsed = true;
+	}
+	*value = v->value;
+	return true;
+}
+
+static void
+raise_script_error(const ScriptError *error)
+{
+	ereport(ERROR,
+			(errcode(error->sqlstate),
+			 errmsg("%s", error->message),
+			 error->hint[0] ? errhint("%s", error->hint) : 0));
+}
+
+static ScriptVar *
+defined_var(ScriptClient *sc, int slot)
+{
+	ScriptVar		   *v = &sc->vars[slot];
+
+	if (!v->defined)
+	{
+		ScriptError error;
+
+		ScriptErrorUndefined(&error, v->name);
+		raise_script_error(&error);
+	}
+	return v;
+}
+
+/* The variables given (name\0text\0 ... \0) and pgbench's automatic ones. */
+static void
+define_variables(ScriptClient *sc, int client, int64 default_seed)
+{
+	const char *p = RunScriptText(sc->area, sc->area->variables);
+	ScriptValue v;
+
+	while (*p)
+	{
+		const char *name = p;
+		const char *text = p + strlen(p) + 1;
+
+		{
+			int			slot = var_slot(sc, name);
+
+			var_set_text(sc, &sc->vars[slot], text);
+		}
+		p = text + strlen(text) + 1;
+	}
+	v.type = SCRIPT_INT;
+#define AUTOMATIC(name_, value_) \
+	do { \
+		int slot_ = var_slot(sc, name_); \
+		ScriptVar *var_ = &sc->vars[slot_]; \
+		if (!var_->defined) { v.u.i = (value_); var_set_value(var_, &v); } \
+	} while (0)
+	AUTOMATIC("client_id", client);
+	AUTOMATIC("default_seed", default_seed);
+	AUTOMATIC("random_seed", (int64) sc->area->random_seed);
+	AUTOMATIC("scale", sc->area->scale);
+#undef AUTOMATIC
+}
+
+/* ------------------------------------------------------------------------
+ * Set-up: programs, slots, seeds
+ * ------------------------------------------------------------------------
+ */
+
+static void
+slot_expr(ScriptClient *sc, ScriptExpr *expr)
+{
+	ScriptVarRef **refs;
+	int			n;
+
+	if (expr == NULL)
+		return;
+	n = ScriptExprVarRefs(expr, &refs);
+	for (int i = 0; i < n; i++)
+		refs[i]->slot = var_slot(sc, refs[i]->name);
+}
+
+/* A command's statements: its text split where the raw parser splits it. */
+static void
+split_statements(Cmd *c)
+{
+	ScriptSql  *sql = &c->cmd->sql;
+	List	   *raw = raw_parser(sql->text, RAW_PARSE_DEFAULT);
+	ListCell   *lc;
+	int			i = 0;
+
+	c->nstmts = list_length(raw);
+	c->stmts = palloc0(sizeof(Stmt) * Max(c->nstmts, 1));
+	foreach(lc, raw)
+	{
+		RawStmt    *r = lfirst_node(RawStmt, lc);
+		int			len = r->stmt_len > 0 ? r->stmt_len : (int) strlen(sql->text) - r->stmt_location;
+		Stmt	   *st = &c->stmts[i++];
+
+		st->text = pnstrdup(sql->text + r->stmt_location, len);
+		st->ntypes = sql->nparams;
+		st->types = palloc0(sizeof(Oid) * Max(sql->nparams, 1));
+		st->params = palloc0(sizeof(ParamBind) * Max(sql->nparams, 1));
+		for (int p = 0; p < sql->nparams; p++)
+			st->params[p].slot = -1;
+	}
+}
+
+static void
+setup_program(ScriptClient *sc, Prog *pr, int s)
+{
+	const RunScript *rs = &sc->area->script[s];
+
+	pr->prog = ScriptParse(RunScriptText(sc->area, rs->name),
+						   RunScriptText(sc->area, rs->body));
+	if (pr->prog->ncommands != rs->ncommands)
+		elog(ERROR, "script \"%s\" parsed into %d commands in a client, %d when launched",
+			 pr->prog->name, pr->prog->ncommands, rs->ncommands);
+	pr->cmds = palloc0(sizeof(Cmd) * Max(pr->prog->ncommands, 1));
+	for (int i = 0; i < pr->prog->ncommands; i++)
+	{
+		Cmd		   *c = &pr->cmds[i];
+
+		c->cmd = &pr->prog->commands[i];
+		c->slot = c->cmd->variable ? var_slot(sc, c->cmd->variable) : -1;
+		slot_expr(sc, c->cmd->expr);
+		if (c->cmd->kind != SCMD_SQL || c->cmd->sql.tx.kind != STX_NONE)
+			continue;
+		split_statements(c);
+		for (int j = 0; j < c->nstmts; j++)
+			for (int p = 0; p < c->cmd->sql.nparams; p++)
+				c->stmts[j].params[p].slot = var_slot(sc, c->cmd->sql.params[p].name);
+	}
+}
+
+/*
+ * A client's interpreter, in cxt: its programs parsed, its variables
+ * defined, its generators seeded as pgbench seeds its clients.  Runs in a
+ * transaction (the raw parser and the catalogs).
+ */
+ScriptClient *
+ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	ScriptClient *sc = palloc0(sizeof(ScriptClient));
+	pg_prng_state *states = palloc(sizeof(pg_prng_state) * run->clients);
+	int64		default_seed;
+
+	sc->run = run;
+	sc->area = RunScriptAreaOf(run, run->script_area);
+	sc->row = RunScriptCounters(sc->area, client);
+	sc->cxt = cxt;
+	sc->timed = timed;
+	sc->maxvars = 16;
+	sc->vars = palloc0(sizeof(ScriptVar) * sc->maxvars);
+	sc->nprogs = sc->area->nscripts;
+	sc->progs = palloc0(sizeof(Prog) * sc->nprogs);
+	for (int s = 0; s < sc->nprogs; s++)
+		setup_program(sc, &sc->progs[s], s);
+
+	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
+	sc->prng = states[client];
+	pg_prng_seed(&sc->choose, sc->area->random_seed ^ (UINT64CONST(0xA5A5A5A5) + (uint64) client));
+	define_variables(sc, client, default_seed);
+	sc->env.lookup = lookup;
+	sc->env.lookup_arg = sc;
+	sc->env.prng = &sc->prng;
+	sc->env.debug_label = "script";
+	MemoryContextSwitchTo(old);
+	return sc;
+}
+
+/* The script of the next transaction, by weight; its random state kept. */
+int
+ScriptClientChoose(ScriptClient *sc)
+{
+	int			s = 0;
+
+	if (sc->nprogs > 1)
+	{
+		int64		w = (int64) pg_prng_uint64_range(&sc->choose, 1, sc->area->total_weight);
+
+		while (w > sc->area->script[s].weight)
+			w -= sc->area->script[s++].weight;
+	}
+	sc->retry_prng = sc->prng;
+	return s;
+}
+
+/* A retry: the same script with the random state it started with. */
+void
+ScriptClientRetry(ScriptClient *sc, int script)
+{
+	sc->row[sc->area->script[script].counter + 1 + sc->at].retries++;
+	sc->prng = sc->retry_prng;
+}
+
+/* A transaction ended: counted for its script (and its failing command). */
+void
+ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed)
+{
+	ScriptCounter *c = &sc->row[sc->area->script[script].counter];
+
+	if (committed)
+	{
+		c->count++;
+		c->latency_ns += latency_ns;
+	}
+	else
+	{
+		c->failures++;
+		c[1 + sc->at].failures++;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Transactions
+ * ------------------------------------------------------------------------
+ */
+
+static void
+xact_begin(ScriptClient *sc, bool explicit_block)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (explicit_block)
+	{
+		if (sc->iso >= 0)
+			XactIsoLevel = sc->iso;
+		if (sc->read_only >= 0)
+			XactReadOnly = sc->read_only == 1;
+		if (sc->deferrable >= 0)
+			XactDeferrable = sc->deferrable == 1;
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	sc->in_xact = true;
+	sc->explicit_block = explicit_block;
+}
+
+static void
+xact_end(ScriptClient *sc, bool commit)
+{
+	SPI_finish();
+	if (commit)
+		CommitTransactionCommand();
+	else
+		AbortCurrentTransaction();
+	MemoryContextSwitchTo(sc->loopcxt);
+	sc->in_xact = false;
+	sc->explicit_block = false;
+	sc->nsavepoints = 0;
+}
+
+static int
+savepoint_find(ScriptClient *sc, const char *name)
+{
+	for (int i = sc->nsavepoints - 1; i >= 0; i--)
+		if (strcmp(sc->savepoints[i], name) == 0)
+			return i;
+	ereport(ERROR,
+			(errcode(ERRCODE_S_E_INVALID_SPECIFICATION),
+			 errmsg("savepoint \"%s\" does not exist", name)));
+	return -1;
+}
+
+static void
+savepoint_begin(ScriptClient *sc, const char *name)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (sc->nsavepoints == SCRIPT_MAX_SAVEPOINTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a script's transaction may hold at most %d savepoints",
+						SCRIPT_MAX_SAVEPOINTS)));
+	BeginInternalSubTransaction(name);
+	MemoryContextSwitchTo(cxt);
+	sc->savepoints[sc->nsavepoints++] = MemoryContextStrdup(sc->cxt, name);
+}
+
+/* RELEASE and ROLLBACK TO: the savepoints above it go; ROLLBACK TO keeps it. */
+static void
+savepoint_end(ScriptClient *sc, const char *name, bool rollback)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	int			target = savepoint_find(sc, name);
+
+	while (sc->nsavepoints > target)
+	{
+		if (rollback)
+			RollbackAndReleaseCurrentSubTransaction();
+		else
+			ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		pfree(sc->savepoints[--sc->nsavepoints]);
+	}
+	if (rollback)
+		savepoint_begin(sc, name);
+}
+
+static void
+need_block(ScriptClient *sc, const char *what)
+{
+	if (!sc->explicit_block)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s can only be used in transaction blocks", what)));
+}
+
+/* BEGIN, COMMIT, ROLLBACK and the savepoints, run by the interpreter. */
+static void
+run_tx(ScriptClient *sc, const ScriptTx *tx)
+{
+	switch (tx->kind)
+	{
+		case STX_BEGIN:
+			if (sc->explicit_block)
+			{
+				ereport(WARNING,
+						(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+						 errmsg("there is already a transaction in progress")));
+				return;
+			}
+			sc->iso = tx->isolation;
+			sc->read_only = tx->read_only;
+			sc->deferrable = tx->deferrable;
+			if (sc->in_xact)	/* a pipeline's implicit transaction */
+				sc->explicit_block = true;
+			else
+				xact_begin(sc, true);
+			return;
+		case STX_COMMIT:
+		case STX_ROLLBACK:
+			if (!sc->in_xact)
+			{
+				ereport(WARNING,
+						(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+						 errmsg("there is no transaction in progress")));
+				return;
+			}
+			xact_end(sc, tx->kind == STX_COMMIT);
+			if (tx->chain)
+				xact_begin(sc, true);
+			return;
+		case STX_SAVEPOINT:
+			need_block(sc, "SAVEPOINT");
+			savepoint_begin(sc, tx->savepoint);
+			return;
+		case STX_RELEASE:
+		case STX_ROLLBACK_TO:
+			need_block(sc, tx->kind == STX_RELEASE ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT");
+			savepoint_end(sc, tx->savepoint, tx->kind == STX_ROLLBACK_TO);
+			return;
+		case STX_NONE:
+			break;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * SQL
+ * ------------------------------------------------------------------------
+ */
+
+static void
+params_hook(ParseState *pstate, void *arg)
+{
+	Stmt	   *st = (Stmt *) arg;
+
+	setup_parse_variable_parameters(pstate, &st->types, &st->ntypes);
+}
+
+static bool
+stmt_reads_only(SPIPlanPtr plan)
+{
+	ListCell   *lc;
+
+	foreach(lc, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+		ListCell   *lq;
+
+		foreach(lq, ps->query_list)
+		{
+			Query	   *q = lfirst_node(Query, lq);
+
+			if (q->commandType != CMD_SELECT || q->rowMarks != NIL ||
+				q->hasModifyingCTE || q->utilityStmt != NULL ||
+				contain_volatile_functions((Node *) q))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Prepare a statement for the rest of the run, its parameters typed. */
+static void
+prepare_stmt(ScriptClient *sc, Stmt *st)
+{
+	SPIPrepareOptions opts;
+	MemoryContext old;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.parserSetup = params_hook;
+	opts.parserSetupArg = st;
+	opts.parseMode = RAW_PARSE_DEFAULT;
+	st->plan = SPI_prepare_extended(st->text, &opts);
+	if (st->plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s", st->text,
+			 SPI_result_code_string(SPI_result));
+	if (SPI_keepplan(st->plan) != 0)
+		elog(ERROR, "SPI_keepplan failed");
+	st->read_only = stmt_reads_only(st->plan);
+	old = MemoryContextSwitchTo(sc->cxt);
+	st->values = makeParamList(st->ntypes);
+	for (int p = 0; p < st->ntypes; p++)
+	{
+		ParamBind	   *pa = &st->params[p];
+		Oid			infunc;
+
+		pa->type = st->types[p];
+		st->values->params[p].ptype = pa->type == InvalidOid ? UNKNOWNOID : pa->type;
+		st->values->params[p].pflags = PARAM_FLAG_CONST;
+		if (pa->type == InvalidOid || pa->type == UNKNOWNOID)
+			continue;
+		getTypeInputInfo(pa->type, &infunc, &pa->ioparam);
+		fmgr_info_cxt(infunc, &pa->input, sc->cxt);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+static void
+int_out_of_range(int64 value, const char *type)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("value \"" INT64_FORMAT "\" is out of range for type %s", value, type)));
+}
+
+/* One parameter's value: integers directly, anything else through text. */
+static void
+bind_param(ScriptClient *sc, ParamBind *pa, ParamExternData *out)
+{
+	ScriptVar		   *v = defined_var(sc, pa->slot);
+	char		buf[64];
+	const char *text;
+
+	out->isnull = false;
+	if (v->parsed && v->value.type == SCRIPT_NULL)
+	{
+		out->isnull = true;
+		out->value = (Datum) 0;
+		return;
+	}
+	if (v->parsed && v->value.type == SCRIPT_INT)
+	{
+		int64		i = v->value.u.i;
+
+		switch (pa->type)
+		{
+			case INT8OID:
+				out->value = Int64GetDatum(i);
+				return;
+			case INT4OID:
+				if (i < PG_INT32_MIN || i > PG_INT32_MAX)
+					int_out_of_range(i, "integer");
+				out->value = Int32GetDatum((int32) i);
+				return;
+			case INT2OID:
+				if (i < PG_INT16_MIN || i > PG_INT16_MAX)
+					int_out_of_range(i, "smallint");
+				out->value = Int16GetDatum((int16) i);
+				return;
+			case FLOAT8OID:
+				out->value = Float8GetDatum((double) i);
+				return;
+		}
+	}
+	if (v->parsed && v->value.type == SCRIPT_DOUBLE && pa->type == FLOAT8OID)
+	{
+		out->value = Float8GetDatum(v->value.u.d);
+		return;
+	}
+	if (v->parsed)
+	{
+		ScriptValueFormat(&v->value, buf, sizeof(buf));
+		text = buf;
+	}
+	else
+		text = v->text;
+	if (pa->type == InvalidOid || pa->type == UNKNOWNOID)
+		out->value = CStringGetDatum(pstrdup(text));
+	else
+		out->value = InputFunctionCall(&pa->input, (char *) text, pa->ioparam, -1);
+}
+
+/* \gset and \aset: the result's columns into variables. */
+static void
+set_from_result(ScriptClient *sc, const ScriptSql *sql, bool last)
+{
+	SPITupleTable *tt = SPI_tuptable;
+	uint64		n = SPI_processed;
+
+	if (sql->gset == SGSET_NONE || (sql->gset == SGSET_GSET && !last))
+		return;
+	if (tt == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA),
+				 errmsg("\\%s found no rows to read: the query returns none",
+						sql->gset == SGSET_GSET ? "gset" : "aset"),
+				 errhint("\\gset and \\aset follow a query that returns rows, such as a SELECT.")));
+	if (sql->gset == SGSET_GSET && n != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_CARDINALITY_VIOLATION),
+				 errmsg("\\gset expects one row, the query returned " UINT64_FORMAT, n),
+				 errhint("Make the query return exactly one row, or use \\aset, which keeps the last row "
+						 "and sets nothing when there is none.")));
+	if (n == 0)
+		return;
+	for (int f = 1; f <= tt->tupdesc->natts; f++)
+	{
+		char	   *name;
+		char	   *value;
+		int			slot;
+		ScriptVar  *v;
+
+		if (TupleDescAttr(tt->tupdesc, f - 1)->attisdropped)
+			continue;
+		name = psprintf("%s%s", sql->gset_prefix ? sql->gset_prefix : "", SPI_fname(tt->tupdesc, f));
+		slot = var_slot(sc, name);
+		v = &sc->vars[slot];
+		value = SPI_getvalue(tt->vals[n - 1], tt->tupdesc, f);
+		if (value == NULL)
+		{
+			ScriptValue null = {.type = SCRIPT_NULL};
+
+			var_set_value(v, &null);
+		}
+		else
+			var_set_text(sc, v, value);
+	}
+}
+
+static void
+run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
+{
+	SPIExecuteOptions opts;
+	int			rc;
+
+	if (st->plan == NULL)
+		prepare_stmt(sc, st);
+	for (int p = 0; p < st->ntypes; p++)
+		bind_param(sc, &st->params[p], &st->values->params[p]);
+	memset(&opts, 0, sizeof(opts));
+	opts.params = st->ntypes > 0 ? st->values : NULL;
+	opts.read_only = st->read_only;
+	PushActiveSnapshot(GetTransactionSnapshot());
+	rc = SPI_execute_plan_extended(st->plan, &opts);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
+	set_from_result(sc, &c->cmd->sql, last);
+	SPI_freetuptable(SPI_tuptable);
+	PopActiveSnapshot();
+}
+
+/* An SQL command: in the transaction open, or in a transaction of its own. */
+static void
+run_sql(ScriptClient *sc, Cmd *c)
+{
+	bool		own;
+
+	if (c->cmd->sql.tx.kind != STX_NONE)
+	{
+		run_tx(sc, &c->cmd->sql.tx);
+		return;
+	}
+	own = !sc->in_xact && !sc->in_pipeline;
+	if (!sc->in_xact)
+		xact_begin(sc, false);
+	for (int i = 0; i < c->nstmts; i++)
+		run_stmt(sc, c, &c->stmts[i], i == c->nstmts - 1);
+	if (own)
+		xact_end(sc, true);
+}
+
+/* ------------------------------------------------------------------------
+ * Meta-commands
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+eval(ScriptClient *sc, Cmd *c, ScriptValue *result)
+{
+	ScriptError error;
+
+	if (!ScriptExprEval(c->cmd->expr, &sc->env, result, &error))
+		raise_script_error(&error);
+	return ScriptValueTruth(result);
+}
+
+static void
+run_sleep(ScriptClient *sc, Cmd *c)
+{
+	int64		n = c->cmd->sleep_value;
+	int64		until;
+
+	if (c->slot >= 0)
+	{
+		ScriptValue v;
+		ScriptError error;
+		ScriptVar		   *var = defined_var(sc, c->slot);
+
+		if (!var->parsed && !ScriptValueFromText(var->name, var->text, &var->value, &error))
+			raise_script_error(&error);
+		var->parsed = true;
+		v = var->value;
+		if (!ScriptToInt(&v, &n, &error))
+			raise_script_error(&error);
+	}
+	if (n <= 0)
+		return;
+	until = WorkerNowNs() + n * c->cmd->sleep_unit_usec * 1000;
+	for (;;)
+	{
+		int64		now = WorkerNowNs();
+
+		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("the run ended during \\sleep")));
+		if (now >= until)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 (long) Min((until - now + 999999) / 1000000, 1000), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* After a false \if or \elif: the first branch whose condition holds. */
+static int
+next_branch(ScriptClient *sc, Prog *pr, int i)
+{
+	for (;;)
+	{
+		Cmd		   *c = &pr->cmds[i];
+		ScriptValue v;
+
+		sc->at = i;
+		if (c->cmd->kind != SCMD_ELIF || eval(sc, c, &v))
+			return i + 1;
+		i = c->cmd->next_branch;
+	}
+}
+
+/* One command; the index of the next. */
+static int
+run_command(ScriptClient *sc, Prog *pr, int i)
+{
+	Cmd		   *c = &pr->cmds[i];
+	ScriptValue v;
+
+	switch (c->cmd->kind)
+	{
+		case SCMD_SQL:
+			run_sql(sc, c);
+			break;
+		case SCMD_SET:
+			(void) eval(sc, c, &v);
+			var_set_value(&sc->vars[c->slot], &v);
+			break;
+		case SCMD_SLEEP:
+			run_sleep(sc, c);
+			break;
+		case SCMD_IF:
+			return eval(sc, c, &v) ? i + 1 : next_branch(sc, pr, c->cmd->next_branch);
+		case SCMD_ELIF:
+		case SCMD_ELSE:
+			return c->cmd->endif;	/* the end of a branch that ran */
+		case SCMD_ENDIF:
+			break;
+		case SCMD_START_PIPELINE:
+			sc->in_pipeline = true;
+			break;
+		case SCMD_SYNC_PIPELINE:
+		case SCMD_END_PIPELINE:
+			if (sc->in_xact && !sc->explicit_block)
+				xact_end(sc, true);
+			sc->in_pipeline = c->cmd->kind == SCMD_SYNC_PIPELINE;
+			break;
+		case SCMD_SHELL:
+			elog(ERROR, "\\shell in a parsed script");
+	}
+	return i + 1;
+}
+
+/* Where an error happened, for the run's record of it. */
+static void
+add_location(ScriptClient *sc, Prog *pr, ErrorData *edata)
+{
+	ScriptCommand *cmd = &pr->prog->commands[sc->at];
+	char	   *where = psprintf("In script \"%s\", command %d (%s, line %d).",
+								 pr->prog->name, sc->at + 1, ScriptCommandKindName(cmd),
+								 cmd->line);
+
+	edata->detail = edata->detail ? psprintf("%s %s", edata->detail, where) : where;
+}
+
+/*
+ * One transaction of the run: the script from its first command to its
+ * last.  Returns 0, or the SQLSTATE of the error that ended it, the error
+ * in *edata (copied into loopcxt, the transaction rolled back).
+ */
+int
+ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData **edata)
+{
+	Prog	   *pr = &sc->progs[script];
+	ScriptCounter *counters = &sc->row[sc->area->script[script].counter + 1];
+	volatile int code = 0;
+
+	sc->script = script;
+	sc->at = 0;
+	sc->loopcxt = loopcxt;
+	PG_TRY();
+	{
+		int			i = 0;
+
+		while (i < pr->prog->ncommands)
+		{
+			int64		t0 = sc->timed ? WorkerNowNs() : 0;
+			int			at = i;
+
+			sc->at = i;
+			i = run_command(sc, pr, i);
+			/* an \elif or \else reached from the branch before it is skipped */
+			if (pr->cmds[at].cmd->kind == SCMD_ELIF || pr->cmds[at].cmd->kind == SCMD_ELSE)
+				continue;
+			counters[at].count++;
+			if (sc->timed)
+				counters[at].latency_ns += (uint64) (WorkerNowNs() - t0);
+		}
+		if (sc->in_xact)
+		{
+			sc->at = pr->prog->ncommands - 1;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
+					 errmsg("the script ended inside a transaction"),
+					 errhint("End every BEGIN with COMMIT, END or ROLLBACK before the script ends, "
+							 "on every branch of its \\if commands.")));
+		}
+	}
+	PG_CATCH();
+	{
+		*edata = WorkerCatch(loopcxt, false);
+		code = (*edata)->sqlerrcode;
+		add_location(sc, pr, *edata);
+		sc->in_xact = sc->explicit_block = sc->in_pipeline = false;
+		sc->nsavepoints = 0;
+	}
+	PG_END_TRY();
+	return code;
+}

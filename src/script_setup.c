@@ -1,0 +1,533 @@
+/*-------------------------------------------------------------------------
+ *
+ * script_setup.c
+ *		A script run's set-up in the launching session (script =>,
+ *		scripts => and variables =>, checked and laid out for the run's
+ *		shared memory) and its record in the coordinator (the scripts, and
+ *		what each script and each command did).
+ *
+ * scripts => takes entries "name@weight" (weight 1 when not given, as
+ * pgbench's -b and -f): the built-in names run pgbench's own scripts
+ * through the interpreter, any other name is a script saved in
+ * pgbench_lab.scripts.  script => is one script's text, named "script".
+ * Every script is parsed here, so that a bad one is refused, with its
+ * line and column, before anything starts.  The variables (pgbench's -D)
+ * are a JSON object of names and scalar values; scale, unless given, is
+ * pgbench_branches' row count when the caller can read that table through
+ * its search_path, else 1; client_id, random_seed and default_seed are set
+ * as pgbench sets them.  The clients resolve the scripts' names through the
+ * launching session's search_path, as pgbench's would through its user's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+
+#include "pgbench_lab.h"
+#include "runner.h"
+#include "script_run.h"
+
+/* pgbench's built-in scripts, as it shows them with --show-script */
+static const struct
+{
+	const char *name;
+	const char *body;
+}			builtin_scripts[] = {
+	{"tpcb-like",
+		"\\set aid random(1, 100000 * :scale)\n"
+		"\\set bid random(1, 1 * :scale)\n"
+		"\\set tid random(1, 10 * :scale)\n"
+		"\\set delta random(-5000, 5000)\n"
+		"BEGIN;\n"
+		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
+		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
+		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
+		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+		"END;\n"},
+	{"simple-update",
+		"\\set aid random(1, 100000 * :scale)\n"
+		"\\set bid random(1, 1 * :scale)\n"
+		"\\set tid random(1, 10 * :scale)\n"
+		"\\set delta random(-5000, 5000)\n"
+		"BEGIN;\n"
+		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
+		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+		"END;\n"},
+	{"select-only",
+		"\\set aid random(1, 100000 * :scale)\n"
+		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"}
+};
+
+#define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \
+	"or the name of a script saved in pgbench_lab.scripts; the weight is a whole number, 1 when not given."
+
+typedef struct SetupScript
+{
+	char	   *name;
+	char	   *body;
+	int			weight;
+	int			ncommands;
+} SetupScript;
+
+static void
+refuse(int code, const char *msg, const char *hint)
+{
+	ereport(ERROR, (errcode(code), errmsg("%s", msg), hint ? errhint("%s", hint) : 0));
+}
+
+/* A saved script's text, or NULL: as the caller sees pgbench_lab.scripts. */
+static char *
+saved_script(const char *name)
+{
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(name);
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *body = NULL;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT body FROM pgbench_lab.scripts WHERE name OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab.scripts");
+	if (SPI_processed == 1)
+		body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (body != NULL)
+		body = MemoryContextStrdup(cxt, body);
+	SPI_finish();
+	return body;
+}
+
+/* One "name@weight" entry of scripts. */
+static void
+read_entry(const char *entry, SetupScript *s)
+{
+	const char *at = strrchr(entry, '@');
+	char	   *end;
+
+	s->name = at ? pnstrdup(entry, at - entry) : pstrdup(entry);
+	s->weight = 1;
+	if (at)
+	{
+		long		w;
+
+		errno = 0;
+		w = strtol(at + 1, &end, 10);
+		if (at[1] == '\0' || *end != '\0' || errno != 0 || w < 0 || w > SCRIPT_RUN_MAX_WEIGHT)
+			refuse(ERRCODE_INVALID_PARAMETER_VALUE,
+				   psprintf("invalid weight in scripts entry \"%s\"", entry),
+				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
+		s->weight = (int) w;
+	}
+	for (int i = 0; i < lengthof(builtin_scripts); i++)
+		if (strcmp(s->name, builtin_scripts[i].name) == 0)
+			s->body = pstrdup(builtin_scripts[i].body);
+	if (s->body == NULL)
+		s->body = saved_script(s->name);
+	if (s->body == NULL)
+		refuse(ERRCODE_UNDEFINED_OBJECT,
+			   psprintf("no script named \"%s\"", s->name), HINT_SCRIPTS);
+}
+
+static SetupScript *
+read_scripts(FunctionCallInfo fcinfo, int script_arg, int scripts_arg, int *n)
+{
+	SetupScript *s;
+
+	if (script_arg >= 0 && !PG_ARGISNULL(script_arg))
+	{
+		if (scripts_arg >= 0 && !PG_ARGISNULL(scripts_arg))
+			refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give script or scripts, not both",
+				   "Save the script in pgbench_lab.scripts and name it among the scripts to mix it with others.");
+		s = palloc0(sizeof(SetupScript));
+		s->name = pstrdup("script");
+		s->body = text_to_cstring(PG_GETARG_TEXT_PP(script_arg));
+		s->weight = 1;
+		*n = 1;
+		return s;
+	}
+	else
+	{
+		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(scripts_arg);
+		Datum	   *items;
+		bool	   *nulls;
+		int			count;
+
+		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &count);
+		if (count == 0 || count > SCRIPT_RUN_MAX_SCRIPTS)
+			refuse(ERRCODE_INVALID_PARAMETER_VALUE,
+				   psprintf("scripts must name from 1 to %d scripts", SCRIPT_RUN_MAX_SCRIPTS),
+				   HINT_SCRIPTS);
+		s = palloc0(sizeof(SetupScript) * count);
+		for (int i = 0; i < count; i++)
+		{
+			if (nulls[i])
+				refuse(ERRCODE_NULL_VALUE_NOT_ALLOWED, "scripts must not contain NULL", HINT_SCRIPTS);
+			read_entry(TextDatumGetCString(items[i]), &s[i]);
+		}
+		*n = count;
+		return s;
+	}
+}
+
+static void
+refuse_variables(const char *message)
+{
+	refuse(ERRCODE_INVALID_PARAMETER_VALUE, message,
+		   "variables is a JSON object of names and values, as pgbench's -D name=value: "
+		   "'{\"aid\": 5, \"ratio\": \"0.5\", \"flag\": true}'.");
+}
+
+/* The variables as name\0text\0 ... \0; the scale given, or NULL. */
+static char *
+read_variables(Jsonb *json, StringInfo out)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *scale = NULL;
+
+	if (json != NULL && !JB_ROOT_IS_OBJECT(json))
+		refuse_variables("variables must be a JSON object");
+	it = json ? JsonbIteratorInit(&json->root) : NULL;
+	while (it && (tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *text;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (!ScriptVariableNameValid(name))
+			refuse_variables(psprintf("invalid variable name \"%s\": letters, digits and underscores, not a digit first",
+									  name));
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "variables: a key without a value");
+		text = PgblJsonScalarText(&v);
+		if (text == NULL)
+			refuse_variables(psprintf("variable \"%s\" must be a string, a number or a boolean", name));
+		if (strcmp(name, "scale") == 0)
+			scale = text;
+		appendBinaryStringInfo(out, name, strlen(name) + 1);
+		appendBinaryStringInfo(out, text, strlen(text) + 1);
+	}
+	appendStringInfoChar(out, '\0');
+	return scale;
+}
+
+/* pgbench_branches' rows, if the caller can read it; else 1, as pgbench. */
+static int64
+default_scale(void)
+{
+	RangeVar   *rv = makeRangeVar(NULL, "pgbench_branches", -1);
+	Oid			rel = RangeVarGetRelid(rv, NoLock, true);
+	int64		scale = 1;
+	bool		isnull;
+	char	   *sql;
+
+	if (!OidIsValid(rel) || pg_class_aclcheck(rel, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+		PGBL_NAMESPACE_ACLCHECK(get_rel_namespace(rel), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		return 1;
+	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.%s",
+				   quote_identifier(get_namespace_name(get_rel_namespace(rel))),
+				   quote_identifier(get_rel_name(rel)));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute(sql, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+		scale = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	return scale > 0 ? scale : 1;
+}
+
+static Size
+append_text(StringInfo buf, const char *text)
+{
+	Size		at = buf->len;
+
+	appendBinaryStringInfo(buf, text, strlen(text) + 1);
+	return at;
+}
+
+/* The area, laid out: header, scripts, texts, then room for the counters. */
+static Size
+build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *json,
+		   const char *scale, char **out)
+{
+	Size		head = MAXALIGN(offsetof(RunScriptArea, script) + sizeof(RunScript) * n);
+	StringInfoData buf;
+	RunScriptArea *area;
+	int			counter = 0;
+	int64		total = 0;
+	Size		size;
+
+	initStringInfo(&buf);
+	enlargeStringInfo(&buf, head);
+	memset(buf.data, 0, head);
+	buf.len = head;
+	for (int i = 0; i < n; i++)
+	{
+		RunScript  *rs = &((RunScriptArea *) buf.data)->script[i];
+		Size		name = append_text(&buf, s[i].name);
+		Size		body = append_text(&buf, s[i].body);
+
+		rs = &((RunScriptArea *) buf.data)->script[i];	/* buf may move */
+		rs->name = name;
+		rs->body = body;
+		rs->weight = s[i].weight;
+		rs->ncommands = s[i].ncommands;
+		rs->counter = counter;
+		counter += 1 + s[i].ncommands;
+		total += s[i].weight;
+	}
+	if (total == 0)
+		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "the scripts' weights add up to 0",
+			   "Give at least one script a weight above 0.");
+	{
+		Size		variables = buf.len;
+		Size		path;
+		Size		variables_json;
+
+		appendBinaryStringInfo(&buf, vars->data, vars->len);
+		path = append_text(&buf, namespace_search_path);
+		variables_json = append_text(&buf, json);
+		size = MAXALIGN(buf.len) + sizeof(ScriptCounter) * counter * (Size) p->clients;
+		area = palloc0(size);
+		memcpy(area, buf.data, buf.len);
+		area->variables = variables;
+		area->search_path = path;
+		area->variables_json = variables_json;
+	}
+	area->nscripts = n;
+	area->total_weight = (int) total;
+	area->ncounters = counter;
+	area->counters = MAXALIGN(buf.len);
+	/* the scale recorded: the one given if it is a number, else pgbench's */
+	if (scale != NULL)
+	{
+		char	   *end;
+
+		errno = 0;
+		area->scale = strtoll(scale, &end, 10);
+		if (*end != '\0' || errno != 0 || area->scale < 1 || area->scale > PG_INT32_MAX)
+			area->scale = 1;
+	}
+	else
+		area->scale = default_scale();
+	area->random_seed = p->seed_given ? p->seed : pg_prng_uint64(&pg_global_prng_state);
+	*out = (char *) area;
+	return size;
+}
+
+/* The name a run of these scripts is recorded under, in runs.workload. */
+static void
+workload_name(RunShared *p, SetupScript *s, int n)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfo(&buf, "%s%s", i > 0 ? " " : "", s[i].name);
+		if (n > 1)
+			appendStringInfo(&buf, "@%d", s[i].weight);
+	}
+	if (buf.len >= PGBL_LABEL_MAX)
+		snprintf(buf.data + PGBL_LABEL_MAX - 4, 4, "...");
+	strlcpy(p->workload, buf.data, PGBL_LABEL_MAX);
+}
+
+/*
+ * script, scripts and variables, checked; the area for the run's shared
+ * memory in *area, its size returned (0: the run has no scripts).
+ */
+Size
+ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
+{
+	int			script_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPT);
+	int			scripts_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPTS);
+	int			vars_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VARIABLES);
+	bool		has_script = script_arg >= 0 && !PG_ARGISNULL(script_arg);
+	bool		has_scripts = scripts_arg >= 0 && !PG_ARGISNULL(scripts_arg);
+	Jsonb	   *vars = vars_arg >= 0 && !PG_ARGISNULL(vars_arg) ? PG_GETARG_JSONB_P(vars_arg) : NULL;
+	SetupScript *s;
+	StringInfoData pairs;
+	char	   *scale;
+	int			n;
+
+	*area = NULL;
+	if (!has_script && !has_scripts)
+	{
+		if (vars != NULL)
+			refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are for scripts",
+				   "Give variables with script => or scripts =>; the built-in workloads take none.");
+		return 0;
+	}
+	if (!PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
+		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give a workload or scripts, not both",
+			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
+			   "scripts to mix it in, as 'tpcb-like@9'.");
+	if (p->via != RUN_VIA_SPI)
+		refuse(ERRCODE_FEATURE_NOT_SUPPORTED, "scripts run in the server only for now (via => 'spi')",
+			   "Run the built-in workloads over libpq, or the script in the server.");
+	s = read_scripts(fcinfo, script_arg, scripts_arg, &n);
+	for (int i = 0; i < n; i++)
+		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
+	initStringInfo(&pairs);
+	scale = read_variables(vars, &pairs);
+	if (pairs.len > SCRIPT_RUN_MAX_VARIABLES_TEXT)
+		refuse_variables("variables are too long");
+	workload_name(p, s, n);
+	return build_area(p, s, n, &pairs,
+					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",
+					  scale, area);
+}
+
+/* ------------------------------------------------------------------------
+ * The coordinator's record
+ * ------------------------------------------------------------------------
+ */
+
+static void
+exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
+{
+	if (SPI_execute_with_args(sql, n, types, values, nulls, false, 0) != expect)
+		elog(ERROR, "could not record a script run's figures: %s", sql);
+}
+
+/* At the start: the scripts and their commands, and the variables given. */
+static void
+record_scripts(RunShared *run, RunScriptArea *area)
+{
+	const char *json = RunScriptText(area, area->variables_json);
+
+	for (int s = 0; s < area->nscripts; s++)
+	{
+		RunScript  *rs = &area->script[s];
+		const char *body = RunScriptText(area, rs->body);
+		ScriptProgram *prog = ScriptParse(RunScriptText(area, rs->name), body);
+		Oid			types[5] = {INT8OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
+		Datum		v[5];
+
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(s + 1);
+		v[2] = CStringGetTextDatum(prog->name);
+		v[3] = Int32GetDatum(rs->weight);
+		v[4] = CStringGetTextDatum(body);
+		exec("INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body) "
+			 "VALUES ($1, $2, $3, $4, $5)", 5, types, v, NULL, SPI_OK_INSERT);
+		for (int c = 0; c < prog->ncommands; c++)
+		{
+			ScriptCommand *cmd = &prog->commands[c];
+			Oid			ctypes[6] = {INT8OID, INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID};
+			Datum		cv[6];
+
+			cv[0] = Int64GetDatum(run->run_id);
+			cv[1] = Int32GetDatum(s + 1);
+			cv[2] = Int32GetDatum(c + 1);
+			cv[3] = Int32GetDatum(cmd->line);
+			cv[4] = CStringGetTextDatum(ScriptCommandKindName(cmd));
+			cv[5] = PointerGetDatum(cstring_to_text_with_len(body + cmd->offset, cmd->length));
+			exec("INSERT INTO pgbench_lab.run_commands (run_id, script, command, line, kind, command_text) "
+				 "VALUES ($1, $2, $3, $4, $5, pg_catalog.btrim($6, E' \\t\\r\\n'))",
+				 6, ctypes, cv, NULL, SPI_OK_INSERT);
+		}
+	}
+	if (json[0] != '\0')
+	{
+		Oid			types[2] = {INT8OID, TEXTOID};
+		Datum		v[2] = {Int64GetDatum(run->run_id), CStringGetTextDatum(json)};
+
+		exec("UPDATE pgbench_lab.runs SET variables = $2::pg_catalog.jsonb "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1", 2, types, v, NULL, SPI_OK_UPDATE);
+	}
+}
+
+static void
+record_counter(int64 run_id, int script, int command, const ScriptCounter *sum)
+{
+	Oid			types[7] = {INT8OID, INT4OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID};
+	Datum		v[7];
+	char		nulls[8] = "       ";
+
+	v[0] = Int64GetDatum(run_id);
+	v[1] = Int32GetDatum(script);
+	v[2] = Int32GetDatum(command);
+	v[3] = Int64GetDatum((int64) sum->count);
+	v[4] = Float8GetDatum(sum->count > 0 ? (double) sum->latency_ns / sum->count / 1e6 : 0);
+	nulls[4] = sum->latency_ns > 0 ? ' ' : 'n';	/* none: not timed */
+	v[5] = Int64GetDatum((int64) sum->failures);
+	v[6] = Int64GetDatum((int64) sum->retries);
+	if (command == 0)
+		exec("UPDATE pgbench_lab.run_scripts SET transactions = $4, latency_avg_ms = $5, "
+			 "failures = $6, retries = $7 WHERE run_id OPERATOR(pg_catalog.=) $1 "
+			 "AND script OPERATOR(pg_catalog.=) $2 AND $3 OPERATOR(pg_catalog.=) 0",
+			 7, types, v, nulls, SPI_OK_UPDATE);
+	else
+		exec("UPDATE pgbench_lab.run_commands SET executions = $4, latency_avg_ms = $5, "
+			 "failures = $6, retries = $7 WHERE run_id OPERATOR(pg_catalog.=) $1 "
+			 "AND script OPERATOR(pg_catalog.=) $2 AND command OPERATOR(pg_catalog.=) $3",
+			 7, types, v, nulls, SPI_OK_UPDATE);
+}
+
+/* At the end: every client's counters summed, per script and command. */
+static void
+record_figures(RunShared *run, RunScriptArea *area)
+{
+	for (int s = 0; s < area->nscripts; s++)
+	{
+		RunScript  *rs = &area->script[s];
+
+		for (int c = 0; c <= rs->ncommands; c++)
+		{
+			ScriptCounter sum = {0};
+
+			for (int i = 0; i < run->clients; i++)
+			{
+				ScriptCounter *x = &RunScriptCounters(area, i)[rs->counter + c];
+
+				sum.count += x->count;
+				sum.latency_ns += x->latency_ns;
+				sum.failures += x->failures;
+				sum.retries += x->retries;
+			}
+			record_counter(run->run_id, s + 1, c, &sum);
+		}
+	}
+}
+
+/*
+ * The coordinator's record of a script run, in the transaction of the run
+ * row (at its start) or of its results (at its end, when every client has
+ * ended and written its counters for good).
+ */
+void
+ScriptSetupRecord(RunShared *run, bool final)
+{
+	RunScriptArea *area = RunScriptAreaOf(run, run->script_area);
+
+	if (area == NULL)
+		return;
+	if (!final)
+		record_scripts(run, area);
+	else
+	{
+		pg_read_barrier();
+		record_figures(run, area);
+	}
+}
