@@ -45,12 +45,19 @@ AS $$
             "connections": "nonneg", "connection_avg_ms": "num",
             "tps_without_connections": "num", "rate": "num", "latency_limit": "interval",
             "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg",
-            "scheduled": "nonneg", "rate_sustained": "bool"}'::pg_catalog.jsonb
+            "scheduled": "nonneg", "rate_sustained": "bool", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'progress' THEN '{"second": "count!", "interval_seconds": "num!",
             "transactions": "nonneg!", "tps": "num!", "latency_avg_ms": "num",
             "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio",
             "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::pg_catalog.jsonb
+        -- a run of scripts (0.2): its scripts, each with its commands
+        WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
+            "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
+            "retries": "nonneg"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'command' THEN '{"command": "count!", "line": "count!", "kind": "text!",
+            "command_text": "text!", "executions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
+            "retries": "nonneg"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
             "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
             "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::pg_catalog.jsonb
@@ -333,13 +340,21 @@ BEGIN
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
     PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
-        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!"}', '$.runs', '{run_id}');
+        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array"}', '$.runs', '{run_id}');
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
                                            pg_catalog.format('$.runs[%s].progress', r.i), '{second}');
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'latency', pgbench_lab_internal.doc_spec('latency'),
                                            pg_catalog.format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
+        IF r.elem OPERATOR(pg_catalog.?) 'scripts' THEN
+            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'scripts',
+                                               pgbench_lab_internal.doc_spec('script') OPERATOR(pg_catalog.||) '{"commands": "array!"}',
+                                               pg_catalog.format('$.runs[%s].scripts', r.i), '{script}');
+            PERFORM pgbench_lab_internal.doc_check_each(x.s OPERATOR(pg_catalog.->) 'commands', pgbench_lab_internal.doc_spec('command'),
+                                               pg_catalog.format('$.runs[%s].scripts[%s].commands', r.i, x.n OPERATOR(pg_catalog.-) 1), '{command}')
+              FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'scripts') WITH ORDINALITY AS x(s, n);
+        END IF;
     END LOOP;
     IF NOT doc OPERATOR(pg_catalog.?) 'experiments' THEN
         RETURN;
@@ -402,7 +417,7 @@ BEGIN
             latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
             system, owner, error, source_server, source_run_id, imported_at, target_display,
             connections, connection_avg_ms, tps_without_connections, rate, latency_limit,
-            lag_avg_ms, lag_max_ms, late, skipped, scheduled, rate_sustained)
+            lag_avg_ms, lag_max_ms, late, skipped, scheduled, rate_sustained, variables)
         OVERRIDING SYSTEM VALUE
         SELECT d.new_id, r OPERATOR(pg_catalog.->>) 'label', r OPERATOR(pg_catalog.->>) 'workload', coalesce(r OPERATOR(pg_catalog.->>) 'via', 'spi'),
                (r OPERATOR(pg_catalog.->>) 'clients')::numeric::integer, (r OPERATOR(pg_catalog.->>) 'scale')::numeric::integer,
@@ -427,8 +442,26 @@ BEGIN
                (r OPERATOR(pg_catalog.->>) 'rate')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_limit')::interval,
                (r OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
                (r OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'scheduled')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'rate_sustained')::pg_catalog.bool
+               (r OPERATOR(pg_catalog.->>) 'scheduled')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'rate_sustained')::pg_catalog.bool,
+               r OPERATOR(pg_catalog.->) 'variables'
           FROM d),
+    scripts AS (
+        INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, transactions,
+                                             latency_avg_ms, failures, retries)
+        SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'script')::numeric::integer, x OPERATOR(pg_catalog.->>) 'name',
+               (x OPERATOR(pg_catalog.->>) 'weight')::numeric::integer, x OPERATOR(pg_catalog.->>) 'body',
+               (x OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
+               (x OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint
+          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'scripts', '[]')) AS s(x)),
+    commands AS (
+        INSERT INTO pgbench_lab.run_commands (run_id, script, command, line, kind, command_text,
+                                              executions, latency_avg_ms, failures, retries)
+        SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'script')::numeric::integer, (c OPERATOR(pg_catalog.->>) 'command')::numeric::integer,
+               (c OPERATOR(pg_catalog.->>) 'line')::numeric::integer, c OPERATOR(pg_catalog.->>) 'kind', c OPERATOR(pg_catalog.->>) 'command_text',
+               (c OPERATOR(pg_catalog.->>) 'executions')::numeric::bigint, (c OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
+               (c OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (c OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint
+          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'scripts', '[]')) AS s(x)
+                 CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(x OPERATOR(pg_catalog.->) 'commands') AS m(c)),
     progress AS (
         INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, tps,
                                               latency_avg_ms, latency_max_ms, failures, hit_ratio,
@@ -506,13 +539,27 @@ RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pgbench_lab_internal.without_nulls(pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(r), 'run'),
-                                              '{rate,latency_limit,lag_avg_ms,lag_max_ms,late,skipped,scheduled,rate_sustained}')
+                                              '{rate,latency_limit,lag_avg_ms,lag_max_ms,late,skipped,scheduled,rate_sustained,variables}')
         OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
             'progress', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.-) 'run_id',
                                                                                                    '{lag_avg_ms,lag_max_ms,late,skipped}') ORDER BY p.second), '[]')
                            FROM pgbench_lab.run_progress p WHERE p.run_id OPERATOR(pg_catalog.=) r.run_id),
             'latency', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(l) OPERATOR(pg_catalog.-) 'run_id' ORDER BY l.bucket_upper_us), '[]')
                           FROM pgbench_lab.run_latency l WHERE l.run_id OPERATOR(pg_catalog.=) r.run_id))
+        -- a run of scripts carries them, each with its commands
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('scripts', pg_catalog.jsonb_agg(
+                       pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'run_id',
+                                                          '{transactions,latency_avg_ms,failures,retries}')
+                       OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('commands',
+                           (SELECT pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(
+                                       pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) '{run_id,script}'::pg_catalog.text[],
+                                       '{executions,latency_avg_ms,failures,retries}') ORDER BY c.command)
+                              FROM pgbench_lab.run_commands c
+                             WHERE c.run_id OPERATOR(pg_catalog.=) s.run_id AND c.script OPERATOR(pg_catalog.=) s.script))
+                       ORDER BY s.script))
+              FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
 $$;
 
 -- ids: runs and experiments (an experiment brings its runs); NULL = every

@@ -254,6 +254,37 @@ BEGIN
 END
 $$;
 
+-- A run of scripts: per script and per command, as pgbench -r reports.
+CREATE FUNCTION pgbench_lab_internal.script_lines(run_id bigint)
+RETURNS SETOF text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT line FROM (
+        SELECT s.script, 0 AS command, 0 AS part,
+               pg_catalog.format('  script %s "%s", weight %s: %s transactions (%s %%), latency avg %s ms, failures %s, retries %s',
+                   s.script, s.name, s.weight, coalesce(s.transactions::pg_catalog.text, '-'),
+                   pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) s.transactions
+                       OPERATOR(pg_catalog./) CASE WHEN pg_catalog.sum(s.transactions) OVER () OPERATOR(pg_catalog.>) 0
+                                                   THEN pg_catalog.sum(s.transactions) OVER () END, 1),
+                   pgbench_lab_internal.fmt(s.latency_avg_ms, 3), coalesce(s.failures::pg_catalog.text, '-'),
+                   coalesce(s.retries::pg_catalog.text, '-')) AS line
+          FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) script_lines.run_id
+        UNION ALL
+        SELECT s.script, 0, 1, '    executions    avg ms  failures  retries  line  command'
+          FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) script_lines.run_id
+        UNION ALL
+        SELECT c.script, c.command, 2,
+               pg_catalog.format('    %s  %s  %s  %s  %s  %s',
+                   pg_catalog.lpad(coalesce(c.executions::pg_catalog.text, '-'), 10),
+                   pg_catalog.lpad(pgbench_lab_internal.fmt(c.latency_avg_ms, 3), 8),
+                   pg_catalog.lpad(coalesce(c.failures::pg_catalog.text, '-'), 8),
+                   pg_catalog.lpad(coalesce(c.retries::pg_catalog.text, '-'), 7),
+                   pg_catalog.lpad(c.line::pg_catalog.text, 4),
+                   pg_catalog.left(pg_catalog.regexp_replace(c.command_text, '\s+', ' ', 'g'), 70))
+          FROM pgbench_lab.run_commands c WHERE c.run_id OPERATOR(pg_catalog.=) script_lines.run_id
+    ) x ORDER BY x.script, x.part, x.command
+$$;
+
 CREATE FUNCTION pgbench_lab_internal.report_run(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -320,6 +351,14 @@ BEGIN
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
     RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s',
                        coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'));
+    IF EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id) THEN
+        RETURN QUERY SELECT '';
+        RETURN QUERY SELECT 'Scripts (per command, as pgbench -r; latencies of the executions that completed)';
+        IF r.variables IS NOT NULL THEN
+            RETURN QUERY SELECT '  variables ' OPERATOR(pg_catalog.||) r.variables::pg_catalog.text;
+        END IF;
+        RETURN QUERY SELECT pgbench_lab_internal.script_lines(r.run_id);
+    END IF;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.run_charts(r.run_id);
     RETURN QUERY SELECT '';
