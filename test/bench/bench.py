@@ -234,6 +234,33 @@ def throughput(c, table, args, workload, clients):
                   med["SPI floor"], ratio=paired)
 
 
+def script_tps(c, body, clients, seconds):
+    row = c.sql("CALL pgbench_lab.run(script => %s, clients => %s, duration => %s)",
+                (body, clients, f"{seconds} s"))[0]
+    assert row[1] == "done", row
+    return row[3]
+
+
+def scripts_speed(c, table, args):
+    """pgbench's own script text through the interpreter against the C
+    built-in of the same workload, alternating; the ratio is the median of
+    the rounds' paired ratios."""
+    for workload, clients in (("select-only", 2), ("tpcb-like", 4)):
+        body = subprocess.run([c.bin("pgbench"), f"--show-script={workload}"],
+                              capture_output=True, text=True, check=True).stderr
+        s = args.seconds
+        med, runs = median_rounds([
+            ("built-in", lambda: lab_tps(c, workload, clients, s)),
+            ("script", lambda: script_tps(c, body, clients, s)),
+        ], args.rounds)
+        what = f"{workload} as a script, {clients} clients (tps)"
+        print(f"  {what} ranges: " + ", ".join(f"{n} {min(v):.0f}-{max(v):.0f}" for n, v in runs.items()),
+              flush=True)
+        paired = statistics.median(a / b for a, b in zip(runs["script"], runs["built-in"]))
+        table.add(what, "script (interpreter)", med["script"], f"built-in {workload}", med["built-in"],
+                  ratio=paired)
+
+
 def instrumentation(c, table, args):
     """With and without instrumentation, alternating in rounds of at most
     5 s (at least 9 rounds, as long as the other comparisons together); the
@@ -356,6 +383,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="2-s runs, 3 rounds, no init 50, 1 min memory")
     ap.add_argument("--matrix", action="store_true",
                     help="the cost curve: clients x scales for pgbench_lab and pgbench")
+    ap.add_argument("--scripts", action="store_true",
+                    help="only pgbench's script texts through the interpreter against the built-ins")
     ap.add_argument("--matrix-clients", default="1,2,4,8,16,32,64")
     ap.add_argument("--matrix-scales", default="1,10,100", help="those the disk allows")
     ap.add_argument("--matrix-init", default="10,50,100", help="init's rows/s at these scales")
@@ -374,6 +403,12 @@ def main():
             matrix(c, args)
             return
         table = Table()
+        if args.scripts:
+            c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
+            scripts_speed(c, table, args)
+            table.show()
+            quiet_check()
+            return
         init_speed(c, table, args, 10)
         if not args.quick:
             init_speed(c, table, args, 50)
@@ -383,6 +418,7 @@ def main():
         for workload, clients in (("select-only", 1), ("select-only", 2), ("tpcb-like", 1),
                                   ("tpcb-like", 4), ("simple-update", 2)):
             throughput(c, table, args, workload, clients)
+        scripts_speed(c, table, args)
         instrumentation(c, table, args)
         memory(c, table, args)
         table.show()
