@@ -5,7 +5,9 @@ do, per-script and per-command figures add up, bad scripts and bad
 arguments are refused before anything starts, and a script can do no
 more than the role that runs it."""
 
+import re
 import subprocess
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -264,3 +266,22 @@ def test_export_import_carry_the_scripts(lab):
         with pytest.raises(psycopg.Error) as e:
             conn.execute("SELECT pgbench_lab.import(%s::jsonb)", (psycopg.types.json.Jsonb(doc),))
     assert "$.runs[0].scripts" in str(e.value), e.value
+
+
+def test_readme_example_runs(lab):
+    """The README's script example, as written there (1 s instead of 5)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = re.search(r"```sql\n(INSERT INTO pgbench_lab.scripts.*?)```", readme, re.S).group(1)
+    insert, rest = block.split("$$);\n", 1)
+    call = rest.split(";", 1)[0].replace("'5 s'", "'1 s'")
+    with lab.connect() as conn:
+        conn.execute(insert + "$$);")
+        r = conn.execute(call).fetchone()
+        assert r[1] == "done", r
+        report = "\n".join(x for (x,) in conn.execute("SELECT * FROM pgbench_lab.report(%s)", (r[0],)))
+    assert 'script 1 "hot_accounts", weight 3' in report, report
+    rows = lab.sql("SELECT command, executions FROM pgbench_lab.run_commands WHERE run_id = %s "
+                   "AND script = 1 ORDER BY command", (r[0],))
+    by = dict(rows)
+    # the branch taken: BEGIN..COMMIT on about one in ten, the SELECT on the rest
+    assert by[3] == by[4] + by[9] and by[8] == 0 and 0 < by[4] < by[9], rows
