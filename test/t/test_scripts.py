@@ -285,3 +285,25 @@ def test_readme_example_runs(lab):
     by = dict(rows)
     # the branch taken: BEGIN..COMMIT on about one in ten, the SELECT on the rest
     assert by[3] == by[4] + by[9] and by[8] == 0 and 0 < by[4] < by[9], rows
+
+
+@pytest.mark.parametrize("seed", [1, 20261123])
+def test_seeded_draws_as_pgbench_draws(lab, seed):
+    """With the same random_seed, each client draws what pgbench's client of
+    the same number draws (pgbench --random-seed, one thread)."""
+    lab.sql("CREATE TABLE IF NOT EXISTS draws (who text, client int, n int, r bigint, g double precision)")
+    lab.sql("TRUNCATE draws")
+    body = ("\\set r random(1, 1000000000)\n\\set g random_gaussian(0, 1000, 2.5)\n"
+            "INSERT INTO draws SELECT :who, :client_id, count(*), :r, :g FROM draws "
+            "WHERE who = :who AND client = :client_id;\n")
+    r = call(lab, script=body, clients=2, transactions=5, random_seed=seed, variables='{"who": "lab"}')
+    assert r["status"] == "done", r
+    path = lab.base + "/draws.sql"
+    with open(path, "w") as f:
+        f.write(body)
+    out = lab.run_client("pgbench", "-n", "-c", "2", "-j", "1", "-t", "5", f"--random-seed={seed}",
+                         "-M", "prepared", "-D", "who=pgbench", "-f", path, "postgres", check=False)
+    assert out.returncode == 0, out.stderr
+    q = "SELECT client, n, r, g FROM draws WHERE who = %s ORDER BY client, n"
+    ours, theirs = lab.sql(q, ("lab",)), lab.sql(q, ("pgbench",))
+    assert len(ours) == 10 and ours == theirs, (ours, theirs)
