@@ -179,10 +179,10 @@ client_setup(ClientCtx *cx)
 			cx->script = ScriptClientSetup(cx->run, cx->index, cx->timed,
 										   AllocSetContextCreate(TopMemoryContext, "pgbench_lab script",
 																 ALLOCSET_DEFAULT_SIZES));
-		else if (cx->run->via == RUN_VIA_SPI)
-			WorkloadPrepare(&cx->run->wl, &cx->plans);
-		else
+		if (cx->run->via != RUN_VIA_SPI)
 			LibpqClientSetup(cx->run, cx->me);
+		else if (cx->script == NULL)
+			WorkloadPrepare(&cx->run->wl, &cx->plans);
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();

@@ -123,6 +123,9 @@ static char *script_text[PGBL_STMT_MAX];
 /* This client worker's connection (one client per process). */
 static PGconn *client_conn = NULL;
 
+/* Counts the connections it opened: a script's statements are prepared on each. */
+static int	client_conn_number = 0;
+
 static const LibpqStmt *const *
 script_of(WorkloadKind kind)
 {
@@ -620,6 +623,8 @@ prepare_script(PGconn *conn, RunShared *run)
 	const LibpqStmt *const *script = script_of(run->wl.kind);
 	char		name[16];
 
+	if (run->script_area != 0)
+		return;					/* a script's statements: when first run */
 	build_script(conn, run);
 	for (int i = 0; script[i] != NULL; i++)
 	{
@@ -638,6 +643,7 @@ open_client_conn(RunShared *run, RunClient *me, bool in_run)
 	int64		dt;
 
 	client_conn = connect_target(run, true);
+	client_conn_number++;
 	dt = WorkerNowNs() - t0;
 	if (!in_run)
 		me->initial_connect_ns = dt;
@@ -804,6 +810,141 @@ LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d, ErrorData **edat
 }
 
 /* ---------------------------------------------------------------------
+ * A script's SQL (script_run.c): sent on the client's connection
+ * ---------------------------------------------------------------------
+ */
+
+/* At the start of a script's transaction: the connection, opened if none. */
+void
+LibpqScriptConnect(RunShared *run, RunClient *me)
+{
+	if (client_conn == NULL)
+		open_client_conn(run, me, true);
+}
+
+/* Each result of the command sent last, to fn; raise the first error. */
+static void
+script_results(RunShared *run, LibpqResultFn fn, void *arg)
+{
+	PGresult   *res;
+	PGresult   *failed = NULL;
+
+	for (;;)
+	{
+		ExecStatusType st;
+
+		await_result(client_conn, run, "statement failed on the target server");
+		res = PQgetResult(client_conn);
+		if (res == NULL)
+			break;
+		st = PQresultStatus(res);
+		if (failed == NULL && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		{
+			failed = res;
+			continue;
+		}
+		if (failed == NULL && fn != NULL)
+		{
+			int			n = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
+			int			ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
+			char	  **names = palloc(sizeof(char *) * Max(ncols, 1));
+			char	  **values = palloc(sizeof(char *) * Max(ncols, 1));
+
+			for (int c = 0; c < ncols; c++)
+			{
+				names[c] = PQfname(res, c);
+				values[c] = n > 0 && !PQgetisnull(res, n - 1, c) ? PQgetvalue(res, n - 1, c) : NULL;
+			}
+			PG_TRY();
+			{
+				fn(arg, n, ncols, names, values);
+			}
+			PG_FINALLY();
+			{
+				PQclear(res);
+			}
+			PG_END_TRY();
+		}
+		else
+			PQclear(res);
+	}
+	if (failed != NULL)
+	{
+		PG_TRY();
+		{
+			conn_error(client_conn, failed, ERRCODE_CONNECTION_FAILURE,
+					   "statement failed on the target server");
+		}
+		PG_FINALLY();
+		{
+			PQclear(failed);
+		}
+		PG_END_TRY();
+	}
+}
+
+/*
+ * One statement of a script: with "prepared" NULL, sent as it is (the
+ * transaction control the interpreter runs); else prepared on this
+ * connection the first time (as S_<id>, its parameters' types left to the
+ * server, as pgbench -M prepared), then executed with the values as text.
+ * fn sees each result's row count and last row (-1 for a command that
+ * returns none).
+ */
+void
+LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
+				const char *const *values, LibpqResultFn fn, void *arg)
+{
+	char		name[24];
+
+	if (prepared == NULL)
+	{
+		if (!PQsendQuery(client_conn, sql))
+			conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
+		script_results(run, NULL, NULL);
+		return;
+	}
+	snprintf(name, sizeof(name), "S_%d", id);
+	if (*prepared != client_conn_number)
+	{
+		if (!PQsendPrepare(client_conn, name, sql, nparams, NULL))
+			conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare a statement");
+		script_results(run, NULL, NULL);
+		*prepared = client_conn_number;
+	}
+	if (!PQsendQueryPrepared(client_conn, name, nparams, values, NULL, NULL, 0))
+		conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
+	script_results(run, fn, arg);
+}
+
+/*
+ * After a script's transaction: with libpq-connect, the connection closes;
+ * after an error (sqlerrcode), it is rolled back or dropped as after a
+ * built-in's, and a cancel met meanwhile replaces the error.
+ */
+int
+LibpqScriptDone(RunShared *run, int sqlerrcode, ErrorData **edata)
+{
+	if (sqlerrcode != 0)
+	{
+		ErrorData  *cancel = recover_conn(run, sqlerrcode == ERRCODE_QUERY_CANCELED ||
+										  pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
+
+		if (cancel != NULL)
+		{
+			sqlerrcode = cancel->sqlerrcode;
+			*edata = cancel;
+		}
+	}
+	if (run->via == RUN_VIA_LIBPQ_CONNECT && client_conn != NULL)
+	{
+		PQfinish(client_conn);
+		client_conn = NULL;
+	}
+	return sqlerrcode;
+}
+
+/* ---------------------------------------------------------------------
  * The launching session: the target's tables, before anything starts
  * ---------------------------------------------------------------------
  */
@@ -876,6 +1017,34 @@ resolve_tables(PGconn *conn, RunShared *p)
 }
 
 /*
+ * A run of scripts needs no pgbench table; its scale variable, unless
+ * given, is pgbench_branches' row count where the target's role can read
+ * it, else 1 (wl.scale, for the launcher to put in the scripts' area).
+ */
+static void
+script_scale(PGconn *conn, RunShared *p)
+{
+	char	   *row[1];
+	char	   *nsp;
+	char	   *sql;
+
+	p->wl.scale = 1;
+	if (query_row(conn, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') "
+				  "AND pg_catalog.has_table_privilege(c.oid, 'SELECT') "
+				  "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')", row, 1) != 1)
+		return;
+	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
+	if (nsp == NULL)
+		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
+	PQfreemem(nsp);
+	if (query_row(conn, sql, row, 1) == 1)
+		p->wl.scale = Max(pg_strtoint32(row[0]), 1);
+}
+
+/*
  * The target's settings (the list a run records) and, where the target has
  * pgbench_lab and the role may call it, its system_info(): a run against
  * another server is labelled with that server's facts, read there.  Text
@@ -932,7 +1101,10 @@ LibpqResolve(RunShared *p)
 	conn = connect_target(p, false);
 	PG_TRY();
 	{
-		resolve_tables(conn, p);
+		if (p->script_area_size == 0)
+			resolve_tables(conn, p);
+		else
+			script_scale(conn, p);
 		read_target_facts(conn, p);
 	}
 	PG_FINALLY();

@@ -326,8 +326,10 @@ RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 	p->dboid = MyDatabaseId;
 	p->login_role = GetSessionUserId();
 	p->run_role = GetUserId();
-	if (p->script_area_size == 0 && !LibpqResolve(p))	/* libpq: the tables as the
-														 * target sees them */
+	/* libpq: the tables as the target sees them (scripts: its scale) */
+	if (LibpqResolve(p))
+		ScriptSetupTargetScale(p);
+	else if (p->script_area_size == 0)
 		WorkloadResolve(&p->wl);
 	return p;
 }

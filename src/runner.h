@@ -233,6 +233,13 @@ extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
 					  ErrorData **edata);
 extern void LibpqRecord(RunShared *run, bool final);
 
+/* ... and a script's SQL over it (script_run.c) */
+typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);
+extern void LibpqScriptConnect(RunShared *run, RunClient *me);
+extern void LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
+							const char *const *values, LibpqResultFn fn, void *arg);
+extern int	LibpqScriptDone(RunShared *run, int sqlerrcode, ErrorData **edata);
+
 /* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
 extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 

@@ -86,6 +86,11 @@ typedef struct Stmt
 	ParamBind	   *params;
 	ParamListInfo values;
 	bool		read_only;
+	/* over libpq */
+	int			id;				/* prepared as S_<id> ... */
+	int			prepared;		/* ... on this connection (LibpqScriptSend) */
+	const char **texts;			/* the values sent */
+	char	   *bufs;			/* 64 bytes per parameter, for numbers */
 } Stmt;
 
 typedef struct Cmd
@@ -105,6 +110,9 @@ typedef struct Prog
 struct ScriptClient
 {
 	RunShared  *run;
+	RunClient  *me;
+	bool		libpq;			/* the SQL goes over libpq, not SPI */
+	int			nstmts;			/* statements numbered so far */
 	RunScriptArea *area;
 	ScriptCounter *row;			/* this client's counters */
 	MemoryContext cxt;			/* the programs, plans and variables */
@@ -291,7 +299,7 @@ slot_expr(ScriptClient *sc, ScriptExpr *expr)
 
 /* A command's statements: its text split where the raw parser splits it. */
 static void
-split_statements(Cmd *c)
+split_statements(ScriptClient *sc, Cmd *c)
 {
 	ScriptSql  *sql = &c->cmd->sql;
 	List	   *raw = raw_parser(sql->text, RAW_PARSE_DEFAULT);
@@ -310,6 +318,9 @@ split_statements(Cmd *c)
 		st->ntypes = sql->nparams;
 		st->types = palloc0(sizeof(Oid) * Max(sql->nparams, 1));
 		st->params = palloc0(sizeof(ParamBind) * Max(sql->nparams, 1));
+		st->id = sc->nstmts++;
+		st->texts = palloc0(sizeof(char *) * Max(sql->nparams, 1));
+		st->bufs = palloc0(64 * Max(sql->nparams, 1));
 		for (int p = 0; p < sql->nparams; p++)
 			st->params[p].slot = -1;
 	}
@@ -335,7 +346,7 @@ setup_program(ScriptClient *sc, Prog *pr, int s)
 		slot_expr(sc, c->cmd->expr);
 		if (c->cmd->kind != SCMD_SQL || c->cmd->sql.tx.kind != STX_NONE)
 			continue;
-		split_statements(c);
+		split_statements(sc, c);
 		for (int j = 0; j < c->nstmts; j++)
 			for (int p = 0; p < c->cmd->sql.nparams; p++)
 				c->stmts[j].params[p].slot = var_slot(sc, c->cmd->sql.params[p].name);
@@ -356,6 +367,8 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 	int64		default_seed;
 
 	sc->run = run;
+	sc->me = &run->client[client];
+	sc->libpq = run->via != RUN_VIA_SPI;
 	sc->area = RunScriptAreaOf(run, run->script_area);
 	sc->row = RunScriptCounters(sc->area, client);
 	sc->cxt = cxt;
@@ -430,6 +443,15 @@ ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committe
 static void
 xact_begin(ScriptClient *sc, bool explicit_block)
 {
+	if (sc->libpq)
+	{
+		/* a pipeline's implicit transaction; BEGIN itself is sent as written */
+		if (!explicit_block)
+			LibpqScriptSend(sc->run, "BEGIN", NULL, 0, 0, NULL, NULL, NULL);
+		sc->in_xact = true;
+		sc->explicit_block = explicit_block;
+		return;
+	}
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	if (explicit_block)
@@ -450,6 +472,14 @@ xact_begin(ScriptClient *sc, bool explicit_block)
 static void
 xact_end(ScriptClient *sc, bool commit)
 {
+	if (sc->libpq)
+	{
+		if (!sc->explicit_block)	/* COMMIT and ROLLBACK are sent as written */
+			LibpqScriptSend(sc->run, commit ? "COMMIT" : "ROLLBACK", NULL, 0, 0, NULL, NULL, NULL);
+		sc->in_xact = false;
+		sc->explicit_block = false;
+		return;
+	}
 	SPI_finish();
 	if (commit)
 		CommitTransactionCommand();
@@ -515,6 +545,27 @@ need_block(ScriptClient *sc, const char *what)
 		ereport(ERROR,
 				(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
 				 errmsg("%s can only be used in transaction blocks", what)));
+}
+
+/*
+ * Over libpq the target runs them: the command's text is sent as written,
+ * and the interpreter follows where it leaves the transaction.
+ */
+static void
+run_tx_libpq(ScriptClient *sc, const ScriptSql *sql)
+{
+	const ScriptTx *tx = &sql->tx;
+
+	if (tx->kind == STX_BEGIN && sc->in_xact && !sc->explicit_block)
+	{
+		sc->explicit_block = true;	/* a pipeline's BEGIN: already in one */
+		return;
+	}
+	LibpqScriptSend(sc->run, sql->text, NULL, 0, 0, NULL, NULL, NULL);
+	if (tx->kind == STX_BEGIN)
+		sc->in_xact = sc->explicit_block = true;
+	else if (tx->kind == STX_COMMIT || tx->kind == STX_ROLLBACK)
+		sc->in_xact = sc->explicit_block = tx->chain;
 }
 
 /* BEGIN, COMMIT, ROLLBACK and the savepoints, run by the interpreter. */
@@ -703,50 +754,102 @@ bind_param(ScriptClient *sc, ParamBind *pa, ParamExternData *out)
 		out->value = InputFunctionCall(&pa->input, (char *) text, pa->ioparam, -1);
 }
 
-/* \gset and \aset: the result's columns into variables. */
+/*
+ * \gset and \aset: a result's columns into variables, from its last row
+ * (values NULL for a null; ntuples -1 for a command that returns none).
+ */
 static void
-set_from_result(ScriptClient *sc, const ScriptSql *sql, bool last)
+set_vars(ScriptClient *sc, const ScriptSql *sql, bool last, int64 ntuples, int ncols,
+		 char **names, char **values)
 {
-	SPITupleTable *tt = SPI_tuptable;
-	uint64		n = SPI_processed;
-
 	if (sql->gset == SGSET_NONE || (sql->gset == SGSET_GSET && !last))
 		return;
-	if (tt == NULL)
+	if (ntuples < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_NO_DATA),
 				 errmsg("\\%s found no rows to read: the query returns none",
 						sql->gset == SGSET_GSET ? "gset" : "aset"),
 				 errhint("\\gset and \\aset follow a query that returns rows, such as a SELECT.")));
-	if (sql->gset == SGSET_GSET && n != 1)
+	if (sql->gset == SGSET_GSET && ntuples != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_CARDINALITY_VIOLATION),
-				 errmsg("\\gset expects one row, the query returned " UINT64_FORMAT, n),
+				 errmsg("\\gset expects one row, the query returned " INT64_FORMAT, ntuples),
 				 errhint("Make the query return exactly one row, or use \\aset, which keeps the last row "
 						 "and sets nothing when there is none.")));
-	if (n == 0)
+	if (ntuples == 0)
 		return;
-	for (int f = 1; f <= tt->tupdesc->natts; f++)
+	for (int f = 0; f < ncols; f++)
 	{
-		char	   *name;
-		char	   *value;
-		int			slot;
-		ScriptVar  *v;
+		char	   *name = psprintf("%s%s", sql->gset_prefix ? sql->gset_prefix : "", names[f]);
+		int			slot = var_slot(sc, name);
+		ScriptVar  *v = &sc->vars[slot];
 
-		if (TupleDescAttr(tt->tupdesc, f - 1)->attisdropped)
-			continue;
-		name = psprintf("%s%s", sql->gset_prefix ? sql->gset_prefix : "", SPI_fname(tt->tupdesc, f));
-		slot = var_slot(sc, name);
-		v = &sc->vars[slot];
-		value = SPI_getvalue(tt->vals[n - 1], tt->tupdesc, f);
-		if (value == NULL)
+		if (values[f] == NULL)
 		{
 			ScriptValue null = {.type = SCRIPT_NULL};
 
 			var_set_value(v, &null);
 		}
 		else
-			var_set_text(sc, v, value);
+			var_set_text(sc, v, values[f]);
+	}
+}
+
+/* set_vars() from SPI's result */
+static void
+set_from_spi(ScriptClient *sc, const ScriptSql *sql, bool last)
+{
+	SPITupleTable *tt = SPI_tuptable;
+	int			ncols = 0;
+	char	  **names;
+	char	  **values;
+
+	if (sql->gset == SGSET_NONE || (sql->gset == SGSET_GSET && !last))
+		return;
+	if (tt != NULL)
+		ncols = tt->tupdesc->natts;
+	names = palloc(sizeof(char *) * Max(ncols, 1));
+	values = palloc(sizeof(char *) * Max(ncols, 1));
+	for (int f = 0; f < ncols; f++)
+	{
+		names[f] = SPI_fname(tt->tupdesc, f + 1);
+		values[f] = SPI_processed > 0 ? SPI_getvalue(tt->vals[SPI_processed - 1], tt->tupdesc, f + 1) : NULL;
+	}
+	set_vars(sc, sql, last, tt ? (int64) SPI_processed : -1, ncols, names, values);
+}
+
+typedef struct LibpqResultArg
+{
+	ScriptClient *sc;
+	const ScriptSql *sql;
+	bool		last;
+} LibpqResultArg;
+
+static void
+set_from_libpq(void *arg, int ntuples, int ncols, char **names, char **values)
+{
+	LibpqResultArg *a = (LibpqResultArg *) arg;
+
+	set_vars(a->sc, a->sql, a->last, ntuples, ncols, names, values);
+}
+
+/* The values of a statement's parameters as text, for libpq. */
+static void
+param_texts(ScriptClient *sc, Stmt *st)
+{
+	for (int p = 0; p < st->ntypes; p++)
+	{
+		ScriptVar  *v = defined_var(sc, st->params[p].slot);
+
+		if (!v->parsed)
+			st->texts[p] = v->text;
+		else if (v->value.type == SCRIPT_NULL)
+			st->texts[p] = NULL;
+		else
+		{
+			ScriptValueFormat(&v->value, st->bufs + 64 * p, 64);
+			st->texts[p] = st->bufs + 64 * p;
+		}
 	}
 }
 
@@ -756,6 +859,15 @@ run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
 	SPIExecuteOptions opts;
 	int			rc;
 
+	if (sc->libpq)
+	{
+		LibpqResultArg arg = {sc, &c->cmd->sql, last};
+
+		param_texts(sc, st);
+		LibpqScriptSend(sc->run, st->text, &st->prepared, st->id, st->ntypes,
+						st->texts, set_from_libpq, &arg);
+		return;
+	}
 	if (st->plan == NULL)
 		prepare_stmt(sc, st);
 	for (int p = 0; p < st->ntypes; p++)
@@ -767,7 +879,7 @@ run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
 	rc = SPI_execute_plan_extended(st->plan, &opts);
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
-	set_from_result(sc, &c->cmd->sql, last);
+	set_from_spi(sc, &c->cmd->sql, last);
 	SPI_freetuptable(SPI_tuptable);
 	PopActiveSnapshot();
 }
@@ -780,15 +892,18 @@ run_sql(ScriptClient *sc, Cmd *c)
 
 	if (c->cmd->sql.tx.kind != STX_NONE)
 	{
-		run_tx(sc, &c->cmd->sql.tx);
+		if (sc->libpq)
+			run_tx_libpq(sc, &c->cmd->sql);
+		else
+			run_tx(sc, &c->cmd->sql.tx);
 		return;
 	}
 	own = !sc->in_xact && !sc->in_pipeline;
-	if (!sc->in_xact)
+	if (!sc->in_xact && !(own && sc->libpq))	/* over libpq: the target's autocommit */
 		xact_begin(sc, false);
 	for (int i = 0; i < c->nstmts; i++)
 		run_stmt(sc, c, &c->stmts[i], i == c->nstmts - 1);
-	if (own)
+	if (own && !sc->libpq)
 		xact_end(sc, true);
 }
 
@@ -934,6 +1049,8 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 	{
 		int			i = 0;
 
+		if (sc->libpq)
+			LibpqScriptConnect(sc->run, sc->me);
 		while (i < pr->prog->ncommands)
 		{
 			int64		t0 = sc->timed ? WorkerNowNs() : 0;
@@ -967,5 +1084,7 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 		sc->nsavepoints = 0;
 	}
 	PG_END_TRY();
+	if (sc->libpq)
+		code = LibpqScriptDone(sc->run, code, edata);
 	return code;
 }

@@ -57,6 +57,7 @@ typedef struct RunScriptArea
 	int			total_weight;
 	int			ncounters;		/* per client: scripts and their commands */
 	int64		scale;			/* the scale variable, unless given */
+	bool		scale_given;	/* ... among the variables */
 	uint64		random_seed;	/* the random_seed variable: the run's seed */
 	Size		variables;		/* offset of name\0text\0 ... \0 */
 	Size		search_path;	/* offset of the launcher's search_path */
@@ -86,6 +87,7 @@ RunScriptCounters(RunScriptArea *area, int client)
 /* script_setup.c: in the launching session, and in the coordinator */
 extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared *p,
 							char **area);
+extern void ScriptSetupTargetScale(struct RunShared *p);
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
 /* script_run.c: in a client */

@@ -327,8 +327,11 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 		if (*end != '\0' || errno != 0 || area->scale < 1 || area->scale > PG_INT32_MAX)
 			area->scale = 1;
 	}
-	else
+	else if (p->via == RUN_VIA_SPI)
 		area->scale = default_scale();
+	else
+		area->scale = 0;		/* read on the target: ScriptSetupTargetScale() */
+	area->scale_given = scale != NULL;
 	area->random_seed = p->seed_given ? p->seed : pg_prng_uint64(&pg_global_prng_state);
 	*out = (char *) area;
 	return size;
@@ -382,9 +385,6 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give a workload or scripts, not both",
 			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
 			   "scripts to mix it in, as 'tpcb-like@9'.");
-	if (p->via != RUN_VIA_SPI)
-		refuse(ERRCODE_FEATURE_NOT_SUPPORTED, "scripts run in the server only for now (via => 'spi')",
-			   "Run the built-in workloads over libpq, or the script in the server.");
 	s = read_scripts(fcinfo, script_arg, scripts_arg, &n);
 	for (int i = 0; i < n; i++)
 		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
@@ -530,4 +530,14 @@ ScriptSetupRecord(RunShared *run, bool final)
 		pg_read_barrier();
 		record_figures(run, area);
 	}
+}
+
+/* A libpq run: the scale its target has, unless the variables give one. */
+void
+ScriptSetupTargetScale(RunShared *p)
+{
+	RunScriptArea *area = (RunScriptArea *) p->script_local;
+
+	if (area != NULL && !area->scale_given)
+		area->scale = p->wl.scale;
 }
