@@ -86,6 +86,7 @@ typedef struct ClientCtx
 	int64		read_base;
 	bool		cancelled;		/* this client cancelled the run */
 	bool		timed;			/* latencies measured (and lag, and late) */
+	pg_prng_state sample_rng;	/* which transactions are sampled */
 	/* the rate's schedule: times in ns after the go */
 	pg_prng_state sched_rng;
 	double		gap_ns;			/* mean gap between this client's slots */
@@ -317,6 +318,23 @@ publish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
 	pg_atomic_write_u64(&me->blks_read, pgBufferUsage.shared_blks_read - cx->read_base);
 }
 
+/* With a sample rate: keep this transaction's sample, or not. */
+static void
+sample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script, int tries, bool failed)
+{
+	TxSample	s;
+
+	if (cx->run->sample_rate <= 0 || pg_prng_double(&cx->sample_rng) >= cx->run->sample_rate)
+		return;
+	s.t_ms = (double) (from - cx->run->start_ns) / 1e6;
+	s.latency_ms = (double) latency / 1e6;
+	s.lag_ms = (double) lag / 1e6;
+	s.script = cx->script ? script + 1 : 0;
+	s.retries = (int16) Min(tries - 1, PG_INT16_MAX);
+	s.failed = failed;
+	SamplesAdd(cx->run, cx->index, &s);
+}
+
 /*
  * One pgbench transaction with its retries, for the slot "scheduled" (the
  * monotonic clock's ns) with a rate, else 0.  Returns false when the client
@@ -356,6 +374,7 @@ client_step(ClientCtx *cx, int64 scheduled)
 			publish(cx, latency, (uint64) Max(t0 - from, 0), true);
 			if (cx->script)
 				ScriptClientEnded(cx->script, script, latency, true);
+			sample(cx, from, latency, (uint64) Max(t0 - from, 0), script, tries, false);
 			return true;
 		}
 		if (stop_requested(cx))
@@ -378,6 +397,7 @@ client_step(ClientCtx *cx, int64 scheduled)
 		publish(cx, 0, 0, false);
 		if (cx->script)
 			ScriptClientEnded(cx->script, script, 0, false);
+		sample(cx, from, 0, (uint64) Max(t0 - from, 0), script, tries, true);
 		if (code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 			code == ERRCODE_T_R_DEADLOCK_DETECTED)
 			return true;		/* counted as failed; pgbench goes on */
@@ -630,9 +650,12 @@ seed_client(ClientCtx *cx)
 	{
 		pg_prng_seed(&cx->rng, cx->run->seed ^ mix);
 		pg_prng_seed(&cx->sched_rng, ~(cx->run->seed ^ mix));
+		pg_prng_seed(&cx->sample_rng, (cx->run->seed ^ mix) + UINT64CONST(0x5A4D504C));
 	}
 	else
 	{
+		if (!pg_prng_strong_seed(&cx->sample_rng))
+			pg_prng_seed(&cx->sample_rng, (uint64) MyProcPid * UINT64CONST(0x9E3779B97F4A7C15));
 		if (!pg_prng_strong_seed(&cx->rng))
 			pg_prng_seed(&cx->rng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp());
 		if (!pg_prng_strong_seed(&cx->sched_rng))

@@ -72,7 +72,8 @@ static const struct
 	{"transactions", INT8OID}, {"label", TEXTOID}, {"settings", JSONBOID},
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
 	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
-	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID}
+	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
+	{"sample_rate", FLOAT8OID}
 };
 
 /*
@@ -275,7 +276,7 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
 							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
-							  "r.script, r.scripts, r.variables, "
+							  "r.script, r.scripts, r.variables, r.sample_rate, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false) "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
@@ -287,7 +288,7 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "via pg_catalog.text, target pg_catalog.text, "
 							  "rate pg_catalog.float8, latency_limit pg_catalog.interval, "
 							  "script pg_catalog.text, scripts pg_catalog.text[], "
-							  "variables pg_catalog.jsonb) ORDER BY s.i",
+							  "variables pg_catalog.jsonb, sample_rate pg_catalog.float8) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);

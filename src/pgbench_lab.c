@@ -19,6 +19,7 @@
 #include "utils/jsonb.h"
 
 #include "pgbench_lab.h"
+#include "samples.h"
 
 PGBL_MODULE_MAGIC;
 
@@ -27,6 +28,7 @@ _PG_init(void)
 {
 	SystemInit();
 	RunnerInit();
+	SamplesInit();
 	CacheInit();
 	DatasetInit();
 	MarkGUCPrefixReserved(PGBL_GUC_PREFIX);

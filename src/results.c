@@ -140,6 +140,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 											  SPI_tuptable->tupdesc, 1, &isnull));
 	record_rate_asked(run);
 	ScriptSetupRecord(run, false);
+	SamplesRecord(run, false);
 
 	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, (" PGBL_CHECKPOINTS_SQL ")",
 					true, 1) != SPI_OK_SELECT)
@@ -205,6 +206,7 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
 			 "tps, latency_avg_ms, latency_max_ms, failures, hit_ratio) "
 			 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
 			 9, types, v, nulls, SPI_OK_INSERT);
+	SamplesFlush(run);
 	WorkerXactCommit();
 }
 
@@ -508,6 +510,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 19, types, v, nulls, SPI_OK_UPDATE);
 	record_rate(run, &s);
 	ScriptSetupRecord(run, true);
+	SamplesRecord(run, true);
 	record_system(run);
 	LibpqRecord(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");

@@ -210,14 +210,16 @@ parse_settings(Jsonb *settings, RunShared *run)
 }
 
 /*
- * rate and latency_limit (pgbench -R and -L), when the declaration has
- * them: the rate is the whole run's, shared by its clients.
+ * rate, latency_limit and sample_rate (pgbench -R, -L and
+ * --sampling-rate), when the declaration has them: the rate is the whole
+ * run's, shared by its clients.
  */
 static void
 read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
 	int			rate_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_RATE);
 	int			limit_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_LATENCY_LIMIT);
+	int			sample_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SAMPLE_RATE);
 
 	if (rate_arg >= 0 && !PG_ARGISNULL(rate_arg))
 	{
@@ -245,6 +247,17 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 					 errhint("Valid limits are intervals above 0 and at most 1 day, such as "
 							 "'10 ms' (as pgbench -L), or NULL for no limit.")));
 		p->latency_limit_ns = (int64) (secs * 1e9);
+	}
+	if (sample_arg >= 0 && !PG_ARGISNULL(sample_arg))
+	{
+		p->sample_rate = PG_GETARG_FLOAT8(sample_arg);
+		if (!(p->sample_rate >= 0 && p->sample_rate <= 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sample_rate must be from 0 to 1"),
+					 errhint("It is the share of transactions kept in pgbench_lab.run_samples "
+							 "(pgbench --sampling-rate): 0.01 keeps one in a hundred, 1 every one; "
+							 "NULL or 0 keeps none.")));
 	}
 }
 
@@ -348,6 +361,12 @@ create_shared(RunShared *p, dsm_segment **segp)
 	{
 		run->script_area = MAXALIGN(RunSharedSize(p->clients));
 		memcpy((char *) run + run->script_area, p->script_local, p->script_area_size);
+	}
+	if (p->sample_rate > 0)
+	{
+		run->sample_area = add_size(MAXALIGN(RunSharedSize(p->clients)),
+									MAXALIGN(p->script_area_size));
+		SamplesAreaInit(run);
 	}
 	run->magic = PGBL_RUN_MAGIC;
 	run->handle = dsm_segment_handle(seg);

@@ -23,6 +23,7 @@
 #include "storage/dsm.h"
 #include "utils/timestamp.h"
 
+#include "samples.h"
 #include "stats.h"
 #include "worker.h"
 #include "workload.h"
@@ -122,6 +123,8 @@ typedef struct RunShared
 	Size		script_area;	/* scripts: offset of their RunScriptArea, or 0 */
 	Size		script_area_size;
 	char	   *script_local;	/* the launcher's copy of it (only there) */
+	double		sample_rate;	/* share of transactions sampled; 0: none */
+	Size		sample_area;	/* samples: offset of the clients' rings, or 0 */
 	int			clients;
 	int64		duration_ms;	/* 0 with a transaction count */
 	int64		transactions;	/* per client, as pgbench -t; 0 = by time */
@@ -158,7 +161,8 @@ typedef struct RunShared
 
 /* The whole segment: the clients, then any scripts' area (script_run.h). */
 #define RunSharedTotalSize(p) \
-	add_size(MAXALIGN(RunSharedSize((p)->clients)), (p)->script_area_size)
+	add_size(add_size(MAXALIGN(RunSharedSize((p)->clients)), MAXALIGN((p)->script_area_size)), \
+			 (p)->sample_rate > 0 ? SamplesAreaSize((p)->clients) : 0)
 
 /*
  * The arguments of start() and run().  Both begin with the same eight, the
@@ -166,7 +170,7 @@ typedef struct RunShared
  * INOUT result columns; both end with the tail, in RunnerTail order.  A
  * version adds its new arguments at the end of the tail only, so that
  * positional calls keep working and an older declaration is a prefix of
- * today's: 0.1 ends after target, 0.2 after variables.  The tail starts
+ * today's: 0.1 ends after target, 0.2 after sample_rate.  The tail starts
  * at RUNNER_TAIL_START in start() (and in the argument lists that
  * experiments check, which have start()'s layout) and at RUNNER_TAIL_RUN in
  * run().  An install script older than the library (0.1's declarations,
@@ -183,6 +187,7 @@ typedef enum RunnerTail
 	RUNNER_TAIL_SCRIPT,			/* since 0.2 */
 	RUNNER_TAIL_SCRIPTS,		/* since 0.2 */
 	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
+	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -201,6 +206,7 @@ typedef enum RunnerArg
 	RUNNER_ARG_SCRIPT = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPT,
 	RUNNER_ARG_SCRIPTS = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPTS,
 	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
+	RUNNER_ARG_SAMPLE_RATE = RUNNER_TAIL_START + RUNNER_TAIL_SAMPLE_RATE,
 	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL
 } RunnerArg;
 

@@ -341,6 +341,11 @@ BEGIN
                            pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) r.late OPERATOR(pg_catalog./) CASE WHEN r.transactions OPERATOR(pg_catalog.>) 0 THEN r.transactions END),
                            CASE WHEN r.rate IS NOT NULL THEN pg_catalog.format(', %s skipped', coalesce(r.skipped::pg_catalog.text, '-')) ELSE '' END);
     END IF;
+    IF r.sample_rate IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  samples       %s kept in run_samples (sample rate %s)%s', coalesce(r.samples::pg_catalog.text, '-'),
+                           r.sample_rate, CASE WHEN r.samples_dropped OPERATOR(pg_catalog.>) 0
+                                               THEN pg_catalog.format(', %s drawn but not kept', r.samples_dropped) ELSE '' END);
+    END IF;
     RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
                        pgbench_lab_internal.fmt(r.latency_stddev_ms, 3));
     RETURN QUERY SELECT pg_catalog.format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',

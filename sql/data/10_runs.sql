@@ -61,6 +61,9 @@ CREATE TABLE pgbench_lab.runs (
     scheduled bigint,
     rate_sustained boolean,
     variables jsonb,
+    sample_rate double precision,
+    samples bigint,
+    samples_dropped bigint,
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -98,6 +101,12 @@ COMMENT ON COLUMN pgbench_lab.runs.rate_sustained IS
     'With a rate: whether the clients ran (committed or failed) at least 98 % of the scheduled transactions';
 COMMENT ON COLUMN pgbench_lab.runs.variables IS
     'A run of scripts: the variables given (pgbench -D); its scripts are in run_scripts';
+COMMENT ON COLUMN pgbench_lab.runs.sample_rate IS
+    'Share of transactions kept in run_samples (pgbench --sampling-rate); NULL: none';
+COMMENT ON COLUMN pgbench_lab.runs.samples IS
+    'Samples kept in run_samples';
+COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
+    'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
@@ -161,3 +170,26 @@ CREATE POLICY run_latency_read ON pgbench_lab.run_latency FOR SELECT
                    WHERE r.run_id OPERATOR(pg_catalog.=) run_latency.run_id));
 
 GRANT SELECT ON pgbench_lab.runs, pgbench_lab.run_progress, pgbench_lab.run_latency TO PUBLIC;
+
+-- Per-transaction samples (pgbench --log --sampling-rate), written by the
+-- coordinator from the clients' rings.
+CREATE TABLE pgbench_lab.run_samples (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    client integer NOT NULL,
+    sample bigint NOT NULL,
+    t_ms double precision NOT NULL,
+    latency_ms double precision,
+    lag_ms double precision,
+    script integer,
+    retries integer NOT NULL,
+    failed boolean NOT NULL,
+    PRIMARY KEY (run_id, client, sample)
+);
+COMMENT ON TABLE pgbench_lab.run_samples IS
+    'Sampled transactions of runs with a sample_rate (pgbench --log --sampling-rate): start (scheduled, with a rate) in ms after the run''s start, latency, lag, script, retries, failed';
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_samples', '');
+ALTER TABLE pgbench_lab.run_samples ENABLE ROW LEVEL SECURITY;
+CREATE POLICY run_samples_read ON pgbench_lab.run_samples FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_samples.run_id));
+GRANT SELECT ON pgbench_lab.run_samples TO PUBLIC;

@@ -170,6 +170,38 @@ CREATE POLICY run_commands_read ON pgbench_lab.run_commands FOR SELECT
 -- Saving scripts is granted with run() (see the README's privileges).
 GRANT SELECT ON pgbench_lab.scripts, pgbench_lab.run_scripts, pgbench_lab.run_commands TO PUBLIC;
 
+-- Per-transaction samples (pgbench --log --sampling-rate).
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN sample_rate double precision,
+    ADD COLUMN samples bigint,
+    ADD COLUMN samples_dropped bigint;
+COMMENT ON COLUMN pgbench_lab.runs.sample_rate IS
+    'Share of transactions kept in run_samples (pgbench --sampling-rate); NULL: none';
+COMMENT ON COLUMN pgbench_lab.runs.samples IS
+    'Samples kept in run_samples';
+COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
+    'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
+CREATE TABLE pgbench_lab.run_samples (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    client integer NOT NULL,
+    sample bigint NOT NULL,
+    t_ms double precision NOT NULL,
+    latency_ms double precision,
+    lag_ms double precision,
+    script integer,
+    retries integer NOT NULL,
+    failed boolean NOT NULL,
+    PRIMARY KEY (run_id, client, sample)
+);
+COMMENT ON TABLE pgbench_lab.run_samples IS
+    'Sampled transactions of runs with a sample_rate (pgbench --log --sampling-rate): start (scheduled, with a rate) in ms after the run''s start, latency, lag, script, retries, failed';
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_samples', '');
+ALTER TABLE pgbench_lab.run_samples ENABLE ROW LEVEL SECURITY;
+CREATE POLICY run_samples_read ON pgbench_lab.run_samples FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_samples.run_id));
+GRANT SELECT ON pgbench_lab.run_samples TO PUBLIC;
+
 -- <<< end of data changes.
 
 -- ---------------------------------------------------------------------------

@@ -341,3 +341,68 @@ def test_export_import_compare_carry_the_rate(lab, new_cluster):
     assert cmp == [(ids[paced], 100, runs[paced]["rate_sustained"], True), (ids[plain], None, None, False)], cmp
     text = report(other, ids[paced])
     assert "rate 100 tps asked, latency limit 20 ms" in text and "schedule lag  avg" in text, text
+
+
+# ---------------------------------------------------------------------------
+# Per-transaction samples (sample_rate, pgbench --log --sampling-rate)
+# ---------------------------------------------------------------------------
+
+def samples(c, run_id):
+    return c.sql("SELECT client, sample, t_ms, latency_ms, lag_ms, script, retries, failed "
+                 "FROM pgbench_lab.run_samples WHERE run_id = %s ORDER BY client, sample", (run_id,))
+
+
+@pytest.mark.parametrize("via", ["spi", "libpq"])
+def test_samples_show_a_poisson_schedule(lab, via):
+    """Every transaction sampled at a rate well below capacity: one sample
+    per committed transaction, and each client's scheduled starts are a
+    Poisson process (exponential gaps: mean 1/rate, as much spread as mean)."""
+    r = run(lab, "select-only", clients=2, duration="4 s", rate=200, sample_rate=1, via=via)
+    assert r["status"] == "done", r
+    x = lab.sql("SELECT transactions, samples, samples_dropped, sample_rate FROM pgbench_lab.runs "
+                "WHERE run_id = %s", (r["run_id"],))[0]
+    assert x[1] == x[0] > 0 and x[2] == 0 and x[3] == 1.0, x
+    rows = samples(lab, r["run_id"])
+    for client in (1, 2):
+        t = [row[2] for row in rows if row[0] == client]
+        gaps = [b - a for a, b in zip(t, t[1:])]
+        mean = statistics.fmean(gaps)
+        cv = statistics.pstdev(gaps) / mean
+        # 100 tps per client: 10 ms apart on average; ~400 gaps give a few % of noise
+        assert 8.0 < mean < 12.5 and 0.75 < cv < 1.25, (client, mean, cv, len(gaps))
+    assert all(row[3] is not None and row[3] >= 0 and row[4] is not None and not row[7] for row in rows)
+
+
+def test_samples_are_a_share_and_bounded(lab):
+    r = run(lab, "select-only", clients=1, transactions=4000, sample_rate=0.1)
+    x = lab.sql("SELECT samples, samples_dropped FROM pgbench_lab.runs WHERE run_id = %s", (r["run_id"],))[0]
+    # binomial(4000, 0.1): 400 +- 19 (sd); nothing dropped at this pace... unless a
+    # ring filled, which the dropped count would then say
+    assert 300 <= x[0] + x[1] <= 500, x
+    assert all(row[4] is None for row in samples(lab, r["run_id"])), "no lag without a rate"
+    # a run keeps at most pgbench_lab.max_samples rows; the rest are counted
+    lab.sql("ALTER SYSTEM SET pgbench_lab.max_samples = 50")
+    lab.sql("SELECT pg_reload_conf()")
+    try:
+        r = run(lab, "select-only", clients=2, transactions=200, sample_rate=1)
+        x = lab.sql("SELECT samples, samples_dropped FROM pgbench_lab.runs WHERE run_id = %s",
+                    (r["run_id"],))[0]
+        assert x == (50, 350), x
+        assert len(samples(lab, r["run_id"])) == 50
+    finally:
+        lab.sql("ALTER SYSTEM RESET pgbench_lab.max_samples")
+        lab.sql("SELECT pg_reload_conf()")
+    lab.sql("DROP ROLE IF EXISTS sampler")
+    lab.sql("CREATE ROLE sampler LOGIN")
+    with lab.connect(user="sampler") as conn:
+        conn.execute("SELECT * FROM pgbench_lab.active_runs")  # run_live(): loads the library
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SET pgbench_lab.max_samples = 100000000")
+
+
+@pytest.mark.parametrize("value", ["-0.1", "1.5", "'NaN'", "'Infinity'", "'-Infinity'"])
+def test_bad_sample_rate_refused(lab, value):
+    with lab.connect() as conn:
+        with pytest.raises(psycopg.Error) as e:
+            conn.execute(f"CALL pgbench_lab.run('select-only', transactions => 1, sample_rate => {value})")
+    assert e.value.sqlstate == "22023" and "from 0 to 1" in str(e.value), e.value
