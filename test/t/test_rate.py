@@ -381,8 +381,10 @@ def test_samples_are_a_share_and_bounded(lab):
     assert 300 <= x[0] + x[1] <= 500, x
     assert all(row[4] is None for row in samples(lab, r["run_id"])), "no lag without a rate"
     # a run keeps at most pgbench_lab.max_samples rows; the rest are counted
-    lab.sql("ALTER SYSTEM SET pgbench_lab.max_samples = 50")
-    lab.sql("SELECT pg_reload_conf()")
+    with lab.connect() as conn:     # the library loaded: 15 knows its settings only then
+        conn.execute("LOAD 'pgbench_lab'")
+        conn.execute("ALTER SYSTEM SET pgbench_lab.max_samples = 50")
+        conn.execute("SELECT pg_reload_conf()")
     try:
         r = run(lab, "select-only", clients=2, transactions=200, sample_rate=1)
         x = lab.sql("SELECT samples, samples_dropped FROM pgbench_lab.runs WHERE run_id = %s",
