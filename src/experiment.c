@@ -398,6 +398,41 @@ prepare_step(const ExperimentKind *kind, const ExperimentStep *s, int64 experime
 }
 
 /*
+ * A step may ask a rate relative to an earlier step's measured TPS:
+ * "rate_share": f and "rate_of": v give rate = f x the TPS of the run of
+ * variant v (its first round), so that a plan can follow what this server
+ * turns out to reach (latency_curve: shares of the maximum).  NULL when
+ * the step asks no such rate.
+ */
+static NullableDatum
+relative_rate(const ExperimentStep *s, int64 experiment_id)
+{
+	Oid			types[2] = {JSONBOID, INT8OID};
+	Datum		values[2] = {s->step, Int64GetDatum(experiment_id)};
+	NullableDatum rate = {(Datum) 0, true};
+	bool		isnull;
+	Datum		d;
+
+	d = select_value("SELECT CASE WHEN $1 OPERATOR(pg_catalog.?) 'rate_share' THEN "
+					 "COALESCE((SELECT ($1 OPERATOR(pg_catalog.->>) 'rate_share')::pg_catalog.float8 "
+					 "OPERATOR(pg_catalog.*) r.tps FROM pgbench_lab.experiment_runs x "
+					 "JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id "
+					 "WHERE x.experiment_id OPERATOR(pg_catalog.=) $2 "
+					 "AND x.variant OPERATOR(pg_catalog.=) ($1 OPERATOR(pg_catalog.->>) 'rate_of')::pg_catalog.int4 "
+					 "ORDER BY x.round LIMIT 1), 0) END", 2, types, values, &isnull);
+	if (isnull)
+		return rate;
+	if (DatumGetFloat8(d) <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s asks a share of a run's throughput, and that run measured none", s->about),
+				 errhint("The run it is relative to committed no transactions: look at it with pgbench_lab.report().")));
+	rate.value = d;
+	rate.isnull = false;
+	return rate;
+}
+
+/*
  * The step's CALL of run(), non-atomic (run() commits before it waits),
  * with the step's arguments as parameters, never spelled into the text (a
  * target's password must not show in an error's context).  Returns the run
@@ -409,6 +444,7 @@ run_step(const ExperimentKind *kind, const ExperimentPlan *plan, const Experimen
 	SPIExecuteOptions opts;
 	StringInfoData named;
 	NullableDatum label = step_label(kind, s, experiment_id);
+	NullableDatum relative = relative_rate(s, experiment_id);
 	int			n = 0;
 	bool		isnull;
 	int64		run_id;
@@ -422,6 +458,8 @@ run_step(const ExperimentKind *kind, const ExperimentPlan *plan, const Experimen
 	{
 		NullableDatum v = a == RUNNER_ARG_LABEL ? label : s->args[a];
 
+		if (a == RUNNER_ARG_RATE && !relative.isnull)
+			v = relative;
 		if (v.isnull)
 			continue;
 		opts.params->params[n].value = v.value;

@@ -72,6 +72,8 @@ AS $$
             "relations": "array", "relids": "array"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
             "rounds": "count", "settings": "array"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
+            "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array"}'::pg_catalog.jsonb
         END
 $$;
 
@@ -291,6 +293,16 @@ BEGIN
                                                path OPERATOR(pg_catalog.||) '.params.relids', '{}');
         END IF;
         variants := 3;      -- cold, OS-warm, warm
+    ELSIF kind OPERATOR(pg_catalog.=) 'latency_curve' THEN
+        IF (params OPERATOR(pg_catalog.?) 'rates') OPERATOR(pg_catalog.=) (params OPERATOR(pg_catalog.?) 'shares') THEN
+            PERFORM pgbench_lab_internal.doc_invalid(path OPERATOR(pg_catalog.||) '.params holds rates or shares, one of them');
+        END IF;
+        PERFORM pgbench_lab_internal.doc_check_each(
+            pgbench_lab_internal.json_wrap(coalesce(params OPERATOR(pg_catalog.->) 'rates', params OPERATOR(pg_catalog.->) 'shares')),
+            '{"": "num!"}', path OPERATOR(pg_catalog.||) '.params.' OPERATOR(pg_catalog.||)
+                            CASE WHEN params OPERATOR(pg_catalog.?) 'rates' THEN 'rates' ELSE 'shares' END, '{""}');
+        variants := 1 OPERATOR(pg_catalog.+) pg_catalog.jsonb_array_length(coalesce(params OPERATOR(pg_catalog.->) 'rates',
+                                                                          params OPERATOR(pg_catalog.->) 'shares'));
     ELSE
         -- compare_settings, connection_cost: sets of settings (for
         -- connection_cost the three paths), named A, B...
@@ -312,6 +324,7 @@ BEGIN
         PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
             path, bad, variants, CASE WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'client counts'
                                            WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
+                                           WHEN kind OPERATOR(pg_catalog.=) 'latency_curve' THEN 'the maximum and the rates'
                                            ELSE 'sets of settings' END));
     END IF;
 END

@@ -568,6 +568,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
     END IF;
+    IF EXISTS (SELECT FROM pgbench_lab.experiments e
+                WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (ids) AND e.kind OPERATOR(pg_catalog.=) 'latency_curve') THEN
+        IF pg_catalog.cardinality(ids) OPERATOR(pg_catalog.>) 1 THEN
+            RAISE EXCEPTION 'a latency curve is plotted alone'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Plot one latency_curve experiment at a time: its latency percentiles against the achieved TPS.';
+        END IF;
+        RETURN pgbench_lab_internal.plot_latency_curve(ids[1]);
+    END IF;
     SELECT pg_catalog.count(*) INTO sweeps FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (ids) AND e.kind OPERATOR(pg_catalog.=) 'sweep';
     IF sweeps OPERATOR(pg_catalog.=) 0 THEN
@@ -587,7 +596,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.plot(bigint[], text) IS
-    'An SVG document: per-second curves of runs, or TPS and latency against clients for sweeps';
+    'An SVG document: per-second curves of runs, TPS and latency against clients for sweeps, latency against TPS for a latency curve';
 
 
 GRANT EXECUTE ON FUNCTION pgbench_lab.plot(bigint[], text) TO pg_monitor;

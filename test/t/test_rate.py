@@ -408,3 +408,63 @@ def test_bad_sample_rate_refused(lab, value):
         with pytest.raises(psycopg.Error) as e:
             conn.execute(f"CALL pgbench_lab.run('select-only', transactions => 1, sample_rate => {value})")
     assert e.value.sqlstate == "22023" and "from 0 to 1" in str(e.value), e.value
+
+
+# ---------------------------------------------------------------------------
+# latency_curve: the highest rate that holds a latency target
+# ---------------------------------------------------------------------------
+
+def curve(c, **kw):
+    names = ", ".join(f"{k} => %({k})s" for k in kw)
+    with c.connect() as conn:
+        cur = conn.execute(f"CALL pgbench_lab.latency_curve({names})", kw)
+        return dict(zip([d.name for d in cur.description], cur.fetchone()))
+
+
+def test_latency_curve_finds_the_rate_that_holds(lab):
+    """Shares of the measured maximum: a generous target holds at every
+    rate the server sustains, below the first one that fails; the steps'
+    rates follow the maximum the first run measured."""
+    r = curve(lab, workload="select-only", clients=1, duration="1 s", shares=[0.05, 0.2, 1.5],
+              target_ms=1000, label="curve")
+    eid = r["experiment_id"]
+    steps = lab.sql("SELECT rate, tps, sustained, holds FROM pgbench_lab_internal.latency_curve_steps(%s)", (eid,))
+    assert len(steps) == 4 and steps[0][0] is None, steps
+    top = steps[0][1]
+    assert [round(s[0] / top, 6) for s in steps[1:]] == [0.05, 0.2, 1.5], (steps, top)
+    # 1.5 x the maximum cannot be sustained; the low shares hold the generous target
+    assert steps[1][3] and steps[2][3] and not steps[3][3], steps
+    assert r["best_rate"] == steps[2][0] and r["max_tps"] == top, r
+    assert "held up to" in r["finding"] and "not sustained" in r["finding"], r
+    report = "\n".join(x for (x,) in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert "Target: p99 under 1000 ms" in report and "held up to" in report, report
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (eid,))
+    assert svg.startswith("<svg") and svg.count("<polyline") >= 3 and "target 1000" in svg, svg[:500]
+    # export and import keep the experiment
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (eid,))
+    new = lab.scalar("SELECT id FROM pgbench_lab.import(%s::jsonb) WHERE kind = 'experiment'",
+                     (psycopg.types.json.Jsonb(doc),))
+    again = lab.sql("SELECT best_rate, finding FROM pgbench_lab_internal.latency_curve_result(%s)", (new,))[0]
+    assert again == (r["best_rate"], r["finding"]), again
+
+
+def test_latency_curve_with_rates_and_an_impossible_target(lab):
+    r = curve(lab, workload="select-only", clients=1, duration="1 s", rates=[50, 20], target_ms=0.000001,
+              percentile=0.5)
+    assert r["best_rate"] is None and "held at none of the rates" in r["finding"], r
+    assert "at the lowest, 20.0 tps asked, p50 was" in r["finding"], r
+
+
+@pytest.mark.parametrize("arg,text", [
+    ("target_ms => 0", "target_ms must be above 0"), ("target_ms => 'NaN'", "target_ms must be above 0"),
+    ("percentile => 0.97", "percentile must be 0.5, 0.9, 0.95 or 0.99"),
+    ("rates => '{}'", "rates must hold 1 to 50"), ("rates => '{10, -1}'", "rates must hold 1 to 50"),
+    ("shares => '{0.5, 3}'", "shares must hold 1 to 50"), ("shares => NULL", "shares must hold 1 to 50"),
+])
+def test_latency_curve_bad_arguments(lab, arg, text):
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with lab.connect() as conn:
+        with pytest.raises(psycopg.Error) as e:
+            conn.execute(f"CALL pgbench_lab.latency_curve('select-only', {arg})")
+    assert e.value.sqlstate == "22023" and text in str(e.value), e.value
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == before

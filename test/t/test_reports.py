@@ -224,6 +224,8 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
                                              ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], duration => '1 s',
                                              rounds => 2, label => 'trip')"""),
         "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"),
+        "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '1 s', target_ms => 100, "
+                                   "shares => '{0.1,0.3}', label => 'trip')"),
     }
     label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '1 s', label => 'trip paths')")["label"]
     made["connection_cost"] = {"experiment_id": lab.scalar(
@@ -265,15 +267,20 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
         if kind == "sweep":
             q = ("SELECT clients, tps, latency_avg_ms, latency_p99_ms, tps_change, latency_change, "
                  "linear_share, mark FROM pgbench_lab.sweep_summary(%s)")
+        elif kind == "latency_curve":
+            q = ("SELECT s.rate, s.tps, s.sustained, s.p99, s.holds, r.best_rate, r.finding "
+                 "FROM pgbench_lab_internal.latency_curve_steps(%s) s "
+                 "CROSS JOIN pgbench_lab_internal.latency_curve_result(%s) r")
         elif kind == "cold_vs_warm":
             # the cache states come from local snapshots, which do not travel
             q = ("SELECT state, status, tps, latency_avg_ms, latency_p99_ms, hit_ratio, seconds_to_90pct, "
                  "tps_curve, hit_ratio_curve FROM pgbench_lab.cold_vs_warm_runs(%s)")
         else:
             q = "SELECT * FROM pgbench_lab.settings_ratios(%s)"
-        rows = lab.sql(q, (eid,))
+        args = (eid, eid) if kind == "latency_curve" else (eid,)
+        rows = lab.sql(q, args)
         assert rows, kind
-        assert other.sql(q, (there,)) == rows, kind
+        assert other.sql(q, (there, there) if kind == "latency_curve" else (there,)) == rows, kind
         if kind != "cold_vs_warm":
             assert mask_digits(report(other, there)) == mask_digits(report(lab, eid)), kind
         assert any(line.startswith("imported from ") for line in report(other, there)), kind
