@@ -65,6 +65,7 @@ AS $$
             "round": "count!"}'::pg_catalog.jsonb
         -- params, by kind
         WHEN what OPERATOR(pg_catalog.=) 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object",
+            "scripts": "array", "variables": "object",
             "knee_threshold": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
             "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
@@ -73,7 +74,8 @@ AS $$
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
             "rounds": "count", "settings": "array"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
-            "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array"}'::pg_catalog.jsonb
+            "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array",
+            "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         END
 $$;
 

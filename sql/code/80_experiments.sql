@@ -67,3 +67,22 @@ BEGIN
     END IF;
 END
 $$;
+
+-- What every run of an experiment runs, as run() takes it: a built-in
+-- workload, or pgbench scripts (name@weight entries) with their variables
+-- (with scripts, the workload is not used: an experiment's procedure may
+-- default it).  run() checks them before the first run.  The experiment is
+-- recorded under the workload's name, or the scripts'.
+CREATE FUNCTION pgbench_lab_internal.step_workload(workload text, scripts text[], variables jsonb)
+RETURNS jsonb LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+               'workload', CASE WHEN scripts IS NULL THEN workload END,
+               'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables))
+$$;
+
+CREATE FUNCTION pgbench_lab_internal.experiment_workload(workload text, scripts text[])
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE WHEN scripts IS NULL THEN workload ELSE pg_catalog.array_to_string(scripts, ' ') END $$;

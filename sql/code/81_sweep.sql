@@ -12,7 +12,7 @@ BEGIN
     IF workload IS NULL THEN
         RAISE EXCEPTION 'workload must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only.';
+                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only; or give pgbench scripts with scripts =>.';
     END IF;
     PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(clients), 'clients', '''{1,2,4,8}''');
     IF clients IS NULL OR pg_catalog.cardinality(clients) OPERATOR(pg_catalog.=) 0
@@ -303,20 +303,26 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 -- the knee threshold is checked here and recorded with the parameters, so
 -- that the verdict, the report and the plot use the sweep's own.
 CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
-                                       label text, settings jsonb, knee_threshold double precision, caller jsonb)
+                                       label text, settings jsonb, knee_threshold double precision,
+                                       scripts text[], variables jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pg_catalog.jsonb_build_object('workload', workload, 'label', label, 'params', p.params,
+    SELECT pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+               'label', label,
+               'params', p.params OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                     'variant', c.i, 'round', 1, 'about', 'settings',
-                                    'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', c.n,
+                                    'run', pg_catalog.jsonb_build_object('clients', c.n,
                                                'duration', p.params OPERATOR(pg_catalog.->) 'duration',
-                                               'label', label, 'settings', p.params OPERATOR(pg_catalog.->) 'settings'))
+                                               'label', label, 'settings', p.params OPERATOR(pg_catalog.->) 'settings')
+                                           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                                 ORDER BY c.i)
                            FROM pg_catalog.jsonb_array_elements(p.params OPERATOR(pg_catalog.->) 'clients')
                                 WITH ORDINALITY AS c(n, i)))
-      FROM (SELECT pgbench_lab_internal.sweep_params(workload, clients, duration, settings, knee_threshold) AS params) p
+      FROM (SELECT pgbench_lab_internal.sweep_params(pgbench_lab_internal.experiment_workload(workload, scripts),
+                                                     clients, duration, settings, knee_threshold) AS params) p
 $$;
 
 -- The procedure's INOUT columns.
@@ -416,12 +422,14 @@ $$;
 -- Bound to the experiments driver (src/experiment.c), with no SET clause:
 -- it commits between runs.
 CREATE PROCEDURE pgbench_lab.sweep(
-    workload text,
+    workload text DEFAULT NULL,
     clients integer[] DEFAULT '{1,2,4,8}',
     duration interval DEFAULT '10 s',
     label text DEFAULT NULL,
     settings jsonb DEFAULT '{}',
     knee_threshold double precision DEFAULT 0.5,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT peak_clients integer DEFAULT NULL,
     INOUT peak_tps double precision DEFAULT NULL,
@@ -429,15 +437,15 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text) IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, bigint, integer, double precision, integer, text)',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text)',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, jsonb)', NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

@@ -48,7 +48,7 @@ $$;
 CREATE FUNCTION pgbench_lab_internal.latency_curve_plan(workload text, clients integer, duration interval,
                                                 target_ms double precision, percentile double precision,
                                                 rates double precision[], shares double precision[],
-                                                label text, caller jsonb)
+                                                label text, scripts text[], variables jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -57,27 +57,32 @@ DECLARE
     name pg_catalog.text := coalesce(label, 'latency_curve ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
     ladder pg_catalog.float8[];
 BEGIN
-    IF workload IS NULL OR clients IS NULL OR duration IS NULL THEN
+    IF (workload IS NULL AND scripts IS NULL) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
-                        CASE WHEN workload IS NULL THEN 'workload' WHEN clients IS NULL THEN 'clients' ELSE 'duration' END
+                        CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'latency_curve runs one workload, by time, at each rate.';
+                  HINT = 'latency_curve runs one workload (or scripts), by time, at each rate.';
     END IF;
     PERFORM pgbench_lab_internal.latency_curve_check(target_ms, percentile, rates, shares);
     ladder := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(coalesce(rates, shares)) x ORDER BY x);
-    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', name, 'stop_on_failure', false,
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+        'label', name, 'stop_on_failure', false,
         'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
                       'target_ms', target_ms, 'percentile', percentile,
-                      CASE WHEN rates IS NULL THEN 'shares' ELSE 'rates' END, pg_catalog.to_jsonb(ladder)),
+                      CASE WHEN rates IS NULL THEN 'shares' ELSE 'rates' END, pg_catalog.to_jsonb(ladder))
+                  OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
         'steps', pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('variant', 1, 'round', 1,
                      'about', 'the run at full speed',
-                     'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
-                                'duration', duration::pg_catalog.text, 'label', name)))
+                     'run', pg_catalog.jsonb_build_object('clients', clients,
+                                'duration', duration::pg_catalog.text, 'label', name)
+                            OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables)))
             OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', l.i OPERATOR(pg_catalog.+) 1, 'round', 1,
                          'about', CASE WHEN rates IS NULL THEN pg_catalog.format('the run at %s %% of the maximum', l.x OPERATOR(pg_catalog.*) 100)
                                        ELSE pg_catalog.format('the run at %s tps', l.x) END,
-                         'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
-                                    'duration', duration::pg_catalog.text, 'label', name, 'rate', CASE WHEN rates IS NOT NULL THEN l.x END))
+                         'run', pg_catalog.jsonb_build_object('clients', clients,
+                                    'duration', duration::pg_catalog.text, 'label', name, 'rate', CASE WHEN rates IS NOT NULL THEN l.x END)
+                                OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                          OPERATOR(pg_catalog.||) CASE WHEN rates IS NULL THEN pg_catalog.jsonb_build_object('rate_share', l.x, 'rate_of', 1)
                                                       ELSE '{}' END ORDER BY l.i)
                         FROM pg_catalog.unnest(ladder) WITH ORDINALITY AS l(x, i)));
@@ -227,6 +232,8 @@ CREATE PROCEDURE pgbench_lab.latency_curve(
     rates double precision[] DEFAULT NULL,
     shares double precision[] DEFAULT '{0.1,0.25,0.5,0.7,0.8,0.9,1.0}',
     label text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT max_tps double precision DEFAULT NULL,
     INOUT best_rate double precision DEFAULT NULL,
@@ -235,13 +242,13 @@ CREATE PROCEDURE pgbench_lab.latency_curve(
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, bigint, double precision, double precision, double precision, double precision, text) IS
+COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text) IS
     'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target';
-REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, bigint, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, bigint, double precision, double precision, double precision, double precision, text)',
-        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, jsonb)', NULL,
+VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text)',
+        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb)', NULL,
         'pgbench_lab_internal.latency_curve_result(bigint)', 'pgbench_lab_internal.report_latency_curve(bigint)',
         'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

@@ -316,3 +316,30 @@ def test_seeded_draws_as_pgbench_draws(lab, seed):
     q = "SELECT client, n, r, g FROM draws WHERE who = %s ORDER BY client, n"
     ours, theirs = lab.sql(q, ("lab",)), lab.sql(q, ("pgbench",))
     assert len(ours) == 10 and ours == theirs, (ours, theirs)
+
+
+def test_experiments_run_scripts(lab):
+    """sweep() and latency_curve() take scripts and variables like run():
+    every step runs them, and the experiment is recorded under their names."""
+    with lab.connect() as conn:
+        sw = conn.execute("CALL pgbench_lab.sweep(clients => '{1,2}', duration => '1 s', "
+                          "scripts => '{select-only@3, simple-update@1}', variables => '{\"k\": 1}')").fetchone()
+        lc = conn.execute("CALL pgbench_lab.latency_curve(clients => 1, duration => '1 s', shares => '{0.2}', "
+                          "target_ms => 1000, scripts => '{select-only}')").fetchone()
+    for eid in (sw[0], lc[0]):
+        runs = lab.sql("SELECT r.workload, r.variables, r.status FROM pgbench_lab.experiment_runs x "
+                       "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s", (eid,))
+        assert runs and all(s == "done" for _, _, s in runs), runs
+        names = lab.sql("SELECT DISTINCT s.name FROM pgbench_lab.experiment_runs x "
+                        "JOIN pgbench_lab.run_scripts s USING (run_id) WHERE x.experiment_id = %s ORDER BY 1", (eid,))
+        assert names == ([("select-only",), ("simple-update",)] if eid == sw[0] else [("select-only",)]), names
+    assert lab.scalar("SELECT workload FROM pgbench_lab.experiments WHERE experiment_id = %s", (sw[0],)) == \
+        "select-only@3 simple-update@1"
+    assert lab.sql("SELECT DISTINCT r.variables FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r "
+                   "USING (run_id) WHERE x.experiment_id = %s", (sw[0],)) == [({"k": 1},)]
+    # a bad script is refused before the first run of an experiment
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with lab.connect() as conn:
+        with pytest.raises(psycopg.errors.UndefinedObject):
+            conn.execute("CALL pgbench_lab.sweep(clients => '{1,2}', duration => '1 s', scripts => '{nosuch}')")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == before
