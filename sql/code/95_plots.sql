@@ -507,6 +507,7 @@ AS $$
         SELECT r.k, p.second AS x, CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN p.tps
                                                WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN p.latency_avg_ms
                                                WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN p.latency_max_ms
+                                               WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN p.lag_avg_ms
                                                ELSE p.hit_ratio OPERATOR(pg_catalog.*) 100 END AS y
           FROM runs r JOIN pgbench_lab.run_progress p ON p.run_id OPERATOR(pg_catalog.=) r.run_id
          WHERE p.interval_seconds OPERATOR(pg_catalog.>=) 0.5),
@@ -524,11 +525,13 @@ AS $$
         CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'Average latency per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'Maximum latency per second (in-server)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN 'Average schedule lag per second (runs with a rate)'
                     ELSE 'Buffer hit ratio per second' END,
         'time since the start (s)',
         CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS (transactions per second)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'average latency (ms)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'maximum latency (ms)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN 'schedule lag (ms)'
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
         (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -561,12 +564,12 @@ BEGIN
     IF metric IS NULL THEN
         RAISE EXCEPTION 'metric must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
+                  HINT = 'Valid metrics are tps, latency, latency_max, lag and hit_ratio.';
     END IF;
-    IF NOT metric OPERATOR(pg_catalog.=) ANY (ARRAY['tps', 'latency', 'latency_max', 'hit_ratio']) THEN
+    IF NOT metric OPERATOR(pg_catalog.=) ANY (ARRAY['tps', 'latency', 'latency_max', 'lag', 'hit_ratio']) THEN
         RAISE EXCEPTION 'unknown metric "%"', metric
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid metrics are tps, latency, latency_max and hit_ratio.';
+                  HINT = 'Valid metrics are tps, latency, latency_max, lag and hit_ratio.';
     END IF;
     IF EXISTS (SELECT FROM pgbench_lab.experiments e
                 WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (ids) AND e.kind OPERATOR(pg_catalog.=) 'latency_curve') THEN

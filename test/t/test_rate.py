@@ -468,3 +468,9 @@ def test_latency_curve_bad_arguments(lab, arg, text):
             conn.execute(f"CALL pgbench_lab.latency_curve('select-only', {arg})")
     assert e.value.sqlstate == "22023" and text in str(e.value), e.value
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == before
+
+
+def test_plot_lag_per_second(lab):
+    r = run(lab, "select-only", clients=1, duration="2 s", rate=100)
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'lag')", (r["run_id"],))
+    assert "Average schedule lag per second" in svg and "<polyline" in svg, svg[:400]
