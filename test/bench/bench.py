@@ -261,6 +261,51 @@ def scripts_speed(c, table, args):
                   ratio=paired)
 
 
+def client_cpu_ticks(c, run_id):
+    """User + system clock ticks of a run's client workers so far."""
+    pids = [p for (p,) in c.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client' "
+                                "AND query LIKE %s", (f"pgbench_lab run {run_id}:%",))]
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total, len(pids)
+
+
+def cpu_per_1000(c, workload, clients, seconds, rate=None):
+    """Client CPU (ms) per 1 000 committed transactions, between the end of
+    the first second and one second before the end of a run."""
+    run_id = c.scalar("SELECT pgbench_lab.start(%s, clients => %s, duration => %s, rate => %s)",
+                      (workload, clients, f"{seconds} s", rate))
+    time.sleep(1.2)
+    t0, n0 = client_cpu_ticks(c, run_id)
+    x0 = c.scalar("SELECT coalesce(sum(transactions), 0) FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    time.sleep(seconds - 2.4)
+    t1, n1 = client_cpu_ticks(c, run_id)
+    x1 = c.scalar("SELECT coalesce(sum(transactions), 0) FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    c.sql("CALL pgbench_lab.wait(%s)", (run_id,))
+    assert n0 == n1 == clients, (n0, n1)
+    tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+    return (t1 - t0) * tick_ms / max(x1 - x0, 1) * 1000
+
+
+def rate_cpu(c, table, args):
+    """With a rate, waiting clients sleep on their latch: their CPU per
+    1 000 transactions at a low rate stays that of full speed (a client that
+    spun would burn a core per client whatever the rate)."""
+    s = max(args.seconds, 6)
+    med, runs = median_rounds([
+        ("at 200 tps", lambda: cpu_per_1000(c, "select-only", 2, s, rate=200)),
+        ("full speed", lambda: cpu_per_1000(c, "select-only", 2, s)),
+    ], args.rounds)
+    print("  client CPU ms per 1000 transactions ranges: " +
+          ", ".join(f"{n} {min(v):.1f}-{max(v):.1f}" for n, v in runs.items()), flush=True)
+    table.add("client CPU ms / 1000 xacts", "rate 200 tps", med["at 200 tps"], "full speed", med["full speed"])
+
+
 def instrumentation(c, table, args):
     """With and without instrumentation, alternating in rounds of at most
     5 s (at least 9 rounds, as long as the other comparisons together); the
@@ -406,6 +451,7 @@ def main():
         if args.scripts:
             c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
             scripts_speed(c, table, args)
+            rate_cpu(c, table, args)
             table.show()
             quiet_check()
             return
@@ -419,6 +465,7 @@ def main():
                                   ("tpcb-like", 4), ("simple-update", 2)):
             throughput(c, table, args, workload, clients)
         scripts_speed(c, table, args)
+        rate_cpu(c, table, args)
         instrumentation(c, table, args)
         memory(c, table, args)
         table.show()
