@@ -262,9 +262,9 @@ def scripts_speed(c, table, args):
 
 
 def client_cpu_ticks(c, run_id):
-    """User + system clock ticks of a run's client workers so far."""
-    pids = [p for (p,) in c.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client' "
-                                "AND query LIKE %s", (f"pgbench_lab run {run_id}:%",))]
+    """User + system clock ticks of the client workers so far (the
+    benchmark makes one run at a time: every client is run_id's)."""
+    pids = [p for (p,) in c.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")]
     total = 0
     for pid in pids:
         try:
@@ -282,14 +282,17 @@ def cpu_per_1000(c, workload, clients, seconds, rate=None):
                       (workload, clients, f"{seconds} s", rate))
     time.sleep(1.2)
     t0, n0 = client_cpu_ticks(c, run_id)
-    x0 = c.scalar("SELECT coalesce(sum(transactions), 0) FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    w0 = time.monotonic()
+    x0 = c.scalar("SELECT coalesce(sum(transactions), 0)::bigint FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
     time.sleep(seconds - 2.4)
     t1, n1 = client_cpu_ticks(c, run_id)
-    x1 = c.scalar("SELECT coalesce(sum(transactions), 0) FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
+    w1 = time.monotonic()
+    x1 = c.scalar("SELECT coalesce(sum(transactions), 0)::bigint FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
     c.sql("CALL pgbench_lab.wait(%s)", (run_id,))
     assert n0 == n1 == clients, (n0, n1)
     tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
-    return (t1 - t0) * tick_ms / max(x1 - x0, 1) * 1000
+    cpu_ms = (t1 - t0) * tick_ms
+    return cpu_ms / max(x1 - x0, 1) * 1000, 100 * cpu_ms / 1000 / (w1 - w0) / clients
 
 
 def rate_cpu(c, table, args):
@@ -297,13 +300,16 @@ def rate_cpu(c, table, args):
     1 000 transactions at a low rate stays that of full speed (a client that
     spun would burn a core per client whatever the rate)."""
     s = max(args.seconds, 6)
-    med, runs = median_rounds([
-        ("at 200 tps", lambda: cpu_per_1000(c, "select-only", 2, s, rate=200)),
-        ("full speed", lambda: cpu_per_1000(c, "select-only", 2, s)),
-    ], args.rounds)
-    print("  client CPU ms per 1000 transactions ranges: " +
-          ", ".join(f"{n} {min(v):.1f}-{max(v):.1f}" for n, v in runs.items()), flush=True)
-    table.add("client CPU ms / 1000 xacts", "rate 200 tps", med["at 200 tps"], "full speed", med["full speed"])
+    rounds = {"at 200 tps": [], "full speed": []}
+    for _ in range(args.rounds):
+        rounds["at 200 tps"].append(cpu_per_1000(c, "select-only", 2, s, rate=200))
+        rounds["full speed"].append(cpu_per_1000(c, "select-only", 2, s))
+    for i, what in ((0, "client CPU ms / 1000 xacts"), (1, "client CPU, % of a core each")):
+        v = {n: [x[i] for x in r] for n, r in rounds.items()}
+        print(f"  {what} ranges: " + ", ".join(f"{n} {min(x):.1f}-{max(x):.1f}" for n, x in v.items()),
+              flush=True)
+        table.add(what, "rate 200 tps", statistics.median(v["at 200 tps"]), "full speed",
+                  statistics.median(v["full speed"]))
 
 
 def instrumentation(c, table, args):
