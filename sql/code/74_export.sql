@@ -70,9 +70,9 @@ AS $$
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
             "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
-            "relations": "array", "relids": "array"}'::pg_catalog.jsonb
+            "relations": "array", "relids": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
-            "rounds": "count", "settings": "array"}'::pg_catalog.jsonb
+            "rounds": "count", "settings": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
             "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array",
             "scripts": "array", "variables": "object"}'::pg_catalog.jsonb

@@ -200,7 +200,7 @@ $$;
 -- search_path finds (the driver looks it up in the caller's session).  A
 -- working set that does not fit is warned of here, before the runs.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
-                                              relations regclass[], caller jsonb)
+                                              relations regclass[], scripts text[], variables jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -234,8 +234,9 @@ BEGIN
                                            pg_catalog.pg_size_pretty(pgbench_lab_internal.warm_needed(fit.working_set)::numeric
                                                                      OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
-    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', NULL,
-        'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts), 'label', NULL,
+        'params', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('scripts', pg_catalog.to_jsonb(scripts), 'variables', variables))
+            OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
             'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
             -- the relations and their indexes and TOAST, for the cache states
             'relids', (SELECT pg_catalog.jsonb_agg(DISTINCT o::bigint) FROM pg_catalog.unnest(rels) r,
@@ -255,8 +256,8 @@ BEGIN
                                  'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
                                                  FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
                                  'warm', CASE WHEN v OPERATOR(pg_catalog.=) 3 THEN warm END),
-                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
-                                                                  'duration', duration::pg_catalog.text)) ORDER BY v)
+                             'run', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text)
+                                    OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables)) ORDER BY v)
                     FROM pg_catalog.generate_series(1, 3) AS v));
 END
 $$;
@@ -551,17 +552,19 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     clients integer DEFAULT 1,
     duration interval DEFAULT '20 s',
     relations regclass[] DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) IS
+COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text) IS
     'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
-REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], bigint, text)',
-        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], jsonb)',
+VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text)',
+        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], text[], jsonb, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
         'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')

@@ -10,7 +10,8 @@
 -- does not finish stops the experiment.  The target (which may hold a
 -- password) goes to the libpq runs' arguments only, never into params.
 CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients integer, duration interval,
-                                                 target text, label text, caller jsonb)
+                                                 target text, label text, scripts text[], variables jsonb,
+                                                 caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -18,20 +19,24 @@ AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
 BEGIN
-    IF workload IS NULL OR clients IS NULL OR duration IS NULL THEN
+    IF (workload IS NULL AND scripts IS NULL) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
-                        CASE WHEN workload IS NULL THEN 'workload' WHEN clients IS NULL THEN 'clients' ELSE 'duration' END
+                        CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'connection_cost runs one workload, by time, three ways.';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', name, 'stop_on_failure', true,
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+        'label', name, 'stop_on_failure', true,
         'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
-                      'settings', '[{"via": "spi"}, {"via": "libpq"}, {"via": "libpq-connect"}]'::pg_catalog.jsonb),
+                      'settings', '[{"via": "spi"}, {"via": "libpq"}, {"via": "libpq-connect"}]'::pg_catalog.jsonb)
+                  OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', v.i, 'round', 1,
                              'about', pg_catalog.format('the %s run', v.via),
-                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                             'run', pg_catalog.jsonb_build_object('clients', clients,
                                         'duration', duration::pg_catalog.text, 'label', name, 'via', v.via,
-                                        'target', CASE WHEN v.i OPERATOR(pg_catalog.>) 1 THEN target END))
+                                        'target', CASE WHEN v.i OPERATOR(pg_catalog.>) 1 THEN target END)
+                                    OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                              ORDER BY v.i)
                     FROM pg_catalog.unnest(ARRAY['spi', 'libpq', 'libpq-connect']) WITH ORDINALITY AS v(via, i)));
 END
@@ -79,6 +84,8 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     clients integer DEFAULT 4,
     duration interval DEFAULT '10 s',
     target text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
     INOUT label text DEFAULT NULL,
     INOUT spi_run_id bigint DEFAULT NULL,
     INOUT libpq_run_id bigint DEFAULT NULL,
@@ -93,13 +100,13 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) IS
+COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction; TPS and ratios';
-REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
-        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, jsonb)', NULL,
+VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
+        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb)', NULL,
         'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

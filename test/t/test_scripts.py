@@ -343,3 +343,14 @@ def test_experiments_run_scripts(lab):
         with pytest.raises(psycopg.errors.UndefinedObject):
             conn.execute("CALL pgbench_lab.sweep(clients => '{1,2}', duration => '1 s', scripts => '{nosuch}')")
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == before
+
+
+def test_connection_cost_runs_scripts(lab):
+    with lab.connect() as conn:
+        r = conn.execute("CALL pgbench_lab.connection_cost(clients => 1, duration => '1 s', "
+                         "scripts => '{select-only}')").fetchone()
+    ids = r[1:4]
+    rows = lab.sql("SELECT r.via, r.workload, s.name FROM pgbench_lab.runs r JOIN pgbench_lab.run_scripts s "
+                   "USING (run_id) WHERE r.run_id = ANY(%s) ORDER BY r.run_id", (list(ids),))
+    assert rows == [("spi", "select-only", "select-only"), ("libpq", "select-only", "select-only"),
+                    ("libpq-connect", "select-only", "select-only")], rows
