@@ -425,17 +425,23 @@ def test_latency_curve_finds_the_rate_that_holds(lab):
     """Shares of the measured maximum: a generous target holds at every
     rate the server sustains, below the first one that fails; the steps'
     rates follow the maximum the first run measured."""
-    r = curve(lab, workload="select-only", clients=1, duration="1 s", shares=[0.05, 0.2, 1.5],
+    r = curve(lab, workload="select-only", clients=1, duration="1 s", shares=[0.05, 0.2, 2.0],
               target_ms=1000, label="curve")
     eid = r["experiment_id"]
     steps = lab.sql("SELECT rate, tps, sustained, holds FROM pgbench_lab_internal.latency_curve_steps(%s)", (eid,))
     assert len(steps) == 4 and steps[0][0] is None, steps
     top = steps[0][1]
-    assert [round(s[0] / top, 6) for s in steps[1:]] == [0.05, 0.2, 1.5], (steps, top)
-    # 1.5 x the maximum cannot be sustained; the low shares hold the generous target
-    assert steps[1][3] and steps[2][3] and not steps[3][3], steps
-    assert r["best_rate"] == steps[2][0] and r["max_tps"] == top, r
-    assert "held up to" in r["finding"] and "not sustained" in r["finding"], r
+    assert [round(s[0] / top, 6) for s in steps[1:]] == [0.05, 0.2, 2.0], (steps, top)
+    # the low shares hold the generous target; twice the maximum usually
+    # cannot be sustained (a first run slowed by a busy machine may make it
+    # possible): the finding is the highest rate below the first that fails
+    assert steps[1][3] and steps[2][3], steps
+    first_bad = next((s[0] for s in steps[1:] if not s[3]), None)
+    best = max(s[0] for s in steps[1:] if s[3] and (first_bad is None or s[0] < first_bad))
+    assert r["best_rate"] == best and r["max_tps"] == top, (r, steps)
+    assert "held up to" in r["finding"], r
+    if first_bad is not None:
+        assert "not sustained" in r["finding"], r
     report = "\n".join(x for (x,) in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
     assert "Target: p99 under 1000 ms" in report and "held up to" in report, report
     svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (eid,))
