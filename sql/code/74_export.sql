@@ -65,6 +65,8 @@ AS $$
             "relations": "array", "relids": "array"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
             "rounds": "count", "settings": "array"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'validate_recommendation' THEN '{"settings": "array!", "groups": "array!",
+            "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
         END
 $$;
 
@@ -265,7 +267,8 @@ DECLARE
     kind pg_catalog.text := e OPERATOR(pg_catalog.->>) 'kind';
     params pg_catalog.jsonb := e OPERATOR(pg_catalog.->) 'params';
     sets pg_catalog.int4;
-    fewest pg_catalog.int4 := CASE WHEN kind OPERATOR(pg_catalog.=) 'compare_settings' THEN 2 ELSE 1 END;
+    fewest pg_catalog.int4 := CASE WHEN kind OPERATOR(pg_catalog.=) ANY (ARRAY['compare_settings', 'validate_recommendation'])
+                                   THEN 2 ELSE 1 END;
     variants pg_catalog.int4;
     bad pg_catalog.int8;
 BEGIN
@@ -285,8 +288,8 @@ BEGIN
         END IF;
         variants := 3;      -- cold, OS-warm, warm
     ELSE
-        -- compare_settings, connection_cost: sets of settings (for
-        -- connection_cost the three paths), named A, B...
+        -- compare_settings, connection_cost, validate_recommendation: sets
+        -- of settings (for connection_cost the three paths), named A, B...
         IF pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'array' THEN
             PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'settings'), '{"": "object!"}',
                                                path OPERATOR(pg_catalog.||) '.params.settings', '{}');

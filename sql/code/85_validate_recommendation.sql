@@ -9,24 +9,11 @@
 -- group, TPS, p99 latency and checkpoints per minute against A.
 -- ---------------------------------------------------------------------------
 
--- recommend()'s changes, each with its group: session, reload or restart;
--- those outside the server's limits are not measured.
-CREATE FUNCTION pgbench_lab_internal.validate_changes()
-RETURNS TABLE (name text, current text, recommended text, grp text, measured boolean)
-LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT r.name, r.current, r.recommended, r.context,
-           r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload'])
-      FROM pgbench_lab.recommend() r
-     WHERE r.changes
-$$;
-
 -- The plan: variant 1 the current settings, then one variant per group
 -- with changes to measure (session, reload), interleaved in each round.
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
                                                    rounds integer, label text, caller jsonb)
-RETURNS jsonb LANGUAGE plpgsql VOLATILE
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
@@ -48,8 +35,14 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Three rounds or more give a spread worth reading.';
     END IF;
-    SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c) ORDER BY c.grp, c.name), '[]')
-      INTO changes FROM pgbench_lab_internal.validate_changes() c;
+    -- recommend()'s changes, each with its group (session, reload, restart,
+    -- sysctl); those outside the server's limits are not measured
+    SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', r.name, 'current', r.current,
+                        'recommended', r.recommended, 'grp', r.context,
+                        'measured', r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload']))
+                        ORDER BY r.context, r.name), '[]')
+      INTO changes FROM pgbench_lab.recommend() r
+     WHERE r.changes;
     FOREACH g IN ARRAY ARRAY['session', 'reload'] LOOP
         SELECT pg_catalog.jsonb_object_agg(c OPERATOR(pg_catalog.->>) 'name', c OPERATOR(pg_catalog.->>) 'recommended')
           INTO s FROM pg_catalog.jsonb_array_elements(changes) c
@@ -164,7 +157,7 @@ RETURNS TABLE (experiment_id bigint, finding text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT id, pgbench_lab_internal.validate_finding(id)
+    SELECT id, pgbench_lab.printable(pgbench_lab_internal.validate_finding(id))
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.report_validate(experiment_id bigint)
@@ -178,11 +171,12 @@ BEGIN
      WHERE e.experiment_id OPERATOR(pg_catalog.=) report_validate.experiment_id;
     RETURN QUERY SELECT 'Recommendations (current → recommended)';
     RETURN QUERY
-        SELECT pg_catalog.format('  %-32s %12s → %-12s %s', c OPERATOR(pg_catalog.->>) 'name', c OPERATOR(pg_catalog.->>) 'current',
-                      c OPERATOR(pg_catalog.->>) 'recommended',
+        SELECT pg_catalog.format('  %-32s %12s → %-12s %s', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'name'),
+                      pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'current'),
+                      pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'recommended'),
                       CASE WHEN (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
-                           THEN pg_catalog.format('%s, measured', c OPERATOR(pg_catalog.->>) 'grp')
-                           ELSE pg_catalog.format('%s, not measured', c OPERATOR(pg_catalog.->>) 'grp') END)
+                           THEN pg_catalog.format('%s, measured', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'grp'))
+                           ELSE pg_catalog.format('%s, not measured', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'grp')) END)
           FROM pg_catalog.jsonb_array_elements(p OPERATOR(pg_catalog.->) 'changes') WITH ORDINALITY AS a(c, i)
          ORDER BY a.i;
     RETURN QUERY SELECT '';
@@ -190,13 +184,13 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('  %-8s  %6s  %10s  %22s  %8s  %14s', 'group', 'rounds', 'median TPS',
                        'ratio: median (min-max)', 'p99 ms', 'checkpoints/min');
     RETURN QUERY
-        SELECT pg_catalog.format('  %-8s  %6s  %10s  %22s  %8s  %14s', g.grp, g.rounds, pgbench_lab_internal.fmt(g.tps_median),
+        SELECT pg_catalog.format('  %-8s  %6s  %10s  %22s  %8s  %14s', pgbench_lab.printable(g.grp), g.rounds, pgbench_lab_internal.fmt(g.tps_median),
                       pg_catalog.format('×%s (×%s-×%s)', pgbench_lab_internal.fmt(g.ratio_median, 3),
                                         pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3)),
                       pgbench_lab_internal.fmt(g.p99_ms_median, 2), pgbench_lab_internal.fmt(g.checkpoints_per_min, 1))
           FROM pgbench_lab_internal.validate_groups(experiment_id) g;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab_internal.validate_finding(experiment_id), '');
+    RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab.printable(pgbench_lab_internal.validate_finding(experiment_id)), '');
 END
 $$;
 
@@ -214,7 +208,6 @@ COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval
     'recommend()''s session- and reload-level changes measured against the current settings, rounds interleaved, restored after; the restart-level rest listed';
 
 REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, jsonb) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text)',
