@@ -382,10 +382,11 @@ check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
 		if (args->args[RUNNER_ARG_VIA].isnull)
 			args->args[RUNNER_ARG_VIA] = (NullableDatum) {CStringGetTextDatum("spi"), false};
 		args->args[RUNNER_ARG_LABEL] = step_label(kind, s, PG_INT64_MAX);
+		/* the settings first: a refused one means the step cannot run at all */
+		SettingsCheckSystem(s->system, &any_system);
 		if (!args->args[RUNNER_ARG_SETTINGS].isnull)
 			SettingsCheckSession(DatumGetJsonbP(args->args[RUNNER_ARG_SETTINGS].value));
 		(void) RunnerPrepare(args, RUNNER_TAIL_START);
-		SettingsCheckSystem(s->system, &any_system);
 	}
 	if (any_system != plan->has_system)
 		elog(ERROR, "the plan of %s lists its reload-level settings wrongly", kind->procedure);
@@ -670,6 +671,8 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	if (saved != NULL)
+		SettingsFree(saved);
 	id = Int64GetDatum(experiment_id);
 	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
 	result = result_row(fcinfo, &kind, experiment_id, cxt);

@@ -412,13 +412,16 @@ save_as_owner(void *arg)
 AutoConfSaved *
 SettingsSave(int64 experiment_id, Datum names)
 {
-	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-	AutoConfSaved *s = palloc0(sizeof(AutoConfSaved));
-	SaveCall	call = {experiment_id, s, names};
 	Datum	   *elems;
 	int			n;
+	MemoryContext old;
+	AutoConfSaved *s;
+	SaveCall	call = {experiment_id, NULL, names};
 
 	deconstruct_array(DatumGetArrayTypeP(names), TEXTOID, -1, false, TYPALIGN_INT, &elems, NULL, &n);
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	s = palloc0(sizeof(AutoConfSaved));
+	call.saved = s;
 	s->experiment_id = experiment_id;
 	s->nnames = n;
 	s->names = palloc(sizeof(char *) * n);
@@ -433,6 +436,23 @@ SettingsSave(int64 experiment_id, Datum names)
 	SecureAsOwner(save_as_owner, &call);
 	AutoConfArmExit(s);
 	return s;
+}
+
+/* The saved state, once the experiment is over and the file restored. */
+void
+SettingsFree(AutoConfSaved *saved)
+{
+	for (int i = 0; i < saved->nnames; i++)
+	{
+		pfree(saved->names[i]);
+		if (saved->orig[i] != NULL)
+			pfree(saved->orig[i]);
+	}
+	pfree(saved->names);
+	pfree(saved->orig);
+	if (saved->bytes != NULL)
+		pfree(saved->bytes);
+	pfree(saved);
 }
 
 /* As the extension's owner: the record says how it was restored. */
