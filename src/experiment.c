@@ -41,6 +41,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -49,6 +50,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "settings_apply.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
 
@@ -104,6 +106,7 @@ typedef struct ExperimentStep
 	char	   *name;			/* labels the run when the step gives none */
 	char	   *about;			/* what the step is, for messages */
 	Datum		step;			/* the step's jsonb, for the preparation */
+	Jsonb	   *system;			/* reload-level settings, or NULL */
 	NullableDatum args[RUNNER_NARGS_START];
 } ExperimentStep;
 
@@ -111,6 +114,8 @@ typedef struct ExperimentPlan
 {
 	Datum		plan;			/* the planner's jsonb */
 	bool		stop_on_failure;
+	Datum		system_names;	/* text[] of every step's reload-level settings */
+	bool		has_system;
 	int			nsteps;
 	ExperimentStep *steps;
 } ExperimentPlan;
@@ -243,6 +248,7 @@ static void
 read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 {
 	bool		isnull;
+	Datum		d;
 
 	s->variant = DatumGetInt32(SPI_getbinval(row, desc, 1, &isnull));
 	if (isnull)
@@ -255,11 +261,13 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
 	for (int a = 0; a < RUNNER_NARGS_START; a++)
 	{
-		Datum		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
+		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
 
 		s->args[a].value = s->args[a].isnull ? (Datum) 0
 			: datumCopy(d, TupleDescAttr(desc, 5 + a)->attbyval, TupleDescAttr(desc, 5 + a)->attlen);
 	}
+	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_START, &isnull);
+	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
@@ -277,7 +285,8 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
 							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
 							  "r.script, r.scripts, r.variables, r.sample_rate, "
-							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false) "
+							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
+							  "s.v OPERATOR(pg_catalog.->) 'system' "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
 							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
@@ -306,6 +315,17 @@ read_plan(Datum plan, MemoryContext cxt)
 	p.stop_on_failure = p.nsteps > 0 &&
 		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
 								   6 + RUNNER_NARGS_START, &isnull));
+	/* the reload-level settings any step changes */
+	if (SPI_execute_with_args("SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text("
+							  "COALESCE($1 OPERATOR(pg_catalog.->) 'system_names', '[]')))",
+							  1, &type, &plan, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the settings of an experiment's plan");
+	old = MemoryContextSwitchTo(cxt);
+	p.system_names = datumCopy(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull),
+							   false, -1);
+	MemoryContextSwitchTo(old);
+	p.has_system = ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(p.system_names)),
+								  ARR_DIMS(DatumGetArrayTypeP(p.system_names))) > 0;
 	return p;
 }
 
@@ -345,6 +365,7 @@ check_context(void *arg)
 static void
 check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
 {
+	bool		any_system = false;
 	CheckContext c = {NULL, kind->procedure};
 	ErrorContextCallback callback = {error_context_stack, check_context, &c};
 
@@ -366,8 +387,14 @@ check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
 		if (args->args[RUNNER_ARG_VIA].isnull)
 			args->args[RUNNER_ARG_VIA] = (NullableDatum) {CStringGetTextDatum("spi"), false};
 		args->args[RUNNER_ARG_LABEL] = step_label(kind, s, PG_INT64_MAX);
+		/* the settings first: a refused one means the step cannot run at all */
+		SettingsCheckSystem(s->system, &any_system);
+		if (!args->args[RUNNER_ARG_SETTINGS].isnull)
+			SettingsCheckSession(DatumGetJsonbP(args->args[RUNNER_ARG_SETTINGS].value));
 		(void) RunnerPrepare(args, RUNNER_TAIL_START);
 	}
+	if (any_system != plan->has_system)
+		elog(ERROR, "the plan of %s lists its reload-level settings wrongly", kind->procedure);
 	error_context_stack = callback.previous;
 }
 
@@ -576,8 +603,70 @@ result_row(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment
 }
 
 /*
+ * What experiments whose session is gone left changed with ALTER SYSTEM,
+ * restored before this one starts, and said; committed.
+ */
+static void
+recover_settings(void)
+{
+	ListCell   *lc;
+
+	foreach(lc, SettingsRecover())
+	{
+		SettingsRecovered *r = (SettingsRecovered *) lfirst(lc);
+
+		if (r->changed)
+			ereport(NOTICE,
+					(errmsg("settings changed by experiment " INT64_FORMAT " restored: %s",
+							r->experiment_id, r->outcome),
+					 errdetail("Its session ended before it could restore them (a crash or an immediate shutdown).")));
+	}
+	SPI_commit();
+}
+
+/* The steps, one after the other, each with its reload-level settings. */
+static void
+run_steps(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experiment_id,
+		  AutoConfSaved *saved)
+{
+	for (int i = 0; i < plan->nsteps; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (saved != NULL)
+		{
+			SettingsPut(saved, plan->steps[i].system);
+			SPI_commit();
+		}
+		if (kind->preparation.name != NULL)
+			prepare_step(kind, &plan->steps[i], experiment_id);
+		link_run(experiment_id, &plan->steps[i],
+				 run_step(kind, plan, &plan->steps[i], experiment_id));
+	}
+}
+
+/*
+ * An error or a cancel: the settings put back before the error goes on.
+ * The error is copied and flushed meanwhile, so that putting them back may
+ * report its own trouble (as a WARNING) without losing it.
+ */
+static void
+restore_in_error(MemoryContext cxt, AutoConfSaved *saved)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	FlushErrorState();
+	HOLD_INTERRUPTS();
+	SettingsRestoreInError(saved);
+	RESUME_INTERRUPTS();
+	ReThrowError(edata);
+}
+
+/*
  * CALL pgbench_lab.<kind>(...): the procedure of every experiment kind.
  */
+
 Datum
 pgbench_lab_experiment(PG_FUNCTION_ARGS)
 {
@@ -591,6 +680,7 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	bool		isnull;
 	Oid			type = INT8OID;
 	Datum		id;
+	AutoConfSaved *volatile saved = NULL;
 
 	/* everything is checked first, even where it could not then run */
 	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
@@ -604,15 +694,28 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 				 errmsg("%s must be called with CALL outside a transaction block", kind.procedure),
 				 errhint("Each of its runs commits before it waits, so that no snapshot is held during the runs.")));
 
+	recover_settings();
 	experiment_id = begin_experiment(&kind, &plan);
-	for (int i = 0; i < plan.nsteps; i++)
+	if (plan.has_system)
 	{
-		CHECK_FOR_INTERRUPTS();
-		if (kind.preparation.name != NULL)
-			prepare_step(&kind, &plan.steps[i], experiment_id);
-		link_run(experiment_id, &plan.steps[i],
-				 run_step(&kind, &plan, &plan.steps[i], experiment_id));
+		saved = SettingsSave(experiment_id, plan.system_names);
+		SPI_commit();			/* recorded before anything changes */
 	}
+	PG_TRY();
+	{
+		run_steps(&kind, &plan, experiment_id, saved);
+		if (saved != NULL)
+			SettingsRestore(saved);
+	}
+	PG_CATCH();
+	{
+		if (saved != NULL)
+			restore_in_error(cxt, saved);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (saved != NULL)
+		SettingsFree(saved);
 	id = Int64GetDatum(experiment_id);
 	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
 	result = result_row(fcinfo, &kind, experiment_id, cxt);

@@ -76,6 +76,8 @@ AS $$
         WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
             "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array",
             "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'validate_recommendation' THEN '{"settings": "array!", "groups": "array!",
+            "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
         END
 $$;
 
@@ -276,7 +278,8 @@ DECLARE
     kind pg_catalog.text := e OPERATOR(pg_catalog.->>) 'kind';
     params pg_catalog.jsonb := e OPERATOR(pg_catalog.->) 'params';
     sets pg_catalog.int4;
-    fewest pg_catalog.int4 := CASE WHEN kind OPERATOR(pg_catalog.=) 'compare_settings' THEN 2 ELSE 1 END;
+    fewest pg_catalog.int4 := CASE WHEN kind OPERATOR(pg_catalog.=) ANY (ARRAY['compare_settings', 'validate_recommendation'])
+                                   THEN 2 ELSE 1 END;
     variants pg_catalog.int4;
     bad pg_catalog.int8;
 BEGIN
@@ -306,8 +309,8 @@ BEGIN
         variants := 1 OPERATOR(pg_catalog.+) pg_catalog.jsonb_array_length(coalesce(params OPERATOR(pg_catalog.->) 'rates',
                                                                           params OPERATOR(pg_catalog.->) 'shares'));
     ELSE
-        -- compare_settings, connection_cost: sets of settings (for
-        -- connection_cost the three paths), named A, B...
+        -- compare_settings, connection_cost, validate_recommendation: sets
+        -- of settings (for connection_cost the three paths), named A, B...
         IF pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'array' THEN
             PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'settings'), '{"": "object!"}',
                                                path OPERATOR(pg_catalog.||) '.params.settings', '{}');

@@ -1,7 +1,11 @@
 
 -- ---------------------------------------------------------------------------
--- compare_settings(): the same workload under each set of session settings,
--- the sets interleaved within each round.
+-- compare_settings(): the same workload under each set of settings, the
+-- sets interleaved within each round.  Session settings go to the runs;
+-- reload-level ones (context sighup: max_wal_size, checkpoint_timeout...)
+-- are written with ALTER SYSTEM before each run, the server reloads, and
+-- postgresql.auto.conf is put back as it was afterwards, whatever happens
+-- (superusers only; src/settings_apply.c).
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION pgbench_lab_internal.compare_params(workload text, settings jsonb[], clients integer,
@@ -94,19 +98,25 @@ AS $$
 $$;
 
 -- The plan: in each round, one run per set, in order (set A first).  run()
--- checks every setting of every set before the first run.
+-- checks every session setting of every set before the first run, the
+-- driver every reload-level one (each step's "system"; "system_names" lists
+-- them all, so that a set without one of them runs with its saved value).
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pg_catalog.jsonb_build_object('workload', workload, 'label', label, 'params', p.params,
+               'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
+                                  FROM pg_catalog.unnest(settings) AS a(s),
+                                       pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                     'variant', s.v, 'round', s.r,
                                     'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) s.v),
+                                    'system', pgbench_lab_internal.settings_part(settings[s.v], true),
                                     'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
                                                'duration', p.params OPERATOR(pg_catalog.->) 'duration', 'label', label,
-                                               'settings', settings[s.v]))
+                                               'settings', pgbench_lab_internal.settings_part(settings[s.v], false)))
                                 ORDER BY s.r, s.v)
                            FROM pg_catalog.generate_series(1, rounds) AS r(r),
                                 LATERAL (SELECT r.r, v.v FROM pg_catalog.generate_series(1, pg_catalog.cardinality(settings)) AS v(v)) s))
@@ -182,7 +192,7 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
 COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) IS
-    'The same workload under each set of session settings, rounds interleaved; TPS ratios with their spread';
+    'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; TPS ratios with their spread';
 
 REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
@@ -191,7 +201,7 @@ INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation,
 VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text)',
         'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, jsonb)', NULL,
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
-        'The same workload under each set of session settings, rounds interleaved; TPS ratios to set A')
+        'The same workload under each set of session or reload-level settings, rounds interleaved; TPS ratios to set A')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
     description = EXCLUDED.description;

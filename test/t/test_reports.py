@@ -226,6 +226,8 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
         "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"),
         "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '1 s', target_ms => 100, "
                                    "shares => '{0.1,0.3}', label => 'trip')"),
+        "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '1 s', "
+                                             "rounds => 1, label => 'trip')"),
     }
     label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '1 s', label => 'trip paths')")["label"]
     made["connection_cost"] = {"experiment_id": lab.scalar(
@@ -267,6 +269,8 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
         if kind == "sweep":
             q = ("SELECT clients, tps, latency_avg_ms, latency_p99_ms, tps_change, latency_change, "
                  "linear_share, mark FROM pgbench_lab.sweep_summary(%s)")
+        elif kind == "validate_recommendation":
+            q = "SELECT * FROM pgbench_lab_internal.validate_groups(%s)"
         elif kind == "latency_curve":
             q = ("SELECT s.rate, s.tps, s.sustained, s.p99, s.holds, r.best_rate, r.finding "
                  "FROM pgbench_lab_internal.latency_curve_steps(%s) s "

@@ -1,0 +1,219 @@
+
+-- ---------------------------------------------------------------------------
+-- validate_recommendation(): recommend()'s changes for this server, measured.
+-- They are split by how they take effect: session settings (given to the
+-- runs), reload-level ones (ALTER SYSTEM and a reload, restored after:
+-- src/settings_apply.c) and restart-level ones (listed, not measured).  The
+-- current settings (A) and each group that has changes run in interleaved
+-- rounds, as compare_settings() runs its sets; the finding gives, per
+-- group, TPS, p99 latency and checkpoints per minute against A.
+-- ---------------------------------------------------------------------------
+
+-- The plan: variant 1 the current settings, then one variant per group
+-- with changes to measure (session, reload), interleaved in each round.
+CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
+                                                   rounds integer, label text, caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
+AS $$
+DECLARE
+    changes pg_catalog.jsonb;
+    sets pg_catalog.jsonb[] := ARRAY['{}'::pg_catalog.jsonb];
+    groups pg_catalog.text[] := ARRAY['current'];
+    g pg_catalog.text;
+    s pg_catalog.jsonb;
+    params pg_catalog.jsonb;
+BEGIN
+    IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
+        RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
+    END IF;
+    IF rounds OPERATOR(pg_catalog.<) 1 OR rounds OPERATOR(pg_catalog.>) 100 THEN
+        RAISE EXCEPTION 'rounds must be from 1 to 100'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Three rounds or more give a spread worth reading.';
+    END IF;
+    -- recommend()'s changes, each with its group (session, reload, restart,
+    -- sysctl); those outside the server's limits are not measured
+    SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', r.name, 'current', r.current,
+                        'recommended', r.recommended, 'grp', r.context,
+                        'measured', r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload']))
+                        ORDER BY r.context, r.name), '[]')
+      INTO changes FROM pgbench_lab.recommend() r
+     WHERE r.changes;
+    FOREACH g IN ARRAY ARRAY['session', 'reload'] LOOP
+        SELECT pg_catalog.jsonb_object_agg(c OPERATOR(pg_catalog.->>) 'name', c OPERATOR(pg_catalog.->>) 'recommended')
+          INTO s FROM pg_catalog.jsonb_array_elements(changes) c
+         WHERE c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) g
+           AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool;
+        IF s IS NOT NULL THEN
+            sets := sets OPERATOR(pg_catalog.||) s;
+            groups := groups OPERATOR(pg_catalog.||) g;
+        END IF;
+    END LOOP;
+    IF pg_catalog.cardinality(sets) OPERATOR(pg_catalog.<) 2 THEN
+        RAISE EXCEPTION 'recommend() proposes no session- or reload-level change for this server'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'SELECT * FROM pgbench_lab.recommend() shows its recommendations; those it would change need a restart, or none differ from the live values.';
+    END IF;
+    params := pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
+                  'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds);
+    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', label, 'params', params,
+        'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
+                           FROM pg_catalog.unnest(sets) AS a(s),
+                                pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
+        'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                             'variant', v.v, 'round', r.r, 'name', groups[v.v],
+                             'about', CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'the current settings'
+                                           ELSE pg_catalog.format('the recommended %s settings', groups[v.v]) END,
+                             'system', pgbench_lab_internal.settings_part(sets[v.v], true),
+                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                                        'duration', duration::pg_catalog.text, 'label', label,
+                                        'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
+                             ORDER BY r.r, v.v)
+                    FROM pg_catalog.generate_series(1, rounds) AS r(r),
+                         pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
+END
+$$;
+
+-- Per variant: median TPS, its ratio to the current settings paired by
+-- round (median, min, max), median p99 latency, checkpoints per minute.
+CREATE FUNCTION pgbench_lab_internal.validate_groups(id bigint)
+RETURNS TABLE (variant integer, grp text, rounds integer, tps_median double precision,
+               ratio_median double precision, ratio_min double precision, ratio_max double precision,
+               p99_ms_median double precision, checkpoints_per_min double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH t AS (
+        SELECT x.variant, x.round, r.tps, r.latency_p99_ms, r.checkpoints, r.measured_seconds
+          FROM pgbench_lab.experiment_runs x
+          JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) id AND r.status OPERATOR(pg_catalog.=) 'done')
+    SELECT t.variant,
+           (SELECT e.params OPERATOR(pg_catalog.->) 'groups' OPERATOR(pg_catalog.->>) (t.variant OPERATOR(pg_catalog.-) 1)
+              FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
+           pg_catalog.count(*)::integer,
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps),
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)),
+           pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)), pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps)),
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_p99_ms),
+           CASE WHEN pg_catalog.sum(t.measured_seconds) OPERATOR(pg_catalog.>) 0::pg_catalog.float8
+                THEN pg_catalog.sum(t.checkpoints)::pg_catalog.float8 OPERATOR(pg_catalog.*) 60::pg_catalog.float8
+                     OPERATOR(pg_catalog./) pg_catalog.sum(t.measured_seconds) END
+      FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
+     GROUP BY t.variant
+     ORDER BY t.variant
+$$;
+
+-- The verdict per measured group, and the restart-level rest.
+CREATE FUNCTION pgbench_lab_internal.validate_finding(id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format(
+                'The recommended %s settings (%s) gave %s %s TPS (median of %s rounds, ×%s to ×%s: %s); '
+                'p99 latency %s → %s ms; checkpoints per minute %s → %s.',
+                g.grp, (SELECT pg_catalog.string_agg(c OPERATOR(pg_catalog.->>) 'name', ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name')
+                          FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
+                         WHERE e.experiment_id OPERATOR(pg_catalog.=) id
+                           AND c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) g.grp
+                           AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool),
+                CASE WHEN g.ratio_median IS NULL THEN 'no comparable'
+                     ELSE pgbench_lab_internal.pct_change(g.ratio_median, 1::pg_catalog.float8) END,
+                (SELECT e.workload FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
+                g.rounds, pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3),
+                CASE WHEN g.ratio_median IS NULL THEN 'no round of the current settings to compare with'
+                     WHEN g.rounds OPERATOR(pg_catalog.<) 2 THEN 'one round only, no spread to judge by'
+                     WHEN g.ratio_min OPERATOR(pg_catalog.<) 1::pg_catalog.float8 AND g.ratio_max OPERATOR(pg_catalog.>) 1::pg_catalog.float8
+                     THEN 'the rounds disagree on the direction, within the noise'
+                     WHEN g.ratio_min OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN 'faster in every round'
+                     ELSE 'slower in every round' END,
+                pgbench_lab_internal.fmt(a.p99_ms_median, 2), pgbench_lab_internal.fmt(g.p99_ms_median, 2),
+                pgbench_lab_internal.fmt(a.checkpoints_per_min, 1), pgbench_lab_internal.fmt(g.checkpoints_per_min, 1)),
+                ' ' ORDER BY g.variant)
+              FROM pgbench_lab_internal.validate_groups(id) g
+              LEFT JOIN pgbench_lab_internal.validate_groups(id) a ON a.variant OPERATOR(pg_catalog.=) 1
+             WHERE g.variant OPERATOR(pg_catalog.>) 1), 'No finished runs to compare.')
+           OPERATOR(pg_catalog.||)
+           COALESCE((SELECT pg_catalog.format(' Not measured: %s. A restart-level setting takes ALTER SYSTEM and a '
+                                              'restart, an OS one (sysctl) the kernel''s setting; then run the same workload again.',
+                                              pg_catalog.string_agg(pg_catalog.format('%s %s → %s (%s)', c OPERATOR(pg_catalog.->>) 'name',
+                                                  c OPERATOR(pg_catalog.->>) 'current', c OPERATOR(pg_catalog.->>) 'recommended',
+                                                  CASE WHEN c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload'])
+                                                       THEN 'outside the server''s limits' ELSE c OPERATOR(pg_catalog.->>) 'grp' END),
+                                                  ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name'))
+                       FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
+                      WHERE e.experiment_id OPERATOR(pg_catalog.=) id
+                        AND NOT (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
+                     HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '')
+$$;
+
+-- The procedure's INOUT columns.
+CREATE FUNCTION pgbench_lab_internal.validate_result(id bigint)
+RETURNS TABLE (experiment_id bigint, finding text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT id, pgbench_lab.printable(pgbench_lab_internal.validate_finding(id))
+$$;
+
+CREATE FUNCTION pgbench_lab_internal.report_validate(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p pg_catalog.jsonb;
+BEGIN
+    SELECT e.params INTO p FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) report_validate.experiment_id;
+    RETURN QUERY SELECT 'Recommendations (current → recommended)';
+    RETURN QUERY
+        SELECT pg_catalog.format('  %-32s %12s → %-12s %s', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'name'),
+                      pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'current'),
+                      pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'recommended'),
+                      CASE WHEN (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
+                           THEN pg_catalog.format('%s, measured', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'grp'))
+                           ELSE pg_catalog.format('%s, not measured', pgbench_lab.printable(c OPERATOR(pg_catalog.->>) 'grp')) END)
+          FROM pg_catalog.jsonb_array_elements(p OPERATOR(pg_catalog.->) 'changes') WITH ORDINALITY AS a(c, i)
+         ORDER BY a.i;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Per group: median over rounds; TPS ratio to the current settings, paired round by round';
+    RETURN QUERY SELECT pg_catalog.format('  %-8s  %6s  %10s  %22s  %8s  %14s', 'group', 'rounds', 'median TPS',
+                       'ratio: median (min-max)', 'p99 ms', 'checkpoints/min');
+    RETURN QUERY
+        SELECT pg_catalog.format('  %-8s  %6s  %10s  %22s  %8s  %14s', pgbench_lab.printable(g.grp), g.rounds, pgbench_lab_internal.fmt(g.tps_median),
+                      pg_catalog.format('×%s (×%s-×%s)', pgbench_lab_internal.fmt(g.ratio_median, 3),
+                                        pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3)),
+                      pgbench_lab_internal.fmt(g.p99_ms_median, 2), pgbench_lab_internal.fmt(g.checkpoints_per_min, 1))
+          FROM pgbench_lab_internal.validate_groups(experiment_id) g;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab.printable(pgbench_lab_internal.validate_finding(experiment_id)), '');
+END
+$$;
+
+CREATE PROCEDURE pgbench_lab.validate_recommendation(
+    workload text,
+    clients integer DEFAULT 1,
+    duration interval DEFAULT '10 s',
+    rounds integer DEFAULT 3,
+    label text DEFAULT NULL,
+    INOUT experiment_id bigint DEFAULT NULL,
+    INOUT finding text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
+COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text) IS
+    'recommend()''s session- and reload-level changes measured against the current settings, rounds interleaved, restored after; the restart-level rest listed';
+
+REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text) FROM PUBLIC;
+
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text)',
+        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, jsonb)', NULL,
+        'pgbench_lab_internal.validate_result(bigint)', 'pgbench_lab_internal.report_validate(bigint)',
+        'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group')
+ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
+    preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
+    description = EXCLUDED.description;

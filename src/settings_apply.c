@@ -1,0 +1,533 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings_apply.c
+ *		Reload-level settings changed for an experiment with ALTER SYSTEM,
+ *		recorded before they change and restored whatever happens.
+ *
+ * An experiment that compares reload-level settings (context sighup:
+ * max_wal_size, checkpoint_timeout, bgwriter_*, ...) cannot give them to
+ * its runs as session settings: the checkpointer and the other server
+ * processes read them from the configuration files.  So, superusers only:
+ *
+ *	1. every value of every set is checked before anything changes: the
+ *	   parameter exists and is reload-level, it is not one the server needs
+ *	   to start or to be reached (files, libraries, commands, connections,
+ *	   replication), nothing on the command line overrides it, and the
+ *	   value is one the server accepts (SettingsCheckSystem);
+ *	2. the whole of postgresql.auto.conf, and the entries it has for those
+ *	   settings, are committed in pgbench_lab_internal.settings_saved before the
+ *	   first change (SettingsSave);
+ *	3. before each run the step's values are written with ALTER SYSTEM's
+ *	   own code, the server reloads, and the run starts only when a newly
+ *	   started process sees them (SettingsPut, settings_probe.c);
+ *	4. at the end the file goes back byte for byte (SettingsRestore); on an
+ *	   error or a cancel too, from memory and without a transaction
+ *	   (SettingsRestoreInError); when the session is terminated, from its
+ *	   exit callback (settings_autoconf.c);
+ *	5. after a crash or an immediate shutdown, the next call of any
+ *	   experiment, or restore_settings(), restores from the record what no
+ *	   session put back (SettingsRecover).
+ *
+ * The record is the extension owner's, as the results are; it is read and
+ * written as the owner (SecureAsOwner), and never granted to anyone: the
+ * file may hold passwords.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <signal.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "storage/lwlock.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+#include "pgbench_lab.h"
+#include "secure.h"
+#include "settings_apply.h"
+
+/*
+ * pg_settings categories whose settings an experiment may not change: the
+ * server needs them to start, to be reached or to keep its copies.
+ */
+static const char *const refused_categories[] = {
+	"Connections and Authentication", "File Locations", "Replication",
+	"Write-Ahead Log / Archiv", "Write-Ahead Log / Recovery", NULL
+};
+static const char *const refused_suffixes[] = {
+	"_preload_libraries", "_library", "_library_path", "_command", "_file", NULL
+};
+
+static bool
+refused(const char *name, const char *category)
+{
+	size_t		n = strlen(name);
+
+	for (int i = 0; refused_categories[i] != NULL; i++)
+		if (strncmp(category, refused_categories[i], strlen(refused_categories[i])) == 0)
+			return true;
+	for (int i = 0; refused_suffixes[i] != NULL; i++)
+	{
+		size_t		s = strlen(refused_suffixes[i]);
+
+		if (n >= s && strcmp(name + n - s, refused_suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* pg_settings' context and category of a setting; false if unknown. */
+static bool
+lookup(const char *name, char **context, char **source, char **category)
+{
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(name);
+
+	if (SPI_execute_with_args("SELECT s.context, s.source, s.category FROM pg_catalog.pg_settings s "
+							  "WHERE s.name OPERATOR(pg_catalog.=) pg_catalog.lower($1)",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_settings");
+	if (SPI_processed != 1)
+		return false;
+	*context = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	*source = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	*category = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+	return true;
+}
+
+static void
+refuse_restart_level(const char *name, const char *context)
+{
+	if (strcmp(context, "postmaster") == 0 || strcmp(context, "internal") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" cannot be changed without restarting the server", name),
+				 errhint(strcmp(context, "internal") == 0
+						 ? "It is fixed when the server is built or its cluster initialised."
+						 : "Experiments compare session- and reload-level settings; a restart-level one "
+						 "needs a restart between its values.")));
+}
+
+static void
+refuse_by_name(const char *name, const char *category)
+{
+	if (refused(name, category))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" is not one an experiment may change", name),
+				 errdetail("It belongs to \"%s\": the server may need it to start, to be reached or to keep its copies.",
+						   category),
+				 errhint("Compare settings such as max_wal_size, checkpoint_timeout, checkpoint_completion_target, "
+						 "wal_writer_delay or bgwriter_lru_maxpages; change this one by hand.")));
+}
+
+/* What pg_settings says a setting accepts, for a hint. */
+static char *
+valid_values(const char *name)
+{
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(name);
+
+	if (SPI_execute_with_args("SELECT CASE WHEN s.enumvals IS NOT NULL "
+							  "THEN 'Valid values are ' OPERATOR(pg_catalog.||) "
+							  "pg_catalog.array_to_string(s.enumvals, ', ') OPERATOR(pg_catalog.||) '.' "
+							  "WHEN s.min_val IS NOT NULL THEN pg_catalog.format('Valid values are from %s to %s%s.', "
+							  "s.min_val, s.max_val, COALESCE(' (in units of ' OPERATOR(pg_catalog.||) s.unit "
+							  "OPERATOR(pg_catalog.||) ', or with a unit)', '')) "
+							  "ELSE 'pg_settings shows its current value and type.' END "
+							  "FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) pg_catalog.lower($1)",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		return "pg_settings shows its current value and type.";
+	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+}
+
+/* One reload-level setting checked as ALTER SYSTEM and a reload would. */
+static void
+check_one(const char *name, const char *value)
+{
+	char	   *context;
+	char	   *source;
+	char	   *category;
+
+	if (!lookup(name, &context, &source, &category))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unrecognized configuration parameter \"%s\"", name),
+				 errhint("pg_settings lists the parameters of this server.")));
+	refuse_restart_level(name, context);
+	if (strcmp(context, "sighup") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" is not a reload-level setting", name),
+				 errhint("Only settings of context sighup are changed with ALTER SYSTEM and a reload.")));
+	refuse_by_name(name, category);
+	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
+						name, source),
+				 errhint("Start the server without it to compare its values.")));
+	if (strchr(value, '\n') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the value of \"%s\" must not contain a newline", name)));
+	/* the server's own checks of the value, changing nothing */
+	if (set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET,
+						  false, DEBUG1, false) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
+				 errhint("%s", valid_values(name))));
+}
+
+/*
+ * A step's session settings, before run() checks them: restart-level ones
+ * and libraries refused with a hint (run() checks the rest: names, values,
+ * privileges).
+ */
+void
+SettingsCheckSession(Jsonb *settings)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (settings == NULL || !JB_ROOT_IS_OBJECT(settings))
+		return;
+	it = JsonbIteratorInit(&settings->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *context;
+		char	   *source;
+		char	   *category;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (!lookup(name, &context, &source, &category))
+			continue;
+		refuse_restart_level(name, context);
+		if (strstr(name, "_librar") != NULL)
+			refuse_by_name(name, category);
+	}
+}
+
+/*
+ * Check a step's reload-level settings (a jsonb object of names and
+ * values) before anything changes: superusers only, checked here and not
+ * only by grants, for ALTER SYSTEM changes the whole server.
+ */
+void
+SettingsCheckSystem(Jsonb *system, bool *any)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	const char *allow = GetConfigOption("allow_alter_system", true, false);
+
+	if (system == NULL || !JB_ROOT_IS_OBJECT(system) || JB_ROOT_COUNT(system) == 0)
+		return;
+	*any = true;
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may compare reload-level settings"),
+				 errhint("They are changed with ALTER SYSTEM and a reload, for every session of the server.")));
+	if (allow != NULL && strcmp(allow, "off") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("reload-level settings cannot be compared while allow_alter_system is off")));
+	it = JsonbIteratorInit(&system->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *value;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "settings: a key without a value");
+		value = PgblJsonScalarText(&v);
+		if (value == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("setting \"%s\" must be a string, number or boolean", name),
+					 errhint("Leave a setting out of a set for its current value.")));
+		check_one(name, value);
+	}
+}
+
+/* ALTER SYSTEM SET name = 'value', or ALTER SYSTEM RESET name (NULL). */
+static void
+alter_system(const char *name, const char *value)
+{
+	AlterSystemStmt *stmt = makeNode(AlterSystemStmt);
+	VariableSetStmt *set = makeNode(VariableSetStmt);
+
+	set->name = pstrdup(name);
+	set->kind = value != NULL ? VAR_SET_VALUE : VAR_RESET;
+	if (value != NULL)
+	{
+		A_Const    *c = makeNode(A_Const);
+
+		c->val.sval.type = T_String;
+		c->val.sval.sval = pstrdup(value);
+		c->location = -1;
+		set->args = list_make1(c);
+	}
+	stmt->setstmt = set;
+	AlterSystemSetConfigFile(stmt);
+}
+
+/* The value a step gives to a setting, or NULL. */
+static char *
+step_value(Jsonb *system, const char *name)
+{
+	JsonbValue	key;
+	JsonbValue *v;
+
+	if (system == NULL || !JB_ROOT_IS_OBJECT(system))
+		return NULL;
+	key.type = jbvString;
+	key.val.string.val = (char *) name;
+	key.val.string.len = strlen(name);
+	v = findJsonbValueFromContainer(&system->root, JB_FOBJECT, &key);
+	return v != NULL ? PgblJsonScalarText(v) : NULL;
+}
+
+/* Each setting back to its saved entry, one by one. */
+static void
+put_entries(const AutoConfSaved *saved)
+{
+	for (int i = 0; i < saved->nnames; i++)
+		alter_system(saved->names[i], saved->orig[i]);
+}
+
+/*
+ * The file as saved: byte for byte if it differs only in the experiment's
+ * settings, else their entries one by one.  Returns how.
+ */
+const char *
+SettingsPutBack(const AutoConfSaved *saved, bool *changed)
+{
+	if (AutoConfPutBack(saved, ERROR, changed))
+		return *changed ? "postgresql.auto.conf written back byte for byte"
+			: "postgresql.auto.conf was already as saved";
+	put_entries(saved);
+	*changed = true;
+	return "the file had other changes since: only these settings' entries restored, with ALTER SYSTEM";
+}
+
+/*
+ * A step's values in place: the step's own value for each setting it
+ * names, the saved entry for the others; then a reload, waited for.
+ */
+void
+SettingsPut(AutoConfSaved *saved, Jsonb *system)
+{
+	bool		changed;
+
+	if (system == NULL || JB_ROOT_COUNT(system) == 0)
+		(void) SettingsPutBack(saved, &changed);
+	else
+		for (int i = 0; i < saved->nnames; i++)
+		{
+			char	   *value = step_value(system, saved->names[i]);
+
+			alter_system(saved->names[i], value != NULL ? value : saved->orig[i]);
+		}
+	SettingsReloadAndWait(saved->nnames, saved->names);
+}
+
+typedef struct SaveCall
+{
+	int64		experiment_id;
+	AutoConfSaved *saved;
+	Datum		names;
+} SaveCall;
+
+/* Runs as the extension's owner (SecureAsOwner): the record. */
+static void
+save_as_owner(void *arg)
+{
+	SaveCall   *call = (SaveCall *) arg;
+	AutoConfSaved *s = call->saved;
+	Oid			types[4] = {INT8OID, TEXTARRAYOID, TEXTARRAYOID, BYTEAOID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', s->exists ? ' ' : 'n'};
+	Datum	   *orig = palloc(sizeof(Datum) * s->nnames);
+	bool	   *orig_null = palloc(sizeof(bool) * s->nnames);
+	int			dims[1] = {s->nnames};
+	int			lbs[1] = {1};
+	bytea	   *bytes = palloc(VARHDRSZ + s->len);
+
+	if (SPI_execute("LOCK TABLE pgbench_lab_internal.settings_saved IN EXCLUSIVE MODE", false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not lock pgbench_lab_internal.settings_saved");
+	if (SPI_execute("SELECT s.experiment_id, s.backend_pid FROM pgbench_lab_internal.settings_saved s "
+					"WHERE s.restored_at IS NULL", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("experiment %s of session %s is changing settings with ALTER SYSTEM",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
+				 errhint("Wait for it to end; one experiment at a time may change reload-level settings.")));
+	for (int i = 0; i < s->nnames; i++)
+	{
+		orig_null[i] = s->orig[i] == NULL;
+		orig[i] = orig_null[i] ? (Datum) 0 : CStringGetTextDatum(s->orig[i]);
+	}
+	SET_VARSIZE(bytes, VARHDRSZ + s->len);
+	if (s->len > 0)
+		memcpy(VARDATA(bytes), s->bytes, s->len);
+	values[0] = Int64GetDatum(call->experiment_id);
+	values[1] = call->names;
+	values[2] = PointerGetDatum(construct_md_array(orig, orig_null, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
+	values[3] = PointerGetDatum(bytes);
+	if (SPI_execute_with_args("INSERT INTO pgbench_lab_internal.settings_saved (experiment_id, names, entries, auto_conf, "
+							  "backend_pid, backend_start) SELECT $1, $2, pg_catalog.jsonb_object($2, $3), $4, "
+							  "pg_catalog.pg_backend_pid(), a.backend_start "
+							  "FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()) a",
+							  4, types, values, nulls, false, 0) != SPI_OK_INSERT || SPI_processed != 1)
+		elog(ERROR, "could not record postgresql.auto.conf in pgbench_lab_internal.settings_saved");
+}
+
+/*
+ * Record postgresql.auto.conf and the entries of names (a text[]) for the
+ * experiment, as the owner; the caller commits before the first change.
+ * From then on the session's exit puts the file back.
+ */
+AutoConfSaved *
+SettingsSave(int64 experiment_id, Datum names)
+{
+	Datum	   *elems;
+	int			n;
+	MemoryContext old;
+	AutoConfSaved *s;
+	SaveCall	call = {experiment_id, NULL, names};
+
+	deconstruct_array(DatumGetArrayTypeP(names), TEXTOID, -1, false, TYPALIGN_INT, &elems, NULL, &n);
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	s = palloc0(sizeof(AutoConfSaved));
+	call.saved = s;
+	s->experiment_id = experiment_id;
+	s->nnames = n;
+	s->names = palloc(sizeof(char *) * n);
+	s->orig = palloc(sizeof(char *) * n);
+	s->exists = AutoConfRead(&s->bytes, &s->len);
+	for (int i = 0; i < n; i++)
+	{
+		s->names[i] = TextDatumGetCString(elems[i]);
+		s->orig[i] = AutoConfEntry(s->bytes, s->len, s->names[i]);
+	}
+	MemoryContextSwitchTo(old);
+	SecureAsOwner(save_as_owner, &call);
+	AutoConfArmExit(s);
+	return s;
+}
+
+/* The saved state, once the experiment is over and the file restored. */
+void
+SettingsFree(AutoConfSaved *saved)
+{
+	for (int i = 0; i < saved->nnames; i++)
+	{
+		pfree(saved->names[i]);
+		if (saved->orig[i] != NULL)
+			pfree(saved->orig[i]);
+	}
+	pfree(saved->names);
+	pfree(saved->orig);
+	if (saved->bytes != NULL)
+		pfree(saved->bytes);
+	pfree(saved);
+}
+
+/* As the extension's owner: the record says how it was restored. */
+void
+SettingsMarkRestored(int64 experiment_id, const char *outcome)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2] = {Int64GetDatum(experiment_id), CStringGetTextDatum(outcome)};
+
+	if (SPI_execute_with_args("UPDATE pgbench_lab_internal.settings_saved s SET restored_at = pg_catalog.now(), "
+							  "outcome = $2 WHERE s.experiment_id OPERATOR(pg_catalog.=) $1",
+							  2, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not update pgbench_lab_internal.settings_saved");
+}
+
+typedef struct MarkCall
+{
+	int64		experiment_id;
+	const char *outcome;
+} MarkCall;
+
+static void
+mark_as_owner(void *arg)
+{
+	MarkCall   *m = (MarkCall *) arg;
+
+	SettingsMarkRestored(m->experiment_id, m->outcome);
+}
+
+/* The experiment's end: the file as saved, reloaded, and so recorded. */
+void
+SettingsRestore(AutoConfSaved *saved)
+{
+	bool		changed;
+	MarkCall	m = {saved->experiment_id, NULL};
+
+	m.outcome = SettingsPutBack(saved, &changed);
+	AutoConfDisarmExit();
+	SettingsReloadAndWait(saved->nnames, saved->names);
+	SecureAsOwner(mark_as_owner, &m);
+}
+
+/*
+ * In a PG_CATCH block, with the error copied and flushed: put the file
+ * back from memory, have the server reload it, and throw nothing.  The
+ * record stays open; the next call finds the file as saved and closes it.
+ */
+void
+SettingsRestoreInError(AutoConfSaved *saved)
+{
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab restore",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	bool		changed = false;
+
+	AutoConfDisarmExit();
+	/* an error thrown inside ALTER SYSTEM's own write may have left it held */
+	if (LWLockHeldByMe(AutoFileLock))
+		LWLockRelease(AutoFileLock);
+	PG_TRY();
+	{
+		if (!AutoConfPutBack(saved, WARNING, &changed))
+			ereport(WARNING,
+					(errmsg("postgresql.auto.conf was changed by someone else during experiment " INT64_FORMAT,
+							saved->experiment_id),
+					 errhint("SELECT * FROM pgbench_lab.restore_settings() restores this experiment's settings one by one.")));
+		if (changed)
+			(void) kill(PostmasterPid, SIGHUP);
+	}
+	PG_CATCH();
+	{
+		EmitErrorReport();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}

@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings_apply.h
+ *		Reload-level settings changed for an experiment with ALTER SYSTEM,
+ *		and postgresql.auto.conf put back as it was whatever happens
+ *		(settings_apply.c, settings_autoconf.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_SETTINGS_APPLY_H
+#define PGBL_SETTINGS_APPLY_H
+
+#include "postgres.h"
+
+#include "nodes/pg_list.h"
+#include "utils/jsonb.h"
+#include "utils/timestamp.h"
+
+/* how long a reload may take to reach a freshly started process */
+#define PGBL_RELOAD_WAIT_MS		30000
+
+/*
+ * postgresql.auto.conf as it was before an experiment's first change, kept
+ * in TopMemoryContext for as long as the experiment may change it, so that
+ * an error or the session's exit can put it back without a transaction.
+ */
+typedef struct AutoConfSaved
+{
+	int64		experiment_id;
+	int			nnames;
+	char	  **names;			/* the settings the experiment changes */
+	char	  **orig;			/* each one's value in the file, or NULL */
+	bool		exists;			/* was there a file at all */
+	char	   *bytes;			/* its contents, byte for byte */
+	Size		len;
+} AutoConfSaved;
+
+/* settings_autoconf.c: the file itself, no catalog access */
+extern bool AutoConfRead(char **bytes, Size *len);
+extern char *AutoConfEntry(const char *bytes, Size len, const char *name);
+extern bool AutoConfPutBack(const AutoConfSaved *saved, int elevel, bool *changed);
+extern void AutoConfArmExit(AutoConfSaved *saved);
+extern void AutoConfDisarmExit(void);
+
+/* settings_probe.c */
+extern void SettingsReloadAndWait(int nnames, char **names);
+
+/* settings_apply.c */
+extern void SettingsCheckSystem(Jsonb *system, bool *any);
+extern void SettingsCheckSession(Jsonb *settings);
+extern AutoConfSaved *SettingsSave(int64 experiment_id, Datum names);
+extern void SettingsPut(AutoConfSaved *saved, Jsonb *system);
+extern void SettingsRestore(AutoConfSaved *saved);
+extern void SettingsRestoreInError(AutoConfSaved *saved);
+extern void SettingsFree(AutoConfSaved *saved);
+extern const char *SettingsPutBack(const AutoConfSaved *saved, bool *changed);
+extern void SettingsMarkRestored(int64 experiment_id, const char *outcome);
+
+/* settings_restore.c */
+typedef struct SettingsRecovered
+{
+	int64		experiment_id;
+	Datum		names;			/* text[] */
+	TimestampTz saved_at;
+	char	   *outcome;
+	bool		changed;		/* the file was written */
+	bool		live;			/* its experiment is still under way */
+	int			pid;
+} SettingsRecovered;
+
+extern List *SettingsRecover(void);
+
+#endif							/* PGBL_SETTINGS_APPLY_H */

@@ -1,0 +1,83 @@
+"""validate_recommendation() end to end on a small data set: recommend()'s
+changes split into session, reload and restart groups, the first two
+measured against the current settings in interleaved rounds, the file
+restored byte for byte, and a report with a verdict per group."""
+import os
+
+import psycopg
+import pytest
+
+from conftest import pgbench_cluster
+
+PROC = "pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text)"
+
+
+@pytest.fixture(scope="module")
+def lab():
+    yield from pgbench_cluster("validate", {"max_worker_processes": "16"}, scale=1)
+
+
+def auto_conf(c):
+    with open(os.path.join(c.datadir, "postgresql.auto.conf"), "rb") as f:
+        return f.read()
+
+
+def changes(c):
+    return c.sql("SELECT name, context, within_limits FROM pgbench_lab.recommend() WHERE changes")
+
+
+def test_end_to_end(lab):
+    with open(os.path.join(lab.datadir, "postgresql.auto.conf"), "ab") as f:
+        f.write(b"# kept byte for byte\n")
+    before = auto_conf(lab)
+    recs = changes(lab)
+    groups = {ctx for _, ctx, ok in recs if ok and ctx in ("session", "reload")}
+    assert groups, recs
+    eid, finding = lab.sql("CALL pgbench_lab.validate_recommendation('tpcb-like', clients => 2, "
+                           "duration => '2 s', rounds => 2)")[0]
+    assert auto_conf(lab) == before
+    assert lab.scalar("SELECT kind FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) \
+        == "validate_recommendation"
+    runs = lab.sql("SELECT x.variant, x.round, r.status FROM pgbench_lab.experiment_runs x "
+                   "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,))
+    nvar = 1 + len(groups)
+    assert [(v, r) for v, r, _ in runs] == [(v, r) for r in (1, 2) for v in range(1, nvar + 1)], runs
+    assert all(s == "done" for _, _, s in runs), runs
+    for g in groups:
+        assert f"The recommended {g} settings" in finding, finding
+    if any(ctx == "restart" for _, ctx, _ in recs):
+        assert "Not measured:" in finding
+    report = [r[0] for r in lab.sql("SELECT line FROM pgbench_lab.report(%s) AS line", (eid,))]
+    text = "\n".join(report)
+    assert "Recommendations (current → recommended)" in text
+    for name, ctx, _ in recs:
+        assert name in text, name
+    assert "checkpoints/min" in text
+    # the session values went to the runs, the reload ones were live during them
+    if "session" in groups:
+        sess = lab.scalar("""SELECT r.settings FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id)
+                              WHERE x.experiment_id = %s AND x.variant = 2 LIMIT 1""", (eid,))
+        assert sess, sess
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab_internal.settings_saved "
+                      "WHERE experiment_id = %s AND restored_at IS NULL", (eid,)) == 0
+
+
+def test_refusals(lab):
+    lab.sql("CREATE ROLE val_tuner LOGIN")
+    lab.sql(f"GRANT EXECUTE ON PROCEDURE {PROC} TO val_tuner")
+    lab.sql("GRANT pg_monitor TO val_tuner")
+    lab.sql("GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, pgbench_tellers, "
+            "pgbench_history TO val_tuner")
+    before = auto_conf(lab)
+    if any(ok and ctx == "reload" for _, ctx, ok in changes(lab)):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            lab.sql("CALL pgbench_lab.validate_recommendation('tpcb-like', duration => '1 s')", user="val_tuner")
+    lab.sql("CREATE ROLE val_other LOGIN")   # not granted the procedure
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        lab.sql("CALL pgbench_lab.validate_recommendation('tpcb-like', duration => '1 s')", user="val_other")
+    for args, err in [("NULL", psycopg.errors.NullValueNotAllowed),
+                      ("'tpcb-like', rounds => 0", psycopg.errors.InvalidParameterValue),
+                      ("'no-such-workload'", psycopg.errors.InvalidParameterValue)]:
+        with pytest.raises(err):
+            lab.sql(f"CALL pgbench_lab.validate_recommendation({args})")
+    assert auto_conf(lab) == before
