@@ -641,6 +641,8 @@ run_steps(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experime
 			prepare_step(kind, &plan->steps[i], experiment_id);
 		link_run(experiment_id, &plan->steps[i],
 				 run_step(kind, plan, &plan->steps[i], experiment_id));
+		/* nothing held while the next run starts: its launch waits for workers */
+		SPI_commit();
 	}
 }
 
@@ -697,10 +699,13 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	recover_settings();
 	experiment_id = begin_experiment(&kind, &plan);
 	if (plan.has_system)
-	{
 		saved = SettingsSave(experiment_id, plan.system_names);
-		SPI_commit();			/* recorded before anything changes */
-	}
+	/*
+	 * Committed before anything changes, and so that the session holds no
+	 * xid while the first run starts (a run's launch waits for its workers
+	 * before run() commits).
+	 */
+	SPI_commit();
 	PG_TRY();
 	{
 		run_steps(&kind, &plan, experiment_id, saved);

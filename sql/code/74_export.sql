@@ -68,7 +68,7 @@ AS $$
             "scripts": "array", "variables": "object",
             "knee_threshold": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
-            "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
+            "duration": "interval", "rounds": "count!", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
             "relations": "array", "relids": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",

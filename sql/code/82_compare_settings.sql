@@ -102,11 +102,15 @@ $$;
 -- driver every reload-level one (each step's "system"; "system_names" lists
 -- them all, so that a set without one of them runs with its saved value).
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
-                                          duration interval, rounds integer, label text, caller jsonb)
+                                          duration interval, rounds integer, label text,
+                                          scripts text[], variables jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pg_catalog.jsonb_build_object('workload', workload, 'label', label, 'params', p.params,
+    SELECT pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+               'label', label,
+               'params', p.params OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
                'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                                   FROM pg_catalog.unnest(settings) AS a(s),
                                        pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
@@ -114,13 +118,15 @@ AS $$
                                     'variant', s.v, 'round', s.r,
                                     'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) s.v),
                                     'system', pgbench_lab_internal.settings_part(settings[s.v], true),
-                                    'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                                    'run', pg_catalog.jsonb_build_object('clients', clients,
                                                'duration', p.params OPERATOR(pg_catalog.->) 'duration', 'label', label,
-                                               'settings', pgbench_lab_internal.settings_part(settings[s.v], false)))
+                                               'settings', pgbench_lab_internal.settings_part(settings[s.v], false))
+                                           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                                 ORDER BY s.r, s.v)
                            FROM pg_catalog.generate_series(1, rounds) AS r(r),
                                 LATERAL (SELECT r.r, v.v FROM pg_catalog.generate_series(1, pg_catalog.cardinality(settings)) AS v(v)) s))
-      FROM (SELECT pgbench_lab_internal.compare_params(workload, settings, clients, duration, rounds) AS params) p
+      FROM (SELECT pgbench_lab_internal.compare_params(pgbench_lab_internal.experiment_workload(workload, scripts),
+                                                       settings, clients, duration, rounds) AS params) p
 $$;
 
 -- The procedure's INOUT columns.
@@ -181,25 +187,27 @@ END
 $$;
 
 CREATE PROCEDURE pgbench_lab.compare_settings(
-    workload text,
-    settings jsonb[],
+    workload text DEFAULT NULL,
+    settings jsonb[] DEFAULT NULL,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
     rounds integer DEFAULT 3,
     label text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) IS
+COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text) IS
     'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; TPS ratios with their spread';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, bigint, text)',
-        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, jsonb)', NULL,
+VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text)',
+        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, jsonb)', NULL,
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload under each set of session or reload-level settings, rounds interleaved; TPS ratios to set A')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

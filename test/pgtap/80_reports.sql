@@ -9,7 +9,7 @@ SELECT plan(37);
 -- what starts workers or writes is not PUBLIC's; reading is pg_monitor's
 SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,double precision,text[],jsonb,bigint,integer,double precision,integer,text)', 'EXECUTE'),
           'PUBLIC may not run sweep()');
-SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,bigint,text)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,text[],jsonb,bigint,text)', 'EXECUTE'),
           'PUBLIC may not run compare_settings()');
 SELECT function_privs_are('pgbench_lab', 'import', ARRAY['jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not import');

@@ -354,3 +354,14 @@ def test_connection_cost_runs_scripts(lab):
                    "USING (run_id) WHERE r.run_id = ANY(%s) ORDER BY r.run_id", (list(ids),))
     assert rows == [("spi", "select-only", "select-only"), ("libpq", "select-only", "select-only"),
                     ("libpq-connect", "select-only", "select-only")], rows
+
+
+def test_compare_settings_runs_scripts(lab):
+    with lab.connect() as conn:
+        r = conn.execute("""CALL pgbench_lab.compare_settings(settings => ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[],
+                                duration => '1 s', rounds => 1, scripts => '{select-only}')""").fetchone()
+    rows = lab.sql("SELECT x.variant, r.workload, r.settings -> 'session' FROM pgbench_lab.experiment_runs x "
+                   "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal", (r[0],))
+    assert rows == [(1, "select-only", {}), (2, "select-only", {"work_mem": "8MB"})], rows
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.run_scripts s "
+                      "USING (run_id) WHERE x.experiment_id = %s", (r[0],)) == 2
