@@ -268,6 +268,16 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 static void
 read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
+	int			script_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPT);
+	int			scripts_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPTS);
+
+	/* what runs comes first: a NULL workload with no scripts says nothing */
+	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD) &&
+		(script_arg < 0 || PG_ARGISNULL(script_arg)) && (scripts_arg < 0 || PG_ARGISNULL(scripts_arg)))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						errmsg("workload must not be NULL"),
+						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
+								"or give pgbench scripts with script => or scripts =>.")));
 	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
 		refuse("clients must be at least 1", NULL);
 	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
@@ -307,11 +317,6 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
 	if (p->script_area_size > 0)
 		return;
-	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						errmsg("workload must not be NULL"),
-						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
-								"or give pgbench scripts with script => or scripts =>.")));
 	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
 	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
 }

@@ -187,7 +187,7 @@ BAD_ARGS = [
     ("scripts => '{select-only@x}'", "22023", "invalid weight"),
     ("scripts => '{select-only@0}'", "22023", "add up to 0"),
     ("scripts => '{}'", "22023", "from 1 to"),
-    ("variables => '{\"a\": 1}'", "22023", "variables are for scripts"),
+    ("workload => 'select-only', variables => '{\"a\": 1}'", "22023", "variables are for scripts"),
     ("script => 'SELECT 1;', variables => '[1]'", "22023", "JSON object"),
     ("script => 'SELECT 1;', variables => '{\"1a\": 1}'", "22023", "invalid variable name"),
     ("script => 'SELEC 1;'", "42601", "syntax error"),
