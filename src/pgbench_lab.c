@@ -29,6 +29,7 @@ _PG_init(void)
 	RunnerInit();
 	CacheInit();
 	DatasetInit();
+	TelemetryInit();
 	MarkGUCPrefixReserved(PGBL_GUC_PREFIX);
 }
 

@@ -170,6 +170,56 @@ CREATE POLICY run_commands_read ON pgbench_lab.run_commands FOR SELECT
 -- Saving scripts is granted with run() (see the README's privileges).
 GRANT SELECT ON pgbench_lab.scripts, pgbench_lab.run_scripts, pgbench_lab.run_commands TO PUBLIC;
 
+-- 0.2: per-second telemetry (sql/data/12_telemetry.sql).
+CREATE TABLE pgbench_lab.run_telemetry (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    second integer NOT NULL,
+    interval_seconds double precision NOT NULL,
+    cpu_user_pct double precision,
+    cpu_system_pct double precision,
+    cpu_iowait_pct double precision,
+    cpu_steal_pct double precision,
+    cpu_idle_pct double precision,
+    run_cpu_seconds double precision,
+    checkpoints bigint,
+    buffers_checkpoint bigint,
+    buffers_clean bigint,
+    buffers_backend bigint,
+    wal_records bigint,
+    wal_fpi bigint,
+    wal_bytes numeric,
+    wait_samples integer NOT NULL DEFAULT 0,
+    waits jsonb,
+    PRIMARY KEY (run_id, second)
+);
+COMMENT ON TABLE pgbench_lab.run_telemetry IS
+    'Per-second telemetry of each run: the machine''s CPU, the run''s own CPU time, checkpoints, buffers written, WAL and the clients'' sampled wait events';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.cpu_user_pct IS
+    'Share of the machine''s CPU time in user mode (with nice) during the second (/proc/stat); the five shares sum to 100';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.cpu_system_pct IS
+    'Share of the machine''s CPU time in the kernel (with interrupts)';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.run_cpu_seconds IS
+    'CPU seconds (user and system) used by the run''s own processes, its coordinator and clients (/proc/<pid>/stat)';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.checkpoints IS
+    'Checkpoints the server counted during the second (timed and requested)';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_checkpoint IS
+    'Buffers the checkpointer wrote during the second';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_clean IS
+    'Buffers the background writer wrote during the second';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_backend IS
+    'Buffers other processes (backends, workers) wrote themselves during the second';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.wal_bytes IS
+    'WAL bytes, records and full-page images the server counted during the second (pg_stat_wal, flushed by each process at most once a second)';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.waits IS
+    'The clients'' wait events sampled about every 10 ms: counts per "type:event", "CPU" when a client waited on nothing; NULL for runs over libpq';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_telemetry', '');
+ALTER TABLE pgbench_lab.run_telemetry ENABLE ROW LEVEL SECURITY;
+CREATE POLICY run_telemetry_read ON pgbench_lab.run_telemetry FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_telemetry.run_id));
+GRANT SELECT ON pgbench_lab.run_telemetry TO PUBLIC;
+
 -- <<< end of data changes.
 
 -- ---------------------------------------------------------------------------

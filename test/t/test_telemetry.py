@@ -1,0 +1,141 @@
+"""Where a run's time went (pgbench_lab.run_telemetry) on real servers: the
+machine's CPU per second, the clients' sampled wait events, checkpoints and
+WAL, and the setting that turns it off.  Nothing here asserts a speed: the
+checks hold on a loaded 2-core machine."""
+import json
+import threading
+
+import pytest
+
+from conftest import pgbench_cluster
+
+
+@pytest.fixture(scope="module")
+def lab():
+    # fsync on: the synchronous_commit test needs WAL flushes that wait
+    yield from pgbench_cluster("telemetry", {"shared_buffers": "32MB", "fsync": "on",
+                                             "checkpoint_timeout": "1h", "max_wal_size": "1GB"},
+                               scale=2)
+
+
+def run(c, workload, **kw):
+    """CALL pgbench_lab.run(...) with named arguments; returns run_id."""
+    names = "".join(f", {k} => %({k})s" for k in kw)
+    with c.connect() as conn:
+        row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
+    assert row[1] == "done", row
+    return row[0]
+
+
+def telemetry(c, run_id):
+    return c.sql("""SELECT second, interval_seconds, cpu_user_pct, cpu_system_pct, cpu_iowait_pct,
+                           cpu_steal_pct, cpu_idle_pct, run_cpu_seconds, checkpoints,
+                           wal_records, wal_bytes, wait_samples, waits
+                      FROM pgbench_lab.run_telemetry WHERE run_id = %s ORDER BY second""", (run_id,))
+
+
+def waits_of(c, run_id):
+    """The run's wait counts summed over its seconds."""
+    total = {}
+    for (waits,) in c.sql("SELECT waits FROM pgbench_lab.run_telemetry WHERE run_id = %s", (run_id,)):
+        for k, v in (waits or {}).items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+def test_one_row_per_progress_second(lab):
+    rid = run(lab, "select-only", clients=1, duration="3 s")
+    rows = telemetry(lab, rid)
+    progress = [r[0] for r in lab.sql("SELECT second FROM pgbench_lab.run_progress WHERE run_id = %s "
+                                      "ORDER BY second", (rid,))]
+    assert [r[0] for r in rows] == progress
+    for r in rows:
+        shares = r[2:7]
+        assert all(s is not None and 0 <= s <= 100 for s in shares), r
+        # the five shares of the machine's CPU time sum to 100 %
+        assert sum(shares) == pytest.approx(100, abs=0.5), r
+        assert r[7] >= 0
+        assert r[11] > 0, "wait samples in every second"
+    # the run's own processes used CPU: one client running select-only
+    assert sum(r[7] for r in rows) > 0
+    # a select-only run writes little WAL, but the counters are there
+    assert all(r[9] is not None and r[10] is not None for r in rows)
+
+
+def test_cpu_bound_run_waits_on_nothing_mostly(lab):
+    """select-only with its data in shared buffers: the clients are mostly
+    on CPU (no wait event).  Two clients on a loaded 2-core machine are
+    still runnable, not waiting, when the scheduler preempts them."""
+    lab.sql("SELECT pg_prewarm('pgbench_accounts')")
+    rid = run(lab, "select-only", clients=2, duration="3 s")
+    waits = waits_of(lab, rid)
+    total = sum(waits.values())
+    assert total > 50
+    assert max(waits, key=waits.get) == "CPU", waits
+    assert waits["CPU"] / total > 0.5, waits
+
+
+def test_forced_checkpoint_recorded_at_its_second(lab):
+    """A CHECKPOINT issued during a run shows in the row of the second it
+    completed in: between the last second recorded before it was issued
+    and a second after it returned."""
+    with lab.connect() as conn:
+        rid_box = {}
+
+        def go():
+            with lab.connect() as c2:
+                rid_box["row"] = c2.execute("CALL pgbench_lab.run('tpcb-like', clients => 2, "
+                                            "duration => '6 s')").fetchone()
+        t = threading.Thread(target=go)
+        t.start()
+        lab.poll("SELECT EXISTS (SELECT FROM pgbench_lab.run_progress p JOIN pgbench_lab.runs r "
+                 "USING (run_id) WHERE r.status = 'running' AND p.second >= 2)")
+        rid = lab.scalar("SELECT run_id FROM pgbench_lab.runs WHERE status = 'running'")
+        before = lab.scalar("SELECT max(second) FROM pgbench_lab.run_telemetry WHERE run_id = %s", (rid,))
+        conn.execute("CHECKPOINT")
+        after = lab.scalar("SELECT max(second) FROM pgbench_lab.run_progress WHERE run_id = %s", (rid,))
+        t.join(60)
+    assert rid_box["row"][1] == "done"
+    rows = telemetry(lab, rid)
+    marked = [r[0] for r in rows if r[8] > 0]
+    assert marked, rows
+    assert all(before <= s <= after + 2 for s in marked), (before, after, marked)
+
+
+def test_synchronous_commit_shows_wal_waits(lab):
+    """tpcb-like on a real disk with fsync on: each commit waits for its WAL
+    flush, so the clients are seen waiting on WAL; with
+    synchronous_commit = off they are not waiting on the flush."""
+    wal = ("IO:WALSync", "LWLock:WALWrite", "IO:WALWrite", "LWLock:WALWriteLock")
+
+    def wal_share(settings):
+        rid = run(lab, "tpcb-like", clients=2, duration="3 s", settings=json.dumps(settings))
+        waits = waits_of(lab, rid)
+        return sum(waits.get(k, 0) for k in wal) / sum(waits.values()), waits
+
+    on, waits_on = wal_share({"synchronous_commit": "on"})
+    off, waits_off = wal_share({"synchronous_commit": "off"})
+    top = sorted(waits_on, key=waits_on.get, reverse=True)[:4]
+    assert any(k in wal for k in top), waits_on
+    assert on > off, (waits_on, waits_off)
+    assert not any(k == "IO:WALSync" for k in sorted(waits_off, key=waits_off.get, reverse=True)[:2]), waits_off
+
+
+def test_cold_run_waits_on_data_file_reads(lab):
+    lab.sql("SELECT count(*) FROM pgbench_lab.make_cold('pgbench_accounts')")
+    rid = run(lab, "select-only", clients=1, duration="2 s")
+    waits = waits_of(lab, rid)
+    assert waits.get("IO:DataFileRead", 0) > 0 or waits.get("IO:DataFilePrefetch", 0) > 0, waits
+
+
+def test_telemetry_off_as_run_setting(lab):
+    rid = run(lab, "select-only", clients=1, duration="1 s",
+              settings='{"pgbench_lab.telemetry": "off"}')
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_telemetry WHERE run_id = %s", (rid,)) == 0
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_progress WHERE run_id = %s", (rid,)) > 0
+
+
+def test_libpq_run_records_no_waits(lab):
+    rid = run(lab, "select-only", clients=1, duration="1 s", via="libpq")
+    rows = telemetry(lab, rid)
+    assert rows and all(r[12] is None for r in rows)
