@@ -34,6 +34,10 @@ def telemetry(c, run_id):
                       FROM pgbench_lab.run_telemetry WHERE run_id = %s ORDER BY second""", (run_id,))
 
 
+def report(c, run_id):
+    return [r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,))]
+
+
 def waits_of(c, run_id):
     """The run's wait counts summed over its seconds."""
     total = {}
@@ -73,6 +77,15 @@ def test_cpu_bound_run_waits_on_nothing_mostly(lab):
     assert total > 50
     assert max(waits, key=waits.get) == "CPU", waits
     assert waits["CPU"] / total > 0.5, waits
+    # report(): the profile's first entry is CPU, with its share
+    lines = report(lab, rid)
+    i = lines.index(next(x for x in lines if x.startswith("Where the time went")))
+    assert lines[i + 1].strip().startswith("CPU (no wait event)")
+    share = float(lines[i + 1].split()[4])
+    assert share == pytest.approx(100 * waits["CPU"] / total, abs=0.1)
+    assert any(x.startswith(" machine │") for x in lines)
+    if waits["CPU"] / total >= 0.8:
+        assert any("CPU-bound: the clients waited on nothing" in x for x in lines)
 
 
 def test_forced_checkpoint_recorded_at_its_second(lab):
@@ -100,25 +113,37 @@ def test_forced_checkpoint_recorded_at_its_second(lab):
     marked = [r[0] for r in rows if r[8] > 0]
     assert marked, rows
     assert all(before <= s <= after + 2 for s in marked), (before, after, marked)
+    # report(): marked under the CPU chart, in the column of its second
+    lines = report(lab, rid)
+    ckpt = next(x for x in lines if x.startswith("    ckpt │"))
+    cols = ckpt.split("│", 1)[1]
+    assert [i + 1 for i, ch in enumerate(cols) if ch == "▲"] == marked
+    assert any("checkpoint(s) completed during the run" in x for x in lines)
 
 
 def test_synchronous_commit_shows_wal_waits(lab):
     """tpcb-like on a real disk with fsync on: each commit waits for its WAL
     flush, so the clients are seen waiting on WAL; with
     synchronous_commit = off they are not waiting on the flush."""
-    wal = ("IO:WALSync", "LWLock:WALWrite", "IO:WALWrite", "LWLock:WALWriteLock")
+    # the names' case changed in 17 (IO:WALSync became IO:WalSync)
+    wal = {"io:walsync", "lwlock:walwrite", "io:walwrite", "lwlock:walwritelock"}
 
     def wal_share(settings):
         rid = run(lab, "tpcb-like", clients=2, duration="3 s", settings=json.dumps(settings))
         waits = waits_of(lab, rid)
-        return sum(waits.get(k, 0) for k in wal) / sum(waits.values()), waits
+        return sum(v for k, v in waits.items() if k.lower() in wal) / sum(waits.values()), waits, rid
 
-    on, waits_on = wal_share({"synchronous_commit": "on"})
-    off, waits_off = wal_share({"synchronous_commit": "off"})
+    on, waits_on, rid = wal_share({"synchronous_commit": "on"})
+    off, waits_off, _ = wal_share({"synchronous_commit": "off"})
     top = sorted(waits_on, key=waits_on.get, reverse=True)[:4]
-    assert any(k in wal for k in top), waits_on
+    assert any(k.lower() in wal for k in top), waits_on
     assert on > off, (waits_on, waits_off)
-    assert not any(k == "IO:WALSync" for k in sorted(waits_off, key=waits_off.get, reverse=True)[:2]), waits_off
+    top_off = sorted(waits_off, key=waits_off.get, reverse=True)[:2]
+    assert not any(k.lower() == "io:walsync" for k in top_off), waits_off
+    # the report's profile names them, with their shares
+    lines = report(lab, rid)
+    profile = lines[lines.index(next(x for x in lines if x.startswith("Where the time went"))):]
+    assert any(x.strip().lower().startswith(tuple(wal)) and "%" in x for x in profile[1:7]), profile
 
 
 def test_cold_run_waits_on_data_file_reads(lab):
@@ -133,9 +158,11 @@ def test_telemetry_off_as_run_setting(lab):
               settings='{"pgbench_lab.telemetry": "off"}')
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_telemetry WHERE run_id = %s", (rid,)) == 0
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_progress WHERE run_id = %s", (rid,)) > 0
+    assert not any(x.startswith("Where the time went") for x in report(lab, rid))
 
 
 def test_libpq_run_records_no_waits(lab):
     rid = run(lab, "select-only", clients=1, duration="1 s", via="libpq")
     rows = telemetry(lab, rid)
     assert rows and all(r[12] is None for r in rows)
+
