@@ -166,3 +166,26 @@ def test_libpq_run_records_no_waits(lab):
     rows = telemetry(lab, rid)
     assert rows and all(r[12] is None for r in rows)
 
+
+def test_export_import_carry_telemetry(lab):
+    rid = run(lab, "select-only", clients=1, duration="2 s")
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s::bigint])", (rid,))
+    tel = doc["runs"][0]["telemetry"]
+    assert [t["second"] for t in tel] == [r[0] for r in telemetry(lab, rid)]
+    new = lab.scalar("SELECT id FROM pgbench_lab.import(%s)", (json.dumps(doc),))
+    cols = ("second, interval_seconds, cpu_user_pct, cpu_system_pct, cpu_iowait_pct, cpu_steal_pct, "
+            "cpu_idle_pct, run_cpu_seconds, checkpoints, buffers_checkpoint, buffers_clean, "
+            "buffers_backend, wal_records, wal_fpi, wal_bytes, wait_samples, waits")
+    q = f"SELECT {cols} FROM pgbench_lab.run_telemetry WHERE run_id = %s ORDER BY second"
+    assert lab.sql(q, (new,)) == lab.sql(q, (rid,))
+    assert any(x.startswith("Where the time went") for x in report(lab, new))
+    # a document whose wait counts are not whole numbers is refused
+    doc["runs"][0]["telemetry"][0]["waits"] = {"CPU": "many"}
+    with pytest.raises(Exception) as e:
+        lab.sql("SELECT * FROM pgbench_lab.import(%s)", (json.dumps(doc),))
+    assert "telemetry[0].waits" in str(e.value)
+    doc["runs"][0]["telemetry"][0]["waits"] = {"CPU": 1}
+    doc["runs"][0]["telemetry"][0]["wait_samples"] = -1
+    with pytest.raises(Exception) as e:
+        lab.sql("SELECT * FROM pgbench_lab.import(%s)", (json.dumps(doc),))
+    assert "telemetry" in str(e.value)
