@@ -7,7 +7,9 @@
  * pgbench_lab.run_telemetry: the machine's CPU split from /proc/stat, the
  * CPU time of the run's own processes from /proc/<pid>/stat, and the
  * differences of the server's checkpoint, buffer-write and WAL counters
- * (the views differ between majors: compat.h).  Between those writes, about
+ * (the views differ between majors: compat.h), the run's database's
+ * temporary files, and the data directory's disk from /proc/diskstats (the
+ * device system_info() names).  Between those writes, about
  * every 10 ms, it reads each client's wait_event_info from the client's
  * PGPROC, as pg_stat_activity does, without a lock: a torn read is
  * impossible for an aligned uint32, and a stale one only shifts one sample.
@@ -38,6 +40,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
+#include "system.h"
 #include "telemetry.h"
 
 bool		pgbl_telemetry = true;
@@ -147,8 +150,11 @@ read_stats(int64 *stat)
 
 	pgstat_clear_snapshot();
 	if (SPI_execute("SELECT b.*, w.wal_records::pg_catalog.int8, w.wal_fpi::pg_catalog.int8, "
-					"w.wal_bytes::pg_catalog.int8 FROM (" PGBL_TELEMETRY_BUFFERS_SQL ") AS b, "
-					"pg_catalog.pg_stat_wal AS w", true, 1) != SPI_OK_SELECT ||
+					"w.wal_bytes::pg_catalog.int8, d.temp_files::pg_catalog.int8, "
+					"d.temp_bytes::pg_catalog.int8 FROM (" PGBL_TELEMETRY_BUFFERS_SQL ") AS b, "
+					"pg_catalog.pg_stat_wal AS w, pg_catalog.pg_stat_database AS d "
+					"WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()",
+					true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not read the server's statistics");
 	for (int i = 0; i < TEL_NSTAT; i++)
@@ -157,6 +163,50 @@ read_stats(int64 *stat)
 
 		stat[i] = isnull ? 0 : DatumGetInt64(d);
 	}
+}
+
+/* The disk's counters (/proc/diskstats); false if it is not listed. */
+static bool
+read_disk(const char *name, uint64 *disk)
+{
+	FILE	   *f;
+	char		line[512];
+	bool		found = false;
+
+	if (name[0] == '\0' || (f = fopen("/proc/diskstats", "r")) == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+	{
+		char		dev[64];
+		unsigned long long v[10];
+
+		/* major minor name, then reads, merged, sectors, ms, writes, ... */
+		if (sscanf(line, " %*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+				   dev, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 11 ||
+			strcmp(dev, name) != 0)
+			continue;
+		disk[TEL_DISK_READS] = v[0];
+		disk[TEL_DISK_READ_BYTES] = v[2] * 512;	/* sectors of 512 bytes, always */
+		disk[TEL_DISK_WRITES] = v[4];
+		disk[TEL_DISK_WRITE_BYTES] = v[6] * 512;
+		disk[TEL_DISK_BUSY_MS] = v[9];
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The data directory's disk, as system_info() names it. */
+static void
+find_disk(Telemetry *tel)
+{
+	SystemFacts facts;
+
+	memset(&facts, 0, sizeof(facts));
+	SystemProbeStorage(&facts);
+	if (facts.data_device != NULL)
+		strlcpy(tel->disk_name, facts.data_device, sizeof(tel->disk_name));
+	tel->disk_ok = read_disk(tel->disk_name, tel->disk);
 }
 
 /* Note where every counter starts; called once the clock has started. */
@@ -183,6 +233,7 @@ TelemetryBegin(Telemetry *tel, RunShared *run)
 	tel->procs = palloc0(sizeof(PGPROC *) * run->clients);
 	tel->proc_ticks = palloc0(sizeof(uint64) * (run->clients + 1));
 	tel->cpu_ok = read_cpu(tel->cpu);
+	find_disk(tel);
 	for (int i = 0; i <= run->clients; i++)
 		(void) read_proc_ticks(process_pid(tel, i), &tel->proc_ticks[i]);
 	tel->next_sample_ns = WorkerNowNs();
@@ -319,8 +370,39 @@ cpu_shares(Telemetry *tel, Datum *v, char *nulls)
 	tel->cpu_ok = ok;
 }
 
-/* One row of pgbench_lab.run_telemetry, committed, and start the next. */
-#define TEL_NCOLS	(6 + TEL_NCPU + TEL_NSTAT)
+/* The disk's figures since the last call: 5 columns, NULL if unknown. */
+static void
+disk_deltas(Telemetry *tel, double interval_seconds, Datum *v, char *nulls)
+{
+	uint64		cur[TEL_NDISK];
+	bool		ok = read_disk(tel->disk_name, cur);
+
+	for (int i = 0; i < TEL_NDISK; i++)
+	{
+		uint64		d = ok && tel->disk_ok && cur[i] >= tel->disk[i] ? cur[i] - tel->disk[i] : 0;
+
+		nulls[i] = ok && tel->disk_ok ? ' ' : 'n';
+		if (i == TEL_DISK_BUSY_MS)
+			v[i] = Float8GetDatum(Min(100.0, (double) d / (10.0 * interval_seconds)));
+		else
+			v[i] = Int64GetDatum((int64) d);
+	}
+	if (ok)
+		memcpy(tel->disk, cur, sizeof(cur));
+	tel->disk_ok = ok;
+}
+
+/*
+ * One row of pgbench_lab.run_telemetry, committed, and start the next.
+ * The values in the order of the columns below: run_id, second, interval,
+ * the run's CPU, the machine's (TEL_NCPU), the server's counters
+ * (TEL_NSTAT), the disk's (TEL_NDISK), the wait samples and their counts.
+ */
+#define TEL_COL_CPU		4
+#define TEL_COL_STAT	(TEL_COL_CPU + TEL_NCPU)
+#define TEL_COL_DISK	(TEL_COL_STAT + TEL_NSTAT)
+#define TEL_COL_WAITS	(TEL_COL_DISK + TEL_NDISK)
+#define TEL_NCOLS		(TEL_COL_WAITS + 2)
 
 void
 TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
@@ -332,40 +414,46 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 	char	   *waits;
 	int			rc;
 
+	StaticAssertStmt(TEL_NCOLS == 25, "the INSERT below names 25 columns");
 	if (!tel->on)
 		return;
+	interval_seconds = Max(interval_seconds, 0.001);
 	memset(nulls, ' ', sizeof(nulls));
 	nulls[TEL_NCOLS] = '\0';
 	for (int i = 0; i < TEL_NCOLS; i++)
-		types[i] = i < 4 + TEL_NCPU ? FLOAT8OID : INT8OID;
+		types[i] = i < TEL_COL_STAT ? FLOAT8OID : INT8OID;
 	types[0] = INT8OID;
 	types[1] = INT4OID;
-	types[TEL_NCOLS - 2] = INT4OID;
-	types[TEL_NCOLS - 1] = TEXTOID;
+	types[TEL_COL_DISK + TEL_DISK_BUSY_MS] = FLOAT8OID;
+	types[TEL_COL_WAITS] = INT4OID;
+	types[TEL_COL_WAITS + 1] = TEXTOID;
 	v[0] = Int64GetDatum(tel->run->run_id);
 	v[1] = Int32GetDatum(second);
-	v[2] = Float8GetDatum(Max(interval_seconds, 0.001));
+	v[2] = Float8GetDatum(interval_seconds);
 	v[3] = Float8GetDatum(run_cpu_seconds(tel));
-	cpu_shares(tel, &v[4], &nulls[4]);
+	cpu_shares(tel, &v[TEL_COL_CPU], &nulls[TEL_COL_CPU]);
+	disk_deltas(tel, interval_seconds, &v[TEL_COL_DISK], &nulls[TEL_COL_DISK]);
 	waits = waits_json(tel);
-	v[TEL_NCOLS - 2] = Int32GetDatum(tel->samples);
-	v[TEL_NCOLS - 1] = waits ? CStringGetTextDatum(waits) : (Datum) 0;
-	nulls[TEL_NCOLS - 1] = waits ? ' ' : 'n';
+	v[TEL_COL_WAITS] = Int32GetDatum(tel->samples);
+	v[TEL_COL_WAITS + 1] = waits ? CStringGetTextDatum(waits) : (Datum) 0;
+	nulls[TEL_COL_WAITS + 1] = waits ? ' ' : 'n';
 	tel->nwaits = tel->samples = tel->overflow = 0;
 
 	WorkerXactBegin();
 	read_stats(stat);
 	for (int i = 0; i < TEL_NSTAT; i++)
 	{
-		v[4 + TEL_NCPU + i] = Int64GetDatum(stat[i] - tel->stat[i]);
+		v[TEL_COL_STAT + i] = Int64GetDatum(stat[i] - tel->stat[i]);
 		tel->stat[i] = stat[i];
 	}
 	rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_telemetry (run_id, second, interval_seconds, "
 							   "run_cpu_seconds, cpu_user_pct, cpu_system_pct, cpu_iowait_pct, "
 							   "cpu_steal_pct, cpu_idle_pct, checkpoints, buffers_checkpoint, "
 							   "buffers_clean, buffers_backend, wal_records, wal_fpi, wal_bytes, "
-							   "wait_samples, waits) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-							   "$10, $11, $12, $13, $14, $15, $16, $17, $18::pg_catalog.jsonb)",
+							   "temp_files, temp_bytes, disk_reads, disk_read_bytes, disk_writes, "
+							   "disk_write_bytes, disk_busy_pct, wait_samples, waits) "
+							   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+							   "$15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25::pg_catalog.jsonb)",
 							   TEL_NCOLS, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record telemetry: %s", SPI_result_code_string(rc));

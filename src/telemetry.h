@@ -42,8 +42,21 @@ typedef enum TelemetryStat
 	TEL_STAT_WAL_RECORDS,
 	TEL_STAT_WAL_FPI,
 	TEL_STAT_WAL_BYTES,
+	TEL_STAT_TEMP_FILES,		/* of the run's database */
+	TEL_STAT_TEMP_BYTES,
 	TEL_NSTAT
 } TelemetryStat;
+
+/* The data directory's disk, from /proc/diskstats. */
+typedef enum TelemetryDisk
+{
+	TEL_DISK_READS,
+	TEL_DISK_READ_BYTES,
+	TEL_DISK_WRITES,
+	TEL_DISK_WRITE_BYTES,
+	TEL_DISK_BUSY_MS,			/* time with I/O in flight */
+	TEL_NDISK
+} TelemetryDisk;
 
 typedef struct TelemetryWait
 {
@@ -67,6 +80,9 @@ typedef struct Telemetry
 	uint64		cpu[TEL_NCPU];
 	uint64	   *proc_ticks;		/* per process: coordinator, then clients */
 	int64		stat[TEL_NSTAT];
+	char		disk_name[64];	/* system_info()'s data_device; "" unknown */
+	bool		disk_ok;
+	uint64		disk[TEL_NDISK];
 } Telemetry;
 
 extern void TelemetryInit(void);

@@ -57,7 +57,9 @@ AS $$
             "cpu_user_pct": "num", "cpu_system_pct": "num", "cpu_iowait_pct": "num", "cpu_steal_pct": "num",
             "cpu_idle_pct": "num", "run_cpu_seconds": "num", "checkpoints": "int", "buffers_checkpoint": "int",
             "buffers_clean": "int", "buffers_backend": "int", "wal_records": "int", "wal_fpi": "int",
-            "wal_bytes": "num", "wait_samples": "nonneg4!", "waits": "object"}'::pg_catalog.jsonb
+            "wal_bytes": "num", "wait_samples": "nonneg4!", "waits": "object", "temp_files": "int",
+            "temp_bytes": "int", "disk_reads": "int", "disk_read_bytes": "int", "disk_writes": "int",
+            "disk_write_bytes": "int", "disk_busy_pct": "num"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
             "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -495,7 +497,9 @@ BEGIN
         INSERT INTO pgbench_lab.run_telemetry (run_id, second, interval_seconds, cpu_user_pct, cpu_system_pct,
                                                cpu_iowait_pct, cpu_steal_pct, cpu_idle_pct, run_cpu_seconds,
                                                checkpoints, buffers_checkpoint, buffers_clean, buffers_backend,
-                                               wal_records, wal_fpi, wal_bytes, wait_samples, waits)
+                                               wal_records, wal_fpi, wal_bytes, wait_samples, waits,
+                                               temp_files, temp_bytes, disk_reads, disk_read_bytes,
+                                               disk_writes, disk_write_bytes, disk_busy_pct)
         SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'second')::numeric::integer, (t OPERATOR(pg_catalog.->>) 'interval_seconds')::pg_catalog.float8,
                (t OPERATOR(pg_catalog.->>) 'cpu_user_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_system_pct')::pg_catalog.float8,
                (t OPERATOR(pg_catalog.->>) 'cpu_iowait_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_steal_pct')::pg_catalog.float8,
@@ -504,7 +508,11 @@ BEGIN
                (t OPERATOR(pg_catalog.->>) 'buffers_clean')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'buffers_backend')::numeric::bigint,
                (t OPERATOR(pg_catalog.->>) 'wal_records')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'wal_fpi')::numeric::bigint,
                (t OPERATOR(pg_catalog.->>) 'wal_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'wait_samples')::numeric::integer,
-               t OPERATOR(pg_catalog.->) 'waits'
+               t OPERATOR(pg_catalog.->) 'waits',
+               (t OPERATOR(pg_catalog.->>) 'temp_files')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'temp_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_reads')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_read_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_writes')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_write_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_busy_pct')::pg_catalog.float8
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'telemetry', '[]')) AS x(t)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)

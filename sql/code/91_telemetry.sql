@@ -37,6 +37,7 @@ DECLARE
     other_tps pg_catalog.float8;
     ck_n pg_catalog.int8;
     ck_secs pg_catalog.int8;
+    disk_busy pg_catalog.float8;
 BEGIN
     SELECT coalesce(pg_catalog.sum(p.share) FILTER (WHERE p.wait OPERATOR(pg_catalog.=) 'CPU'), 0),
            coalesce(pg_catalog.sum(p.share) FILTER (WHERE p.wait OPERATOR(pg_catalog.~*) '^(IO:WAL|LWLock:WAL)'), 0),
@@ -70,6 +71,13 @@ BEGIN
     IF busy OPERATOR(pg_catalog.>=) 85 THEN
         RETURN QUERY SELECT pg_catalog.format('The machine''s CPU was %s %% busy on average: above about 85 %% the machine, not the server''s settings, is the limit (the client-count sweep article kept CPU under 85 %% to find a server''s capacity).',
                                       pgbench_lab_internal.fmt(busy, 0));
+    END IF;
+    SELECT pg_catalog.avg(t.disk_busy_pct) INTO disk_busy
+      FROM pgbench_lab.run_telemetry t
+     WHERE t.run_id OPERATOR(pg_catalog.=) telemetry_notes.run_id AND t.interval_seconds OPERATOR(pg_catalog.>=) 0.5;
+    IF disk_busy OPERATOR(pg_catalog.>=) 80 THEN
+        RETURN QUERY SELECT pg_catalog.format('The data directory''s disk had I/O in flight %s %% of the time on average: it was (nearly) always busy.',
+                                      pgbench_lab_internal.fmt(disk_busy, 0));
     END IF;
     IF iowait OPERATOR(pg_catalog.>=) 20 THEN
         RETURN QUERY SELECT pg_catalog.format('iowait %s %% on average: storage-bound.', pgbench_lab_internal.fmt(iowait, 0));
@@ -113,6 +121,8 @@ DECLARE
     iow pg_catalog.float8[];
     own pg_catalog.float8[];
     ckpt pg_catalog.text;
+    disk pg_catalog.float8[];
+    device pg_catalog.text;
     cpus pg_catalog.float8;
     f record;
 BEGIN
@@ -122,8 +132,9 @@ BEGIN
     SELECT pg_catalog.sum(x.wait_samples) INTO samples FROM pgbench_lab.run_telemetry x
      WHERE x.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
     SELECT CASE WHEN r.system OPERATOR(pg_catalog.->>) 'cpus_effective' OPERATOR(pg_catalog.~) '^[0-9]+(\.[0-9]+)?$'
-                THEN (r.system OPERATOR(pg_catalog.->>) 'cpus_effective')::pg_catalog.float8 END
-      INTO cpus FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
+                THEN (r.system OPERATOR(pg_catalog.->>) 'cpus_effective')::pg_catalog.float8 END,
+           r.system OPERATOR(pg_catalog.->>) 'data_device'
+      INTO cpus, device FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
     IF samples OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('Where the time went (the clients'' wait events, sampled %s times, about every 10 ms)', samples);
         FOR f IN SELECT p.wait, p.share FROM pgbench_lab_internal.wait_profile(telemetry_lines.run_id) p LIMIT 6 LOOP
@@ -141,22 +152,26 @@ BEGIN
     IF per OPERATOR(pg_catalog.>) 0 THEN
         SELECT pg_catalog.array_agg(q.b ORDER BY q.g), pg_catalog.array_agg(q.i ORDER BY q.g),
                pg_catalog.array_agg(q.o ORDER BY q.g),
-               pg_catalog.string_agg(CASE WHEN q.c OPERATOR(pg_catalog.>) 0 THEN '▲' ELSE ' ' END, '' ORDER BY q.g)
-          INTO busy, iow, own, ckpt
+               pg_catalog.string_agg(CASE WHEN q.c OPERATOR(pg_catalog.>) 0 THEN '▲' ELSE ' ' END, '' ORDER BY q.g),
+               pg_catalog.array_agg(q.d ORDER BY q.g)
+          INTO busy, iow, own, ckpt, disk
           FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g,
                        pg_catalog.avg(100 OPERATOR(pg_catalog.-) x.cpu_idle_pct OPERATOR(pg_catalog.-) x.cpu_iowait_pct) AS b,
                        pg_catalog.avg(x.cpu_iowait_pct) AS i,
                        pg_catalog.avg(100 OPERATOR(pg_catalog.*) x.run_cpu_seconds OPERATOR(pg_catalog./) (x.interval_seconds OPERATOR(pg_catalog.*) cpus)) AS o,
-                       pg_catalog.sum(x.checkpoints) AS c
+                       pg_catalog.sum(x.checkpoints) AS c, pg_catalog.avg(x.disk_busy_pct) AS d
                   FROM pgbench_lab.run_progress p
                   LEFT JOIN pgbench_lab.run_telemetry x USING (run_id, second)
                  WHERE p.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5
                  GROUP BY 1) q;
-        RETURN QUERY SELECT pg_catalog.format('CPU per second, in the TPS chart''s columns (▁ = 0 %%, █ = 100 %%; ▲ = a checkpoint completed)');
+        RETURN QUERY SELECT pg_catalog.format('CPU (and the data disk''s busy time) per second, in the TPS chart''s columns (▁ = 0 %%, █ = 100 %%; ▲ = a checkpoint completed)');
         RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('machine', 8), pgbench_lab_internal.spark(busy, 0, 100));
         RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('iowait', 8), pgbench_lab_internal.spark(iow, 0, 100));
         IF cpus OPERATOR(pg_catalog.>) 0 THEN
             RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('this run', 8), pgbench_lab_internal.spark(own, 0, 100));
+        END IF;
+        IF EXISTS (SELECT FROM pg_catalog.unnest(disk) AS u WHERE u IS NOT NULL) THEN
+            RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('disk', 8), pgbench_lab_internal.spark(disk, 0, 100));
         END IF;
         RETURN QUERY SELECT pg_catalog.format('%s │%s', pg_catalog.lpad('ckpt', 8), ckpt);
     END IF;
@@ -164,7 +179,10 @@ BEGIN
            pg_catalog.avg(x.cpu_steal_pct) AS st, pg_catalog.avg(x.cpu_idle_pct) AS id,
            pg_catalog.sum(x.run_cpu_seconds) AS own, pg_catalog.sum(x.interval_seconds) AS secs,
            pg_catalog.sum(x.wal_records) AS rec, pg_catalog.sum(x.wal_fpi) AS fpi, pg_catalog.sum(x.wal_bytes) AS wb,
-           pg_catalog.sum(x.buffers_checkpoint) AS bc, pg_catalog.sum(x.buffers_clean) AS bw, pg_catalog.sum(x.buffers_backend) AS bb
+           pg_catalog.sum(x.buffers_checkpoint) AS bc, pg_catalog.sum(x.buffers_clean) AS bw, pg_catalog.sum(x.buffers_backend) AS bb,
+           pg_catalog.sum(x.temp_files) AS tf, pg_catalog.sum(x.temp_bytes) AS tb,
+           pg_catalog.sum(x.disk_reads) AS dr, pg_catalog.sum(x.disk_read_bytes) AS drb,
+           pg_catalog.sum(x.disk_writes) AS dw, pg_catalog.sum(x.disk_write_bytes) AS dwb, pg_catalog.avg(x.disk_busy_pct) AS db
       INTO f
       FROM pgbench_lab.run_telemetry x WHERE x.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
     RETURN QUERY SELECT pg_catalog.format('  machine CPU   user %s %%, system %s %%, iowait %s %%, steal %s %%, idle %s %%',
@@ -180,6 +198,14 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('  buffers written by the checkpointer %s, the background writer %s, other processes %s',
                                   coalesce(f.bc::pg_catalog.text, '-'), coalesce(f.bw::pg_catalog.text, '-'),
                                   coalesce(f.bb::pg_catalog.text, '-'));
+    IF f.tf IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  temp files    %s (%s) in this database', f.tf, pg_catalog.pg_size_pretty(f.tb));
+    END IF;
+    IF f.db IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  disk %s  %s reads (%s), %s writes (%s), busy %s %% of the time',
+                                      coalesce(device, '-'), f.dr, pg_catalog.pg_size_pretty(f.drb), f.dw,
+                                      pg_catalog.pg_size_pretty(f.dwb), pgbench_lab_internal.fmt(f.db));
+    END IF;
     RETURN QUERY SELECT x.w FROM pgbench_lab_internal.telemetry_notes(telemetry_lines.run_id) WITH ORDINALITY AS n(t, i),
                                  pgbench_lab_internal.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)
                         ORDER BY n.i, x.j;

@@ -190,6 +190,13 @@ CREATE TABLE pgbench_lab.run_telemetry (
     wal_bytes numeric,
     wait_samples integer NOT NULL DEFAULT 0,
     waits jsonb,
+    temp_files bigint,
+    temp_bytes bigint,
+    disk_reads bigint,
+    disk_read_bytes bigint,
+    disk_writes bigint,
+    disk_write_bytes bigint,
+    disk_busy_pct double precision,
     PRIMARY KEY (run_id, second)
 );
 COMMENT ON TABLE pgbench_lab.run_telemetry IS
@@ -212,6 +219,10 @@ COMMENT ON COLUMN pgbench_lab.run_telemetry.wal_bytes IS
     'WAL bytes, records and full-page images the server counted during the second (pg_stat_wal, flushed by each process at most once a second)';
 COMMENT ON COLUMN pgbench_lab.run_telemetry.waits IS
     'The clients'' wait events sampled about every 10 ms: counts per "type:event", "CPU" when a client waited on nothing; NULL for runs over libpq';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.temp_files IS
+    'Temporary files (and their bytes) the run''s database counted during the second (pg_stat_database)';
+COMMENT ON COLUMN pgbench_lab.run_telemetry.disk_busy_pct IS
+    'Share of the second the data directory''s disk (system_info''s data_device) had I/O in flight, with its reads and writes completed and their bytes (/proc/diskstats); NULL when not found there';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_telemetry', '');
 ALTER TABLE pgbench_lab.run_telemetry ENABLE ROW LEVEL SECURITY;

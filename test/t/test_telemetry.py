@@ -175,7 +175,8 @@ def test_export_import_carry_telemetry(lab):
     new = lab.scalar("SELECT id FROM pgbench_lab.import(%s)", (json.dumps(doc),))
     cols = ("second, interval_seconds, cpu_user_pct, cpu_system_pct, cpu_iowait_pct, cpu_steal_pct, "
             "cpu_idle_pct, run_cpu_seconds, checkpoints, buffers_checkpoint, buffers_clean, "
-            "buffers_backend, wal_records, wal_fpi, wal_bytes, wait_samples, waits")
+            "buffers_backend, wal_records, wal_fpi, wal_bytes, wait_samples, waits, temp_files, "
+            "temp_bytes, disk_reads, disk_read_bytes, disk_writes, disk_write_bytes, disk_busy_pct")
     q = f"SELECT {cols} FROM pgbench_lab.run_telemetry WHERE run_id = %s ORDER BY second"
     assert lab.sql(q, (new,)) == lab.sql(q, (rid,))
     assert any(x.startswith("Where the time went") for x in report(lab, new))
@@ -189,3 +190,30 @@ def test_export_import_carry_telemetry(lab):
     with pytest.raises(Exception) as e:
         lab.sql("SELECT * FROM pgbench_lab.import(%s)", (json.dumps(doc),))
     assert "telemetry" in str(e.value)
+
+
+def test_disk_and_temp_files(lab):
+    """A sort larger than work_mem writes temporary files, which the run's
+    telemetry counts; the data directory's disk is found through the device
+    system_info() names, or its columns are all NULL."""
+    rid = run(lab, None, clients=1, duration="2 s", settings='{"work_mem": "64kB"}',
+              script="SELECT count(*) FROM (SELECT aid FROM pgbench_accounts ORDER BY abalance, aid) s;")
+    rows = lab.sql("""SELECT temp_files, temp_bytes, disk_reads, disk_read_bytes, disk_writes,
+                             disk_write_bytes, disk_busy_pct
+                        FROM pgbench_lab.run_telemetry WHERE run_id = %s ORDER BY second""", (rid,))
+    assert rows
+    assert sum(r[0] for r in rows) > 0 and sum(r[1] for r in rows) > 0, rows
+    device = lab.scalar("SELECT system->>'data_device' FROM pgbench_lab.runs WHERE run_id = %s", (rid,))
+    listed = False
+    if device:
+        with open("/proc/diskstats") as f:
+            listed = any(line.split()[2] == device for line in f if len(line.split()) > 2)
+    for r in rows:
+        disk = r[2:]
+        if listed:
+            assert all(x is not None and x >= 0 for x in disk), r
+            assert disk[4] <= 100
+        else:
+            assert all(x is None for x in disk), r
+    lines = report(lab, rid)
+    assert any(x.startswith("  temp files") for x in lines), lines
