@@ -36,6 +36,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/json.h"
+#include "utils/memutils.h"
 #include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
@@ -229,6 +230,9 @@ TelemetryBegin(Telemetry *tel, RunShared *run)
 	WorkerXactCommit();
 	if (!tel->on)
 		return;
+	/* the coordinator's loop runs between transactions, in TopMemoryContext */
+	tel->cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab telemetry",
+									 ALLOCSET_SMALL_SIZES);
 	tel->waits_on = run->via == RUN_VIA_SPI;
 	tel->procs = palloc0(sizeof(PGPROC *) * run->clients);
 	tel->proc_ticks = palloc0(sizeof(uint64) * (run->clients + 1));
@@ -413,10 +417,12 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 	int64		stat[TEL_NSTAT];
 	char	   *waits;
 	int			rc;
+	MemoryContext old;
 
 	StaticAssertStmt(TEL_NCOLS == 25, "the INSERT below names 25 columns");
 	if (!tel->on)
 		return;
+	old = MemoryContextSwitchTo(tel->cxt);
 	interval_seconds = Max(interval_seconds, 0.001);
 	memset(nulls, ' ', sizeof(nulls));
 	nulls[TEL_NCOLS] = '\0';
@@ -458,4 +464,6 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record telemetry: %s", SPI_result_code_string(rc));
 	WorkerXactCommit();
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(tel->cxt);
 }

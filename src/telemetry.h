@@ -70,6 +70,7 @@ typedef struct Telemetry
 	bool		on;				/* pgbench_lab.telemetry of the run */
 	bool		waits_on;		/* in-server clients: their waits are theirs */
 	struct RunShared *run;
+	MemoryContext cxt;			/* one row's allocations, reset after each */
 	int64		next_sample_ns;
 	struct PGPROC **procs;		/* each client's, found once it runs */
 	int			nwaits;
