@@ -217,3 +217,17 @@ def test_disk_and_temp_files(lab):
             assert all(x is None for x in disk), r
     lines = report(lab, rid)
     assert any(x.startswith("  temp files") for x in lines), lines
+
+
+def test_each_role_reads_its_own_runs_telemetry(lab):
+    rid = run(lab, "select-only", clients=1, duration="1 s")
+    lab.sql("DROP ROLE IF EXISTS tel_reader")
+    lab.sql("CREATE ROLE tel_reader LOGIN")
+    try:
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_telemetry WHERE run_id = %s",
+                          (rid,), user="tel_reader") == 0
+        lab.sql("GRANT pg_monitor TO tel_reader")
+        assert lab.scalar("SELECT count(*) FROM pgbench_lab.run_telemetry WHERE run_id = %s",
+                          (rid,), user="tel_reader") > 0
+    finally:
+        lab.sql("DROP ROLE tel_reader")
