@@ -231,3 +231,15 @@ def test_each_role_reads_its_own_runs_telemetry(lab):
                           (rid,), user="tel_reader") > 0
     finally:
         lab.sql("DROP ROLE tel_reader")
+
+
+def test_plot_cpu_and_waits(lab):
+    rid = run(lab, "tpcb-like", clients=2, duration="2 s")
+    for metric, title in (("cpu", "Machine CPU busy per second"), ("waits", "Clients waiting per second")):
+        svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s::bigint], %s)", (rid, metric))
+        assert svg.startswith("<svg") or svg.lstrip().startswith("<?xml") or "<svg" in svg[:200]
+        assert title in svg and "Nothing to plot." not in svg, svg[:500]
+    # a run without telemetry says it has nothing of that kind
+    off = run(lab, "select-only", clients=1, duration="1 s", settings='{"pgbench_lab.telemetry": "off"}')
+    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s::bigint], 'cpu')", (off,))
+    assert f"Run {off}: no per-second cpu was recorded" in svg
