@@ -143,7 +143,7 @@ BEGIN
                                           pgbench_lab_internal.hbar(f.share, 1, 40));
         END LOOP;
     ELSE
-        RETURN QUERY SELECT 'Where the time went (wait events are sampled for in-server clients only)';
+        RETURN QUERY SELECT 'Where the time went (measured on this server and its machine, where the clients ran, whatever their target; clients over libpq have no wait events sampled: their work is done by other backends)';
     END IF;
     -- per-second rows, grouped as run_charts() groups the TPS chart
     SELECT pg_catalog.ceil(pg_catalog.count(*) OPERATOR(pg_catalog./) 60.0)::integer INTO per
