@@ -20,6 +20,19 @@ AS $$
      ORDER BY 2 DESC, 1
 $$;
 
+-- The machine's CPU busy (all but idle and iowait) over a run's full
+-- seconds, in %; NULL without telemetry.  The figure behind the 85 % rule (the
+-- client-count sweep article): the notes below, and for sweeps the client
+-- count at which it is passed.
+CREATE FUNCTION pgbench_lab_internal.run_cpu_busy(run_id bigint)
+RETURNS double precision LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.avg(100 OPERATOR(pg_catalog.-) t.cpu_idle_pct OPERATOR(pg_catalog.-) t.cpu_iowait_pct)
+      FROM pgbench_lab.run_telemetry t
+     WHERE t.run_id OPERATOR(pg_catalog.=) run_cpu_busy.run_id AND t.interval_seconds OPERATOR(pg_catalog.>=) 0.5
+$$;
+
 -- Plain words drawn from the telemetry: what bound the run.
 CREATE FUNCTION pgbench_lab_internal.telemetry_notes(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
@@ -63,9 +76,9 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.format('The clients waited on %s %s %% of the time.', top_wait,
                                       pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) top_share, 0));
     END IF;
-    SELECT pg_catalog.avg(100 OPERATOR(pg_catalog.-) t.cpu_idle_pct OPERATOR(pg_catalog.-) t.cpu_iowait_pct),
-           pg_catalog.avg(t.cpu_iowait_pct)
-      INTO busy, iowait
+    busy := pgbench_lab_internal.run_cpu_busy(telemetry_notes.run_id);
+    SELECT pg_catalog.avg(t.cpu_iowait_pct)
+      INTO iowait
       FROM pgbench_lab.run_telemetry t
      WHERE t.run_id OPERATOR(pg_catalog.=) telemetry_notes.run_id AND t.interval_seconds OPERATOR(pg_catalog.>=) 0.5;
     IF busy OPERATOR(pg_catalog.>=) 85 THEN

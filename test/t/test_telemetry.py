@@ -62,6 +62,10 @@ def test_one_row_per_progress_second(lab):
         assert r[11] > 0, "wait samples in every second"
     # the run's own processes used CPU: one client running select-only
     assert sum(r[7] for r in rows) > 0
+    # the machine's busy CPU over the full seconds, as the 85 % rule reads it
+    busy = lab.scalar("SELECT pgbench_lab_internal.run_cpu_busy(%s)", (rid,))
+    full = [100 - r[6] - r[4] for r in rows if r[1] >= 0.5]
+    assert busy == pytest.approx(sum(full) / len(full))
     # a select-only run writes little WAL, but the counters are there
     assert all(r[9] is not None and r[10] is not None for r in rows)
 
