@@ -202,6 +202,27 @@ pgbl_evict_relation_buffers(Relation rel)
 	"FROM pg_catalog.pg_stat_bgwriter"
 #endif
 
+/*
+ * Telemetry's checkpoint and buffer-write counters, as four int8 columns:
+ * checkpoints, buffers the checkpointer wrote, buffers the background
+ * writer wrote, buffers everyone else wrote.  From 17 the checkpointer has
+ * its own view and other processes' writes are in pg_stat_io.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PGBL_TELEMETRY_BUFFERS_SQL \
+	"SELECT (c.num_timed OPERATOR(pg_catalog.+) c.num_requested)::pg_catalog.int8, " \
+	"c.buffers_written::pg_catalog.int8, g.buffers_clean::pg_catalog.int8, " \
+	"(SELECT COALESCE(pg_catalog.sum(io.writes), 0)::pg_catalog.int8 FROM pg_catalog.pg_stat_io io " \
+	"WHERE io.object OPERATOR(pg_catalog.=) 'relation' AND io.backend_type " \
+	"OPERATOR(pg_catalog.<>) ALL (ARRAY['checkpointer', 'background writer']::pg_catalog.text[])) " \
+	"FROM pg_catalog.pg_stat_checkpointer c, pg_catalog.pg_stat_bgwriter g"
+#else
+#define PGBL_TELEMETRY_BUFFERS_SQL \
+	"SELECT (checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req)::pg_catalog.int8, " \
+	"buffers_checkpoint::pg_catalog.int8, buffers_clean::pg_catalog.int8, " \
+	"buffers_backend::pg_catalog.int8 FROM pg_catalog.pg_stat_bgwriter"
+#endif
+
 #include "catalog/pg_namespace.h"
 #include "miscadmin.h"
 #include "utils/acl.h"

@@ -34,6 +34,7 @@
 #include "results.h"
 #include "runner.h"
 #include "secure.h"
+#include "telemetry.h"
 
 #define NS_PER_SEC	INT64CONST(1000000000)
 #define STOP_GRACE_NS (INT64CONST(5) * NS_PER_SEC)
@@ -188,8 +189,10 @@ monitor(RunShared *run, ResultsRun *res)
 	RunSample	prev;
 	RunSample	cur;
 	int			second = 1;
+	Telemetry	tel;
 
 	memset(&prev, 0, sizeof(prev));
+	TelemetryBegin(&tel, run);
 	for (;;)
 	{
 		int64		now = WorkerNowNs();
@@ -202,13 +205,15 @@ monitor(RunShared *run, ResultsRun *res)
 		if (now >= next)
 		{
 			ResultsSample(run, &cur, true);
-			ResultsProgress(run, second++, &prev, &cur, 1.0);
+			ResultsProgress(run, second, &prev, &cur, 1.0);
+			TelemetryWrite(&tel, second++, 1.0);
 			prev = cur;
 			next += NS_PER_SEC;
 		}
 		wake = Min(next, end) - now;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Max(1L, Min(100L, (long) (wake / 1000000))), PG_WAIT_EXTENSION);
+						 TelemetryTick(&tel, now, Max(1L, Min(100L, (long) (wake / 1000000)))),
+						 PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -221,6 +226,7 @@ monitor(RunShared *run, ResultsRun *res)
 	res->end_ns = Max(clients_end_ns(run), run->start_ns + 1);
 	ResultsProgress(run, second, &prev, &cur,
 					(double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
+	TelemetryWrite(&tel, second, (double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
 }
 
 /* Wait for the clients to exit; stuck ones are terminated after a grace. */

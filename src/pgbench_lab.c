@@ -31,6 +31,7 @@ _PG_init(void)
 	SamplesInit();
 	CacheInit();
 	DatasetInit();
+	TelemetryInit();
 	MarkGUCPrefixReserved(PGBL_GUC_PREFIX);
 }
 

@@ -25,5 +25,6 @@ extern void SystemInit(void);
 extern void RunnerInit(void);
 extern void CacheInit(void);
 extern void DatasetInit(void);
+extern void TelemetryInit(void);
 
 #endif							/* PGBENCH_LAB_H */

@@ -51,6 +51,15 @@ AS $$
             "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio",
             "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::pg_catalog.jsonb
+        -- where the time went (0.2): per second; the counters are deltas,
+        -- negative when the server's statistics were reset during the run
+        WHEN what OPERATOR(pg_catalog.=) 'telemetry' THEN '{"second": "count!", "interval_seconds": "num!",
+            "cpu_user_pct": "num", "cpu_system_pct": "num", "cpu_iowait_pct": "num", "cpu_steal_pct": "num",
+            "cpu_idle_pct": "num", "run_cpu_seconds": "num", "checkpoints": "int", "buffers_checkpoint": "int",
+            "buffers_clean": "int", "buffers_backend": "int", "wal_records": "int", "wal_fpi": "int",
+            "wal_bytes": "num", "wait_samples": "nonneg4!", "waits": "object", "temp_files": "int",
+            "temp_bytes": "int", "disk_reads": "int", "disk_read_bytes": "int", "disk_writes": "int",
+            "disk_write_bytes": "int", "disk_busy_pct": "num"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
             "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -358,13 +367,24 @@ BEGIN
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
     PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
-        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array"}', '$.runs', '{run_id}');
+        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array"}', '$.runs', '{run_id}');
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
                                            pg_catalog.format('$.runs[%s].progress', r.i), '{second}');
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'latency', pgbench_lab_internal.doc_spec('latency'),
                                            pg_catalog.format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
+        IF r.elem OPERATOR(pg_catalog.?) 'telemetry' THEN
+            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'telemetry', pgbench_lab_internal.doc_spec('telemetry'),
+                                               pg_catalog.format('$.runs[%s].telemetry', r.i), '{second}');
+            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.runs[%s].telemetry[%s].waits: each wait event needs a whole number of samples (0 to 999999999)',
+                                                                       r.i, t.n OPERATOR(pg_catalog.-) 1))
+               FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'telemetry') WITH ORDINALITY AS t(x, n)
+              WHERE pg_catalog.jsonb_typeof(t.x OPERATOR(pg_catalog.->) 'waits') OPERATOR(pg_catalog.=) 'object'
+                AND EXISTS (SELECT FROM pg_catalog.jsonb_each(t.x OPERATOR(pg_catalog.->) 'waits') AS w
+                             WHERE NOT (pg_catalog.jsonb_typeof(w.value) OPERATOR(pg_catalog.=) 'number'
+                                        AND w.value::pg_catalog.text OPERATOR(pg_catalog.~) '^[0-9]{1,9}$'));
+        END IF;
         IF r.elem OPERATOR(pg_catalog.?) 'scripts' THEN
             PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'scripts',
                                                pgbench_lab_internal.doc_spec('script') OPERATOR(pg_catalog.||) '{"commands": "array!"}',
@@ -491,6 +511,27 @@ BEGIN
                (p OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (p OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
                (p OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(d.r OPERATOR(pg_catalog.->) 'progress') AS x(p)),
+    telemetry AS (
+        INSERT INTO pgbench_lab.run_telemetry (run_id, second, interval_seconds, cpu_user_pct, cpu_system_pct,
+                                               cpu_iowait_pct, cpu_steal_pct, cpu_idle_pct, run_cpu_seconds,
+                                               checkpoints, buffers_checkpoint, buffers_clean, buffers_backend,
+                                               wal_records, wal_fpi, wal_bytes, wait_samples, waits,
+                                               temp_files, temp_bytes, disk_reads, disk_read_bytes,
+                                               disk_writes, disk_write_bytes, disk_busy_pct)
+        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'second')::numeric::integer, (t OPERATOR(pg_catalog.->>) 'interval_seconds')::pg_catalog.float8,
+               (t OPERATOR(pg_catalog.->>) 'cpu_user_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_system_pct')::pg_catalog.float8,
+               (t OPERATOR(pg_catalog.->>) 'cpu_iowait_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_steal_pct')::pg_catalog.float8,
+               (t OPERATOR(pg_catalog.->>) 'cpu_idle_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'run_cpu_seconds')::pg_catalog.float8,
+               (t OPERATOR(pg_catalog.->>) 'checkpoints')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'buffers_checkpoint')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'buffers_clean')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'buffers_backend')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'wal_records')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'wal_fpi')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'wal_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'wait_samples')::numeric::integer,
+               t OPERATOR(pg_catalog.->) 'waits',
+               (t OPERATOR(pg_catalog.->>) 'temp_files')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'temp_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_reads')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_read_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_writes')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_write_bytes')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'disk_busy_pct')::pg_catalog.float8
+          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'telemetry', '[]')) AS x(t)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
         SELECT d.new_id, (l OPERATOR(pg_catalog.->>) 'bucket_upper_us')::pg_catalog.float8, (l OPERATOR(pg_catalog.->>) 'count')::numeric::bigint
@@ -577,6 +618,12 @@ AS $$
                              WHERE c.run_id OPERATOR(pg_catalog.=) s.run_id AND c.script OPERATOR(pg_catalog.=) s.script))
                        ORDER BY s.script))
               FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
+        -- and a run with telemetry (0.2) carries it, its nulls left out
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('telemetry', pg_catalog.jsonb_agg(
+                       pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.-) 'run_id') ORDER BY t.second))
+              FROM pgbench_lab.run_telemetry t WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
 $$;
 

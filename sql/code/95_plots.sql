@@ -508,8 +508,18 @@ AS $$
                                                WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN p.latency_avg_ms
                                                WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN p.latency_max_ms
                                                WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN p.lag_avg_ms
+                                               -- telemetry: the machine's busy CPU, the clients' waiting
+                                               WHEN metric OPERATOR(pg_catalog.=) 'cpu'
+                                               THEN 100 OPERATOR(pg_catalog.-) t.cpu_idle_pct OPERATOR(pg_catalog.-) t.cpu_iowait_pct
+                                               WHEN metric OPERATOR(pg_catalog.=) 'waits'
+                                               THEN 100 OPERATOR(pg_catalog.*) (1 OPERATOR(pg_catalog.-) coalesce((t.waits OPERATOR(pg_catalog.->>) 'CPU')::pg_catalog.float8, 0)
+                                                    OPERATOR(pg_catalog./) CASE WHEN w.n OPERATOR(pg_catalog.>) 0 THEN w.n END)
                                                ELSE p.hit_ratio OPERATOR(pg_catalog.*) 100 END AS y
           FROM runs r JOIN pgbench_lab.run_progress p ON p.run_id OPERATOR(pg_catalog.=) r.run_id
+          LEFT JOIN pgbench_lab.run_telemetry t
+                 ON t.run_id OPERATOR(pg_catalog.=) p.run_id AND t.second OPERATOR(pg_catalog.=) p.second
+          LEFT JOIN LATERAL (SELECT pg_catalog.sum(e.value::pg_catalog.float8) AS n
+                               FROM pg_catalog.jsonb_each_text(t.waits) AS e) w ON true
          WHERE p.interval_seconds OPERATOR(pg_catalog.>=) 0.5),
     notes AS (
         SELECT pg_catalog.format('Run %s: no per-second %s was recorded (status %s).', r.run_id,
@@ -526,12 +536,16 @@ AS $$
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'Average latency per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'Maximum latency per second (in-server)'
                     WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN 'Average schedule lag per second (runs with a rate)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'cpu' THEN 'Machine CPU busy per second (all but idle and iowait)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'waits' THEN 'Clients waiting per second (share of wait-event samples)'
                     ELSE 'Buffer hit ratio per second' END,
         'time since the start (s)',
         CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS (transactions per second)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'average latency (ms)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'maximum latency (ms)'
                     WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN 'schedule lag (ms)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'cpu' THEN 'CPU busy (%)'
+                    WHEN metric OPERATOR(pg_catalog.=) 'waits' THEN 'clients waiting on an event (%)'
                     ELSE 'buffer hit ratio (%)' END,
         NULL,
         (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -564,12 +578,12 @@ BEGIN
     IF metric IS NULL THEN
         RAISE EXCEPTION 'metric must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Valid metrics are tps, latency, latency_max, lag and hit_ratio.';
+                  HINT = 'Valid metrics are tps, latency, latency_max, lag, hit_ratio, cpu and waits.';
     END IF;
-    IF NOT metric OPERATOR(pg_catalog.=) ANY (ARRAY['tps', 'latency', 'latency_max', 'lag', 'hit_ratio']) THEN
+    IF NOT metric OPERATOR(pg_catalog.=) ANY (ARRAY['tps', 'latency', 'latency_max', 'lag', 'hit_ratio', 'cpu', 'waits']) THEN
         RAISE EXCEPTION 'unknown metric "%"', metric
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid metrics are tps, latency, latency_max, lag and hit_ratio.';
+                  HINT = 'Valid metrics are tps, latency, latency_max, lag, hit_ratio, cpu and waits.';
     END IF;
     IF EXISTS (SELECT FROM pgbench_lab.experiments e
                 WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (ids) AND e.kind OPERATOR(pg_catalog.=) 'latency_curve') THEN

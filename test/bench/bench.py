@@ -7,6 +7,7 @@ cluster and data, alternates the contenders A B C A B C ... and prints the
 median of each, with ratios.  Nothing here asserts a speed: this measures.
 
     test/bench/run.sh [--rounds 3] [--seconds 10] [--memory-minutes 5] [--quick]
+    test/bench/run.sh --telemetry     # only what telemetry costs
 """
 import argparse
 import os
@@ -330,6 +331,24 @@ def instrumentation(c, table, args):
               ratio=paired)
 
 
+def telemetry_cost(c, table, args):
+    """What telemetry costs (the coordinator's per-second rows and its
+    sampling of the clients' wait events every 10 ms): select-only with 2
+    clients, with and without it, alternating in rounds as instrumentation()
+    does; the design allows it 1 %, a paired ratio of 0.99 or more."""
+    s = min(args.seconds, 5)
+    rounds = max(9, args.rounds * args.seconds // s)
+    contenders = [
+        ("on", lambda: lab_tps(c, "select-only", 2, s)),
+        ("off", lambda: lab_tps(c, "select-only", 2, s, '{"pgbench_lab.telemetry": "off"}')),
+    ]
+    med, runs = median_rounds(contenders, rounds)
+    paired = statistics.median(a / b for a, b in zip(runs["on"], runs["off"]))
+    print(f"  telemetry: {rounds} rounds of {s} s, median of paired ratios {paired:.3f}")
+    table.add("telemetry, select-only 2 (tps)", "with", med["on"], "without", med["off"],
+              ratio=paired)
+
+
 def init_speed(c, table, args, scale):
     contenders = [(h, lambda h=h: init_seconds(c, h, scale))
                   for h in ("pgbench_lab.init", "pgbench -i", "pgbench -i -I dtGvp")]
@@ -436,6 +455,8 @@ def main():
                     help="the cost curve: clients x scales for pgbench_lab and pgbench")
     ap.add_argument("--scripts", action="store_true",
                     help="only pgbench's script texts through the interpreter against the built-ins")
+    ap.add_argument("--telemetry", action="store_true",
+                    help="only what telemetry costs: select-only 2, with and without it")
     ap.add_argument("--matrix-clients", default="1,2,4,8,16,32,64")
     ap.add_argument("--matrix-scales", default="1,10,100", help="those the disk allows")
     ap.add_argument("--matrix-init", default="10,50,100", help="init's rows/s at these scales")
@@ -461,6 +482,12 @@ def main():
             table.show()
             quiet_check()
             return
+        if args.telemetry:
+            c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
+            telemetry_cost(c, table, args)
+            table.show()
+            quiet_check()
+            return
         init_speed(c, table, args, 10)
         if not args.quick:
             init_speed(c, table, args, 50)
@@ -473,6 +500,7 @@ def main():
         scripts_speed(c, table, args)
         rate_cpu(c, table, args)
         instrumentation(c, table, args)
+        telemetry_cost(c, table, args)
         memory(c, table, args)
         table.show()
         quiet_check()

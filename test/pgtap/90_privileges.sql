@@ -5,7 +5,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(33);
+SELECT plan(36);
 
 CREATE ROLE tap_nobody;
 CREATE ROLE tap_mon IN ROLE pg_monitor;
@@ -70,6 +70,10 @@ SELECT table_privs_are('pgbench_lab', 'run_progress', 'tap_nobody', ARRAY['SELEC
     'run_progress: read (own runs) only');
 SELECT table_privs_are('pgbench_lab', 'run_latency', 'tap_nobody', ARRAY['SELECT'],
     'run_latency: read (own runs) only');
+SELECT table_privs_are('pgbench_lab', 'run_telemetry', 'tap_nobody', ARRAY['SELECT'],
+    'run_telemetry: read (own runs) only');
+SELECT is((SELECT c.relrowsecurity FROM pg_class c WHERE c.oid = 'pgbench_lab.run_telemetry'::regclass),
+          true, 'run_telemetry has row level security');
 SELECT table_privs_are('pgbench_lab', 'cache_snapshots', 'tap_nobody', ARRAY[]::text[],
     'cache_snapshots: nothing for PUBLIC');
 SELECT table_privs_are('pgbench_lab', 'storage_tests', 'tap_nobody', ARRAY[]::text[],
@@ -93,6 +97,8 @@ SELECT throws_ok($$DELETE FROM pgbench_lab.run_progress$$, '42501', NULL,
                  'pg_monitor cannot delete progress');
 SELECT throws_ok($$INSERT INTO pgbench_lab.run_latency VALUES (1, 1, 1)$$, '42501', NULL,
                  'pg_monitor cannot insert latency buckets');
+SELECT throws_ok($$DELETE FROM pgbench_lab.run_telemetry$$, '42501', NULL,
+                 'pg_monitor cannot delete telemetry');
 SELECT throws_ok($$DELETE FROM pgbench_lab.cache_snapshots$$, '42501', NULL,
                  'pg_monitor cannot delete snapshots');
 SELECT throws_ok($$INSERT INTO pgbench_lab.storage_tests (kind, started_at, finished_at, seconds, results)
