@@ -37,21 +37,23 @@ RESTRICTED = [
 @pytest.fixture(scope="module")
 def lab():
     c = Cluster("privs", {"shared_buffers": "32MB", "max_worker_processes": "16"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    for role in ("nobody", "alice", "bob", "dave", "mon"):
-        c.sql(f"CREATE ROLE {role} LOGIN")
-    c.sql("CREATE ROLE runners NOLOGIN")
-    c.sql("GRANT runners TO dave")
-    c.sql("GRANT pg_monitor TO mon")
-    for role in ("alice", "bob", "runners"):
-        c.sql(f"GRANT SELECT, INSERT, UPDATE ON {', '.join(TABLES)} TO {role}")
-        c.sql(f"GRANT EXECUTE ON FUNCTION {START}, pgbench_lab.cancel(bigint) TO {role}")
-        c.sql(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO {role}")
-    c.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.cancel(bigint) TO mon")
-    yield c
-    c.destroy()
+    try:		# a failed set-up must not leave a server running
+        c.start()
+        c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        for role in ("nobody", "alice", "bob", "dave", "mon"):
+            c.sql(f"CREATE ROLE {role} LOGIN")
+        c.sql("CREATE ROLE runners NOLOGIN")
+        c.sql("GRANT runners TO dave")
+        c.sql("GRANT pg_monitor TO mon")
+        for role in ("alice", "bob", "runners"):
+            c.sql(f"GRANT SELECT, INSERT, UPDATE ON {', '.join(TABLES)} TO {role}")
+            c.sql(f"GRANT EXECUTE ON FUNCTION {START}, pgbench_lab.cancel(bigint) TO {role}")
+            c.sql(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO {role}")
+        c.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.cancel(bigint) TO mon")
+        yield c
+    finally:
+        c.destroy()
 
 
 def state(c, sql, user, params=None):
