@@ -1,6 +1,8 @@
 -- pgbench_lab update from 0.1 to 0.2.  The Makefile assembles the update
--- script from this prelude followed by every file of sql/code/ in name
--- order, the same files the 0.2 install script ends with.  So an update
+-- script from this prelude, then the files of sql/data/ that 0.1 did not
+-- have (PGBL_NEW_DATA: an update creates their objects as a fresh install
+-- does), then every file of sql/code/ in name order, the same files the
+-- 0.2 install script ends with.  So an update
 -- keeps what sql/data/ holds (schemas, tables, sequences, row-level
 -- security: the results users recorded), brings it to 0.2's shape here,
 -- drops every function, procedure and view of 0.1, and creates those of
@@ -16,8 +18,8 @@
 -- ---------------------------------------------------------------------------
 -- 1. What the update keeps (sql/data/): from 0.1's shape to 0.2's.
 -- ---------------------------------------------------------------------------
--- Every change made to sql/data/ between 0.1 and 0.2 is repeated here, in
--- the same order, so that the updated objects end up as a fresh install
+-- Every change made between 0.1 and 0.2 to a file of sql/data/ that 0.1
+-- had is repeated here, in the same order, so that the updated objects end up as a fresh install
 -- makes them (new schemas such as pgbench_lab_internal, new tables and
 -- columns, changed constraints and policies of the experiments tables).
 
@@ -104,71 +106,6 @@ COMMENT ON COLUMN pgbench_lab.run_progress.skipped IS
 ALTER TABLE pgbench_lab.runs ADD COLUMN variables jsonb;
 COMMENT ON COLUMN pgbench_lab.runs.variables IS
     'A run of scripts: the variables given (pgbench -D); its scripts are in run_scripts';
--- pgbench scripts: those saved by name, and what each run of scripts ran
--- and measured, per script and per command (as pgbench -r reports them).
-CREATE TABLE pgbench_lab.scripts (
-    name text PRIMARY KEY,
-    body text NOT NULL,
-    created_by name NOT NULL DEFAULT CURRENT_USER,
-    created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CONSTRAINT scripts_name_check
-        CHECK (name OPERATOR(pg_catalog.<>) ALL (ARRAY['', 'tpcb-like', 'simple-update', 'select-only', 'script'])
-               AND pg_catalog.strpos(name, '@') OPERATOR(pg_catalog.=) 0)
-);
-COMMENT ON TABLE pgbench_lab.scripts IS
-    'pgbench script files saved by name, for scripts => ''{name@weight, ...}''; each role changes only its own';
-CREATE TABLE pgbench_lab.run_scripts (
-    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
-    script integer NOT NULL,
-    name text NOT NULL,
-    weight integer NOT NULL,
-    body text NOT NULL,
-    transactions bigint,
-    latency_avg_ms double precision,
-    failures bigint,
-    retries bigint,
-    PRIMARY KEY (run_id, script)
-);
-COMMENT ON TABLE pgbench_lab.run_scripts IS
-    'The scripts a run ran, with their weights and text as run, and per script its transactions, latency, failures and retries';
-CREATE TABLE pgbench_lab.run_commands (
-    run_id bigint NOT NULL,
-    script integer NOT NULL,
-    command integer NOT NULL,
-    line integer NOT NULL,
-    kind text NOT NULL,
-    command_text text NOT NULL,
-    executions bigint,
-    latency_avg_ms double precision,
-    failures bigint,
-    retries bigint,
-    PRIMARY KEY (run_id, script, command),
-    FOREIGN KEY (run_id, script) REFERENCES pgbench_lab.run_scripts ON DELETE CASCADE
-);
-COMMENT ON TABLE pgbench_lab.run_commands IS
-    'Per command of a run''s scripts, numbered as pgbench numbers them: executions, average latency, failures and retries (pgbench -r)';
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.scripts', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_scripts', '');
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_commands', '');
-ALTER TABLE pgbench_lab.scripts ENABLE ROW LEVEL SECURITY;
-ALTER TABLE pgbench_lab.run_scripts ENABLE ROW LEVEL SECURITY;
-ALTER TABLE pgbench_lab.run_commands ENABLE ROW LEVEL SECURITY;
-CREATE POLICY scripts_read ON pgbench_lab.scripts FOR SELECT USING (true);
-CREATE POLICY scripts_insert ON pgbench_lab.scripts FOR INSERT
-    WITH CHECK (created_by OPERATOR(pg_catalog.=) CURRENT_USER);
-CREATE POLICY scripts_update ON pgbench_lab.scripts FOR UPDATE
-    USING (created_by OPERATOR(pg_catalog.=) CURRENT_USER)
-    WITH CHECK (created_by OPERATOR(pg_catalog.=) CURRENT_USER);
-CREATE POLICY scripts_delete ON pgbench_lab.scripts FOR DELETE
-    USING (created_by OPERATOR(pg_catalog.=) CURRENT_USER);
-CREATE POLICY run_scripts_read ON pgbench_lab.run_scripts FOR SELECT
-    USING (EXISTS (SELECT FROM pgbench_lab.runs r
-                   WHERE r.run_id OPERATOR(pg_catalog.=) run_scripts.run_id));
-CREATE POLICY run_commands_read ON pgbench_lab.run_commands FOR SELECT
-    USING (EXISTS (SELECT FROM pgbench_lab.runs r
-                   WHERE r.run_id OPERATOR(pg_catalog.=) run_commands.run_id));
--- Saving scripts is granted with run() (see the README's privileges).
-GRANT SELECT ON pgbench_lab.scripts, pgbench_lab.run_scripts, pgbench_lab.run_commands TO PUBLIC;
 
 -- Per-transaction samples (pgbench --log --sampling-rate).
 ALTER TABLE pgbench_lab.runs
@@ -181,112 +118,6 @@ COMMENT ON COLUMN pgbench_lab.runs.samples IS
     'Samples kept in run_samples';
 COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
     'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
-CREATE TABLE pgbench_lab.run_samples (
-    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
-    client integer NOT NULL,
-    sample bigint NOT NULL,
-    t_ms double precision NOT NULL,
-    latency_ms double precision,
-    lag_ms double precision,
-    script integer,
-    retries integer NOT NULL,
-    failed boolean NOT NULL,
-    PRIMARY KEY (run_id, client, sample)
-);
-COMMENT ON TABLE pgbench_lab.run_samples IS
-    'Sampled transactions of runs with a sample_rate (pgbench --log --sampling-rate): start (scheduled, with a rate) in ms after the run''s start, latency, lag, script, retries, failed';
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_samples', '');
-ALTER TABLE pgbench_lab.run_samples ENABLE ROW LEVEL SECURITY;
-CREATE POLICY run_samples_read ON pgbench_lab.run_samples FOR SELECT
-    USING (EXISTS (SELECT FROM pgbench_lab.runs r
-                   WHERE r.run_id OPERATOR(pg_catalog.=) run_samples.run_id));
-GRANT SELECT ON pgbench_lab.run_samples TO PUBLIC;
-
--- Reload-level settings compared by experiments (ALTER SYSTEM) are
--- restored from a record of postgresql.auto.conf (sql/data/25_settings.sql).
--- settings_saved: postgresql.auto.conf as it was before an experiment
--- changed reload-level settings with ALTER SYSTEM, committed before the
--- first change (src/settings_apply.c).  The experiment puts the file back
--- at its end, on an error or a cancel, and when its session is terminated;
--- after a crash or an immediate shutdown, the next call of any experiment
--- or pgbench_lab.restore_settings() does, and sets restored_at.  Not
--- granted to anyone and not dumped: the file may hold passwords, and a
--- record means something only on the server it was taken on.
-CREATE TABLE pgbench_lab_internal.settings_saved (
-    experiment_id bigint PRIMARY KEY,
-    names text[] NOT NULL,
-    entries jsonb NOT NULL,
-    auto_conf bytea,
-    saved_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    backend_pid integer NOT NULL,
-    backend_start timestamptz NOT NULL,
-    restored_at timestamptz,
-    outcome text
-);
-COMMENT ON TABLE pgbench_lab_internal.settings_saved IS
-    'postgresql.auto.conf (byte for byte; NULL: there was none) and its entries for the settings an experiment changes with ALTER SYSTEM, recorded before the first change';
-REVOKE ALL ON pgbench_lab_internal.settings_saved FROM PUBLIC;
-
--- 0.2: per-second telemetry (sql/data/12_telemetry.sql).
-CREATE TABLE pgbench_lab.run_telemetry (
-    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
-    second integer NOT NULL,
-    interval_seconds double precision NOT NULL,
-    cpu_user_pct double precision,
-    cpu_system_pct double precision,
-    cpu_iowait_pct double precision,
-    cpu_steal_pct double precision,
-    cpu_idle_pct double precision,
-    run_cpu_seconds double precision,
-    checkpoints bigint,
-    buffers_checkpoint bigint,
-    buffers_clean bigint,
-    buffers_backend bigint,
-    wal_records bigint,
-    wal_fpi bigint,
-    wal_bytes numeric,
-    wait_samples integer NOT NULL DEFAULT 0,
-    waits jsonb,
-    temp_files bigint,
-    temp_bytes bigint,
-    disk_reads bigint,
-    disk_read_bytes bigint,
-    disk_writes bigint,
-    disk_write_bytes bigint,
-    disk_busy_pct double precision,
-    PRIMARY KEY (run_id, second)
-);
-COMMENT ON TABLE pgbench_lab.run_telemetry IS
-    'Per-second telemetry of each run: the machine''s CPU, the run''s own CPU time, checkpoints, buffers written, WAL and the clients'' sampled wait events';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.cpu_user_pct IS
-    'Share of the machine''s CPU time in user mode (with nice) during the second (/proc/stat); the five shares sum to 100';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.cpu_system_pct IS
-    'Share of the machine''s CPU time in the kernel (with interrupts)';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.run_cpu_seconds IS
-    'CPU seconds (user and system) used by the run''s own processes, its coordinator and clients (/proc/<pid>/stat)';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.checkpoints IS
-    'Checkpoints the server counted during the second (timed and requested)';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_checkpoint IS
-    'Buffers the checkpointer wrote during the second';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_clean IS
-    'Buffers the background writer wrote during the second';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_backend IS
-    'Buffers other processes (backends, workers) wrote themselves during the second';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.wal_bytes IS
-    'WAL bytes, records and full-page images the server counted during the second (pg_stat_wal, flushed by each process at most once a second)';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.waits IS
-    'The clients'' wait events sampled about every 10 ms: counts per "type:event", "CPU" when a client waited on nothing; NULL for runs over libpq';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.temp_files IS
-    'Temporary files (and their bytes) the run''s database counted during the second (pg_stat_database)';
-COMMENT ON COLUMN pgbench_lab.run_telemetry.disk_busy_pct IS
-    'Share of the second the data directory''s disk (system_info''s data_device) had I/O in flight, with its reads and writes completed and their bytes (/proc/diskstats); NULL when not found there';
-
-SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_telemetry', '');
-ALTER TABLE pgbench_lab.run_telemetry ENABLE ROW LEVEL SECURITY;
-CREATE POLICY run_telemetry_read ON pgbench_lab.run_telemetry FOR SELECT
-    USING (EXISTS (SELECT FROM pgbench_lab.runs r
-                   WHERE r.run_id OPERATOR(pg_catalog.=) run_telemetry.run_id));
-GRANT SELECT ON pgbench_lab.run_telemetry TO PUBLIC;
 
 -- <<< end of data changes.
 
