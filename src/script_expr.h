@@ -20,6 +20,8 @@
 #define PGBL_SCRIPT_EXPR_H
 
 #include "common/pg_prng.h"
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
 
 /* Limits, with their own error each (pgbench has none but memory's). */
 #define SCRIPT_EXPR_MAX_LENGTH	65536	/* bytes of one expression */
@@ -108,6 +110,9 @@ extern bool ScriptValueTruth(const ScriptValue *value);
 extern bool ScriptVariableNameValid(const char *name);
 extern void ScriptErrorUndefined(ScriptError *error, const char *name);
 extern void ScriptErrorRaise(const ScriptError *error, const char *expr_text);
+
+/* script_expr_sql.c: a variables argument as name\0text\0 ... \0 */
+extern void ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out);
 
 /* script_funcs.c: pgbench's seeding of its clients */
 extern void ScriptSeedClients(uint64 random_seed, int nclients,

@@ -20,6 +20,7 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "lib/stringinfo.h"
 #include "utils/numeric.h"
 
 #include "pgbench_lab.h"
@@ -83,42 +84,62 @@ refuse_variables(const char *message)
 					 "'{\"aid\": 5, \"ratio\": \"0.5\", \"flag\": true}'.")));
 }
 
-/* A JSON value as pgbench's -D text: strings as they are, numbers as jsonb prints them. */
-static char *
-json_value_text(const char *name, JsonbValue *v)
-{
-	char	   *text = PgblJsonScalarText(v);
-
-	if (text != NULL)
-		return text;
-	if (v->type == jbvNull)
-		return pstrdup("null");
-	refuse_variables(psprintf("variable \"%s\" must be a string, a number, a boolean or null",
-							  name));
-	return NULL;
-}
-
-static void
-read_variables(Jsonb *json, EvalVars *vars)
+/*
+ * A variables argument (pgbench's -D, a JSON object) as name\0text\0 ...
+ * \0 in out: strings as they are, numbers and booleans as jsonb prints
+ * them, and null, where null_ok, as the text "null".  run() and
+ * script_eval() read theirs with it.
+ */
+void
+ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
-	int			max = 8;
 
-	vars->n = 0;
-	vars->vars = palloc0(max * sizeof(EvalVar));
-	if (json == NULL)
-		return;
-	if (!JB_ROOT_IS_OBJECT(json))
+	if (json != NULL && !JB_ROOT_IS_OBJECT(json))
 		refuse_variables("variables must be a JSON object");
-	it = JsonbIteratorInit(&json->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	it = json ? JsonbIteratorInit(&json->root) : NULL;
+	while (it && (tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
-		EvalVar    *var;
+		char	   *name;
+		char	   *text;
 
 		if (tok != WJB_KEY)
 			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (!ScriptVariableNameValid(name))
+			refuse_variables(psprintf("invalid variable name \"%s\": letters, digits and underscores, not a digit first",
+									  name));
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "variables: a key without a value");
+		text = PgblJsonScalarText(&v);
+		if (text == NULL && null_ok && v.type == jbvNull)
+			text = "null";
+		if (text == NULL)
+			refuse_variables(psprintf(null_ok ? "variable \"%s\" must be a string, a number, a boolean or null"
+									  : "variable \"%s\" must be a string, a number or a boolean", name));
+		appendBinaryStringInfo(out, name, strlen(name) + 1);
+		appendBinaryStringInfo(out, text, strlen(text) + 1);
+	}
+	appendStringInfoChar(out, '\0');
+}
+
+/* script_eval()'s variables, from ScriptVariablesText()'s pairs. */
+static void
+read_variables(Jsonb *json, EvalVars *vars)
+{
+	StringInfoData pairs;
+	int			max = 8;
+
+	initStringInfo(&pairs);
+	ScriptVariablesText(json, true, &pairs);
+	vars->n = 0;
+	vars->vars = palloc0(max * sizeof(EvalVar));
+	for (const char *p = pairs.data; *p; p += strlen(p) + 1)
+	{
+		EvalVar    *var;
+
 		if (vars->n == max)
 		{
 			max *= 2;
@@ -126,13 +147,9 @@ read_variables(Jsonb *json, EvalVars *vars)
 		}
 		var = &vars->vars[vars->n++];
 		memset(var, 0, sizeof(*var));
-		var->name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (!ScriptVariableNameValid(var->name))
-			refuse_variables(psprintf("invalid variable name \"%s\": letters, digits and underscores, not a digit first",
-									  var->name));
-		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
-			elog(ERROR, "variables: a key without a value");
-		var->text = json_value_text(var->name, &v);
+		var->name = pstrdup(p);
+		p += strlen(p) + 1;
+		var->text = pstrdup(p);
 	}
 }
 

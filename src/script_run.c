@@ -121,7 +121,7 @@ struct ScriptClient
 	Prog	   *progs;
 	int			nvars;
 	int			maxvars;
-	ScriptVar		   *vars;
+	ScriptVar  *vars;
 	pg_prng_state prng;			/* the scripts' random functions */
 	pg_prng_state retry_prng;	/* as it was when the transaction began */
 	pg_prng_state choose;		/* which script runs next */
@@ -200,18 +200,10 @@ var_set_text(ScriptClient *sc, ScriptVar *v, const char *text)
 	v->parsed = false;
 }
 
+/* A defined variable's value, its text read as a number the first time. */
 static bool
-lookup(void *arg, const ScriptVarRef *ref, ScriptValue *value, ScriptError *error)
+var_value(ScriptVar *v, ScriptValue *value, ScriptError *error)
 {
-	ScriptClient *sc = (ScriptClient *) arg;
-	int			slot = ref->slot >= 0 ? ref->slot : var_find(sc, ref->name);
-	ScriptVar		   *v = slot >= 0 ? &sc->vars[slot] : NULL;
-
-	if (v == NULL || !v->defined)
-	{
-		ScriptErrorUndefined(error, ref->name);
-		return false;
-	}
 	if (!v->parsed)
 	{
 		if (!ScriptValueFromText(v->name, v->text, &v->value, error))
@@ -220,6 +212,21 @@ lookup(void *arg, const ScriptVarRef *ref, ScriptValue *value, ScriptError *erro
 	}
 	*value = v->value;
 	return true;
+}
+
+static bool
+lookup(void *arg, const ScriptVarRef *ref, ScriptValue *value, ScriptError *error)
+{
+	ScriptClient *sc = (ScriptClient *) arg;
+	int			slot = ref->slot >= 0 ? ref->slot : var_find(sc, ref->name);
+	ScriptVar  *v = slot >= 0 ? &sc->vars[slot] : NULL;
+
+	if (v == NULL || !v->defined)
+	{
+		ScriptErrorUndefined(error, ref->name);
+		return false;
+	}
+	return var_value(v, value, error);
 }
 
 static void
@@ -932,13 +939,8 @@ run_sleep(ScriptClient *sc, Cmd *c)
 	{
 		ScriptValue v;
 		ScriptError error;
-		ScriptVar		   *var = defined_var(sc, c->slot);
 
-		if (!var->parsed && !ScriptValueFromText(var->name, var->text, &var->value, &error))
-			raise_script_error(&error);
-		var->parsed = true;
-		v = var->value;
-		if (!ScriptToInt(&v, &n, &error))
+		if (!var_value(defined_var(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
 			raise_script_error(&error);
 	}
 	if (n <= 0)

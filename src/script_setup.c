@@ -186,49 +186,19 @@ read_scripts(FunctionCallInfo fcinfo, int script_arg, int scripts_arg, int *n)
 	}
 }
 
-static void
-refuse_variables(const char *message)
+/* The text of the scale variable among name\0text\0 ... \0, or NULL. */
+static const char *
+given_scale(const char *pairs)
 {
-	refuse(ERRCODE_INVALID_PARAMETER_VALUE, message,
-		   "variables is a JSON object of names and values, as pgbench's -D name=value: "
-		   "'{\"aid\": 5, \"ratio\": \"0.5\", \"flag\": true}'.");
-}
-
-/* The variables as name\0text\0 ... \0; the scale given, or NULL. */
-static char *
-read_variables(Jsonb *json, StringInfo out)
-{
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	char	   *scale = NULL;
-
-	if (json != NULL && !JB_ROOT_IS_OBJECT(json))
-		refuse_variables("variables must be a JSON object");
-	it = json ? JsonbIteratorInit(&json->root) : NULL;
-	while (it && (tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	for (const char *p = pairs; *p; p += strlen(p) + 1)
 	{
-		char	   *name;
-		char	   *text;
+		const char *text = p + strlen(p) + 1;
 
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (!ScriptVariableNameValid(name))
-			refuse_variables(psprintf("invalid variable name \"%s\": letters, digits and underscores, not a digit first",
-									  name));
-		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
-			elog(ERROR, "variables: a key without a value");
-		text = PgblJsonScalarText(&v);
-		if (text == NULL)
-			refuse_variables(psprintf("variable \"%s\" must be a string, a number or a boolean", name));
-		if (strcmp(name, "scale") == 0)
-			scale = text;
-		appendBinaryStringInfo(out, name, strlen(name) + 1);
-		appendBinaryStringInfo(out, text, strlen(text) + 1);
+		if (strcmp(p, "scale") == 0)
+			return text;
+		p = text;
 	}
-	appendStringInfoChar(out, '\0');
-	return scale;
+	return NULL;
 }
 
 /* pgbench_branches' rows, if the caller can read it; else 1, as pgbench. */
@@ -370,7 +340,7 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 	Jsonb	   *vars = vars_arg >= 0 && !PG_ARGISNULL(vars_arg) ? PG_GETARG_JSONB_P(vars_arg) : NULL;
 	SetupScript *s;
 	StringInfoData pairs;
-	char	   *scale;
+	const char *scale;
 	int			n;
 
 	*area = NULL;
@@ -389,9 +359,11 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 	for (int i = 0; i < n; i++)
 		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
 	initStringInfo(&pairs);
-	scale = read_variables(vars, &pairs);
+	ScriptVariablesText(vars, false, &pairs);
+	scale = given_scale(pairs.data);
 	if (pairs.len > SCRIPT_RUN_MAX_VARIABLES_TEXT)
-		refuse_variables("variables are too long");
+		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are too long",
+			   psprintf("The variables may take %d bytes as names and texts.", SCRIPT_RUN_MAX_VARIABLES_TEXT));
 	workload_name(p, s, n);
 	return build_area(p, s, n, &pairs,
 					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",

@@ -262,9 +262,9 @@ def scripts_speed(c, table, args):
                   ratio=paired)
 
 
-def client_cpu_ticks(c, run_id):
+def client_cpu_ticks(c):
     """User + system clock ticks of the client workers so far (the
-    benchmark makes one run at a time: every client is run_id's)."""
+    benchmark makes one run at a time: every client is that run's)."""
     pids = [p for (p,) in c.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")]
     total = 0
     for pid in pids:
@@ -282,11 +282,11 @@ def cpu_per_1000(c, workload, clients, seconds, rate=None):
     run_id = c.scalar("SELECT pgbench_lab.start(%s, clients => %s, duration => %s, rate => %s)",
                       (workload, clients, f"{seconds} s", rate))
     time.sleep(1.2)
-    t0, n0 = client_cpu_ticks(c, run_id)
+    t0, n0 = client_cpu_ticks(c)
     w0 = time.monotonic()
     x0 = c.scalar("SELECT coalesce(sum(transactions), 0)::bigint FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
     time.sleep(seconds - 2.4)
-    t1, n1 = client_cpu_ticks(c, run_id)
+    t1, n1 = client_cpu_ticks(c)
     w1 = time.monotonic()
     x1 = c.scalar("SELECT coalesce(sum(transactions), 0)::bigint FROM pgbench_lab.run_progress WHERE run_id = %s", (run_id,))
     c.sql("CALL pgbench_lab.wait(%s)", (run_id,))
