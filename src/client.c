@@ -506,8 +506,10 @@ wait_until(ClientCtx *cx, int64 when)
 			return true;
 		if (when - now >= NS_PER_MS)
 		{
+			pg_atomic_write_u32(&cx->me->pacing, 1);
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 (long) Min((when - now) / NS_PER_MS, 1000), PG_WAIT_EXTENSION);
+			pg_atomic_write_u32(&cx->me->pacing, 0);
 			ResetLatch(MyLatch);
 		}
 		else

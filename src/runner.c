@@ -385,6 +385,7 @@ create_shared(RunShared *p, dsm_segment **segp)
 		RunClient  *c = &run->client[i];
 
 		pg_atomic_init_u32(&c->state, CLIENT_NEW);
+		pg_atomic_init_u32(&c->pacing, 0);
 		pg_atomic_init_u64(&c->xacts, 0);
 		pg_atomic_init_u64(&c->failures, 0);
 		pg_atomic_init_u64(&c->retries, 0);

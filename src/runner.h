@@ -78,6 +78,8 @@ typedef enum ClientState
 typedef struct RunClient
 {
 	pg_atomic_uint32 state;
+	pg_atomic_uint32 pacing;	/* 1 while it waits by its own choice: for a
+								 * rate's next slot or in a \sleep */
 	int			pid;
 	pg_atomic_uint64 xacts;			/* committed transactions */
 	pg_atomic_uint64 failures;		/* transactions that failed for good */

@@ -956,8 +956,10 @@ run_sleep(ScriptClient *sc, Cmd *c)
 					 errmsg("the run ended during \\sleep")));
 		if (now >= until)
 			return;
+		pg_atomic_write_u32(&sc->me->pacing, 1);
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 (long) Min((until - now + 999999) / 1000000, 1000), PG_WAIT_EXTENSION);
+		pg_atomic_write_u32(&sc->me->pacing, 0);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}

@@ -274,6 +274,7 @@ sample_waits(Telemetry *tel)
 	{
 		RunClient  *c = &run->client[i];
 		PGPROC	   *proc = tel->procs[i];
+		uint32		info;
 
 		if (pg_atomic_read_u32(&c->state) != CLIENT_READY || c->pid <= 0)
 			continue;
@@ -282,7 +283,11 @@ sample_waits(Telemetry *tel)
 			proc = tel->procs[i] = BackendPidGetProc(c->pid);
 		if (proc == NULL)
 			continue;
-		count_wait(tel, *(volatile uint32 *) &proc->wait_event_info);
+		info = *(volatile uint32 *) &proc->wait_event_info;
+		/* the client's own pacing is no wait on the server */
+		if (info == PG_WAIT_EXTENSION && pg_atomic_read_u32(&c->pacing))
+			info = PGBL_WAIT_PACING;
+		count_wait(tel, info);
 	}
 	tel->samples++;
 }
@@ -320,11 +325,21 @@ waits_json(Telemetry *tel)
 	for (int i = 0; i < tel->nwaits; i++)
 	{
 		uint32		info = tel->waits[i].info;
-		const char *type = info ? pgstat_get_wait_event_type(info) : NULL;
-		const char *event = info ? pgstat_get_wait_event(info) : NULL;
+		const char *type = NULL;
+		const char *event = NULL;
 
 		if (i > 0)
 			appendStringInfoString(&buf, ", ");
+		if (info == PGBL_WAIT_PACING)
+		{
+			type = "Idle";
+			event = "Pacing";
+		}
+		else if (info != 0)
+		{
+			type = pgstat_get_wait_event_type(info);
+			event = pgstat_get_wait_event(info);
+		}
 		escape_json(&buf, info == 0 ? "CPU" :
 					psprintf("%s:%s", type ? type : "???", event ? event : "???"));
 		appendStringInfo(&buf, ": %d", tel->waits[i].count);

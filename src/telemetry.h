@@ -19,6 +19,13 @@ struct PGPROC;
 #define PGBL_TELEMETRY_SAMPLE_NS	INT64CONST(10000000)	/* 10 ms */
 
 /* Distinct wait events counted per second; more go to "Other:more". */
+/*
+ * A client waiting by its own choice (a rate's next slot, a script's
+ * \sleep) is counted under this pseudo wait_event_info, "Idle:Pacing":
+ * a class no PostgreSQL uses, so it never meets a real wait event.
+ */
+#define PGBL_WAIT_PACING			0xFF000000U
+
 #define PGBL_TELEMETRY_MAX_WAITS	64
 
 /* Machine CPU time from /proc/stat, in clock ticks. */

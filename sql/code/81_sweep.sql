@@ -208,12 +208,13 @@ $$;
 -- sweep was made with.
 CREATE FUNCTION pgbench_lab.sweep_verdict(experiment_id bigint, knee_threshold double precision DEFAULT NULL,
     OUT peak_clients integer, OUT peak_tps double precision,
-    OUT knee_clients integer, OUT finding text)
+    OUT knee_clients integer, OUT cpu_limit_clients integer, OUT finding text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     pk pg_catalog.record;
+    cpu_text pg_catalog.text;
     kn pg_catalog.record;
     n pg_catalog.int4;
     top pg_catalog.int4;
@@ -267,15 +268,57 @@ BEGIN
                                  ELSE 'an unknown amount' END);
     END IF;
     finding := peak_text OPERATOR(pg_catalog.||) '. ' OPERATOR(pg_catalog.||) knee_text OPERATOR(pg_catalog.||) '.';
+    SELECT c.limit_clients, c.words INTO cpu_limit_clients, cpu_text
+      FROM pgbench_lab_internal.sweep_cpu(experiment_id, pk.run_id) c;
+    finding := pg_catalog.concat_ws(' ', finding, cpu_text);
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.sweep_verdict(bigint, double precision) IS
-    'The peak and the knee of a sweep, with its finding; knee_threshold overrides the one the sweep was made with';
+    'The peak and the knee of a sweep, the client count at which the machine''s CPU passed 85 %, and its finding; knee_threshold overrides the one the sweep was made with';
+
+-- The 85 % rule of the client-count sweep article, read from the runs'
+-- telemetry: the first client count whose run kept the machine's CPU
+-- at least 85 % busy (beyond it the machine, not the server, is the
+-- limit), and what the clients waited on at the peak.  No words for a
+-- sweep whose runs have no telemetry.
+CREATE FUNCTION pgbench_lab_internal.sweep_cpu(experiment_id bigint, peak_run_id bigint,
+    OUT limit_clients integer, OUT words text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    hit pg_catalog.record;
+    top pg_catalog.record;
+    waits pg_catalog.text := pgbench_lab_internal.waits_text(peak_run_id);
+BEGIN
+    SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy INTO hit
+      FROM pgbench_lab_internal.sweep_steps(experiment_id) s
+     WHERE pgbench_lab_internal.run_cpu_busy(s.run_id) OPERATOR(pg_catalog.>=) 85
+     ORDER BY s.clients LIMIT 1;
+    IF hit IS NOT NULL THEN
+        limit_clients := hit.clients;
+        words := pg_catalog.format('CPU: the machine''s CPU was %s %% busy at %s, past the 85 %% beyond which the machine, not the server, is the limit.',
+                                   pgbench_lab_internal.fmt(hit.busy, 0), pgbench_lab_internal.clients_text(hit.clients));
+    ELSE
+        SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy INTO top
+          FROM pgbench_lab_internal.sweep_steps(experiment_id) s
+         WHERE pgbench_lab_internal.run_cpu_busy(s.run_id) IS NOT NULL
+         ORDER BY 2 DESC, 1 LIMIT 1;
+        IF top IS NOT NULL THEN
+            words := pg_catalog.format('CPU: below 85 %% busy at every count (at most %s %%, at %s): the machine had CPU to spare.',
+                                       pgbench_lab_internal.fmt(top.busy, 0), pgbench_lab_internal.clients_text(top.clients));
+        END IF;
+    END IF;
+    IF waits IS NOT NULL THEN
+        words := pg_catalog.concat_ws(' ', words, pg_catalog.format('At the peak the clients'' time went to: %s.', waits));
+    END IF;
+END
+$$;
 
 CREATE FUNCTION pgbench_lab.sweep_summary(experiment_id bigint)
 RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
                latency_p99_ms double precision, tps_change text, latency_change text,
-               linear_share double precision, mark text)
+               linear_share double precision, mark text, cpu_busy_pct double precision, waits text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -289,14 +332,15 @@ BEGIN
            CASE WHEN s.clients OPERATOR(pg_catalog.=) v.peak_clients
                      OR s.clients OPERATOR(pg_catalog.=) v.knee_clients
                 THEN pg_catalog.concat_ws(', ', CASE WHEN s.clients OPERATOR(pg_catalog.=) v.peak_clients THEN 'peak' END,
-                                          CASE WHEN s.clients OPERATOR(pg_catalog.=) v.knee_clients THEN 'knee' END) END
+                                          CASE WHEN s.clients OPERATOR(pg_catalog.=) v.knee_clients THEN 'knee' END) END,
+           pgbench_lab_internal.run_cpu_busy(s.run_id), pgbench_lab_internal.waits_text(s.run_id)
       FROM pgbench_lab_internal.sweep_steps(sweep_summary.experiment_id) s,
            pgbench_lab.sweep_verdict(sweep_summary.experiment_id) v
      ORDER BY s.clients;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
-    'TPS and latency per client count of a sweep, with the peak and the knee marked';
+    'TPS and latency per client count of a sweep, with the peak and the knee marked, the machine''s CPU busy and what the clients waited on';
 
 -- The plan: one run per client count, in rising order.  run() checks the
 -- workload, each count against pgbench_lab.max_clients and the settings;
@@ -389,13 +433,21 @@ DECLARE
     top pg_catalog.float8;
     v pg_catalog.record;
 BEGIN
-    RETURN QUERY SELECT pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s', 'clients', 'run', 'TPS', 'change',
-                       'lat avg ms', 'change', 'p99 ms');
+    RETURN QUERY SELECT pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %5s', 'clients', 'run', 'TPS', 'change',
+                       'lat avg ms', 'change', 'p99 ms', 'CPU %');
     RETURN QUERY
-        SELECT pg_catalog.rtrim(pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %s', s.clients, s.run_id,
+        SELECT pg_catalog.rtrim(pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %5s  %s', s.clients, s.run_id,
                             pgbench_lab_internal.fmt(s.tps), s.tps_change, pgbench_lab_internal.fmt(s.latency_avg_ms, 3),
-                            s.latency_change, pgbench_lab_internal.fmt(s.latency_p99_ms, 3), coalesce(s.mark, '')))
+                            s.latency_change, pgbench_lab_internal.fmt(s.latency_p99_ms, 3),
+                            coalesce(pgbench_lab_internal.fmt(s.cpu_busy_pct, 0), '-'), coalesce(s.mark, '')))
           FROM pgbench_lab.sweep_summary(experiment_id) s;
+    IF EXISTS (SELECT FROM pgbench_lab.sweep_summary(experiment_id) s WHERE s.waits IS NOT NULL) THEN
+        RETURN QUERY SELECT '';
+        RETURN QUERY SELECT 'Where the clients'' time went (CPU: waiting on nothing)';
+        RETURN QUERY
+            SELECT pg_catalog.format('  %7s  %s', s.clients, coalesce(s.waits, '-'))
+              FROM pgbench_lab.sweep_summary(experiment_id) s;
+    END IF;
     SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'TPS by clients';
@@ -413,7 +465,7 @@ BEGIN
          ORDER BY x.j;
     RETURN QUERY SELECT l FROM pgbench_lab_internal.report_knee_rule(experiment_id) AS l;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
-    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee)') WITH ORDINALITY AS f(t, i),
+    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee|CPU:|At the peak)') WITH ORDINALITY AS f(t, i),
                                  pgbench_lab_internal.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
                         ORDER BY f.i, x.j;
 END

@@ -465,7 +465,8 @@ RETURNS TABLE (run_id bigint, label text, server text, via text, workload text, 
                scale integer, status text, seconds numeric, tps numeric, tps_ratio numeric,
                latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
                latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
-               server_differences text, rate numeric, rate_sustained boolean, lag_avg_ms numeric)
+               server_differences text, rate numeric, rate_sustained boolean, lag_avg_ms numeric,
+               cpu_busy_pct numeric, waits text, checkpoints integer)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -497,13 +498,78 @@ BEGIN
                         ELSE (f.settings OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) a.key)
                              OPERATOR(pg_catalog.<>) a.value END),
            -- rate-limited runs: the rate asked, the rule's verdict and the schedule lag
-           pg_catalog.round(l.rate::numeric, 1), l.rate_sustained, pg_catalog.round(l.lag_avg_ms::numeric, 3)
+           pg_catalog.round(l.rate::numeric, 1), l.rate_sustained, pg_catalog.round(l.lag_avg_ms::numeric, 3),
+           -- telemetry: the machine's CPU busy, the top waits, checkpoints completed
+           pg_catalog.round(pgbench_lab_internal.run_cpu_busy(l.run_id)::numeric, 1),
+           pgbench_lab_internal.waits_text(l.run_id),
+           (SELECT pg_catalog.sum(t.checkpoints)::pg_catalog.int4 FROM pgbench_lab.run_telemetry t
+             WHERE t.run_id OPERATOR(pg_catalog.=) l.run_id)
       FROM l CROSS JOIN f
      ORDER BY l.n;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.compare(bigint[]) IS
-    'Runs side by side in the order given, with the path their clients took, ratios to the first, the server settings that differ, and the rate and schedule lag of rate-limited runs';
+    'Runs side by side in the order given, with the path their clients took, ratios to the first, the server settings that differ, the rate and schedule lag of rate-limited runs, and the machine''s CPU, the waits and the checkpoints of runs with telemetry';
 
 
-GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]) TO pg_monitor;
+-- A run's per-second progress aggregated over intervals of whole seconds,
+-- as pgbench's --aggregate-interval does for its log: sums and maxima are
+-- exact; averages are weighted by each second's committed transactions
+-- (latency, lag) or by its length (hit ratio, which has no counts per
+-- second).  Invoker's rights: row-level security shows the caller's runs.
+CREATE FUNCTION pgbench_lab.progress(run_id bigint, every interval DEFAULT '1 s')
+RETURNS TABLE (from_second integer, to_second integer, seconds double precision, transactions bigint,
+               tps double precision, latency_avg_ms double precision, latency_max_ms double precision,
+               failures bigint, hit_ratio double precision, lag_avg_ms double precision,
+               lag_max_ms double precision, late bigint, skipped bigint)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n pg_catalog.float8;
+BEGIN
+    IF run_id IS NULL OR every IS NULL THEN
+        RAISE EXCEPTION '% must not be null', CASE WHEN run_id IS NULL THEN 'run_id' ELSE 'every' END
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass a run_id from pgbench_lab.runs and an interval of whole seconds, for example ''10 s''.';
+    END IF;
+    n := pg_catalog.date_part('epoch', every);
+    IF NOT (n OPERATOR(pg_catalog.>=) 1 AND n OPERATOR(pg_catalog.<=) 864000)
+       OR n OPERATOR(pg_catalog.<>) pg_catalog.trunc(n) THEN
+        RAISE EXCEPTION 'every must be a whole number of seconds from 1 s to 10 days, not %', every
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Progress is recorded once a second; pass, for example, ''10 s'' or ''1 min''.';
+    END IF;
+    PERFORM pgbench_lab_internal.check_ids(ARRAY[run_id], false);
+    RETURN QUERY
+    SELECT a.k, a.last, a.secs, a.tx::pg_catalog.int8,
+           a.tx OPERATOR(pg_catalog./) CASE WHEN a.secs OPERATOR(pg_catalog.>) 0 THEN a.secs END,
+           a.lat OPERATOR(pg_catalog./) CASE WHEN a.lat_tx OPERATOR(pg_catalog.>) 0 THEN a.lat_tx END,
+           a.lat_max, a.fail::pg_catalog.int8,
+           a.hit OPERATOR(pg_catalog./) CASE WHEN a.hit_secs OPERATOR(pg_catalog.>) 0 THEN a.hit_secs END,
+           a.lag OPERATOR(pg_catalog./) CASE WHEN a.lag_tx OPERATOR(pg_catalog.>) 0 THEN a.lag_tx END,
+           a.lag_max, a.late::pg_catalog.int8, a.skipped::pg_catalog.int8
+      FROM (SELECT (g.k OPERATOR(pg_catalog.*) n)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1 AS k,
+                   pg_catalog.max(p.second) AS last, pg_catalog.sum(p.interval_seconds) AS secs,
+                   pg_catalog.sum(p.transactions)::pg_catalog.float8 AS tx,
+                   pg_catalog.sum(p.latency_avg_ms OPERATOR(pg_catalog.*) p.transactions) AS lat,
+                   pg_catalog.sum(p.transactions) FILTER (WHERE p.latency_avg_ms IS NOT NULL)::pg_catalog.float8 AS lat_tx,
+                   pg_catalog.max(p.latency_max_ms) AS lat_max, pg_catalog.sum(p.failures) AS fail,
+                   pg_catalog.sum(p.hit_ratio OPERATOR(pg_catalog.*) p.interval_seconds) AS hit,
+                   pg_catalog.sum(p.interval_seconds) FILTER (WHERE p.hit_ratio IS NOT NULL) AS hit_secs,
+                   pg_catalog.sum(p.lag_avg_ms OPERATOR(pg_catalog.*) p.transactions) AS lag,
+                   pg_catalog.sum(p.transactions) FILTER (WHERE p.lag_avg_ms IS NOT NULL)::pg_catalog.float8 AS lag_tx,
+                   pg_catalog.max(p.lag_max_ms) AS lag_max, pg_catalog.sum(p.late) AS late,
+                   pg_catalog.sum(p.skipped) AS skipped
+              FROM pgbench_lab.run_progress p,
+                   LATERAL (SELECT pg_catalog.floor((p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) n) AS k) g
+             WHERE p.run_id OPERATOR(pg_catalog.=) progress.run_id
+             GROUP BY g.k) a
+     ORDER BY a.k;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.progress(bigint, interval) IS
+    'A run''s per-second progress over intervals of whole seconds (pgbench''s --aggregate-interval): transactions, tps, latency, failures, hit ratio, lag, late and skipped';
+
+GRANT EXECUTE ON FUNCTION pgbench_lab.report(bigint), pgbench_lab.compare(bigint[]),
+    pgbench_lab.progress(bigint, interval) TO pg_monitor;

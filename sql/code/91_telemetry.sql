@@ -20,6 +20,19 @@ AS $$
      ORDER BY 2 DESC, 1
 $$;
 
+-- The run's top waits in words, 'CPU 62 %, IO:WALSync 30 %, LWLock:WALWrite
+-- 5 %' (entries of at least 1 %, up to n); NULL without telemetry.
+CREATE FUNCTION pgbench_lab_internal.waits_text(run_id bigint, n integer DEFAULT 3)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s %%', p.wait, pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) p.share, 0)),
+                                 ', ' ORDER BY p.j)
+      FROM (SELECT w.wait, w.share, pg_catalog.row_number() OVER (ORDER BY w.samples DESC, w.wait) AS j
+              FROM pgbench_lab_internal.wait_profile(waits_text.run_id) w) p
+     WHERE p.j OPERATOR(pg_catalog.<=) n AND (p.share OPERATOR(pg_catalog.>=) 0.01 OR p.j OPERATOR(pg_catalog.=) 1)
+$$;
+
 -- The machine's CPU busy (all but idle and iowait) over a run's full
 -- seconds, in %; NULL without telemetry.  The figure behind the 85 % rule (the
 -- client-count sweep article): the notes below, and for sweeps the client
@@ -151,7 +164,9 @@ BEGIN
     IF samples OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('Where the time went (the clients'' wait events, sampled %s times, about every 10 ms)', samples);
         FOR f IN SELECT p.wait, p.share FROM pgbench_lab_internal.wait_profile(telemetry_lines.run_id) p LIMIT 6 LOOP
-            RETURN QUERY SELECT pg_catalog.format('  %s %s %s', pg_catalog.rpad(CASE WHEN f.wait OPERATOR(pg_catalog.=) 'CPU' THEN 'CPU (no wait event)' ELSE f.wait END, 26),
+            RETURN QUERY SELECT pg_catalog.format('  %s %s %s', pg_catalog.rpad(CASE WHEN f.wait OPERATOR(pg_catalog.=) 'CPU' THEN 'CPU (no wait event)'
+                                                                                       WHEN f.wait OPERATOR(pg_catalog.=) 'Idle:Pacing' THEN 'Idle:Pacing (rate, \sleep)'
+                                                                                       ELSE f.wait END, 26),
                                           pg_catalog.lpad(pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) f.share) OPERATOR(pg_catalog.||) ' %', 7),
                                           pgbench_lab_internal.hbar(f.share, 1, 40));
         END LOOP;

@@ -150,6 +150,53 @@ def test_latency_limit_with_rate_skips(lab):
     assert lab.scalar("SELECT count(*) FROM pgbench_history") - hist0 == x["transactions"], info
     text = report(lab, run_id)
     assert "skipped" in text and "late" in text, text
+    check_progress_intervals(lab, run_id, 3)
+
+
+def check_progress_intervals(c, run_id, n):
+    """progress(run_id, 'n s') against the per-second rows aggregated
+    here: sums and maxima exact, latency and lag weighted by transactions."""
+    with c.connect() as conn:
+        cur = conn.execute("SELECT * FROM pgbench_lab.progress(%s, %s)", (run_id, f"{n} s"))
+        cols = [d.name for d in cur.description]
+        got = [dict(zip(cols, r)) for r in cur.fetchall()]
+        cur = conn.execute("SELECT * FROM pgbench_lab.run_progress WHERE run_id = %s ORDER BY second", (run_id,))
+        cols = [d.name for d in cur.description]
+        secs = [dict(zip(cols, r)) for r in cur.fetchall()]
+    groups = {}
+    for r in secs:
+        groups.setdefault((r["second"] - 1) // n, []).append(r)
+    assert [g["from_second"] for g in got] == [k * n + 1 for k in sorted(groups)], got
+    for g, k in zip(got, sorted(groups)):
+        rows = groups[k]
+        tx = sum(r["transactions"] for r in rows)
+        assert g["to_second"] == rows[-1]["second"]
+        assert g["transactions"] == tx and g["failures"] == sum(r["failures"] for r in rows)
+        assert g["seconds"] == pytest.approx(sum(r["interval_seconds"] for r in rows))
+        assert g["tps"] == pytest.approx(tx / g["seconds"])
+        for col in ("latency_max_ms", "lag_max_ms"):
+            vals = [r[col] for r in rows if r[col] is not None]
+            assert g[col] == (max(vals) if vals else None)
+        for col in ("late", "skipped"):
+            vals = [r[col] for r in rows if r[col] is not None]
+            assert g[col] == (sum(vals) if vals else None)
+        for col in ("latency_avg_ms", "lag_avg_ms"):
+            w = [(r[col], r["transactions"]) for r in rows if r[col] is not None]
+            if sum(t for _, t in w):
+                assert g[col] == pytest.approx(sum(v * t for v, t in w) / sum(t for _, t in w))
+    assert sum(g["transactions"] for g in got) == row(c, run_id)["transactions"]
+
+
+@pytest.mark.parametrize("every, code", [("0 s", "22023"), ("1.5 s", "22023"), ("-2 s", "22023"),
+                                         ("11 days", "22023"), (None, "22004")])
+def test_progress_intervals_refused(lab, every, code):
+    rid = lab.scalar("SELECT max(run_id) FROM pgbench_lab.runs")
+    with lab.connect() as conn, pytest.raises(psycopg.Error) as e:
+        conn.execute("SELECT * FROM pgbench_lab.progress(%s, %s::interval)", (rid, every))
+    assert e.value.sqlstate == code, e.value
+    with lab.connect() as conn, pytest.raises(psycopg.Error) as e:
+        conn.execute("SELECT * FROM pgbench_lab.progress(-5)")
+    assert e.value.sqlstate == "42704"
 
 
 def test_latency_limit_without_rate_counts_late(lab):

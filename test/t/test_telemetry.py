@@ -252,3 +252,58 @@ def test_plot_cpu_and_waits(lab):
     off = run(lab, "select-only", clients=1, duration="1 s", settings='{"pgbench_lab.telemetry": "off"}')
     svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s::bigint], 'cpu')", (off,))
     assert f"Run {off}: no per-second cpu was recorded" in svg
+
+
+def test_sweep_names_cpu_limit_and_waits_at_peak(lab):
+    """The sweep's verdict applies the 85 % rule to each count's telemetry
+    and says what the clients waited on at the peak; sweep_summary() and
+    the report carry the same figures."""
+    with lab.connect() as conn:
+        v = conn.execute("CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s')").fetchone()
+    eid, finding = v[0], v[4]
+    rows = lab.sql("""SELECT clients, run_id, cpu_busy_pct, waits FROM pgbench_lab.sweep_summary(%s)
+                       ORDER BY clients""", (eid,))
+    busy = {r[0]: lab.scalar("SELECT pgbench_lab_internal.run_cpu_busy(%s)", (r[1],)) for r in rows}
+    assert all(r[2] == pytest.approx(busy[r[0]]) for r in rows)
+    assert all(r[3] and r[3].split()[0] in {w for w in waits_of(lab, r[1])} for r in rows), rows
+    limit = lab.scalar("SELECT cpu_limit_clients FROM pgbench_lab.sweep_verdict(%s)", (eid,))
+    over = [c for c in sorted(busy) if busy[c] >= 85]
+    assert limit == (over[0] if over else None)
+    if over:
+        assert f"CPU: the machine's CPU was {round(busy[over[0]])} % busy at {over[0]} client" in finding, finding
+    else:
+        assert "CPU: below 85 % busy at every count" in finding, finding
+    peak = lab.scalar("SELECT peak_clients FROM pgbench_lab.sweep_verdict(%s)", (eid,))
+    peak_waits = next(r[3] for r in rows if r[0] == peak)
+    assert f"At the peak the clients' time went to: {peak_waits}." in finding
+    lines = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert "CPU %" in lines[next(i for i, x in enumerate(lines) if x.lstrip().startswith("clients"))]
+    assert any(x.startswith("Where the clients' time went") for x in lines)
+    assert any(x.startswith("CPU:") for x in lines) and any(x.startswith("At the peak") for x in lines)
+
+
+def test_compare_shows_cpu_waits_and_checkpoints(lab):
+    a = run(lab, "select-only", clients=1, duration="1 s")
+    b = run(lab, "select-only", clients=1, duration="1 s", settings='{"pgbench_lab.telemetry": "off"}')
+    rows = lab.sql("SELECT run_id, cpu_busy_pct, waits, checkpoints FROM pgbench_lab.compare(ARRAY[%s, %s]::bigint[])",
+                   (a, b))
+    assert rows[0][0] == a and rows[0][1] is not None and rows[0][2].startswith(next(iter(
+        sorted(waits_of(lab, a), key=lambda k: -waits_of(lab, a)[k]))))
+    assert float(rows[0][1]) == pytest.approx(lab.scalar("SELECT pgbench_lab_internal.run_cpu_busy(%s)", (a,)), abs=0.05)
+    assert rows[0][3] == lab.scalar("SELECT sum(checkpoints) FROM pgbench_lab.run_telemetry WHERE run_id = %s", (a,))
+    assert rows[1][1:] == (None, None, None), "a run without telemetry shows none"
+
+
+def test_pacing_is_idle_not_a_wait(lab):
+    """A client waiting for its next scheduled start (a rate) or in a
+    script's \\sleep is idle by its own choice: counted as Idle:Pacing, not
+    as the Extension wait its latch wait reports."""
+    rid = run(lab, "select-only", clients=1, duration="2 s", rate=20)
+    waits = waits_of(lab, rid)
+    assert max(waits, key=waits.get) == "Idle:Pacing", waits
+    assert "Extension:Extension" not in waits, waits
+    assert any(x.strip().startswith("Idle:Pacing (rate, \\sleep)") for x in report(lab, rid))
+    rid = run(lab, None, clients=1, duration="2 s", script="\\sleep 50 ms\nSELECT 1;\n")
+    waits = waits_of(lab, rid)
+    assert max(waits, key=waits.get) == "Idle:Pacing", waits
+    assert "Extension:Extension" not in waits, waits
