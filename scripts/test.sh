@@ -4,11 +4,14 @@
 # with warnings as errors, pgspot on the install script, pg_regress
 # (make installcheck), pgTAP through pg_prove, and the real-server tests
 # (pytest, each making its own throwaway clusters).  Installs what it lacks.
+# On PostgreSQL 18 the real-server suite runs once, with the extension built
+# under AddressSanitizer (scripts/asan.sh): the same tests, with ASan's
+# checks on top.
 #
 #   scripts/test.sh                 everything, both majors
 #   PGBL_VERSIONS=18 scripts/test.sh -k runner
 #                                   one major; extra arguments go to pytest
-#   PGBL_ASAN= scripts/test.sh      without the AddressSanitizer pass
+#   PGBL_ASAN= scripts/test.sh      18's real-server suite without ASan
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 pgbl_setup
@@ -69,6 +72,13 @@ else
 	cat "$work/sqlnames"; record all sql-names 0 1
 fi
 
+# The major whose real-server suite runs under ASan: 18 whenever 18 is
+# tested (Debian's PostgreSQL 15 cannot run with the ASan runtime
+# preloaded).  PGBL_ASAN= (empty) runs it with the ordinary build.
+asan_default=""
+case " $versions " in *" 18 "*) asan_default=18 ;; esac
+asan=${PGBL_ASAN-$asan_default}
+
 for v in $versions; do
 	bindir=$(pgbl_bindir "$v")
 	pgbl_say "PostgreSQL $v: build ($bindir)"
@@ -104,6 +114,10 @@ for v in $versions; do
 	pgbl_cluster_stop "$bindir" "$cdir"
 	unset PGHOST PGPORT PGUSER PGDATABASE
 
+	if [ "$v" = "$asan" ]; then
+		pgbl_say "PostgreSQL $v: real-server tests follow, under ASan"
+		continue
+	fi
 	pgbl_say "PostgreSQL $v: real-server tests"
 	PGBL_BINDIR="$bindir" PGBL_PG_MAJOR="$v" \
 		"$PGBL_PY" -m pytest -q -p no:cacheprovider --junitxml="$work/pytest.$v.xml" test/t "$@"
@@ -111,19 +125,17 @@ for v in $versions; do
 	record "$v" real-server "$p" "$f"
 done
 
-# The pg_regress and real-server suites again with an AddressSanitizer build
-# (scripts/asan.sh, about 3 minutes), on PostgreSQL 18 whenever 18 is
-# tested: Debian's PostgreSQL 15 cannot run with the ASan runtime preloaded.
-# PGBL_ASAN= (empty) skips it.
-asan_default=""
-case " $versions " in *" 18 "*) asan_default=18 ;; esac
-asan=${PGBL_ASAN-$asan_default}
+# pg_regress again and the real-server suite with the AddressSanitizer
+# build (scripts/asan.sh); "asan" counts its exit: any ASan report or any
+# failure fails it.
 if [ -n "$asan" ]; then
-	if "$PGBL_REPO/scripts/asan.sh" "$asan" "$@"; then
+	if PGBL_JUNIT="$work/pytest.asan.xml" "$PGBL_REPO/scripts/asan.sh" "$asan" "$@"; then
 		record "$asan" asan 1 0
 	else
 		record "$asan" asan 0 1
 	fi
+	read -r p f < <(pytest_counts "$work/pytest.asan.xml")
+	record "$asan" real-server "$p" "$f"
 fi
 
 printf '\n== summary\n'

@@ -159,6 +159,8 @@ CALLS = {
     "compare_settings": ["CALL pgbench_lab.compare_settings('select-only', ARRAY['{{}}', "
                          "'{{\"work_mem\": \"8MB\"}}']::pg_catalog.jsonb[], 1, '1 s', 1)"],
     "cold_vs_warm": ["CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"],
+    "latency_curve": ["CALL pgbench_lab.latency_curve('select-only', 1, '1 s', rates => '{{50}}')"],
+    "validate_recommendation": ["CALL pgbench_lab.validate_recommendation('select-only', 1, '1 s', 1)"],
     # into a schema of its own (init replaces only tables it made), last
     "init": ["SET search_path = lab2, public, pg_catalog", "SELECT * FROM pgbench_lab.init(1)"],
     "init_sql": ["SELECT * FROM pgbench_lab.init_sql(1)"],
@@ -189,7 +191,7 @@ READS = ["runs", "run_progress", "run_latency", "active_runs", "experiments",
 
 # Calls a superuser must get through (the real work happened).
 MUST_SUCCEED = ["start", "run", "wait", "sweep", "compare_settings", "connection_cost",
-                "cold_vs_warm", "import", "export", "report", "plot", "compare", "init",
+                "cold_vs_warm", "latency_curve", "validate_recommendation", "import", "export", "report", "plot", "compare", "init",
                 "cache_status", "warm", "recommend", "fsync_test", "io_test"]
 
 

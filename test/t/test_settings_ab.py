@@ -85,7 +85,9 @@ def test_mixed_sets_and_own_entry_restored(lab):
     lab.sql("ALTER SYSTEM RESET checkpoint_completion_target")
 
 
-def run_in_background(c, conn, sets="""ARRAY['{}', '{"max_wal_size": "48MB"}']::jsonb[]""", duration="30 s"):
+def run_in_background(c, conn, sets="""ARRAY['{"max_wal_size": "48MB"}', '{}']::jsonb[]""", duration="30 s"):
+    """A compare_settings whose first set changes max_wal_size, under way in
+    its first run (the set first: the test need not wait a run for it)."""
     bg = Background(conn, f"CALL pgbench_lab.compare_settings('select-only', {sets}, "
                           f"duration => '{duration}', rounds => 1)")
     # set B's run under way: its value is in the file and live
@@ -100,7 +102,7 @@ def test_restored_on_cancel_error_and_termination(lab, how):
     old = fresh_setting(lab, "max_wal_size")
     conn = lab.connect()
     if how == "error":
-        conn.execute("SET statement_timeout = '12s'")
+        conn.execute("SET statement_timeout = '6s'")
         bg = Background(conn, """CALL pgbench_lab.compare_settings('select-only',
                                   ARRAY['{"max_wal_size": "48MB"}', '{}']::jsonb[], duration => '30 s', rounds => 1)""")
         lab.poll("SELECT setting = '48' FROM pg_settings WHERE name = 'max_wal_size'", timeout=60)
