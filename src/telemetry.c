@@ -423,6 +423,41 @@ disk_deltas(Telemetry *tel, double interval_seconds, Datum *v, char *nulls)
 #define TEL_COL_WAITS	(TEL_COL_DISK + TEL_NDISK)
 #define TEL_NCOLS		(TEL_COL_WAITS + 2)
 
+/*
+ * Each standby's lag behind this server in the second, one row each, when
+ * it has any (a primary, or a standby that others stream from): bytes from
+ * the LSNs, times as the WAL senders last measured them.
+ */
+static void
+write_replication(Telemetry *tel, int second)
+{
+	Oid			types[2] = {INT8OID, INT4OID};
+	Datum		v[2];
+	int			rc;
+
+	v[0] = Int64GetDatum(tel->run->run_id);
+	v[1] = Int32GetDatum(second);
+	rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_replication (run_id, second, standby, client_addr, "
+							   "state, sync_state, sent_lag_bytes, write_lag_bytes, flush_lag_bytes, "
+							   "replay_lag_bytes, write_lag_ms, flush_lag_ms, replay_lag_ms) "
+							   "SELECT $1, $2, pg_catalog.format('%s (%s)', s.application_name, s.pid), "
+							   "pg_catalog.host(s.client_addr), s.state, s.sync_state, "
+							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn), "
+							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn), "
+							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn), "
+							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn), "
+							   "pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000, "
+							   "pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000, "
+							   "pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) 1000 "
+							   "FROM pg_catalog.pg_stat_replication s, "
+							   "(SELECT CASE WHEN pg_catalog.pg_is_in_recovery() "
+							   "THEN pg_catalog.pg_last_wal_receive_lsn() "
+							   "ELSE pg_catalog.pg_current_wal_lsn() END AS lsn) h",
+							   2, types, v, NULL, false, 0);
+	if (rc != SPI_OK_INSERT)
+		elog(ERROR, "pgbench_lab could not record the standbys' lag: %s", SPI_result_code_string(rc));
+}
+
 void
 TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 {
@@ -478,6 +513,7 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 							   TEL_NCOLS, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record telemetry: %s", SPI_result_code_string(rc));
+	write_replication(tel, second);
 	WorkerXactCommit();
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(tel->cxt);

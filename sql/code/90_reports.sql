@@ -368,6 +368,7 @@ BEGIN
     RETURN QUERY SELECT pgbench_lab_internal.run_charts(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.telemetry_lines(r.run_id);
+    RETURN QUERY SELECT pgbench_lab_internal.replication_lines(r.run_id);
     RETURN QUERY SELECT 'Notes';
     RETURN QUERY SELECT x.w FROM pgbench_lab_internal.run_notes(r) WITH ORDINALITY AS n(t, i),
                                  pgbench_lab_internal.wrap(n.t, '  - ') WITH ORDINALITY AS x(w, j)

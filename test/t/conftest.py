@@ -150,6 +150,27 @@ class Cluster:
         return subprocess.run(cmd + list(args), check=check, capture_output=True, text=True)
 
 
+class Standby(Cluster):
+    """A hot standby of a started primary: pg_basebackup -R (streaming, WAL
+    included), on a port and socket folder of its own, application_name
+    set by cluster_name."""
+
+    def __init__(self, primary, name="standby"):
+        self.name = name
+        self.bindir = primary.bindir
+        self.base = tempfile.mkdtemp(prefix=f"pgbl-{name}-")
+        os.chmod(self.base, 0o755)
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres", "postgres")
+        self.datadir = os.path.join(self.base, "data")
+        self.logfile = os.path.join(self.base, "server.log")
+        self.port = _free_port()
+        self._run(["pg_basebackup", "-D", self.datadir, "-R", "-X", "stream", "--no-sync", "-c", "fast",
+                   "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres"])
+        self.append_conf(f"\nport = {self.port}\nunix_socket_directories = '{self.base}'\n"
+                         f"cluster_name = '{name}'\nhot_standby = on\n")
+
+
 @pytest.fixture(scope="module")
 def node():
     """A started cluster with pgbench_lab created in database postgres."""

@@ -1,0 +1,39 @@
+-- ---------------------------------------------------------------------------
+-- replication: for a run on a primary with standbys, each standby's lag
+-- second by second (pg_stat_replication, read by the run's coordinator
+-- when it writes the second's telemetry).  Read as run_progress is.
+-- ---------------------------------------------------------------------------
+
+CREATE TABLE pgbench_lab.run_replication (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    second integer NOT NULL,
+    standby text NOT NULL,
+    client_addr text,
+    state text,
+    sync_state text,
+    sent_lag_bytes numeric,
+    write_lag_bytes numeric,
+    flush_lag_bytes numeric,
+    replay_lag_bytes numeric,
+    write_lag_ms double precision,
+    flush_lag_ms double precision,
+    replay_lag_ms double precision,
+    PRIMARY KEY (run_id, second, standby)
+);
+COMMENT ON TABLE pgbench_lab.run_replication IS
+    'Per second of each run on a primary: every standby''s lag behind it, in bytes of WAL and in time (pg_stat_replication)';
+COMMENT ON COLUMN pgbench_lab.run_replication.standby IS
+    'The standby''s application_name and its WAL sender''s process id, as "name (pid)": unique among the second''s standbys';
+COMMENT ON COLUMN pgbench_lab.run_replication.sent_lag_bytes IS
+    'WAL written on the primary but not yet sent to the standby, in bytes';
+COMMENT ON COLUMN pgbench_lab.run_replication.replay_lag_bytes IS
+    'WAL written on the primary but not yet replayed by the standby, in bytes: what a read there does not see yet';
+COMMENT ON COLUMN pgbench_lab.run_replication.replay_lag_ms IS
+    'pg_stat_replication.replay_lag: the time between a commit on the primary and its replay on the standby, as the primary last measured it (NULL when the standby has caught up and is idle)';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_replication', '');
+ALTER TABLE pgbench_lab.run_replication ENABLE ROW LEVEL SECURITY;
+CREATE POLICY run_replication_read ON pgbench_lab.run_replication FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_replication.run_id));
+GRANT SELECT ON pgbench_lab.run_replication TO PUBLIC;

@@ -1,0 +1,90 @@
+"""A primary and a real hot standby (pg_basebackup -R, streaming): every
+second of a run on the primary records each standby's lag behind it
+(pgbench_lab.run_replication, from pg_stat_replication), cross-checked with
+the standby's own replay position; with the standby's replay paused the
+lag grows and report() says so, resumed it stays bounded.  Nothing here
+asserts a speed."""
+import pytest
+
+from conftest import Standby, pgbench_cluster
+
+
+@pytest.fixture(scope="module")
+def pair():
+    for primary in pgbench_cluster("primary", {"shared_buffers": "32MB"}, scale=2):
+        standby = Standby(primary, "standby1")
+        try:
+            standby.start()
+            primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
+            yield primary, standby
+        finally:
+            standby.destroy()
+
+
+def run(c, workload, **kw):
+    names = "".join(f", {k} => %({k})s" for k in kw)
+    with c.connect() as conn:
+        row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
+    assert row[1] == "done", row
+    return row[0]
+
+
+def lags(c, run_id):
+    return c.sql("""SELECT second, standby, client_addr, state, replay_lag_bytes, replay_lag_ms,
+                           sent_lag_bytes, flush_lag_bytes
+                      FROM pgbench_lab.run_replication WHERE run_id = %s ORDER BY second""", (run_id,))
+
+
+def report(c, run_id):
+    return [r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,))]
+
+
+def test_each_second_records_the_standby(pair):
+    primary, standby = pair
+    rid = run(primary, "tpcb-like", clients=2, duration="3 s")
+    rows = lags(primary, rid)
+    seconds = [s for (s,) in primary.sql("SELECT second FROM pgbench_lab.run_telemetry WHERE run_id = %s "
+                                         "ORDER BY second", (rid,))]
+    assert [r[0] for r in rows] == seconds, rows
+    pid = primary.scalar("SELECT pid FROM pg_stat_replication")
+    assert all(r[1] == f"standby1 ({pid})" and r[2] == "127.0.0.1" and r[3] == "streaming" for r in rows), rows
+    assert all(r[4] is not None and r[4] >= 0 and r[6] <= r[7] <= r[4] for r in rows), rows
+    lines = report(primary, rid)
+    i = next(i for i, x in enumerate(lines) if x.startswith("Standbys:"))
+    assert lines[i + 1].startswith(f"  standby1 ({pid}) │")
+    assert lines[i + 2].rstrip().endswith(": bounded"), lines[i + 2]
+    # a run on a server without standbys records none
+    assert standby.scalar("SELECT pg_is_in_recovery()") is True
+
+
+def test_paused_replay_grows_the_lag_and_resumed_it_is_bounded(pair):
+    primary, standby = pair
+    standby.sql("SELECT pg_wal_replay_pause()")
+    try:
+        standby.poll("SELECT pg_get_wal_replay_pause_state() = 'paused'")
+        rid = run(primary, "tpcb-like", clients=2, duration="4 s")
+        rows = [r for r in lags(primary, rid) if r[4] is not None]
+        assert len(rows) >= 3, rows
+        growth = [r[4] for r in rows]
+        assert growth == sorted(growth) and growth[-1] > growth[0] > 0, growth
+        # the standby's own replay position: it has not moved, so the
+        # primary's WAL beyond it is at least the last lag recorded
+        behind = primary.scalar("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)",
+                                (standby.scalar("SELECT pg_last_wal_replay_lsn()::text"),))
+        assert growth[-1] <= behind and growth[-1] >= behind / 2, (growth, behind)
+        text = "\n".join(report(primary, rid))
+        assert "growing (it ended at its largest): the standby did not keep up" in text, text
+    finally:
+        standby.sql("SELECT pg_wal_replay_resume()")
+    primary.poll("SELECT replay_lsn = pg_current_wal_lsn() FROM pg_stat_replication")
+    rid = run(primary, "tpcb-like", clients=2, duration="3 s")
+    rows = lags(primary, rid)
+    assert max(r[4] for r in rows) < growth[-1], (rows, growth)
+    assert any(x.rstrip().endswith(": bounded") for x in report(primary, rid))
+
+
+def test_without_standbys_nothing_is_recorded(pair, new_cluster):
+    primary, standby = pair
+    # the standby itself has no standbys; a primary whose standby stopped neither
+    rid = run(primary, "select-only", clients=1, duration="1 s", settings='{"pgbench_lab.telemetry": "off"}')
+    assert lags(primary, rid) == [], "telemetry off records no lag either"
