@@ -17,11 +17,16 @@
  *	2. checks every step's run as run() will check it (RunnerPrepare: the
  *	   workload, clients, duration, label, every setting, the target),
  *	   so that nothing is recorded or started when any step would fail;
- *	3. records the experiment, then for each step calls the preparation
- *	   (its text becomes a NOTICE) and commits, CALLs run() with the step's
+ *	3. records the experiment, then for each step that has a "prepare"
+ *	   calls the preparation (its text becomes a NOTICE) and commits;
+ *	   for every step, CALLs run() with the step's
  *	   arguments as parameters, and links the run;
  *	4. ends the experiment and returns the finding function's columns as
  *	   the procedure's INOUT columns of the same names.
+ *
+ * A plan with "restart" (compare_settings with restart_settings) runs its
+ * phase-1 steps, then waits for a restart; resume() runs the phase-2 steps
+ * (experiment_restart.c).
  *
  * run() commits before it waits, so the driver runs non-atomically and
  * holds no snapshot between or during runs; that is also why the kinds'
@@ -225,6 +230,7 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_START, &isnull);
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
 	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 8 + RUNNER_NARGS_START, &isnull));
+	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 9 + RUNNER_NARGS_START, &isnull));
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
@@ -245,7 +251,8 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "r.script, r.scripts, r.variables, r.sample_rate, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
 							  "s.v OPERATOR(pg_catalog.->) 'system', "
-							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0) "
+							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
+							  "s.v OPERATOR(pg_catalog.?) 'prepare' "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
 							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
@@ -609,7 +616,7 @@ ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan, int64
 			SettingsPut(saved, plan->steps[i].system);
 			SPI_commit();
 		}
-		if (kind->preparation.name != NULL)
+		if (kind->preparation.name != NULL && plan->steps[i].prepare)
 			prepare_step(kind, &plan->steps[i], experiment_id);
 		link_run(experiment_id, &plan->steps[i],
 				 run_step(kind, plan, &plan->steps[i], experiment_id));

@@ -47,6 +47,7 @@ typedef struct ExperimentStep
 	Datum		step;			/* the step's jsonb, for the preparation */
 	Jsonb	   *system;			/* reload-level settings, or NULL */
 	int32		phase;			/* two-phase plans: 1 or 2; else 0 */
+	bool		prepare;		/* has a "prepare": the kind's preparation runs */
 	NullableDatum args[RUNNER_NARGS_START];
 } ExperimentStep;
 

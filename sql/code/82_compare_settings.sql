@@ -200,11 +200,12 @@ BEGIN
 END
 $$;
 
--- A step's preparation: nothing for the sets of one phase; for a
--- two-phase experiment, pgbench's tables and their indexes loaded into
--- shared buffers through pg_prewarm (as far as they fit), before every run
--- of both phases, so that the runs before and after the restart start
--- alike (a restart empties shared buffers).
+-- A step's preparation, called by the driver for the steps with a
+-- "prepare" (those of a two-phase experiment, a superuser's): pgbench's
+-- tables and their indexes loaded into shared buffers through pg_prewarm
+-- (as far as they fit), before every run of both phases, so that the runs
+-- before and after the restart start alike (a restart empties shared
+-- buffers).
 CREATE FUNCTION pgbench_lab_internal.settings_prepare(experiment_id bigint, step jsonb)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -322,6 +323,7 @@ COMMENT ON PROCEDURE pgbench_lab.resume(bigint, text) IS
 
 REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbench_lab.resume(bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.settings_prepare(bigint, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
