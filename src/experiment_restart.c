@@ -311,9 +311,18 @@ pgbench_lab_resume(PG_FUNCTION_ARGS)
 	c.experiment_id = PG_GETARG_INT64(0);
 	/* the saved file lives until the exit callback is disarmed */
 	c.cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab resume", ALLOCSET_SMALL_SIZES);
-	SecureAsOwner(read_as_owner, &c);
-	check_waiting(&c);
-	check_live(&c);
+	PG_TRY();
+	{
+		SecureAsOwner(read_as_owner, &c);
+		check_waiting(&c);
+		check_live(&c);
+	}
+	PG_CATCH();
+	{
+		MemoryContextDelete(c.cxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	kind = compare_settings_kind(cxt);
 	plan = ExperimentReadPlan(c.plan, cxt);
 	ExperimentCheckSteps(&kind, &plan);
