@@ -17,11 +17,16 @@
  *	2. checks every step's run as run() will check it (RunnerPrepare: the
  *	   workload, clients, duration, label, every setting, the target),
  *	   so that nothing is recorded or started when any step would fail;
- *	3. records the experiment, then for each step calls the preparation
- *	   (its text becomes a NOTICE) and commits, CALLs run() with the step's
+ *	3. records the experiment, then for each step that has a "prepare"
+ *	   calls the preparation (its text becomes a NOTICE) and commits;
+ *	   for every step, CALLs run() with the step's
  *	   arguments as parameters, and links the run;
  *	4. ends the experiment and returns the finding function's columns as
  *	   the procedure's INOUT columns of the same names.
+ *
+ * A plan with "restart" (compare_settings with restart_settings) runs its
+ * phase-1 steps, then waits for a restart; resume() runs the phase-2 steps
+ * (experiment_restart.c).
  *
  * run() commits before it waits, so the driver runs non-atomically and
  * holds no snapshot between or during runs; that is also why the kinds'
@@ -48,9 +53,8 @@
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 
+#include "experiment.h"
 #include "pgbench_lab.h"
-#include "runner.h"
-#include "settings_apply.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
 
@@ -63,7 +67,7 @@ PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
 /*
  * run()'s arguments that a step may give, in RunnerArg order (start()'s:
- * the checks of check_steps() see them laid out as start() has them).
+ * the checks of ExperimentCheckSteps() see them laid out as start() has them).
  */
 static const struct
 {
@@ -77,49 +81,6 @@ static const struct
 	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
 	{"sample_rate", FLOAT8OID}
 };
-
-/*
- * A function's name for the text of a call: its schema and its name, each
- * quoted, to be written "%s.%s" (a call resolved through no search_path).
- */
-typedef struct FunctionName
-{
-	const char *schema;
-	const char *name;
-} FunctionName;
-
-/* A row of pgbench_lab.experiment_kinds, with its functions' SQL names. */
-typedef struct ExperimentKind
-{
-	char	   *kind;
-	char	   *procedure;		/* for messages: pgbench_lab.sweep() */
-	FunctionName planner;
-	Oid			planner_oid;
-	FunctionName preparation;	/* name NULL: none */
-	FunctionName finding;		/* name NULL: the result is the experiment id */
-} ExperimentKind;
-
-typedef struct ExperimentStep
-{
-	int32		variant;
-	int32		round;
-	char	   *name;			/* labels the run when the step gives none */
-	char	   *about;			/* what the step is, for messages */
-	Datum		step;			/* the step's jsonb, for the preparation */
-	Jsonb	   *system;			/* reload-level settings, or NULL */
-	NullableDatum args[RUNNER_NARGS_START];
-} ExperimentStep;
-
-typedef struct ExperimentPlan
-{
-	Datum		plan;			/* the planner's jsonb */
-	bool		stop_on_failure;
-	Datum		system_names;	/* text[] of every step's reload-level settings */
-	bool		has_system;
-	int			nsteps;
-	ExperimentStep *steps;
-} ExperimentPlan;
-
 
 static FunctionName
 function_name(Oid fn)
@@ -141,8 +102,8 @@ optional_function(HeapTuple row, TupleDesc desc, int col)
 }
 
 /* The kind whose procedure is fn, or an error. */
-static ExperimentKind
-read_kind(Oid fn, MemoryContext cxt)
+ExperimentKind
+ExperimentReadKind(Oid fn, MemoryContext cxt)
 {
 	Oid			type = OIDOID;
 	Datum		value = ObjectIdGetDatum(fn);
@@ -268,16 +229,19 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	}
 	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_START, &isnull);
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
+	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 8 + RUNNER_NARGS_START, &isnull));
+	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 9 + RUNNER_NARGS_START, &isnull));
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
-static ExperimentPlan
-read_plan(Datum plan, MemoryContext cxt)
+ExperimentPlan
+ExperimentReadPlan(Datum plan, MemoryContext cxt)
 {
 	Oid			type = JSONBOID;
 	ExperimentPlan p;
 	MemoryContext old;
 	bool		isnull;
+	Datum		d;
 
 	if (SPI_execute_with_args("SELECT (s.v OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4, "
 							  "(s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4, "
@@ -286,7 +250,9 @@ read_plan(Datum plan, MemoryContext cxt)
 							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
 							  "r.script, r.scripts, r.variables, r.sample_rate, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
-							  "s.v OPERATOR(pg_catalog.->) 'system' "
+							  "s.v OPERATOR(pg_catalog.->) 'system', "
+							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
+							  "s.v OPERATOR(pg_catalog.?) 'prepare' "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i), "
 							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
@@ -315,14 +281,22 @@ read_plan(Datum plan, MemoryContext cxt)
 	p.stop_on_failure = p.nsteps > 0 &&
 		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
 								   6 + RUNNER_NARGS_START, &isnull));
-	/* the reload-level settings any step changes */
+	/* the reload-level settings any step changes; the restart-level ones */
 	if (SPI_execute_with_args("SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text("
-							  "COALESCE($1 OPERATOR(pg_catalog.->) 'system_names', '[]')))",
+							  "COALESCE($1 OPERATOR(pg_catalog.->) 'system_names', '[]'))), "
+							  "$1 OPERATOR(pg_catalog.->) 'restart', "
+							  "ARRAY(SELECT k FROM pg_catalog.jsonb_object_keys(CASE WHEN pg_catalog.jsonb_typeof("
+							  "$1 OPERATOR(pg_catalog.->) 'restart') OPERATOR(pg_catalog.=) 'object' "
+							  "THEN $1 OPERATOR(pg_catalog.->) 'restart' END) AS k ORDER BY k)",
 							  1, &type, &plan, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the settings of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);
 	p.system_names = datumCopy(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull),
 							   false, -1);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+	p.restart = isnull ? NULL : DatumGetJsonbPCopy(d);
+	p.restart_names = datumCopy(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull),
+								false, -1);
 	MemoryContextSwitchTo(old);
 	p.has_system = ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(p.system_names)),
 								  ARR_DIMS(DatumGetArrayTypeP(p.system_names))) > 0;
@@ -362,8 +336,8 @@ check_context(void *arg)
  * Every step's run checked as run() checks it, before anything is recorded:
  * a bad setting in the last step must not stop the experiment halfway.
  */
-static void
-check_steps(const ExperimentKind *kind, const ExperimentPlan *plan)
+void
+ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan)
 {
 	bool		any_system = false;
 	CheckContext c = {NULL, kind->procedure};
@@ -551,8 +525,8 @@ link_run(int64 experiment_id, const ExperimentStep *s, int64 run_id)
  * The procedure's INOUT row: each column from the finding's column of the
  * same name, experiment_id from the experiment if the finding has none.
  */
-static Datum
-result_row(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment_id, MemoryContext cxt)
+Datum
+ExperimentResultRow(FunctionCallInfo fcinfo, const ExperimentKind *kind, int64 experiment_id, MemoryContext cxt)
 {
 	TupleDesc	desc;
 	Datum	   *values;
@@ -611,7 +585,7 @@ recover_settings(void)
 {
 	ListCell   *lc;
 
-	foreach(lc, SettingsRecover())
+	foreach(lc, SettingsRecover(false))
 	{
 		SettingsRecovered *r = (SettingsRecovered *) lfirst(lc);
 
@@ -624,20 +598,25 @@ recover_settings(void)
 	SPI_commit();
 }
 
-/* The steps, one after the other, each with its reload-level settings. */
-static void
-run_steps(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experiment_id,
-		  AutoConfSaved *saved)
+/*
+ * The steps of one phase (0: a plan of one phase), one after the other,
+ * each with its reload-level settings.
+ */
+void
+ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experiment_id,
+				   AutoConfSaved *saved, int32 phase)
 {
 	for (int i = 0; i < plan->nsteps; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (saved != NULL)
+		if (plan->steps[i].phase != phase)
+			continue;
+		if (saved != NULL && plan->has_system)
 		{
 			SettingsPut(saved, plan->steps[i].system);
 			SPI_commit();
 		}
-		if (kind->preparation.name != NULL)
+		if (kind->preparation.name != NULL && plan->steps[i].prepare)
 			prepare_step(kind, &plan->steps[i], experiment_id);
 		link_run(experiment_id, &plan->steps[i],
 				 run_step(kind, plan, &plan->steps[i], experiment_id));
@@ -646,13 +625,23 @@ run_steps(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experime
 	}
 }
 
+void
+ExperimentEnd(int64 experiment_id)
+{
+	Oid			type = INT8OID;
+	Datum		id = Int64GetDatum(experiment_id);
+	bool		isnull;
+
+	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
+}
+
 /*
  * An error or a cancel: the settings put back before the error goes on.
  * The error is copied and flushed meanwhile, so that putting them back may
  * report its own trouble (as a WARNING) without losing it.
  */
-static void
-restore_in_error(MemoryContext cxt, AutoConfSaved *saved)
+void
+ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved)
 {
 	ErrorData  *edata;
 
@@ -679,17 +668,16 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	ExperimentPlan plan;
 	int64		experiment_id;
 	Datum		result;
-	bool		isnull;
-	Oid			type = INT8OID;
-	Datum		id;
 	AutoConfSaved *volatile saved = NULL;
 
 	/* everything is checked first, even where it could not then run */
 	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	kind = read_kind(fcinfo->flinfo->fn_oid, cxt);
-	plan = read_plan(call_planner(fcinfo, &kind), cxt);
-	check_steps(&kind, &plan);
+	kind = ExperimentReadKind(fcinfo->flinfo->fn_oid, cxt);
+	plan = ExperimentReadPlan(call_planner(fcinfo, &kind), cxt);
+	if (plan.restart != NULL)
+		SettingsCheckRestart(plan.restart);
+	ExperimentCheckSteps(&kind, &plan);
 	if (atomic)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
@@ -700,6 +688,8 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	experiment_id = begin_experiment(&kind, &plan);
 	if (plan.has_system)
 		saved = SettingsSave(experiment_id, plan.system_names);
+	else if (plan.restart != NULL)
+		saved = SettingsSave(experiment_id, plan.restart_names);
 	/*
 	 * Committed before anything changes, and so that the session holds no
 	 * xid while the first run starts (a run's launch waits for its workers
@@ -708,22 +698,33 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	SPI_commit();
 	PG_TRY();
 	{
-		run_steps(&kind, &plan, experiment_id, saved);
-		if (saved != NULL)
+		ExperimentRunSteps(&kind, &plan, experiment_id, saved, plan.restart != NULL ? 1 : 0);
+		/* a two-phase plan writes set B's values and waits for a restart */
+		if (plan.restart != NULL)
+			ExperimentWaitForRestart(&plan, saved);
+		else if (saved != NULL)
 			SettingsRestore(saved);
 	}
 	PG_CATCH();
 	{
 		if (saved != NULL)
-			restore_in_error(cxt, saved);
+			ExperimentRestoreInError(cxt, saved);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	if (saved != NULL)
 		SettingsFree(saved);
-	id = Int64GetDatum(experiment_id);
-	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
-	result = result_row(fcinfo, &kind, experiment_id, cxt);
+	if (plan.restart != NULL)
+	{
+		SPI_commit();
+		ereport(NOTICE,
+				(errmsg("restart the server, then CALL pgbench_lab.resume(" INT64_FORMAT ")", experiment_id),
+				 errdetail("Set A ran its rounds; set B's restart-level settings are written to "
+						   "postgresql.auto.conf with ALTER SYSTEM and take effect at the restart.")));
+	}
+	else
+		ExperimentEnd(experiment_id);
+	result = ExperimentResultRow(fcinfo, &kind, experiment_id, cxt);
 	SPI_finish();
 	return result;
 }

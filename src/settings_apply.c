@@ -28,6 +28,12 @@
  *	   experiment, or restore_settings(), restores from the record what no
  *	   session put back (SettingsRecover).
  *
+ * Restart-level settings (a two-phase compare_settings) are checked the
+ * same way before anything changes (SettingsCheckRestart), written at the
+ * end of phase 1 and left in the file across the restart
+ * (SettingsWriteRestart), and the file put back at the end of phase 2
+ * (SettingsWriteBackRestart); the record stays open in between.
+ *
  * The record is the extension owner's, as the results are; it is read and
  * written as the owner (SecureAsOwner), and never granted to anyone: the
  * file may hold passwords.
@@ -36,6 +42,7 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <signal.h>
 
 #include "catalog/pg_type.h"
@@ -117,8 +124,13 @@ refuse_restart_level(const char *name, const char *context)
 						 "needs a restart between its values.")));
 }
 
+#define PGBL_RELOAD_EXAMPLES "Compare settings such as max_wal_size, checkpoint_timeout, checkpoint_completion_target, " \
+	"wal_writer_delay or bgwriter_lru_maxpages; change this one by hand."
+#define PGBL_RESTART_EXAMPLES "Compare settings such as shared_buffers, wal_buffers, max_worker_processes, " \
+	"max_locks_per_transaction or huge_pages; change this one by hand."
+
 static void
-refuse_by_name(const char *name, const char *category)
+refuse_by_name(const char *name, const char *category, const char *hint)
 {
 	if (refused(name, category))
 		ereport(ERROR,
@@ -126,8 +138,7 @@ refuse_by_name(const char *name, const char *category)
 				 errmsg("parameter \"%s\" is not one an experiment may change", name),
 				 errdetail("It belongs to \"%s\": the server may need it to start, to be reached or to keep its copies.",
 						   category),
-				 errhint("Compare settings such as max_wal_size, checkpoint_timeout, checkpoint_completion_target, "
-						 "wal_writer_delay or bgwriter_lru_maxpages; change this one by hand.")));
+				 errhint("%s", hint)));
 }
 
 /* What pg_settings says a setting accepts, for a hint. */
@@ -169,7 +180,7 @@ check_one(const char *name, const char *value)
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
 				 errmsg("parameter \"%s\" is not a reload-level setting", name),
 				 errhint("Only settings of context sighup are changed with ALTER SYSTEM and a reload.")));
-	refuse_by_name(name, category);
+	refuse_by_name(name, category, PGBL_RELOAD_EXAMPLES);
 	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
@@ -218,7 +229,7 @@ SettingsCheckSession(Jsonb *settings)
 			continue;
 		refuse_restart_level(name, context);
 		if (strstr(name, "_librar") != NULL)
-			refuse_by_name(name, category);
+			refuse_by_name(name, category, PGBL_RELOAD_EXAMPLES);
 	}
 }
 
@@ -374,9 +385,17 @@ save_as_owner(void *arg)
 
 	if (SPI_execute("LOCK TABLE pgbench_lab_internal.settings_saved IN EXCLUSIVE MODE", false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not lock pgbench_lab_internal.settings_saved");
-	if (SPI_execute("SELECT s.experiment_id, s.backend_pid FROM pgbench_lab_internal.settings_saved s "
+	if (SPI_execute("SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
 					"WHERE s.restored_at IS NULL", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
+	if (SPI_processed > 0 && strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3), "t") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("experiment %s is waiting for a restart with its settings written by ALTER SYSTEM",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
+				 errhint("Restart the server and CALL pgbench_lab.resume(%s), or abandon it with "
+						 "SELECT * FROM pgbench_lab.restore_settings().",
+						 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
 	if (SPI_processed > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
@@ -530,4 +549,193 @@ SettingsRestoreInError(AutoConfSaved *saved)
 	PG_END_TRY();
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
+}
+
+/*
+ * Restart-level settings (two-phase compare_settings, experiment_restart.c).
+ * A value the server refuses at its start would keep it from starting at
+ * all, so each one is checked as the server will check it: the parameter
+ * exists and is restart-level, is not one the server needs to start or to
+ * be reached (data_directory, port, listen_addresses, preload lists...),
+ * nothing on the command line overrides it, and its value passes the
+ * server's own parsing, range and check hook.  String parameters are
+ * refused: their values are paths, lists and names that only the start
+ * itself could check.
+ *
+ * XXX: a value within the parameter's range can still be more than the
+ * machine gives (shared_buffers beyond its memory, huge_pages = on without
+ * reserved huge pages); the server then refuses to start and the value is
+ * taken out of postgresql.auto.conf by hand.
+ */
+static char *
+setting_vartype(const char *name)
+{
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(name);
+
+	if (SPI_execute_with_args("SELECT s.vartype FROM pg_catalog.pg_settings s "
+							  "WHERE s.name OPERATOR(pg_catalog.=) pg_catalog.lower($1)",
+							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read pg_settings");
+	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+}
+
+static void
+check_restart_one(const char *name, const char *value)
+{
+	char	   *context;
+	char	   *source;
+	char	   *category;
+
+	if (!lookup(name, &context, &source, &category))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unrecognized configuration parameter \"%s\"", name),
+				 errhint("pg_settings lists the parameters of this server; restart-level ones have context postmaster.")));
+	if (strcmp(context, "internal") == 0)
+		refuse_restart_level(name, context);
+	if (strcmp(context, "postmaster") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" is not a restart-level setting", name),
+				 errhint("Compare it with settings => ARRAY['{}', '{\"%s\": \"...\"}']::jsonb[]: it needs no restart.", name)));
+	refuse_by_name(name, category, PGBL_RESTART_EXAMPLES);
+	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
+						name, source),
+				 errhint("Start the server without it to compare its values.")));
+	if (strcmp(setting_vartype(name), "string") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" takes a string, which cannot be checked before the restart", name),
+				 errhint("%s", PGBL_RESTART_EXAMPLES)));
+	if (strchr(value, '\n') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the value of \"%s\" must not contain a newline", name)));
+	/* as the postmaster will read it from the file, changing nothing */
+	if (set_config_option(name, value, PGC_POSTMASTER, PGC_S_FILE, GUC_ACTION_SET,
+						  false, DEBUG1, false) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
+				 errhint("%s", valid_values(name))));
+}
+
+/*
+ * Check the restart-level settings of a two-phase experiment (a jsonb
+ * object of names and values) before anything changes; superusers only.
+ */
+void
+SettingsCheckRestart(Jsonb *restart)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	const char *allow = GetConfigOption("allow_alter_system", true, false);
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may compare restart-level settings"),
+				 errhint("They are written with ALTER SYSTEM and take effect for the whole server when it restarts.")));
+	if (allow != NULL && strcmp(allow, "off") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("restart-level settings cannot be compared while allow_alter_system is off")));
+	it = JsonbIteratorInit(&restart->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *value;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "restart_settings: a key without a value");
+		value = PgblJsonScalarText(&v);
+		if (value == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("setting \"%s\" must be a string, number or boolean", name),
+					 errhint("Give each restart-level setting the value set B is to have.")));
+		check_restart_one(name, value);
+	}
+}
+
+/*
+ * Phase 1's end: set B's values written with ALTER SYSTEM, and the server
+ * told to reread its files (it takes none of them before a restart, but
+ * pg_settings then shows them as pending_restart).
+ */
+void
+SettingsWriteRestart(AutoConfSaved *saved, Jsonb *restart)
+{
+	for (int i = 0; i < saved->nnames; i++)
+		alter_system(saved->names[i], step_value(restart, saved->names[i]));
+	if (kill(PostmasterPid, SIGHUP) != 0)
+		ereport(WARNING,
+				(errmsg("could not signal the postmaster to reload its configuration: %m")));
+}
+
+/*
+ * Phase 2's end: postgresql.auto.conf as it was before phase 1, and so
+ * recorded; the outcome.  The server keeps B's values until it restarts.
+ */
+const char *
+SettingsWriteBackRestart(AutoConfSaved *saved)
+{
+	bool		changed;
+	MarkCall	m = {saved->experiment_id, NULL};
+
+	m.outcome = psprintf("%s; the server runs with set B's values until it restarts again",
+						 SettingsPutBack(saved, &changed));
+	AutoConfDisarmExit();
+	(void) kill(PostmasterPid, SIGHUP);
+	SecureAsOwner(mark_as_owner, &m);
+	return m.outcome;
+}
+
+/*
+ * Whether a restart-level setting has the value an experiment wrote, as
+ * the server took it: numbers compared in the parameter's unit (256MB and
+ * 32768 8kB-pages are the same), booleans and enums by meaning; *shown is
+ * the live value as SHOW prints it.
+ */
+bool
+SettingsValueIsLive(const char *name, const char *value, char **shown)
+{
+	char	   *vartype = setting_vartype(name);
+	const char *live = GetConfigOption(name, false, false);
+	int			flags = GetConfigOptionFlags(name, false);
+
+	*shown = GetConfigOptionByName(name, NULL, false);
+	if (strcmp(vartype, "integer") == 0)
+	{
+		int			want;
+		int			have;
+
+		return parse_int(value, &want, flags, NULL) && parse_int(live, &have, flags, NULL) && want == have;
+	}
+	if (strcmp(vartype, "real") == 0)
+	{
+		double		want;
+		double		have;
+
+		return parse_real(value, &want, flags, NULL) && parse_real(live, &have, flags, NULL) &&
+			fabs(want - have) <= 1e-9 * Max(fabs(want), fabs(have));
+	}
+	if (strcmp(vartype, "bool") == 0)
+	{
+		bool		want;
+		bool		have;
+
+		return parse_bool(value, &want) && parse_bool(live, &have) && want == have;
+	}
+	if (strcmp(vartype, "enum") == 0)
+		return pg_strcasecmp(value, live) == 0;
+	return strcmp(value, live) == 0;
 }

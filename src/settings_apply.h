@@ -12,6 +12,8 @@
 
 #include "postgres.h"
 
+#include "access/htup.h"
+#include "access/tupdesc.h"
 #include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
@@ -55,6 +57,10 @@ extern void SettingsRestoreInError(AutoConfSaved *saved);
 extern void SettingsFree(AutoConfSaved *saved);
 extern const char *SettingsPutBack(const AutoConfSaved *saved, bool *changed);
 extern void SettingsMarkRestored(int64 experiment_id, const char *outcome);
+extern void SettingsCheckRestart(Jsonb *restart);
+extern void SettingsWriteRestart(AutoConfSaved *saved, Jsonb *restart);
+extern const char *SettingsWriteBackRestart(AutoConfSaved *saved);
+extern bool SettingsValueIsLive(const char *name, const char *value, char **shown);
 
 /* settings_restore.c */
 typedef struct SettingsRecovered
@@ -65,9 +71,12 @@ typedef struct SettingsRecovered
 	char	   *outcome;
 	bool		changed;		/* the file was written */
 	bool		live;			/* its experiment is still under way */
+	bool		waiting;		/* a two-phase experiment between its phases */
 	int			pid;
 } SettingsRecovered;
 
-extern List *SettingsRecover(void);
+extern List *SettingsRecover(bool abandon_waiting);
+extern AutoConfSaved *SettingsSavedFromRow(HeapTuple row, TupleDesc desc, MemoryContext cxt,
+										   SettingsRecovered *r);
 
 #endif							/* PGBL_SETTINGS_APPLY_H */

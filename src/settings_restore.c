@@ -15,11 +15,15 @@
  * then the server reloads, and the record says what was done.  This runs
  * as the extension's owner whoever calls the experiment: it only puts
  * back what a superuser's experiment recorded, from a table no one else
- * may write.
+ * may write.  A two-phase experiment between its phases (waiting for a
+ * restart, src/experiment_restart.c) is left alone by the experiments'
+ * calls; restore_settings() by hand abandons it.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <signal.h>
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -39,12 +43,18 @@ PG_FUNCTION_INFO_V1(pgbench_lab_restore_settings);
 typedef struct RecoverCall
 {
 	MemoryContext cxt;
+	bool		abandon_waiting;
 	List	   *done;			/* of SettingsRecovered */
 } RecoverCall;
 
-/* One record's saved state, from its row (copied into cxt). */
-static AutoConfSaved *
-saved_from_row(HeapTuple row, TupleDesc desc, MemoryContext cxt, SettingsRecovered *r)
+/*
+ * One record's saved state, from its row (copied into cxt): the columns
+ * experiment_id, names, auto_conf, saved_at, the entries as a text[] in
+ * the order of names, whether its session is alive, its pid, and whether
+ * it waits for a restart (the columns of the query below).
+ */
+AutoConfSaved *
+SettingsSavedFromRow(HeapTuple row, TupleDesc desc, MemoryContext cxt, SettingsRecovered *r)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	AutoConfSaved *s = palloc0(sizeof(AutoConfSaved));
@@ -81,8 +91,45 @@ saved_from_row(HeapTuple row, TupleDesc desc, MemoryContext cxt, SettingsRecover
 		s->orig[i] = nulls[i] ? NULL : TextDatumGetCString(elems[i]);
 	r->live = DatumGetBool(SPI_getbinval(row, desc, 6, &isnull));
 	r->pid = DatumGetInt32(SPI_getbinval(row, desc, 7, &isnull));
+	r->waiting = DatumGetBool(SPI_getbinval(row, desc, 8, &isnull));
 	MemoryContextSwitchTo(old);
 	return s;
+}
+
+/*
+ * A two-phase experiment abandoned between its phases: the file as it was
+ * before phase 1, the record closed and the experiment aborted.  If the
+ * server has restarted since set B's values were written, it runs with
+ * them until it restarts again.
+ */
+static const char *
+abandon(AutoConfSaved *saved, bool *changed)
+{
+	Oid			type = INT8OID;
+	Datum		id = Int64GetDatum(saved->experiment_id);
+	const char *how = SettingsPutBack(saved, changed);
+	bool		restarted;
+	bool		isnull;
+	char	   *outcome;
+
+	(void) kill(PostmasterPid, SIGHUP);
+	if (SPI_execute_with_args("UPDATE pgbench_lab.experiments e SET status = 'aborted', "
+							  "finished_at = pg_catalog.clock_timestamp() "
+							  "WHERE e.experiment_id OPERATOR(pg_catalog.=) $1 "
+							  "AND e.status OPERATOR(pg_catalog.=) 'waiting for restart'",
+							  1, &type, &id, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark experiment " INT64_FORMAT " aborted", saved->experiment_id);
+	if (SPI_execute_with_args("SELECT pg_catalog.pg_postmaster_start_time() OPERATOR(pg_catalog.>) s.written_at "
+							  "FROM pgbench_lab_internal.settings_saved s "
+							  "WHERE s.experiment_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &id, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
+	restarted = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	outcome = psprintf("experiment abandoned while waiting for a restart: %s; %s", how,
+					   restarted ? "the server runs with set B's values until it restarts again"
+					   : "the server never ran with set B's values");
+	SettingsMarkRestored(saved->experiment_id, outcome);
+	return outcome;
 }
 
 /* Runs as the extension's owner (SecureAsOwner). */
@@ -99,7 +146,7 @@ recover_as_owner(void *arg)
 					"FROM pg_catalog.unnest(s.names) WITH ORDINALITY AS u(n, i) ORDER BY u.i), "
 					"s.backend_pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid() AND EXISTS ("
 					"SELECT FROM pg_catalog.pg_stat_get_activity(s.backend_pid) a "
-					"WHERE a.backend_start OPERATOR(pg_catalog.=) s.backend_start), s.backend_pid "
+					"WHERE a.backend_start OPERATOR(pg_catalog.=) s.backend_start), s.backend_pid, s.waiting "
 					"FROM pgbench_lab_internal.settings_saved s WHERE s.restored_at IS NULL "
 					"ORDER BY s.experiment_id DESC", false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
@@ -107,11 +154,19 @@ recover_as_owner(void *arg)
 	saved = palloc(sizeof(AutoConfSaved *) * Max(n, 1));
 	rec = MemoryContextAllocZero(call->cxt, sizeof(SettingsRecovered) * Max(n, 1));
 	for (int i = 0; i < n; i++)
-		saved[i] = saved_from_row(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, call->cxt, &rec[i]);
+		saved[i] = SettingsSavedFromRow(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, call->cxt, &rec[i]);
 	for (int i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (rec[i].live)
+		if (rec[i].waiting && call->abandon_waiting)
+			rec[i].outcome = MemoryContextStrdup(call->cxt, abandon(saved[i], &rec[i].changed));
+		else if (rec[i].waiting)
+			rec[i].outcome = MemoryContextStrdup(call->cxt,
+												 psprintf("waiting for a restart: left as it is (CALL pgbench_lab.resume("
+														  INT64_FORMAT ") after the restart, or "
+														  "SELECT * FROM pgbench_lab.restore_settings() to abandon it)",
+														  rec[i].experiment_id));
+		else if (rec[i].live)
 			rec[i].outcome = MemoryContextStrdup(call->cxt,
 												 psprintf("experiment under way in session %d: left as it is",
 														  rec[i].pid));
@@ -132,9 +187,9 @@ recover_as_owner(void *arg)
  * commits.
  */
 List *
-SettingsRecover(void)
+SettingsRecover(bool abandon_waiting)
 {
-	RecoverCall call = {CurrentMemoryContext, NIL};
+	RecoverCall call = {CurrentMemoryContext, abandon_waiting, NIL};
 
 	SecureAsOwner(recover_as_owner, &call);
 	return call.done;
@@ -145,7 +200,9 @@ SettingsRecover(void)
  *	RETURNS TABLE (experiment_id bigint, settings text[], saved_at timestamptz, outcome text)
  *
  * By hand, after a crash or an immediate shutdown mid-experiment: what
- * was restored, and the experiments still under way.  Superusers only.
+ * was restored, and the experiments still under way.  A two-phase
+ * experiment waiting for its restart is abandoned: the file goes back as
+ * it was before its first phase.  Superusers only.
  */
 Datum
 pgbench_lab_restore_settings(PG_FUNCTION_ARGS)
@@ -162,7 +219,7 @@ pgbench_lab_restore_settings(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	done = SettingsRecover();
+	done = SettingsRecover(true);
 	foreach(lc, done)
 	{
 		SettingsRecovered *r = (SettingsRecovered *) lfirst(lc);

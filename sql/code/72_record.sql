@@ -27,7 +27,8 @@ $$;
 -- its session is gone or idle, or has gone on to a statement and a
 -- transaction that both began after the experiment did.  (A procedure's
 -- CALL began before it, though the procedure commits between runs; several
--- statements of one transaction block share its start.)
+-- statements of one transaction block share its start.)  A two-phase
+-- experiment's second phase counts from resume()'s start.
 CREATE FUNCTION pgbench_lab_internal.experiment_stopped(e pgbench_lab.experiments)
 RETURNS boolean LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -35,7 +36,8 @@ AS $$
     SELECT e.status OPERATOR(pg_catalog.=) 'running' AND e.source_server IS NULL AND e.backend_pid IS NOT NULL
        AND NOT EXISTS (SELECT FROM pg_catalog.pg_stat_get_activity(e.backend_pid) a
                         WHERE a.backend_start OPERATOR(pg_catalog.=) e.backend_start AND a.state OPERATOR(pg_catalog.=) 'active'
-                          AND (a.query_start OPERATOR(pg_catalog.<=) e.started_at OR a.xact_start OPERATOR(pg_catalog.<=) e.started_at))
+                          AND (a.query_start OPERATOR(pg_catalog.<=) COALESCE(e.resumed_at, e.started_at)
+                               OR a.xact_start OPERATOR(pg_catalog.<=) COALESCE(e.resumed_at, e.started_at)))
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.experiment_begin_as(caller regrole, args jsonb)

@@ -77,7 +77,8 @@ AS $$
             "scripts": "array", "variables": "object",
             "knee_threshold": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
-            "duration": "interval", "rounds": "count!", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
+            "duration": "interval", "rounds": "count!", "scripts": "array", "variables": "object",
+            "rate": "num", "latency_limit": "interval", "restart_settings": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
             "relations": "array", "relids": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
@@ -642,7 +643,7 @@ BEGIN
     IF run_ids IS NULL THEN
         rids := ARRAY(SELECT r.run_id FROM pgbench_lab.runs r WHERE r.status OPERATOR(pg_catalog.<>) 'running');
         eids := ARRAY(SELECT e.experiment_id FROM pgbench_lab.experiments e
-                       WHERE e.status OPERATOR(pg_catalog.<>) 'running'
+                       WHERE NOT e.status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'waiting for restart'])
                          AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x
                                           WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id
                                             AND NOT x.run_id OPERATOR(pg_catalog.=) ANY (rids)));
@@ -654,6 +655,13 @@ BEGIN
                       UNION
                       SELECT x.run_id FROM pgbench_lab.experiment_runs x
                        WHERE x.experiment_id OPERATOR(pg_catalog.=) ANY (eids));
+        SELECT e.experiment_id INTO bad FROM pgbench_lab.experiments e
+         WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (eids) AND e.status OPERATOR(pg_catalog.=) 'waiting for restart' LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'experiment % is waiting for a restart', bad
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Export it when its second phase has run: restart the server, then CALL pgbench_lab.resume(experiment_id).';
+        END IF;
         SELECT r.run_id INTO bad FROM pgbench_lab.runs r
          WHERE r.run_id OPERATOR(pg_catalog.=) ANY (rids) AND r.status OPERATOR(pg_catalog.=) 'running' LIMIT 1;
         IF FOUND THEN

@@ -6,6 +6,18 @@
 -- are written with ALTER SYSTEM before each run, the server reloads, and
 -- postgresql.auto.conf is put back as it was afterwards, whatever happens
 -- (superusers only; src/settings_apply.c).
+--
+-- Restart-level settings (restart_settings: shared_buffers, max_connections
+-- ...) take two phases with a restart between them (src/experiment_restart.c):
+-- compare_settings() measures the current settings (A) in its rounds,
+-- writes B with ALTER SYSTEM, and stops, waiting for a restart; resume()
+-- checks that the server restarted and runs with B's values, measures B in
+-- as many rounds, and writes A's entries back (a second restart returns
+-- to them).  The sets cannot interleave across a restart.  So that the two
+-- phases start alike, every run of either phase begins with pgbench's
+-- tables and indexes loaded into shared buffers by pg_prewarm, as far as
+-- they fit (pgbench_lab.warm()); the OS page cache is not emptied by a
+-- restart of PostgreSQL, and is left as it is in both.
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION pgbench_lab_internal.compare_params(workload text, settings jsonb[], clients integer,
@@ -93,6 +105,13 @@ AS $$
                          WHEN s.ratio_min OPERATOR(pg_catalog.>=) 1 THEN 'faster in every round'
                          ELSE 'slower in every round' END), '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
                     'No finished runs to compare.')
+           OPERATOR(pg_catalog.||)
+           COALESCE((SELECT ' The sets ran in two phases, A''s rounds before a restart and B''s after it, not interleaved: '
+                            'drift between the phases is not cancelled, and round r of B is paired with round r of A. '
+                            'postgresql.auto.conf has A''s values again; they take effect at the next restart.'
+                       FROM pgbench_lab.experiments e
+                      WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_finding.experiment_id
+                        AND e.params OPERATOR(pg_catalog.?) 'restart_settings'), '')
       FROM pgbench_lab.settings_ratios(experiment_id) s
      WHERE s.variant OPERATOR(pg_catalog.>) 1
 $$;
@@ -101,32 +120,110 @@ $$;
 -- checks every session setting of every set before the first run, the
 -- driver every reload-level one (each step's "system"; "system_names" lists
 -- them all, so that a set without one of them runs with its saved value).
+-- With restart_settings: set A's rounds (phase 1), then set B's (phase 2),
+-- each run prepared by warming pgbench's tables ("prepare"), and the values
+-- to write between the phases ("restart"), checked by the driver.
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text,
-                                          scripts text[], variables jsonb, caller jsonb)
-RETURNS jsonb LANGUAGE sql STABLE
+                                          scripts text[], variables jsonb, rate double precision,
+                                          latency_limit interval, restart_settings jsonb, caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
 AS $$
-    SELECT pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
-               'label', label,
-               'params', p.params OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
+DECLARE
+    sets pg_catalog.jsonb[] := settings;
+    params pg_catalog.jsonb;
+    run pg_catalog.jsonb;
+    warm pg_catalog.jsonb;
+BEGIN
+    IF restart_settings IS NOT NULL THEN
+        IF settings IS NOT NULL THEN
+            RAISE EXCEPTION 'restart_settings and settings cannot be given together'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'A restart-level experiment compares the current settings (A) with restart_settings (B), in two phases with a restart between them; compare session- and reload-level settings in an experiment of their own.';
+        END IF;
+        IF (pg_catalog.jsonb_typeof(restart_settings) OPERATOR(pg_catalog.=) 'object') IS NOT TRUE
+           OR restart_settings OPERATOR(pg_catalog.=) '{}'::pg_catalog.jsonb THEN
+            RAISE EXCEPTION 'restart_settings must be a jsonb object with at least one setting'
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'For example restart_settings => ''{"shared_buffers": "1GB"}''.';
+        END IF;
+        -- names as pg_settings spells them: ALTER SYSTEM writes the name it is given
+        restart_settings := (SELECT pg_catalog.jsonb_object_agg(pg_catalog.lower(e.key), e.value)
+                               FROM pg_catalog.jsonb_each(restart_settings) AS e(key, value));
+        sets := ARRAY['{}'::pg_catalog.jsonb, restart_settings];
+    END IF;
+    params := pgbench_lab_internal.compare_params(pgbench_lab_internal.experiment_workload(workload, scripts),
+                                                  sets, clients, duration, rounds)
+              OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                  'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables, 'rate', rate,
+                  'latency_limit', latency_limit::pg_catalog.text, 'restart_settings', restart_settings));
+    run := pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('clients', clients,
+               'duration', params OPERATOR(pg_catalog.->) 'duration', 'label', label, 'rate', rate,
+               'latency_limit', latency_limit::pg_catalog.text))
+           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables);
+    IF restart_settings IS NULL THEN
+        RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+               'label', label, 'params', params,
                'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
-                                  FROM pg_catalog.unnest(settings) AS a(s),
+                                  FROM pg_catalog.unnest(sets) AS a(s),
                                        pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                                    'variant', s.v, 'round', s.r,
-                                    'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) s.v),
-                                    'system', pgbench_lab_internal.settings_part(settings[s.v], true),
-                                    'run', pg_catalog.jsonb_build_object('clients', clients,
-                                               'duration', p.params OPERATOR(pg_catalog.->) 'duration', 'label', label,
-                                               'settings', pgbench_lab_internal.settings_part(settings[s.v], false))
-                                           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
-                                ORDER BY s.r, s.v)
+                                    'variant', v.v, 'round', r.r,
+                                    'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
+                                    'system', pgbench_lab_internal.settings_part(sets[v.v], true),
+                                    'run', run OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                                               'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
+                                ORDER BY r.r, v.v)
                            FROM pg_catalog.generate_series(1, rounds) AS r(r),
-                                LATERAL (SELECT r.r, v.v FROM pg_catalog.generate_series(1, pg_catalog.cardinality(settings)) AS v(v)) s))
-      FROM (SELECT pgbench_lab_internal.compare_params(pgbench_lab_internal.experiment_workload(workload, scripts),
-                                                       settings, clients, duration, rounds) AS params) p
+                                pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
+    END IF;
+    -- pgbench's tables beside the pgbench_accounts the caller's search_path finds
+    warm := (SELECT COALESCE(pg_catalog.jsonb_agg(c.oid::pg_catalog.int8 ORDER BY t.i), '[]')
+               FROM pg_catalog.unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
+                                            'pgbench_history']) WITH ORDINALITY AS t(name, i)
+               JOIN pg_catalog.pg_class c ON c.relname OPERATOR(pg_catalog.=) t.name
+              WHERE c.relnamespace OPERATOR(pg_catalog.=) (SELECT a.relnamespace FROM pg_catalog.pg_class a
+                                          WHERE a.oid OPERATOR(pg_catalog.=) (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid));
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+           'label', label, 'params', params, 'system_names', '[]'::pg_catalog.jsonb, 'restart', restart_settings,
+           'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                                'variant', v.v, 'round', r.r, 'phase', v.v,
+                                'about', pg_catalog.format('settings set %s (%s the restart)', pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
+                                                           CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'before' ELSE 'after' END),
+                                'prepare', pg_catalog.jsonb_build_object('warm', warm),
+                                'run', run)
+                            ORDER BY v.v, r.r)
+                       FROM pg_catalog.generate_series(1, 2) AS v(v),
+                            pg_catalog.generate_series(1, rounds) AS r(r)));
+END
+$$;
+
+-- A step's preparation, called by the driver for the steps with a
+-- "prepare" (those of a two-phase experiment, a superuser's): pgbench's
+-- tables and their indexes loaded into shared buffers through pg_prewarm
+-- (as far as they fit), before every run of both phases, so that the runs
+-- before and after the restart start alike (a restart empties shared
+-- buffers).
+CREATE FUNCTION pgbench_lab_internal.settings_prepare(experiment_id bigint, step jsonb)
+RETURNS text LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    said pg_catalog.text;
+BEGIN
+    IF NOT step OPERATOR(pg_catalog.?) 'prepare' THEN
+        RETURN NULL;
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s (%s blocks)', w.relation, w.blocks), ', ' ORDER BY x.i) INTO said
+      FROM pg_catalog.jsonb_array_elements_text(step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'warm')
+           WITH ORDINALITY AS x(o, i),
+           LATERAL (SELECT x.o::pg_catalog.oid::pg_catalog.regclass AS relation, pg_catalog.sum(b.blocks_loaded) AS blocks
+                      FROM pgbench_lab.warm(x.o::pg_catalog.oid::pg_catalog.regclass) b) w;
+    RETURN pg_catalog.format('%s: pg_prewarm loaded %s into shared buffers', step OPERATOR(pg_catalog.->>) 'about',
+                             COALESCE(said, 'nothing (no pgbench tables found)'));
+END
 $$;
 
 -- The procedure's INOUT columns.
@@ -135,7 +232,14 @@ RETURNS TABLE (experiment_id bigint, finding text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT id, pgbench_lab_internal.settings_finding(id)
+    SELECT id, CASE WHEN e.status OPERATOR(pg_catalog.=) 'waiting for restart'
+                    THEN pg_catalog.format('Phase 1 of 2 done: set A (the current settings) ran %s round(s). Set B''s '
+                                           'restart-level settings (%s) are written to postgresql.auto.conf with ALTER SYSTEM '
+                                           'and take effect at the next restart. Restart the server, then CALL pgbench_lab.resume(%s).',
+                                           e.params OPERATOR(pg_catalog.->>) 'rounds',
+                                           pgbench_lab_internal.settings_text(e.params OPERATOR(pg_catalog.->) 'restart_settings'), id)
+                    ELSE pgbench_lab_internal.settings_finding(id) END
+      FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.report_settings(experiment_id bigint)
@@ -151,7 +255,10 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('  %s: %s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer), pgbench_lab_internal.settings_text(s))
                    FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i);
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT 'TPS per round (the sets run interleaved within each round)';
+    RETURN QUERY SELECT CASE WHEN (SELECT e.params OPERATOR(pg_catalog.?) 'restart_settings' FROM pgbench_lab.experiments e
+                                    WHERE e.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id)
+                             THEN 'TPS per round (two phases: A''s rounds before the restart, B''s after it; every run starts with pgbench''s tables loaded by pg_prewarm)'
+                             ELSE 'TPS per round (the sets run interleaved within each round)' END;
     RETURN QUERY SELECT pg_catalog.format('  %5s', 'round') OPERATOR(pg_catalog.||) (SELECT pg_catalog.string_agg(pg_catalog.format('  %10s', pg_catalog.chr(64 OPERATOR(pg_catalog.+) i::integer)), '' ORDER BY i)
                                               FROM pg_catalog.jsonb_array_elements(sets) WITH ORDINALITY AS a(s, i));
     RETURN QUERY
@@ -195,21 +302,36 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     label text DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    restart_settings jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text) IS
-    'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; TPS ratios with their spread';
+COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) IS
+    'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; or restart-level settings in two phases (resume()); TPS ratios with their spread';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text) FROM PUBLIC;
+-- The second phase of a two-phase compare_settings (src/experiment_restart.c).
+CREATE PROCEDURE pgbench_lab.resume(
+    INOUT experiment_id bigint,
+    INOUT finding text DEFAULT NULL)
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'pgbench_lab_resume';
+COMMENT ON PROCEDURE pgbench_lab.resume(bigint, text) IS
+    'Second phase of a restart-level compare_settings: checks the restart, measures set B, writes A''s values back (a second restart returns to them); superusers only';
+
+REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.resume(bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.settings_prepare(bigint, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, bigint, text)',
-        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, jsonb)', NULL,
+VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text)',
+        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, jsonb)',
+        'pgbench_lab_internal.settings_prepare(bigint, jsonb)',
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
-        'The same workload under each set of session or reload-level settings, rounds interleaved; TPS ratios to set A')
+        'The same workload under each set of session or reload-level settings, rounds interleaved (restart-level: two phases); TPS ratios to set A')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
     description = EXCLUDED.description;

@@ -3,7 +3,8 @@
 -- validate_recommendation(): recommend()'s changes for this server, measured.
 -- They are split by how they take effect: session settings (given to the
 -- runs), reload-level ones (ALTER SYSTEM and a reload, restored after:
--- src/settings_apply.c) and restart-level ones (listed, not measured).  The
+-- src/settings_apply.c) and restart-level ones (listed, not measured: the
+-- finding names the two-phase compare_settings() CALL that measures them).  The
 -- current settings (A) and each group that has changes run in interleaved
 -- rounds, as compare_settings() runs its sets; the finding gives, per
 -- group, TPS, p99 latency and checkpoints per minute against A.
@@ -39,7 +40,9 @@ BEGIN
     -- sysctl); those outside the server's limits are not measured
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', r.name, 'current', r.current,
                         'recommended', r.recommended, 'grp', r.context,
-                        'measured', r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload']))
+                        'measured', r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload']),
+                        'two_phase', r.within_limits AND r.context OPERATOR(pg_catalog.=) 'restart'
+                                     AND pgbench_lab_internal.restart_comparable(r.name))
                         ORDER BY r.context, r.name), '[]')
       INTO changes FROM pgbench_lab.recommend() r
      WHERE r.changes;
@@ -108,6 +111,40 @@ AS $$
      ORDER BY t.variant
 $$;
 
+-- Whether compare_settings() takes a restart-level setting in restart_settings
+-- (src/settings_apply.c refuses the rest: what the server needs to start,
+-- to be reached or to keep its copies, and string values).
+CREATE FUNCTION pgbench_lab_internal.restart_comparable(setting_name text)
+RETURNS boolean LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE((SELECT s.context OPERATOR(pg_catalog.=) 'postmaster' AND s.vartype OPERATOR(pg_catalog.<>) 'string'
+                            AND s.source OPERATOR(pg_catalog.<>) ALL (ARRAY['command line', 'environment variable'])
+                            AND NOT s.category OPERATOR(pg_catalog.~) '^(Connections and Authentication|File Locations|Replication|Write-Ahead Log / Archiv|Write-Ahead Log / Recovery)'
+                            AND NOT s.name OPERATOR(pg_catalog.~) '(_preload_libraries|_library|_library_path|_command|_file)$'
+                       FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) setting_name), false)
+$$;
+
+-- The restart-level changes compare_settings() can measure, as the CALL
+-- that does it in two phases, with this experiment's workload and sizes.
+CREATE FUNCTION pgbench_lab_internal.validate_two_phase(id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('CALL pgbench_lab.compare_settings(%s, restart_settings => %s, clients => %s, '
+                             'duration => %s, rounds => %s)',
+                             pg_catalog.quote_literal(e.workload),
+                             pg_catalog.quote_literal(pg_catalog.jsonb_object_agg(c OPERATOR(pg_catalog.->>) 'name',
+                                                                                  c OPERATOR(pg_catalog.->>) 'recommended')::pg_catalog.text),
+                             e.params OPERATOR(pg_catalog.->>) 'clients',
+                             pg_catalog.quote_literal(e.params OPERATOR(pg_catalog.->>) 'duration'),
+                             e.params OPERATOR(pg_catalog.->>) 'rounds')
+      FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) id
+       AND (c OPERATOR(pg_catalog.->>) 'two_phase')::pg_catalog.bool
+     GROUP BY e.workload, e.params
+$$;
+
 -- The verdict per measured group, and the restart-level rest.
 CREATE FUNCTION pgbench_lab_internal.validate_finding(id bigint)
 RETURNS text LANGUAGE sql STABLE
@@ -149,6 +186,10 @@ AS $$
                       WHERE e.experiment_id OPERATOR(pg_catalog.=) id
                         AND NOT (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
                      HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '')
+           OPERATOR(pg_catalog.||)
+           COALESCE(' To measure the restart-level ones, in two phases with a restart between them: '
+                    OPERATOR(pg_catalog.||) pgbench_lab_internal.validate_two_phase(id)
+                    OPERATOR(pg_catalog.||) '; then restart the server when it asks, and CALL pgbench_lab.resume(experiment_id).', '')
 $$;
 
 -- The procedure's INOUT columns.

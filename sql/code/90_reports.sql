@@ -406,7 +406,10 @@ BEGIN
                        pg_catalog.to_char(e.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'), n,
                        CASE WHEN stopped OR e.status OPERATOR(pg_catalog.=) 'aborted'
                             THEN ' (its procedure stopped before the end: an error, a cancel or a lost session)'
-                            WHEN e.status OPERATOR(pg_catalog.=) 'running' THEN ' (still going)' ELSE '' END);
+                            WHEN e.status OPERATOR(pg_catalog.=) 'running' THEN ' (still going)'
+                            WHEN e.status OPERATOR(pg_catalog.=) 'waiting for restart'
+                            THEN pg_catalog.format(' (restart the server, then CALL pgbench_lab.resume(%s))', e.experiment_id)
+                            ELSE '' END);
     IF e.source_server IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('imported from %s, where it was experiment %s', e.source_server, e.source_experiment_id);
     END IF;

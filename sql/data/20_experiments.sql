@@ -45,16 +45,19 @@ CREATE TABLE pgbench_lab.experiments (
     started_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     finished_at timestamptz,
     status text NOT NULL DEFAULT 'running'
-        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed', 'aborted'])),
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed', 'aborted', 'waiting for restart'])),
     owner regrole NOT NULL,
     source_server text,
     source_experiment_id bigint,
     imported_at timestamptz,
     backend_pid integer,
-    backend_start timestamptz
+    backend_start timestamptz,
+    resumed_at timestamptz
 );
 COMMENT ON COLUMN pgbench_lab.experiments.backend_pid IS
     'The session whose procedure runs the experiment (with backend_start): gone or on to another statement, the experiment is aborted';
+COMMENT ON COLUMN pgbench_lab.experiments.resumed_at IS
+    'A two-phase experiment (compare_settings with restart_settings): when resume() took it up again after the restart';
 COMMENT ON TABLE pgbench_lab.experiments IS
     'Groups of runs made by one experiment procedure (see experiment_kinds); ids shared with runs';
 

@@ -119,6 +119,16 @@ COMMENT ON COLUMN pgbench_lab.runs.samples IS
 COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
     'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
 
+-- Two-phase experiments of restart-level settings (compare_settings with
+-- restart_settings, then resume()): a status between the phases, and when
+-- the second phase began.
+ALTER TABLE pgbench_lab.experiments DROP CONSTRAINT experiments_status_check;
+ALTER TABLE pgbench_lab.experiments ADD CONSTRAINT experiments_status_check
+    CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'done', 'failed', 'aborted', 'waiting for restart']));
+ALTER TABLE pgbench_lab.experiments ADD COLUMN resumed_at timestamptz;
+COMMENT ON COLUMN pgbench_lab.experiments.resumed_at IS
+    'A two-phase experiment (compare_settings with restart_settings): when resume() took it up again after the restart';
+
 -- <<< end of data changes.
 
 -- ---------------------------------------------------------------------------

@@ -3,14 +3,16 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(37);
+SELECT plan(38);
 \set fixture `cat test/fixtures/lab_a.json`
 
 -- what starts workers or writes is not PUBLIC's; reading is pg_monitor's
 SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,double precision,text[],jsonb,bigint,integer,double precision,integer,text)', 'EXECUTE'),
           'PUBLIC may not run sweep()');
-SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,text[],jsonb,bigint,text)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,text[],jsonb,double precision,interval,jsonb,bigint,text)', 'EXECUTE'),
           'PUBLIC may not run compare_settings()');
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.resume(bigint,text)', 'EXECUTE'),
+          'PUBLIC may not run resume()');
 SELECT function_privs_are('pgbench_lab', 'import', ARRAY['jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not import');
 SELECT function_privs_are('pgbench_lab_internal', 'record_as', ARRAY['regrole', 'text', 'jsonb'], 'public', ARRAY[]::text[],

@@ -47,6 +47,16 @@ def test_end_to_end(lab):
         assert f"The recommended {g} settings" in finding, finding
     if any(ctx == "restart" for _, ctx, _ in recs):
         assert "Not measured:" in finding
+    if any(ok and name == "shared_buffers" for name, _, ok in recs):
+        # the two-phase plan, named as a CALL that compare_settings() takes
+        call = finding[finding.index("CALL pgbench_lab.compare_settings("):finding.index("; then restart")]
+        assert "restart_settings => '{" in call and '"shared_buffers": ' in call, call
+        assert "resume(experiment_id)" in finding, finding
+        two = lab.sql(call)[0][0]
+        assert lab.scalar("SELECT status FROM pgbench_lab.experiments WHERE experiment_id = %s", (two,)) \
+            == "waiting for restart"
+        lab.sql("SELECT * FROM pgbench_lab.restore_settings()")
+        assert auto_conf(lab) == before
     report = [r[0] for r in lab.sql("SELECT line FROM pgbench_lab.report(%s) AS line", (eid,))]
     text = "\n".join(report)
     assert "Recommendations (current → recommended)" in text

@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.h
+ *		The experiments driver (experiment.c) and its two-phase experiments
+ *		of restart-level settings (experiment_restart.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_EXPERIMENT_H
+#define PGBL_EXPERIMENT_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/jsonb.h"
+
+#include "runner.h"
+#include "settings_apply.h"
+
+/*
+ * A function's name for the text of a call: its schema and its name, each
+ * quoted, to be written "%s.%s" (a call resolved through no search_path).
+ */
+typedef struct FunctionName
+{
+	const char *schema;
+	const char *name;
+} FunctionName;
+
+/* A row of pgbench_lab.experiment_kinds, with its functions' SQL names. */
+typedef struct ExperimentKind
+{
+	char	   *kind;
+	char	   *procedure;		/* for messages: pgbench_lab.sweep() */
+	FunctionName planner;
+	Oid			planner_oid;
+	FunctionName preparation;	/* name NULL: none */
+	FunctionName finding;		/* name NULL: the result is the experiment id */
+} ExperimentKind;
+
+typedef struct ExperimentStep
+{
+	int32		variant;
+	int32		round;
+	char	   *name;			/* labels the run when the step gives none */
+	char	   *about;			/* what the step is, for messages */
+	Datum		step;			/* the step's jsonb, for the preparation */
+	Jsonb	   *system;			/* reload-level settings, or NULL */
+	int32		phase;			/* two-phase plans: 1 or 2; else 0 */
+	bool		prepare;		/* has a "prepare": the kind's preparation runs */
+	NullableDatum args[RUNNER_NARGS_START];
+} ExperimentStep;
+
+typedef struct ExperimentPlan
+{
+	Datum		plan;			/* the planner's jsonb */
+	bool		stop_on_failure;
+	Datum		system_names;	/* text[] of every step's reload-level settings */
+	bool		has_system;
+	Jsonb	   *restart;		/* restart-level settings of phase 2, or NULL */
+	Datum		restart_names;	/* text[] of their names */
+	int			nsteps;
+	ExperimentStep *steps;
+} ExperimentPlan;
+
+
+extern ExperimentKind ExperimentReadKind(Oid fn, MemoryContext cxt);
+extern ExperimentPlan ExperimentReadPlan(Datum plan, MemoryContext cxt);
+extern void ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan);
+extern void ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan,
+							   int64 experiment_id, AutoConfSaved *saved, int32 phase);
+extern Datum ExperimentResultRow(FunctionCallInfo fcinfo, const ExperimentKind *kind,
+								 int64 experiment_id, MemoryContext cxt);
+extern void ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved);
+extern void ExperimentEnd(int64 experiment_id);
+
+/* experiment_restart.c */
+extern void ExperimentWaitForRestart(const ExperimentPlan *plan, AutoConfSaved *saved);
+
+#endif							/* PGBL_EXPERIMENT_H */
