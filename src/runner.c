@@ -38,6 +38,7 @@
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "pgstat.h"
 #include "runner.h"
 #include "script_run.h"
 #include "secure.h"
@@ -322,6 +323,101 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 }
 
 /*
+ * Background workers running now: every one holds a slot of
+ * max_worker_processes (parallel workers, logical replication, other
+ * extensions' and pgbench_lab's own).  Core processes that are not
+ * background workers are left out by type; a worker registered but not yet
+ * started is missed, which the coordinator's own check still catches.
+ */
+static int
+workers_in_use(int *lab)
+{
+	int			n = 0;
+
+	pgstat_clear_snapshot();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute("SELECT pg_catalog.count(*)::pg_catalog.int4, pg_catalog.count(*) FILTER ("
+					"WHERE a.backend_type OPERATOR(pg_catalog.~~) 'pgbench\\_lab %')::pg_catalog.int4"
+					" FROM pg_catalog.pg_stat_activity a"
+					" WHERE a.backend_type OPERATOR(pg_catalog.<>) ALL (ARRAY["
+					"'client backend', 'autovacuum launcher', 'autovacuum worker',"
+					" 'background writer', 'checkpointer', 'walwriter', 'walsender',"
+					" 'walreceiver', 'startup', 'archiver', 'io worker',"
+					" 'slotsync worker', 'walsummarizer', 'logger',"
+					" 'standalone backend']::pg_catalog.text[])",
+					true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		n = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		*lab = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+	}
+	SPI_finish();
+	pgstat_clear_snapshot();
+	return n;
+}
+
+/* The workers that drive a run's clients: one per in-server client. */
+int
+RunnerWorkers(const RunShared *p)
+{
+	return p->clients;
+}
+
+/* Background worker slots a run needs: its workers and its coordinator. */
+int
+RunnerSlotsNeeded(const RunShared *p)
+{
+	return RunnerWorkers(p) + 1;
+}
+
+/*
+ * Refuse a run that cannot get the worker slots it needs, before anything
+ * starts, naming the max_worker_processes that would let it start now.
+ * pgbench_lab workers that are still exiting (the run before, just ended)
+ * are given a moment to go.
+ */
+void
+RunnerCheckSlots(const RunShared *p)
+{
+	int			need = RunnerSlotsNeeded(p);
+	int64		deadline = WorkerNowNs() + PGBL_SLOT_GRACE_MS * INT64CONST(1000000);
+
+	for (;;)
+	{
+		int			lab = 0;
+		int			used = workers_in_use(&lab);
+		int			free_slots = Max(max_worker_processes - used, 0);
+
+		if (need <= free_slots)
+			return;
+		if (lab > 0 && WorkerNowNs() < deadline)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 20L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			continue;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("this run needs %d background worker slots, %d are free",
+						need, free_slots),
+				 errdetail("%s; max_worker_processes is %d and %d slots are in use.",
+						   p->via == RUN_VIA_SPI ?
+						   psprintf("An in-server run needs one worker per client (%d) plus its coordinator",
+									p->clients) :
+						   psprintf("A libpq run needs one worker per thread (%d) plus its coordinator",
+									RunnerWorkers(p)),
+						   max_worker_processes, used),
+				 errhint("Set max_worker_processes to at least %d (changing it needs a restart)%s.",
+						 used + need,
+						 p->via == RUN_VIA_SPI ?
+						 ", or use fewer clients, or via => 'libpq', whose workers each drive many clients" :
+						 ", or use fewer threads")));
+	}
+}
+
+/*
  * Everything start() and run() check before anything starts; fcinfo holds
  * start()'s or run()'s arguments, their tail starting at "tail".  Returns
  * the filled parameters, in palloc'd memory, to copy into shared memory.
@@ -349,6 +445,7 @@ RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 		ScriptSetupTargetScale(p);
 	else if (p->script_area_size == 0)
 		WorkloadResolve(&p->wl);
+	RunnerCheckSlots(p);
 	return p;
 }
 

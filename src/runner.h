@@ -35,6 +35,7 @@
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
+#define PGBL_SLOT_GRACE_MS	2000	/* for the workers of a run just ended to exit */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
 typedef enum RunVia
@@ -227,6 +228,9 @@ extern void RunnerCheckSetting(const char *name, const char *value);
 extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo, int tail);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
+extern int	RunnerWorkers(const RunShared *p);
+extern int	RunnerSlotsNeeded(const RunShared *p);
+extern void RunnerCheckSlots(const RunShared *p);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
