@@ -75,7 +75,7 @@ static const struct
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
 	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
 	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
-	{"sample_rate", FLOAT8OID}
+	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}
 };
 
 /*
@@ -259,14 +259,16 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->name = SPI_getvalue(row, desc, 3);
 	s->about = SPI_getvalue(row, desc, 4);
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
-	for (int a = 0; a < RUNNER_NARGS_START; a++)
+	/* a plan's steps give run()'s arguments up to sample_rate; threads is run()'s default */
+	s->args[RUNNER_ARG_THREADS] = (NullableDatum) {(Datum) 0, true};
+	for (int a = 0; a < RUNNER_NARGS_STEP; a++)
 	{
 		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
 
 		s->args[a].value = s->args[a].isnull ? (Datum) 0
 			: datumCopy(d, TupleDescAttr(desc, 5 + a)->attbyval, TupleDescAttr(desc, 5 + a)->attlen);
 	}
-	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_START, &isnull);
+	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_STEP, &isnull);
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
 }
 

@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -263,6 +264,34 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 }
 
 /*
+ * threads (pgbench -j): the workers of a libpq run, each driving its share
+ * of the clients' connections; by default as many as the machine's CPUs,
+ * never more than the clients.
+ */
+static void
+read_threads(FunctionCallInfo fcinfo, int tail, RunShared *p)
+{
+	int			arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_THREADS);
+	int			cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+
+	p->threads = Min(Max(cpus, 1), p->clients);
+	if (arg < 0 || PG_ARGISNULL(arg))
+		return;
+	if (p->via == RUN_VIA_SPI)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threads needs via libpq or libpq-connect"),
+				 errhint("In-server runs (via spi) have one worker per client; leave threads NULL.")));
+	p->threads = PG_GETARG_INT32(arg);
+	if (p->threads < 1 || p->threads > p->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threads must be from 1 to the clients (%d), not %d", p->clients, p->threads),
+				 errhint("Each thread is a worker driving its share of the clients' connections, "
+						 "as pgbench -j; NULL gives as many as the CPUs, at most the clients.")));
+}
+
+/*
  * Validate the arguments shared by start() and run() into *p; the tail of
  * fcinfo's arguments starts at "tail" (runner.h).
  */
@@ -314,6 +343,7 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	p->seed_given = !PG_ARGISNULL(RUNNER_ARG_SEED);
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
 	LibpqReadArgs(fcinfo, tail, p); /* via and target */
+	read_threads(fcinfo, tail, p);
 	read_rate_args(fcinfo, tail, p);
 	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
 	if (p->script_area_size > 0)
@@ -356,11 +386,21 @@ workers_in_use(int *lab)
 	return n;
 }
 
-/* The workers that drive a run's clients: one per in-server client. */
+/*
+ * The workers that drive a run's clients: one per in-server client; a
+ * libpq run's threads, each driving a contiguous range of clients.
+ */
 int
 RunnerWorkers(const RunShared *p)
 {
-	return p->clients;
+	return p->via == RUN_VIA_SPI ? p->clients : p->threads;
+}
+
+/* The first client of a worker (of worker n, with n the workers: the end). */
+int
+RunnerFirstClient(const RunShared *p, int worker)
+{
+	return (int) ((int64) worker * p->clients / RunnerWorkers(p));
 }
 
 /* Background worker slots a run needs: its workers and its coordinator. */

@@ -127,6 +127,7 @@ typedef struct RunShared
 	double		sample_rate;	/* share of transactions sampled; 0: none */
 	Size		sample_area;	/* samples: offset of the clients' rings, or 0 */
 	int			clients;
+	int			threads;		/* libpq: workers driving the clients */
 	int64		duration_ms;	/* 0 with a transaction count */
 	int64		transactions;	/* per client, as pgbench -t; 0 = by time */
 	int			max_tries;
@@ -189,6 +190,7 @@ typedef enum RunnerTail
 	RUNNER_TAIL_SCRIPTS,		/* since 0.2 */
 	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
 	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
+	RUNNER_TAIL_THREADS,		/* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -208,7 +210,9 @@ typedef enum RunnerArg
 	RUNNER_ARG_SCRIPTS = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPTS,
 	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
 	RUNNER_ARG_SAMPLE_RATE = RUNNER_TAIL_START + RUNNER_TAIL_SAMPLE_RATE,
-	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL
+	RUNNER_ARG_THREADS = RUNNER_TAIL_START + RUNNER_TAIL_THREADS,
+	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL,
+	RUNNER_NARGS_STEP = RUNNER_ARG_THREADS	/* those an experiment's plan gives */
 } RunnerArg;
 
 /*
@@ -229,6 +233,7 @@ extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo, int tail);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
 extern int	RunnerWorkers(const RunShared *p);
+extern int	RunnerFirstClient(const RunShared *p, int worker);
 extern int	RunnerSlotsNeeded(const RunShared *p);
 extern void RunnerCheckSlots(const RunShared *p);
 extern int	pgbl_max_clients;
@@ -238,17 +243,16 @@ extern bool pgbl_instrument;
 /* client_libpq.c: the client path through libpq */
 extern void LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p);
 extern bool LibpqResolve(RunShared *p);
-extern void LibpqClientSetup(RunShared *run, RunClient *me);
-extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
-					  ErrorData **edata);
 extern void LibpqRecord(RunShared *run, bool final);
 
-/* ... and a script's SQL over it (script_run.c) */
+/*
+ * ... and a script's SQL over it (script_run.c), sent on the connection of
+ * the client whose step runs (client_mux.c); its results come later, each
+ * to fn, when the worker's event loop has them.
+ */
 typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);
-extern void LibpqScriptConnect(RunShared *run, RunClient *me);
 extern void LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
 							const char *const *values, LibpqResultFn fn, void *arg);
-extern int	LibpqScriptDone(RunShared *run, int sqlerrcode, ErrorData **edata);
 
 /* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
 extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
