@@ -22,6 +22,7 @@
 
 #include <math.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -46,7 +47,7 @@
 
 PG_FUNCTION_INFO_V1(pgbench_lab_start);
 
-int			pgbl_max_clients = 64;
+int			pgbl_max_clients = PGBL_MAX_CLIENTS_DEFAULT;
 int			pgbl_max_duration = 3600;
 bool		pgbl_instrument = true;
 
@@ -55,8 +56,10 @@ RunnerInit(void)
 {
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_clients",
 							"Most clients one run may have.",
-							"Each client is a background worker; only superusers may raise this.",
-							&pgbl_max_clients, 64, 1, 10000,
+							"An in-server client is a background worker (and the free worker "
+							"slots bound a run too); libpq clients are connections that a run's "
+							"threads share.  Only superusers may change this.",
+							&pgbl_max_clients, PGBL_MAX_CLIENTS_DEFAULT, 1, PGBL_MAX_CLIENTS_MAX,
 							PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_duration",
 							"Longest run allowed.",
@@ -292,6 +295,34 @@ read_threads(FunctionCallInfo fcinfo, int tail, RunShared *p)
 }
 
 /*
+ * A libpq worker holds a socket per client of its range at once: refuse,
+ * before anything starts, a run whose workers would run out of file
+ * descriptors (the workers inherit this server's limit), keeping a margin
+ * for what the process itself has open.
+ */
+static void
+check_descriptors(const RunShared *p)
+{
+	struct rlimit rl;
+	int			per_worker;
+
+	if (p->via == RUN_VIA_SPI || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+		rl.rlim_cur == RLIM_INFINITY)
+		return;
+	per_worker = (p->clients + p->threads - 1) / p->threads;
+	if ((rlim_t) per_worker + PGBL_FD_RESERVE > rl.rlim_cur)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d connections per worker is above what its open-file limit allows",
+						per_worker),
+				 errdetail("Each libpq worker holds one socket per client of its share; the server's "
+						   "processes may open %lu files, %d of them kept for the process itself.",
+						   (unsigned long) rl.rlim_cur, PGBL_FD_RESERVE),
+				 errhint("Give more threads (each drives clients / threads connections), or raise "
+						 "the open-file limit of the server (ulimit -n) and restart it.")));
+}
+
+/*
  * Validate the arguments shared by start() and run() into *p; the tail of
  * fcinfo's arguments starts at "tail" (runner.h).
  */
@@ -344,6 +375,7 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
 	LibpqReadArgs(fcinfo, tail, p); /* via and target */
 	read_threads(fcinfo, tail, p);
+	check_descriptors(p);
 	read_rate_args(fcinfo, tail, p);
 	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
 	if (p->script_area_size > 0)

@@ -35,6 +35,9 @@
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
+#define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
+#define PGBL_MAX_CLIENTS_MAX	100000
+#define PGBL_FD_RESERVE		100		/* descriptors a libpq worker keeps for itself */
 #define PGBL_SLOT_GRACE_MS	2000	/* for the workers of a run just ended to exit */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
