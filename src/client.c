@@ -61,42 +61,12 @@
 #include "utils/wait_event.h"
 #include "utils/snapmgr.h"
 
+#include "client.h"
 #include "pgbench_lab.h"
 #include "runner.h"
 #include "script_run.h"
 #include "secure.h"
 
-typedef struct ClientCtx
-{
-	RunShared  *run;
-	RunClient  *me;
-	int			index;
-	WorkloadPlans plans;
-	ScriptClient *script;		/* a run of scripts: the interpreter */
-	pg_prng_state rng;
-	MemoryContext loopcxt;
-	/* local copies of the shared counters (we are their only writer) */
-	uint64		xacts;
-	uint64		failures;
-	uint64		retries;
-	uint64		lat_sum;
-	StatsMoments lat_us;		/* for the standard deviation */
-	uint64		lat_max;
-	int64		hit_base;
-	int64		read_base;
-	bool		cancelled;		/* this client cancelled the run */
-	bool		timed;			/* latencies measured (and lag, and late) */
-	pg_prng_state sample_rng;	/* which transactions are sampled */
-	/* the rate's schedule: times in ns after the go */
-	pg_prng_state sched_rng;
-	double		gap_ns;			/* mean gap between this client's slots */
-	double		slot;			/* the slot drawn last */
-	uint64		drawn;			/* slots drawn so far */
-	uint64		skipped;
-	uint64		late;
-	uint64		lag_sum;
-	uint64		lag_max;
-} ClientCtx;
 
 #define NS_PER_MS	INT64CONST(1000000)
 /* more slots behind than this are skipped in one draw (skip_late_slots) */
@@ -117,8 +87,8 @@ client_cancel_handler(SIGNAL_ARGS)
 }
 
 /* The client's first error, for the coordinator to record. */
-static void
-record_error(ClientCtx *cx, ErrorData *edata)
+void
+ClientRecordError(ClientCtx *cx, ErrorData *edata)
 {
 	WorkerErrorSave(&cx->me->error, edata);
 }
@@ -128,8 +98,8 @@ record_error(ClientCtx *cx, ErrorData *edata)
  * run of scripts resolves their names through the launching session's
  * search_path (the built-in workloads name every object with its schema).
  */
-static void
-apply_settings(RunShared *run)
+void
+ClientApplySettings(RunShared *run)
 {
 	const char *p = run->settings;
 	RunScriptArea *area = RunScriptAreaOf(run, run->script_area);
@@ -170,7 +140,7 @@ client_setup(ClientCtx *cx)
 	{
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
-		apply_settings(cx->run);
+		ClientApplySettings(cx->run);
 		/* a limit needs latencies, whatever pgbench_lab.instrument says */
 		cx->timed = pgbl_instrument || cx->run->rate > 0 || cx->run->latency_limit_ns > 0;
 		if (SPI_connect() != SPI_OK_CONNECT)
@@ -180,9 +150,7 @@ client_setup(ClientCtx *cx)
 			cx->script = ScriptClientSetup(cx->run, cx->index, cx->timed,
 										   AllocSetContextCreate(TopMemoryContext, "pgbench_lab script",
 																 ALLOCSET_DEFAULT_SIZES));
-		if (cx->run->via != RUN_VIA_SPI)
-			LibpqClientSetup(cx->run, cx->me);
-		else if (cx->script == NULL)
+		if (cx->script == NULL)
 			WorkloadPrepare(&cx->run->wl, &cx->plans);
 		SPI_finish();
 		PopActiveSnapshot();
@@ -190,7 +158,7 @@ client_setup(ClientCtx *cx)
 	}
 	PG_CATCH();
 	{
-		record_error(cx, caught_error(cx));
+		ClientRecordError(cx, caught_error(cx));
 		ok = false;
 	}
 	PG_END_TRY();
@@ -227,15 +195,15 @@ client_xact(ClientCtx *cx, const WorkloadDraw *d, ErrorData **edata_out)
 	return sqlerrcode;
 }
 
-static inline bool
-stop_requested(ClientCtx *cx)
+bool
+ClientStopRequested(ClientCtx *cx)
 {
 	return pg_atomic_read_u32(&cx->run->stop) != RUN_STOP_NONE;
 }
 
 /* Is this error the cancel of this worker (not one sent by a target)? */
-static bool
-is_own_cancel(const ErrorData *edata)
+bool
+ClientIsOwnCancel(const ErrorData *edata)
 {
 	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED && cancel_received;
 }
@@ -244,12 +212,12 @@ is_own_cancel(const ErrorData *edata)
  * This worker was cancelled: record why and stop the run as cancel() does
  * (unless it is already stopping), waking the coordinator.
  */
-static void
-cancel_run(ClientCtx *cx, ErrorData *edata)
+void
+ClientCancelRun(ClientCtx *cx, ErrorData *edata)
 {
 	uint32		none = RUN_STOP_NONE;
 
-	record_error(cx, edata);
+	ClientRecordError(cx, edata);
 	cx->cancelled = true;
 	/* a full barrier: the error is visible before the stop that shows it */
 	if (pg_atomic_compare_exchange_u32(&cx->run->stop, &none, RUN_STOP_CANCEL))
@@ -272,8 +240,8 @@ raise_max(pg_atomic_uint64 *max, uint64 value)
  * pgbench).  Every transaction that ends, committed or failed, passes here
  * once: the one place to take per-transaction samples from.
  */
-static void
-publish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
+void
+ClientPublish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
 {
 	RunClient  *me = cx->me;
 	uint64		bits;
@@ -314,13 +282,15 @@ publish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed)
 	}
 	else
 		pg_atomic_write_u64(&me->failures, ++cx->failures);
+	if (cx->run->via != RUN_VIA_SPI)
+		return;					/* the target's buffers are not this process's */
 	pg_atomic_write_u64(&me->blks_hit, pgBufferUsage.shared_blks_hit - cx->hit_base);
 	pg_atomic_write_u64(&me->blks_read, pgBufferUsage.shared_blks_read - cx->read_base);
 }
 
 /* With a sample rate: keep this transaction's sample, or not. */
-static void
-sample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script, int tries, bool failed)
+void
+ClientSample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script, int tries, bool failed)
 {
 	TxSample	s;
 
@@ -362,26 +332,24 @@ client_step(ClientCtx *cx, int64 scheduled)
 		MemoryContextSwitchTo(cx->loopcxt);
 		if (cx->script)
 			code = ScriptClientXact(cx->script, script, cx->loopcxt, &edata);
-		else if (cx->run->via == RUN_VIA_SPI)
-			code = client_xact(cx, &d, &edata);
 		else
-			code = LibpqXact(cx->run, cx->me, &d, &edata);
+			code = client_xact(cx, &d, &edata);
 		tries++;
 		if (code == 0)
 		{
 			uint64		latency = cx->timed ? (uint64) Max(WorkerNowNs() - from, 0) : 0;
 
-			publish(cx, latency, (uint64) Max(t0 - from, 0), true);
+			ClientPublish(cx, latency, (uint64) Max(t0 - from, 0), true);
 			if (cx->script)
 				ScriptClientEnded(cx->script, script, latency, true);
-			sample(cx, from, latency, (uint64) Max(t0 - from, 0), script, tries, false);
+			ClientSample(cx, from, latency, (uint64) Max(t0 - from, 0), script, tries, false);
 			return true;
 		}
-		if (stop_requested(cx))
+		if (ClientStopRequested(cx))
 			return false;		/* interrupted by the end of the run */
-		if (is_own_cancel(edata))
+		if (ClientIsOwnCancel(edata))
 		{
-			cancel_run(cx, edata);	/* not a failed transaction: not counted */
+			ClientCancelRun(cx, edata);	/* not a failed transaction: not counted */
 			return false;
 		}
 		if ((code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
@@ -393,11 +361,11 @@ client_step(ClientCtx *cx, int64 scheduled)
 				ScriptClientRetry(cx->script, script);
 			continue;
 		}
-		record_error(cx, edata);
-		publish(cx, 0, 0, false);
+		ClientRecordError(cx, edata);
+		ClientPublish(cx, 0, 0, false);
 		if (cx->script)
 			ScriptClientEnded(cx->script, script, 0, false);
-		sample(cx, from, 0, (uint64) Max(t0 - from, 0), script, tries, true);
+		ClientSample(cx, from, 0, (uint64) Max(t0 - from, 0), script, tries, true);
 		if (code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 			code == ERRCODE_T_R_DEADLOCK_DETECTED)
 			return true;		/* counted as failed; pgbench goes on */
@@ -409,7 +377,7 @@ client_step(ClientCtx *cx, int64 scheduled)
 static void
 wait_for_go(ClientCtx *cx)
 {
-	while (pg_atomic_read_u32(&cx->run->go) == 0 && !stop_requested(cx))
+	while (pg_atomic_read_u32(&cx->run->go) == 0 && !ClientStopRequested(cx))
 	{
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 10L, PG_WAIT_EXTENSION);
@@ -472,7 +440,7 @@ skip_late_slots(ClientCtx *cx)
 		double		behind = (horizon - cx->slot) / cx->gap_ns;
 		uint64		between = 0;
 
-		if (stop_requested(cx))
+		if (ClientStopRequested(cx))
 			return false;
 		if (behind > PGBL_SKIP_BULK)
 		{
@@ -499,7 +467,7 @@ wait_until(ClientCtx *cx, int64 when)
 	{
 		int64		now;
 
-		if (stop_requested(cx))
+		if (ClientStopRequested(cx))
 			return false;
 		now = WorkerNowNs();
 		if (now >= when)
@@ -519,18 +487,33 @@ wait_until(ClientCtx *cx, int64 when)
 }
 
 /*
- * The next slot of a rate-limited client, waited for; its time in *slot.
- * False when the client must end instead.
+ * The next slot of a rate-limited client (ClientNextSlot: drawn; throttle:
+ * also waited for); its time in *slot.  False when the client must end
+ * instead.
  */
-static bool
-throttle(ClientCtx *cx, int64 *slot)
+bool
+ClientNextSlot(ClientCtx *cx, int64 *slot)
 {
 	next_slot(cx);
 	if (cx->run->latency_limit_ns > 0 && !skip_late_slots(cx))
 		return false;
 	/* a slot after the end of any run is as good as never */
 	*slot = cx->run->start_ns + (int64) Min(cx->slot, PGBL_GAP_MAX_NS);
-	return wait_until(cx, *slot);
+	return true;
+}
+
+static bool
+throttle(ClientCtx *cx, int64 *slot)
+{
+	return ClientNextSlot(cx, slot) && wait_until(cx, *slot);
+}
+
+/* Has the client run its transaction count (pgbench -t)? */
+bool
+ClientDoneCount(ClientCtx *cx)
+{
+	return cx->run->transactions > 0 &&
+		cx->xacts + cx->failures + cx->skipped >= (uint64) cx->run->transactions;
 }
 
 /*
@@ -538,8 +521,8 @@ throttle(ClientCtx *cx, int64 *slot)
  * drawn (run, skipped or waited for) and those it never got to, drawn now
  * up to a bound and estimated beyond it.
  */
-static void
-count_due_slots(ClientCtx *cx)
+void
+ClientCountDueSlots(ClientCtx *cx)
 {
 	double		until = (double) (cx->me->end_ns - cx->run->start_ns);
 	uint64		due = cx->drawn;
@@ -575,12 +558,11 @@ client_loop(ClientCtx *cx)
 {
 	RunShared  *run = cx->run;
 
-	while (!stop_requested(cx))
+	while (!ClientStopRequested(cx))
 	{
 		int64		slot = 0;
 
-		if (run->transactions > 0 &&
-			cx->xacts + cx->failures + cx->skipped >= (uint64) run->transactions)
+		if (ClientDoneCount(cx))
 			break;
 		CHECK_FOR_INTERRUPTS();
 		if (run->rate > 0 && !throttle(cx, &slot))
@@ -589,7 +571,7 @@ client_loop(ClientCtx *cx)
 		{
 			if (cx->cancelled)
 				return CLIENT_ABORTED;
-			return stop_requested(cx) || !WorkerErrorIsSet(&cx->me->error) ? CLIENT_DONE : CLIENT_ABORTED;
+			return ClientStopRequested(cx) || !WorkerErrorIsSet(&cx->me->error) ? CLIENT_DONE : CLIENT_ABORTED;
 		}
 		pgstat_report_stat(false);
 	}
@@ -605,12 +587,12 @@ client_loop(ClientCtx *cx)
 static ClientState
 client_error(ClientCtx *cx, ErrorData *edata)
 {
-	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && stop_requested(cx))
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && ClientStopRequested(cx))
 		return CLIENT_DONE;
-	if (is_own_cancel(edata))
-		cancel_run(cx, edata);
+	if (ClientIsOwnCancel(edata))
+		ClientCancelRun(cx, edata);
 	else
-		record_error(cx, edata);
+		ClientRecordError(cx, edata);
 	return CLIENT_ABORTED;
 }
 
@@ -633,7 +615,7 @@ client_run(ClientCtx *cx)
 	}
 	PG_END_TRY();
 	cx->me->end_ns = WorkerNowNs();
-	count_due_slots(cx);
+	ClientCountDueSlots(cx);
 	pg_write_barrier();
 	pgstat_report_stat(true);
 	pg_atomic_write_u32(&cx->me->state, end);
@@ -643,8 +625,8 @@ client_run(ClientCtx *cx)
  * The client's generators: the workload's draws, and the schedule's, seeded
  * apart so that a rate does not change the draws of a seed.
  */
-static void
-seed_client(ClientCtx *cx)
+void
+ClientSeed(ClientCtx *cx)
 {
 	uint64		mix = UINT64CONST(0x9E3779B97F4A7C15) * (uint64) (cx->index + 1);
 
@@ -657,11 +639,11 @@ seed_client(ClientCtx *cx)
 	else
 	{
 		if (!pg_prng_strong_seed(&cx->sample_rng))
-			pg_prng_seed(&cx->sample_rng, (uint64) MyProcPid * UINT64CONST(0x9E3779B97F4A7C15));
+			pg_prng_seed(&cx->sample_rng, (uint64) MyProcPid * UINT64CONST(0x9E3779B97F4A7C15) + mix);
 		if (!pg_prng_strong_seed(&cx->rng))
-			pg_prng_seed(&cx->rng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp());
+			pg_prng_seed(&cx->rng, (uint64) MyProcPid ^ (uint64) GetCurrentTimestamp() ^ mix);
 		if (!pg_prng_strong_seed(&cx->sched_rng))
-			pg_prng_seed(&cx->sched_rng, ~((uint64) MyProcPid ^ (uint64) GetCurrentTimestamp()));
+			pg_prng_seed(&cx->sched_rng, ~((uint64) MyProcPid ^ (uint64) GetCurrentTimestamp() ^ mix));
 	}
 	/* the mean gap of this client's share of the rate, in ns (at most 30 years) */
 	if (cx->run->rate > 0)
@@ -669,8 +651,35 @@ seed_client(ClientCtx *cx)
 }
 
 /*
+ * A libpq worker: its settings and whether its clients time their
+ * transactions, read in a transaction as an in-server client's are; then
+ * its clients' event loop (client_mux.c).
+ */
+static void
+libpq_worker(RunShared *run, int worker)
+{
+	int			first = RunnerFirstClient(run, worker);
+	int			count = RunnerFirstClient(run, worker + 1) - first;
+	char		activity[128];
+	bool		timed;
+
+	snprintf(activity, sizeof(activity), "pgbench_lab run " INT64_FORMAT ": %s clients %d-%d of %d",
+			 run->run_id, run->workload, first + 1, first + count, run->clients);
+	pgstat_report_activity(STATE_RUNNING, activity);
+	StartTransactionCommand();
+	ClientApplySettings(run);
+	/* a limit needs latencies, whatever pgbench_lab.instrument says */
+	timed = pgbl_instrument || run->rate > 0 || run->latency_limit_ns > 0;
+	CommitTransactionCommand();
+	LibpqWorkerRun(run, first, count, timed);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}
+
+/*
  * Background worker entry point.  bgw_main_arg is the run's DSM handle and
- * bgw_extra the client's index.
+ * bgw_extra the worker's index: an in-server client's, or a libpq worker's,
+ * which drives a range of clients (RunnerFirstClient).
  */
 void
 pgbench_lab_client_main(Datum arg)
@@ -684,15 +693,17 @@ pgbench_lab_client_main(Datum arg)
 	WorkerSignals();
 	pqsignal(SIGINT, client_cancel_handler);
 	cx.run = RunnerAttach(DatumGetUInt32(arg), -1, &seg);
-	if (cx.run == NULL || cx.index < 0 || cx.index >= cx.run->clients)
+	if (cx.run == NULL || cx.index < 0 || cx.index >= RunnerWorkers(cx.run))
 		proc_exit(0);
+	WorkerConnectAs(cx.run->dboid, cx.run->login_role, cx.run->run_role);
+	if (cx.run->via != RUN_VIA_SPI)
+		libpq_worker(cx.run, cx.index);
 	cx.me = &cx.run->client[cx.index];
 	cx.me->pid = MyProcPid;
 	cx.loopcxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab client",
 									   ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(cx.loopcxt);
 
-	WorkerConnectAs(cx.run->dboid, cx.run->login_role, cx.run->run_role);
 	snprintf(activity, sizeof(activity), "pgbench_lab run " INT64_FORMAT ": %s client %d of %d",
 			 cx.run->run_id, cx.run->workload, cx.index + 1, cx.run->clients);
 	pgstat_report_activity(STATE_RUNNING, activity);
@@ -703,7 +714,7 @@ pgbench_lab_client_main(Datum arg)
 		WorkerSetLatchOf(cx.run->coordinator_pid);
 		proc_exit(0);
 	}
-	seed_client(&cx);
+	ClientSeed(&cx);
 	pg_atomic_write_u32(&cx.me->state, CLIENT_READY);
 	WorkerSetLatchOf(cx.run->coordinator_pid);
 

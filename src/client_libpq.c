@@ -51,6 +51,7 @@
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
+#include "client_libpq.h"
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
@@ -58,7 +59,6 @@
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
 #define NS_PER_SEC	INT64CONST(1000000000)
-#define PGBL_STMT_MAX		7
 
 /*
  * pgbench's builtin scripts, with :variables as $n (pgbench -M prepared):
@@ -117,20 +117,49 @@ static const LibpqStmt *const script_simple_update[] = {
 };
 static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
 
-/* The run's statements with their schema, built once per worker. */
-static char *script_text[PGBL_STMT_MAX];
-
-/* This client worker's connection (one client per process). */
-static PGconn *client_conn = NULL;
-
-/* Counts the connections it opened: a script's statements are prepared on each. */
-static int	client_conn_number = 0;
-
 static const LibpqStmt *const *
 script_of(WorkloadKind kind)
 {
 	return kind == WORKLOAD_TPCB ? script_tpcb :
 		kind == WORKLOAD_SIMPLE_UPDATE ? script_simple_update : script_select_only;
+}
+
+/*
+ * The texts of the run's statements, the schema put in (always quoted, by
+ * libpq, so no keyword of the target's version can break them); palloc'd
+ * in the caller's context, NULL-terminated.
+ */
+char	  **
+LibpqBuiltinTexts(PGconn *conn, const RunShared *run)
+{
+	const LibpqStmt *const *script = script_of(run->wl.kind);
+	char	   *nsp = PQescapeIdentifier(conn, run->wl.schema, strlen(run->wl.schema));
+	char	   *quoted;
+	char	  **texts = palloc0(sizeof(char *) * (PGBL_STMT_MAX + 1));
+
+	if (nsp == NULL)
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	quoted = pstrdup(nsp);
+	PQfreemem(nsp);
+	for (int i = 0; script[i] != NULL; i++)
+		texts[i] = psprintf(script[i]->sql, quoted);
+	return texts;
+}
+
+/* Statement i's parameters for the draws d, as text in bufs. */
+int
+LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
+				   char bufs[4][24], const char *params[4])
+{
+	const LibpqStmt *st = script_of(run->wl.kind)[i];
+
+	snprintf(bufs[ARG_AID], 24, INT64_FORMAT, d->aid);
+	snprintf(bufs[ARG_BID], 24, "%d", d->bid);
+	snprintf(bufs[ARG_TID], 24, "%d", d->tid);
+	snprintf(bufs[ARG_DELTA], 24, "%d", d->delta);
+	for (int a = 0; a < st->nargs; a++)
+		params[a] = bufs[st->args[a]];
+	return st->nargs;
 }
 
 /* ---------------------------------------------------------------------
@@ -182,8 +211,8 @@ is_secret(const char *key)
 	return strcmp(key, "password") == 0 || strcmp(key, "sslpassword") == 0;
 }
 
-static void
-refuse_password(void)
+void
+LibpqRefusePassword(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
@@ -207,7 +236,7 @@ local_conninfo(RunShared *p)
 				 errmsg("this server listens on no Unix socket"),
 				 errhint("Give target a conninfo such as 'host=127.0.0.1 port=5432 dbname=postgres'.")));
 	if (!superuser())
-		refuse_password();
+		LibpqRefusePassword();
 	initStringInfo(&buf);
 	append_option(&buf, "host", (char *) linitial(list));
 	append_option(&buf, "port", psprintf("%d", PostPortNumber));
@@ -263,7 +292,7 @@ target_conninfo(RunShared *p, const char *target)
 	}
 	PQconninfoFree(opts);
 	if (!superuser() && !has_password)
-		refuse_password();
+		LibpqRefusePassword();
 	if (strlen(target) >= PGBL_CONNINFO_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
@@ -327,8 +356,8 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
  * An ERROR carrying libpq's message and SQLSTATE: the server's, or "code"
  * when the failure is the connection's (libpq's further lines as detail).
  */
-static void
-conn_error(PGconn *conn, const PGresult *res, int code, const char *what)
+void
+LibpqConnError(PGconn *conn, const PGresult *res, int code, const char *what)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
@@ -398,8 +427,8 @@ settings_options(const RunShared *run, const char *given)
 }
 
 /* Start connecting: the run's conninfo, plus its settings as options. */
-static PGconn *
-connect_start(const RunShared *run)
+PGconn *
+LibpqConnectStart(const RunShared *run)
 {
 	PQconninfoOption *opts = PQconninfoParse(run->conninfo, NULL);
 	const char *keys[64];
@@ -440,8 +469,8 @@ connect_start(const RunShared *run)
  * zero or negative means no limit, and libpq before 17 counts 1 as 2.
  * Without one, PGBL_CONNECT_TIMEOUT_S, where libpq would wait for ever.
  */
-static int
-connect_timeout_of(PGconn *conn)
+int
+LibpqConnectTimeout(PGconn *conn)
 {
 	PQconninfoOption *opts = PQconninfo(conn);
 	char	   *given = NULL;
@@ -469,8 +498,8 @@ connect_timeout_of(PGconn *conn)
  * Has libpq moved on to another host of the target's list since *host and
  * *port were noted?  (Then the timeout starts again, as libpq's does.)
  */
-static bool
-host_changed(PGconn *conn, char **host, char **port)
+bool
+LibpqHostChanged(PGconn *conn, char **host, char **port)
 {
 	const char *h = PQhost(conn) ? PQhost(conn) : "";
 	const char *p = PQport(conn) ? PQport(conn) : "";
@@ -482,8 +511,8 @@ host_changed(PGconn *conn, char **host, char **port)
 	return true;
 }
 
-static void
-connect_timed_out(const char *host, const char *port, int secs)
+void
+LibpqConnectTimedOut(const char *host, const char *port, int secs)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -504,7 +533,7 @@ connect_timed_out(const char *host, const char *port, int secs)
 static PGconn *
 connect_target(RunShared *run, bool watch_stop)
 {
-	PGconn	   *conn = connect_start(run);
+	PGconn	   *conn = LibpqConnectStart(run);
 
 	PG_TRY();
 	{
@@ -515,25 +544,25 @@ connect_target(RunShared *run, bool watch_stop)
 		char	   *port = NULL;
 
 		if (PQstatus(conn) == CONNECTION_BAD)
-			conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+			LibpqConnError(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
-		timeout = connect_timeout_of(conn);
+		timeout = LibpqConnectTimeout(conn);
 		while (st != PGRES_POLLING_OK)
 		{
 			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 
 			if (st == PGRES_POLLING_FAILED)
-				conn_error(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+				LibpqConnError(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
-			if (timeout > 0 && host_changed(conn, &host, &port))
+			if (timeout > 0 && LibpqHostChanged(conn, &host, &port))
 				deadline = WorkerNowNs() + timeout * NS_PER_SEC;
 			else if (timeout > 0 && WorkerNowNs() >= deadline)
-				connect_timed_out(host, port, timeout);
+				LibpqConnectTimedOut(host, port, timeout);
 			if (wait_socket(conn, want, watch_stop ? run : NULL, RUN_STOP_END) & want)
 				st = PQconnectPoll(conn);
 		}
 		if (!superuser_arg(run->run_role) && !PQconnectionUsedPassword(conn))
-			refuse_password();
+			LibpqRefusePassword();
 	}
 	PG_CATCH();
 	{
@@ -556,392 +585,8 @@ await_result(PGconn *conn, RunShared *run, const char *what)
 	{
 		if ((wait_socket(conn, WL_SOCKET_READABLE, run, RUN_STOP_CANCEL) & WL_SOCKET_READABLE) &&
 			!PQconsumeInput(conn))
-			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
+			LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
 	}
-}
-
-/* Collect the results of the command sent last; raise its error, if any. */
-static void
-finish_command(PGconn *conn, RunShared *run, const char *what)
-{
-	PGresult   *res;
-	PGresult   *failed = NULL;
-
-	for (;;)
-	{
-		await_result(conn, run, what);
-		res = PQgetResult(conn);
-		if (res == NULL)
-			break;
-		if (failed == NULL && PQresultStatus(res) != PGRES_COMMAND_OK &&
-			PQresultStatus(res) != PGRES_TUPLES_OK)
-			failed = res;
-		else
-			PQclear(res);
-	}
-	if (failed != NULL)
-	{
-		PG_TRY();
-		{
-			conn_error(conn, failed, ERRCODE_CONNECTION_FAILURE, what);
-		}
-		PG_FINALLY();
-		{
-			PQclear(failed);
-		}
-		PG_END_TRY();
-	}
-}
-
-/*
- * The texts of the run's statements, the schema put in (always quoted, by
- * libpq, so no keyword of the target's version can break them).
- */
-static void
-build_script(PGconn *conn, RunShared *run)
-{
-	const LibpqStmt *const *script = script_of(run->wl.kind);
-	char	   *nsp;
-	char	   *quoted;
-
-	if (script_text[0] != NULL)
-		return;
-	nsp = PQescapeIdentifier(conn, run->wl.schema, strlen(run->wl.schema));
-	if (nsp == NULL)
-		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
-	quoted = MemoryContextStrdup(TopMemoryContext, nsp);
-	PQfreemem(nsp);
-	for (int i = 0; script[i] != NULL; i++)
-		script_text[i] = MemoryContextStrdup(TopMemoryContext,
-											 psprintf(script[i]->sql, quoted));
-}
-
-/* Prepare the workload's statements on a new connection, as P_0, P_1... */
-static void
-prepare_script(PGconn *conn, RunShared *run)
-{
-	const LibpqStmt *const *script = script_of(run->wl.kind);
-	char		name[16];
-
-	if (run->script_area != 0)
-		return;					/* a script's statements: when first run */
-	build_script(conn, run);
-	for (int i = 0; script[i] != NULL; i++)
-	{
-		snprintf(name, sizeof(name), "P_%d", i);
-		if (!PQsendPrepare(conn, name, script_text[i], script[i]->nargs, NULL))
-			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare the workload");
-		finish_command(conn, run, "could not prepare the workload");
-	}
-}
-
-/* Connect (timed) and prepare; the worker's connection from now on. */
-static void
-open_client_conn(RunShared *run, RunClient *me, bool in_run)
-{
-	int64		t0 = WorkerNowNs();
-	int64		dt;
-
-	client_conn = connect_target(run, true);
-	client_conn_number++;
-	dt = WorkerNowNs() - t0;
-	if (!in_run)
-		me->initial_connect_ns = dt;
-	else
-	{
-		pg_atomic_write_u64(&me->connects, pg_atomic_read_u64(&me->connects) + 1);
-		pg_atomic_write_u64(&me->connect_ns, pg_atomic_read_u64(&me->connect_ns) + dt);
-	}
-	prepare_script(client_conn, run);
-}
-
-static void
-close_client_conn(int code, Datum arg)
-{
-	if (client_conn != NULL)
-		PQfinish(client_conn);
-	client_conn = NULL;
-}
-
-/*
- * A client worker's setup: with via libpq, connect and prepare now, before
- * the clock starts (pgbench's initial connection); with libpq-connect every
- * transaction connects.
- */
-void
-LibpqClientSetup(RunShared *run, RunClient *me)
-{
-	on_proc_exit(close_client_conn, (Datum) 0);
-	if (run->via == RUN_VIA_LIBPQ)
-		open_client_conn(run, me, false);
-}
-
-/* ---------------------------------------------------------------------
- * One transaction
- * ---------------------------------------------------------------------
- */
-
-static void
-run_script(PGconn *conn, RunShared *run, const WorkloadDraw *d)
-{
-	const LibpqStmt *const *script = script_of(run->wl.kind);
-	char		vals[4][24];
-	const char *params[4];
-	char		name[16];
-
-	snprintf(vals[ARG_AID], sizeof(vals[0]), INT64_FORMAT, d->aid);
-	snprintf(vals[ARG_BID], sizeof(vals[0]), "%d", d->bid);
-	snprintf(vals[ARG_TID], sizeof(vals[0]), "%d", d->tid);
-	snprintf(vals[ARG_DELTA], sizeof(vals[0]), "%d", d->delta);
-	for (int i = 0; script[i] != NULL; i++)
-	{
-		for (int a = 0; a < script[i]->nargs; a++)
-			params[a] = vals[script[i]->args[a]];
-		snprintf(name, sizeof(name), "P_%d", i);
-		if (!PQsendQueryPrepared(conn, name, script[i]->nargs, params, NULL, NULL, 0))
-			conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send the workload");
-		finish_command(conn, run, "workload statement failed");
-	}
-}
-
-/*
- * After a failed transaction: roll back if the connection is still in one
- * (then it can serve a retry), else drop it.  On this server a query still
- * running is cancelled first; a remote one learns of the closed connection.
- * An interrupt during the rollback (a cancel of this worker) is not lost:
- * it is returned, to end the transaction in place of its first error.
- */
-static ErrorData *
-recover_conn(RunShared *run, bool stopping)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	PGTransactionStatusType ts;
-	ErrorData  *cancel = NULL;
-
-	if (client_conn == NULL)
-		return NULL;
-	ts = PQtransactionStatus(client_conn);
-	if (!stopping && PQstatus(client_conn) == CONNECTION_OK &&
-		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS))
-	{
-		PG_TRY();
-		{
-			if (!PQsendQuery(client_conn, "ROLLBACK"))
-				conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not roll back");
-			finish_command(client_conn, run, "could not roll back");
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			FlushErrorState();
-			if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
-				cancel = edata;
-			ts = PQTRANS_UNKNOWN;
-		}
-		PG_END_TRY();
-		if (ts != PQTRANS_UNKNOWN)
-			return NULL;
-	}
-	if (ts == PQTRANS_ACTIVE && run->target_local)
-	{
-		PGcancel   *pgcancel = PQgetCancel(client_conn);
-		char		err[256];
-
-		if (pgcancel != NULL)
-		{
-			(void) PQcancel(pgcancel, err, sizeof(err));
-			PQfreeCancel(pgcancel);
-		}
-	}
-	PQfinish(client_conn);
-	client_conn = NULL;
-	return cancel;
-}
-
-/*
- * Run one transaction over libpq.  Returns 0 when committed, else the
- * SQLSTATE of the error that ended it (the error is kept in *edata_out), as
- * the SPI path does.
- */
-int
-LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d, ErrorData **edata_out)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	volatile int sqlerrcode = 0;
-
-	PG_TRY();
-	{
-		if (client_conn == NULL)
-			open_client_conn(run, me, true);
-		run_script(client_conn, run, d);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		sqlerrcode = edata->sqlerrcode;
-		*edata_out = edata;
-	}
-	PG_END_TRY();
-	if (sqlerrcode != 0)
-	{
-		/* after a cancel the client ends: no rollback to wait for */
-		ErrorData  *cancel = recover_conn(run, sqlerrcode == ERRCODE_QUERY_CANCELED ||
-										  pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
-
-		if (cancel != NULL)
-		{
-			sqlerrcode = cancel->sqlerrcode;
-			*edata_out = cancel;
-		}
-	}
-	else if (run->via == RUN_VIA_LIBPQ_CONNECT)
-	{
-		PQfinish(client_conn);
-		client_conn = NULL;
-	}
-	return sqlerrcode;
-}
-
-/* ---------------------------------------------------------------------
- * A script's SQL (script_run.c): sent on the client's connection
- * ---------------------------------------------------------------------
- */
-
-/* At the start of a script's transaction: the connection, opened if none. */
-void
-LibpqScriptConnect(RunShared *run, RunClient *me)
-{
-	if (client_conn == NULL)
-		open_client_conn(run, me, true);
-}
-
-/* Each result of the command sent last, to fn; raise the first error. */
-static void
-script_results(RunShared *run, LibpqResultFn fn, void *arg)
-{
-	PGresult   *res;
-	PGresult   *failed = NULL;
-
-	for (;;)
-	{
-		ExecStatusType st;
-
-		await_result(client_conn, run, "statement failed on the target server");
-		res = PQgetResult(client_conn);
-		if (res == NULL)
-			break;
-		st = PQresultStatus(res);
-		if (failed == NULL && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		{
-			failed = res;
-			continue;
-		}
-		if (failed == NULL && fn != NULL)
-		{
-			int			n = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
-			int			ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
-			char	  **names = palloc(sizeof(char *) * Max(ncols, 1));
-			char	  **values = palloc(sizeof(char *) * Max(ncols, 1));
-
-			for (int c = 0; c < ncols; c++)
-			{
-				names[c] = PQfname(res, c);
-				values[c] = n > 0 && !PQgetisnull(res, n - 1, c) ? PQgetvalue(res, n - 1, c) : NULL;
-			}
-			PG_TRY();
-			{
-				fn(arg, n, ncols, names, values);
-			}
-			PG_FINALLY();
-			{
-				PQclear(res);
-			}
-			PG_END_TRY();
-		}
-		else
-			PQclear(res);
-	}
-	if (failed != NULL)
-	{
-		PG_TRY();
-		{
-			conn_error(client_conn, failed, ERRCODE_CONNECTION_FAILURE,
-					   "statement failed on the target server");
-		}
-		PG_FINALLY();
-		{
-			PQclear(failed);
-		}
-		PG_END_TRY();
-	}
-}
-
-/*
- * One statement of a script: with "prepared" NULL, sent as it is (the
- * transaction control the interpreter runs); else prepared on this
- * connection the first time (as S_<id>, its parameters' types left to the
- * server, as pgbench -M prepared), then executed with the values as text.
- * fn sees each result's row count and last row (-1 for a command that
- * returns none).
- */
-void
-LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
-				const char *const *values, LibpqResultFn fn, void *arg)
-{
-	char		name[24];
-
-	if (prepared == NULL)
-	{
-		if (!PQsendQuery(client_conn, sql))
-			conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
-		script_results(run, NULL, NULL);
-		return;
-	}
-	snprintf(name, sizeof(name), "S_%d", id);
-	if (*prepared != client_conn_number)
-	{
-		if (!PQsendPrepare(client_conn, name, sql, nparams, NULL))
-			conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not prepare a statement");
-		script_results(run, NULL, NULL);
-		*prepared = client_conn_number;
-	}
-	if (!PQsendQueryPrepared(client_conn, name, nparams, values, NULL, NULL, 0))
-		conn_error(client_conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
-	script_results(run, fn, arg);
-}
-
-/*
- * After a script's transaction: with libpq-connect, the connection closes;
- * after an error (sqlerrcode), it is rolled back or dropped as after a
- * built-in's, and a cancel met meanwhile replaces the error.
- */
-int
-LibpqScriptDone(RunShared *run, int sqlerrcode, ErrorData **edata)
-{
-	if (sqlerrcode != 0)
-	{
-		ErrorData  *cancel = recover_conn(run, sqlerrcode == ERRCODE_QUERY_CANCELED ||
-										  pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL);
-
-		if (cancel != NULL)
-		{
-			sqlerrcode = cancel->sqlerrcode;
-			*edata = cancel;
-		}
-	}
-	if (run->via == RUN_VIA_LIBPQ_CONNECT && client_conn != NULL)
-	{
-		PQfinish(client_conn);
-		client_conn = NULL;
-	}
-	return sqlerrcode;
 }
 
 /* ---------------------------------------------------------------------
@@ -957,14 +602,14 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 	int			n;
 
 	if (!PQsendQuery(conn, sql))
-		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
 	await_result(conn, NULL, "could not query the target server");
 	res = PQgetResult(conn);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
 		PG_TRY();
 		{
-			conn_error(conn, res, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
+			LibpqConnError(conn, res, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
 		}
 		PG_FINALLY();
 		{
@@ -1004,7 +649,7 @@ resolve_tables(PGconn *conn, RunShared *p)
 	p->wl.aid_bigint = strcmp(row[1], "t") == 0;
 	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
 	if (nsp == NULL)
-		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
 	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
 	PQfreemem(nsp);
 	(void) query_row(conn, sql, row, 1);
@@ -1037,7 +682,7 @@ script_scale(PGconn *conn, RunShared *p)
 		return;
 	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
 	if (nsp == NULL)
-		conn_error(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
 	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
 	PQfreemem(nsp);
 	if (query_row(conn, sql, row, 1) == 1)

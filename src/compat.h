@@ -260,4 +260,14 @@ extern void pgbl_bulk_write(PgblBulkWrite *bulk, BlockNumber blkno, Page page, b
 extern void pgbl_bulk_finish(PgblBulkWrite *bulk);
 #endif
 
+/*
+ * A wait event set of the caller's own: PG17 ties one to a resource owner
+ * (none: freed only by FreeWaitEventSet), before to a memory context.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PgblCreateWaitEventSet(nevents) CreateWaitEventSet(NULL, (nevents))
+#else
+#define PgblCreateWaitEventSet(nevents) CreateWaitEventSet(TopMemoryContext, (nevents))
+#endif
+
 #endif							/* PGBL_COMPAT_H */

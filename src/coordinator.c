@@ -78,25 +78,48 @@ launch_clients(RunShared *run)
 	char		msg[PGBL_WORKER_ERR_MAX];
 	char		hint[PGBL_WORKER_ERR_MAX];
 
-	handles = palloc0(sizeof(BackgroundWorkerHandle *) * run->clients);
-	for (int i = 0; i < run->clients; i++)
+	int			n = RunnerWorkers(run);
+
+	handles = palloc0(sizeof(BackgroundWorkerHandle *) * n);
+	for (int i = 0; i < n; i++)
 	{
-		snprintf(name, sizeof(name), "pgbench_lab client %d", i + 1);
+		if (run->via == RUN_VIA_SPI)
+			snprintf(name, sizeof(name), "pgbench_lab client %d", i + 1);
+		else
+			snprintf(name, sizeof(name), "pgbench_lab client %d-%d",
+					 RunnerFirstClient(run, i) + 1, RunnerFirstClient(run, i + 1));
 		if (WorkerRegister("pgbench_lab_client_main", "pgbench_lab client", name,
 						   UInt32GetDatum(run->handle), i, &handles[i]))
 			continue;
 		stop_clients(run, i);
 		snprintf(msg, sizeof(msg),
 				 "could not start %d client workers: no free background worker slot after %d",
-				 run->clients, i);
+				 n, i);
 		snprintf(hint, sizeof(hint),
-				 "A run needs one worker per client plus its coordinator, all counted against "
-				 "max_worker_processes (now %d; changing it needs a restart). Use fewer clients "
-				 "or raise max_worker_processes.", max_worker_processes);
+				 "An in-server run needs one worker per client plus its coordinator (a libpq run "
+				 "one per thread), all counted against max_worker_processes (now %d; changing it "
+				 "needs a restart). Use fewer clients or raise max_worker_processes.",
+				 max_worker_processes);
 		start_failed(run, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED, msg, hint);
 		return false;
 	}
 	return true;
+}
+
+/* Has the worker that drives client i stopped? */
+static bool
+worker_stopped(RunShared *run, int i)
+{
+	int			n = RunnerWorkers(run);
+	int			w = (int) (((int64) i * n) / run->clients);
+	pid_t		pid;
+
+	/* the integer division may land one worker off: move to the owner */
+	while (w > 0 && RunnerFirstClient(run, w) > i)
+		w--;
+	while (w + 1 < n && RunnerFirstClient(run, w + 1) <= i)
+		w++;
+	return GetBackgroundWorkerPid(handles[w], &pid) == BGWH_STOPPED;
 }
 
 /* Wait until every client is ready; on any failure stop them all. */
@@ -113,16 +136,14 @@ wait_clients_ready(RunShared *run)
 		{
 			RunClient  *c = &run->client[i];
 			uint32		state = pg_atomic_read_u32(&c->state);
-			pid_t		pid;
 
 			if (state == CLIENT_READY)
 				ready++;
-			else if (state == CLIENT_ABORTED ||
-					 GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+			else if (state == CLIENT_ABORTED || worker_stopped(run, i))
 			{
 				bool		told;
 
-				stop_clients(run, run->clients);
+				stop_clients(run, RunnerWorkers(run));
 				told = WorkerErrorIsSet(&c->error);
 				snprintf(msg, sizeof(msg), "client %d could not start: %s", i + 1,
 						 told ? c->error.message : "the worker exited (see the server log)");
@@ -145,10 +166,8 @@ clients_finished(RunShared *run)
 {
 	for (int i = 0; i < run->clients; i++)
 	{
-		pid_t		pid;
-
 		if (pg_atomic_read_u32(&run->client[i].state) == CLIENT_READY &&
-			GetBackgroundWorkerPid(handles[i], &pid) != BGWH_STOPPED)
+			!worker_stopped(run, i))
 			return false;
 	}
 	return true;
@@ -240,7 +259,7 @@ wait_clients_gone(RunShared *run)
 	{
 		bool		all = true;
 
-		for (int i = 0; i < run->clients; i++)
+		for (int i = 0; i < RunnerWorkers(run); i++)
 		{
 			pid_t		pid;
 
@@ -251,7 +270,7 @@ wait_clients_gone(RunShared *run)
 			return;
 		if (!terminated && WorkerNowNs() > deadline)
 		{
-			for (int i = 0; i < run->clients; i++)
+			for (int i = 0; i < RunnerWorkers(run); i++)
 				TerminateBackgroundWorker(handles[i]);
 			terminated = true;
 		}

@@ -79,7 +79,7 @@ static const struct
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
 	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
 	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
-	{"sample_rate", FLOAT8OID}
+	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}
 };
 
 static FunctionName
@@ -220,17 +220,19 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->name = SPI_getvalue(row, desc, 3);
 	s->about = SPI_getvalue(row, desc, 4);
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
-	for (int a = 0; a < RUNNER_NARGS_START; a++)
+	/* a plan's steps give run()'s arguments up to sample_rate; threads is run()'s default */
+	s->args[RUNNER_ARG_THREADS] = (NullableDatum) {(Datum) 0, true};
+	for (int a = 0; a < RUNNER_NARGS_STEP; a++)
 	{
 		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
 
 		s->args[a].value = s->args[a].isnull ? (Datum) 0
 			: datumCopy(d, TupleDescAttr(desc, 5 + a)->attbyval, TupleDescAttr(desc, 5 + a)->attlen);
 	}
-	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_START, &isnull);
+	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_STEP, &isnull);
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
-	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 8 + RUNNER_NARGS_START, &isnull));
-	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 9 + RUNNER_NARGS_START, &isnull));
+	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 8 + RUNNER_NARGS_STEP, &isnull));
+	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 9 + RUNNER_NARGS_STEP, &isnull));
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
@@ -280,7 +282,7 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 	/* the plan's flag, repeated on every step's row */
 	p.stop_on_failure = p.nsteps > 0 &&
 		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-								   6 + RUNNER_NARGS_START, &isnull));
+								   6 + RUNNER_NARGS_STEP, &isnull));
 	/* the reload-level settings any step changes; the restart-level ones */
 	if (SPI_execute_with_args("SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text("
 							  "COALESCE($1 OPERATOR(pg_catalog.->) 'system_names', '[]'))), "

@@ -76,6 +76,7 @@ typedef struct RecommenderInput
 	int			live_worker_processes;	/* 0: not this server's */
 	int			logical_workers;	/* max_logical_replication_workers */
 	int			other_workers;	/* other background workers running now */
+	int			lab_clients;	/* the largest in-server run recorded here */
 } RecommenderInput;
 
 typedef enum RecoUnit

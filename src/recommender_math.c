@@ -673,7 +673,7 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 {
 	RecoSetting *s;
 
-	int			lab = Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores) + 1;
+	int			lab = Max(Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores), in->lab_clients) + 1;
 	int			logical = in->logical_workers >= 0 ? in->logical_workers : 4;
 	int			need = p->parallel + logical + lab + in->other_workers;
 	int			mwp = Max(need, in->live_worker_processes);
@@ -689,8 +689,10 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication, extensions' workers and pgbench_lab's runs (each needs its clients + 1); lower it only knowing what else uses them.",
 							 in->live_worker_processes, need);
 	else
-		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers), other extensions' workers running now, and pgbench_lab's runs, which need a slot per client plus one (room here for %d clients, at least twice the cores).",
-							 lab - 1);
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers), other extensions' workers running now, and pgbench_lab's in-server runs, which need a slot per client plus one (room here for %d clients, at least twice the cores%s; a libpq run needs a slot per thread plus one).",
+							 lab - 1,
+							 in->lab_clients > 0 ?
+							 psprintf(" and the largest in-server run recorded here, %d clients", in->lab_clients) : "");
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
 	if (p->parallel < p->cores)

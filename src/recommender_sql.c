@@ -269,6 +269,29 @@ other_running_workers(void)
 	return n;
 }
 
+/*
+ * The most clients of an in-server run recorded here (that the caller can
+ * see): each of them took a worker slot, so the lab's own need is at least
+ * that plus its coordinator.  0 when there is none.
+ */
+static int
+largest_lab_run(void)
+{
+	int			n = 0;
+
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.max(r.clients)::pg_catalog.int4 FROM pgbench_lab.runs r"
+					" WHERE r.via OPERATOR(pg_catalog.=) 'spi'", true, 1) == SPI_OK_SELECT &&
+		SPI_processed == 1)
+	{
+		char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		n = v ? atoi(v) : 0;
+	}
+	SPI_finish();
+	return n;
+}
+
 /* The live settings recommend()'s inputs read, in one pg_settings query. */
 enum
 {
@@ -332,6 +355,7 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	in->live_worker_processes = live_int(&live[RL_WORKERS], 0);
 	in->logical_workers = live_int(&live[RL_LOGICAL], -1);
 	in->other_workers = other_running_workers();
+	in->lab_clients = largest_lab_run();
 	in->data_size = PG_ARGISNULL(6) ? SettingsDataSize() :
 		parse_size("data_size", PG_GETARG_TEXT_PP(6));
 	in->os_reserve = PG_ARGISNULL(7) ? -1 : parse_size("os_reserve", PG_GETARG_TEXT_PP(7));

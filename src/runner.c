@@ -21,6 +21,8 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -38,13 +40,14 @@
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "pgstat.h"
 #include "runner.h"
 #include "script_run.h"
 #include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_start);
 
-int			pgbl_max_clients = 64;
+int			pgbl_max_clients = PGBL_MAX_CLIENTS_DEFAULT;
 int			pgbl_max_duration = 3600;
 bool		pgbl_instrument = true;
 
@@ -53,8 +56,10 @@ RunnerInit(void)
 {
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_clients",
 							"Most clients one run may have.",
-							"Each client is a background worker; only superusers may raise this.",
-							&pgbl_max_clients, 64, 1, 10000,
+							"An in-server client is a background worker (and the free worker "
+							"slots bound a run too); libpq clients are connections that a run's "
+							"threads share.  Only superusers may change this.",
+							&pgbl_max_clients, PGBL_MAX_CLIENTS_DEFAULT, 1, PGBL_MAX_CLIENTS_MAX,
 							PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_duration",
 							"Longest run allowed.",
@@ -262,6 +267,62 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 }
 
 /*
+ * threads (pgbench -j): the workers of a libpq run, each driving its share
+ * of the clients' connections; by default as many as the machine's CPUs,
+ * never more than the clients.
+ */
+static void
+read_threads(FunctionCallInfo fcinfo, int tail, RunShared *p)
+{
+	int			arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_THREADS);
+	int			cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
+
+	p->threads = Min(Max(cpus, 1), p->clients);
+	if (arg < 0 || PG_ARGISNULL(arg))
+		return;
+	if (p->via == RUN_VIA_SPI)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threads needs via libpq or libpq-connect"),
+				 errhint("In-server runs (via spi) have one worker per client; leave threads NULL.")));
+	p->threads = PG_GETARG_INT32(arg);
+	if (p->threads < 1 || p->threads > p->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threads must be from 1 to the clients (%d), not %d", p->clients, p->threads),
+				 errhint("Each thread is a worker driving its share of the clients' connections, "
+						 "as pgbench -j; NULL gives as many as the CPUs, at most the clients.")));
+}
+
+/*
+ * A libpq worker holds a socket per client of its range at once: refuse,
+ * before anything starts, a run whose workers would run out of file
+ * descriptors (the workers inherit this server's limit), keeping a margin
+ * for what the process itself has open.
+ */
+static void
+check_descriptors(const RunShared *p)
+{
+	struct rlimit rl;
+	int			per_worker;
+
+	if (p->via == RUN_VIA_SPI || getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+		rl.rlim_cur == RLIM_INFINITY)
+		return;
+	per_worker = (p->clients + p->threads - 1) / p->threads;
+	if ((rlim_t) per_worker + PGBL_FD_RESERVE > rl.rlim_cur)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%d connections per worker is above what its open-file limit allows",
+						per_worker),
+				 errdetail("Each libpq worker holds one socket per client of its share; the server's "
+						   "processes may open %lu files, %d of them kept for the process itself.",
+						   (unsigned long) rl.rlim_cur, PGBL_FD_RESERVE),
+				 errhint("Give more threads (each drives clients / threads connections), or raise "
+						 "the open-file limit of the server (ulimit -n) and restart it.")));
+}
+
+/*
  * Validate the arguments shared by start() and run() into *p; the tail of
  * fcinfo's arguments starts at "tail" (runner.h).
  */
@@ -313,12 +374,119 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	p->seed_given = !PG_ARGISNULL(RUNNER_ARG_SEED);
 	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
 	LibpqReadArgs(fcinfo, tail, p); /* via and target */
+	read_threads(fcinfo, tail, p);
+	check_descriptors(p);
 	read_rate_args(fcinfo, tail, p);
 	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
 	if (p->script_area_size > 0)
 		return;
 	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
 	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
+}
+
+/*
+ * Background workers running now: every one holds a slot of
+ * max_worker_processes (parallel workers, logical replication, other
+ * extensions' and pgbench_lab's own).  Core processes that are not
+ * background workers are left out by type; a worker registered but not yet
+ * started is missed, which the coordinator's own check still catches.
+ */
+static int
+workers_in_use(int *lab)
+{
+	int			n = 0;
+
+	pgstat_clear_snapshot();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute("SELECT pg_catalog.count(*)::pg_catalog.int4, pg_catalog.count(*) FILTER ("
+					"WHERE a.backend_type OPERATOR(pg_catalog.~~) 'pgbench\\_lab %')::pg_catalog.int4"
+					" FROM pg_catalog.pg_stat_activity a"
+					" WHERE a.backend_type OPERATOR(pg_catalog.<>) ALL (ARRAY["
+					"'client backend', 'autovacuum launcher', 'autovacuum worker',"
+					" 'background writer', 'checkpointer', 'walwriter', 'walsender',"
+					" 'walreceiver', 'startup', 'archiver', 'io worker',"
+					" 'slotsync worker', 'walsummarizer', 'logger',"
+					" 'standalone backend']::pg_catalog.text[])",
+					true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		n = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		*lab = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+	}
+	SPI_finish();
+	pgstat_clear_snapshot();
+	return n;
+}
+
+/*
+ * The workers that drive a run's clients: one per in-server client; a
+ * libpq run's threads, each driving a contiguous range of clients.
+ */
+int
+RunnerWorkers(const RunShared *p)
+{
+	return p->via == RUN_VIA_SPI ? p->clients : p->threads;
+}
+
+/* The first client of a worker (of worker n, with n the workers: the end). */
+int
+RunnerFirstClient(const RunShared *p, int worker)
+{
+	return (int) ((int64) worker * p->clients / RunnerWorkers(p));
+}
+
+/* Background worker slots a run needs: its workers and its coordinator. */
+int
+RunnerSlotsNeeded(const RunShared *p)
+{
+	return RunnerWorkers(p) + 1;
+}
+
+/*
+ * Refuse a run that cannot get the worker slots it needs, before anything
+ * starts, naming the max_worker_processes that would let it start now.
+ * pgbench_lab workers that are still exiting (the run before, just ended)
+ * are given a moment to go.
+ */
+void
+RunnerCheckSlots(const RunShared *p)
+{
+	int			need = RunnerSlotsNeeded(p);
+	int64		deadline = WorkerNowNs() + PGBL_SLOT_GRACE_MS * INT64CONST(1000000);
+
+	for (;;)
+	{
+		int			lab = 0;
+		int			used = workers_in_use(&lab);
+		int			free_slots = Max(max_worker_processes - used, 0);
+
+		if (need <= free_slots)
+			return;
+		if (lab > 0 && WorkerNowNs() < deadline)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 20L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			continue;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("this run needs %d background worker slots, %d are free",
+						need, free_slots),
+				 errdetail("%s; max_worker_processes is %d and %d slots are in use.",
+						   p->via == RUN_VIA_SPI ?
+						   psprintf("An in-server run needs one worker per client (%d) plus its coordinator",
+									p->clients) :
+						   psprintf("A libpq run needs one worker per thread (%d) plus its coordinator",
+									RunnerWorkers(p)),
+						   max_worker_processes, used),
+				 errhint("Set max_worker_processes to at least %d (changing it needs a restart)%s.",
+						 used + need,
+						 p->via == RUN_VIA_SPI ?
+						 ", or use fewer clients, or via => 'libpq', whose workers each drive many clients" :
+						 ", or use fewer threads")));
+	}
 }
 
 /*
@@ -349,6 +517,7 @@ RunnerPrepare(FunctionCallInfo fcinfo, int tail)
 		ScriptSetupTargetScale(p);
 	else if (p->script_area_size == 0)
 		WorkloadResolve(&p->wl);
+	RunnerCheckSlots(p);
 	return p;
 }
 

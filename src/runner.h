@@ -35,6 +35,10 @@
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
+#define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
+#define PGBL_MAX_CLIENTS_MAX	100000
+#define PGBL_FD_RESERVE		100		/* descriptors a libpq worker keeps for itself */
+#define PGBL_SLOT_GRACE_MS	2000	/* for the workers of a run just ended to exit */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
 typedef enum RunVia
@@ -128,6 +132,7 @@ typedef struct RunShared
 	double		sample_rate;	/* share of transactions sampled; 0: none */
 	Size		sample_area;	/* samples: offset of the clients' rings, or 0 */
 	int			clients;
+	int			threads;		/* libpq: workers driving the clients */
 	int64		duration_ms;	/* 0 with a transaction count */
 	int64		transactions;	/* per client, as pgbench -t; 0 = by time */
 	int			max_tries;
@@ -190,6 +195,7 @@ typedef enum RunnerTail
 	RUNNER_TAIL_SCRIPTS,		/* since 0.2 */
 	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
 	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
+	RUNNER_TAIL_THREADS,		/* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -209,7 +215,9 @@ typedef enum RunnerArg
 	RUNNER_ARG_SCRIPTS = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPTS,
 	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
 	RUNNER_ARG_SAMPLE_RATE = RUNNER_TAIL_START + RUNNER_TAIL_SAMPLE_RATE,
-	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL
+	RUNNER_ARG_THREADS = RUNNER_TAIL_START + RUNNER_TAIL_THREADS,
+	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL,
+	RUNNER_NARGS_STEP = RUNNER_ARG_THREADS	/* those an experiment's plan gives */
 } RunnerArg;
 
 /*
@@ -229,6 +237,10 @@ extern void RunnerCheckSetting(const char *name, const char *value);
 extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo, int tail);
 extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
+extern int	RunnerWorkers(const RunShared *p);
+extern int	RunnerFirstClient(const RunShared *p, int worker);
+extern int	RunnerSlotsNeeded(const RunShared *p);
+extern void RunnerCheckSlots(const RunShared *p);
 extern int	pgbl_max_clients;
 extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
@@ -236,17 +248,16 @@ extern bool pgbl_instrument;
 /* client_libpq.c: the client path through libpq */
 extern void LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p);
 extern bool LibpqResolve(RunShared *p);
-extern void LibpqClientSetup(RunShared *run, RunClient *me);
-extern int	LibpqXact(RunShared *run, RunClient *me, const WorkloadDraw *d,
-					  ErrorData **edata);
 extern void LibpqRecord(RunShared *run, bool final);
 
-/* ... and a script's SQL over it (script_run.c) */
+/*
+ * ... and a script's SQL over it (script_run.c), sent on the connection of
+ * the client whose step runs (client_mux.c); its results come later, each
+ * to fn, when the worker's event loop has them.
+ */
 typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);
-extern void LibpqScriptConnect(RunShared *run, RunClient *me);
 extern void LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
 							const char *const *values, LibpqResultFn fn, void *arg);
-extern int	LibpqScriptDone(RunShared *run, int sqlerrcode, ErrorData **edata);
 
 /* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
 extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);

@@ -107,6 +107,13 @@ typedef struct Prog
 	Cmd		   *cmds;
 } Prog;
 
+typedef struct LibpqResultArg
+{
+	ScriptClient *sc;
+	const ScriptSql *sql;
+	bool		last;
+} LibpqResultArg;
+
 struct ScriptClient
 {
 	RunShared  *run;
@@ -138,6 +145,10 @@ struct ScriptClient
 	int			read_only;		/* kept for AND CHAIN */
 	int			deferrable;
 	MemoryContext loopcxt;		/* current between transactions */
+	/* over libpq, in steps: where the command under way stands */
+	int			sub;			/* 0: not begun; then the command's own steps */
+	int64		cmd_t0;			/* when it began */
+	LibpqResultArg res_arg;		/* for the results of the statement sent */
 };
 
 /* ------------------------------------------------------------------------
@@ -389,6 +400,7 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 
 	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
 	sc->prng = states[client];
+	pfree(states);				/* a worker of many clients keeps only its own */
 	pg_prng_seed(&sc->choose, sc->area->random_seed ^ (UINT64CONST(0xA5A5A5A5) + (uint64) client));
 	define_variables(sc, client, default_seed);
 	sc->env.lookup = lookup;
@@ -450,15 +462,6 @@ ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committe
 static void
 xact_begin(ScriptClient *sc, bool explicit_block)
 {
-	if (sc->libpq)
-	{
-		/* a pipeline's implicit transaction; BEGIN itself is sent as written */
-		if (!explicit_block)
-			LibpqScriptSend(sc->run, "BEGIN", NULL, 0, 0, NULL, NULL, NULL);
-		sc->in_xact = true;
-		sc->explicit_block = explicit_block;
-		return;
-	}
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	if (explicit_block)
@@ -479,14 +482,6 @@ xact_begin(ScriptClient *sc, bool explicit_block)
 static void
 xact_end(ScriptClient *sc, bool commit)
 {
-	if (sc->libpq)
-	{
-		if (!sc->explicit_block)	/* COMMIT and ROLLBACK are sent as written */
-			LibpqScriptSend(sc->run, commit ? "COMMIT" : "ROLLBACK", NULL, 0, 0, NULL, NULL, NULL);
-		sc->in_xact = false;
-		sc->explicit_block = false;
-		return;
-	}
 	SPI_finish();
 	if (commit)
 		CommitTransactionCommand();
@@ -552,27 +547,6 @@ need_block(ScriptClient *sc, const char *what)
 		ereport(ERROR,
 				(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
 				 errmsg("%s can only be used in transaction blocks", what)));
-}
-
-/*
- * Over libpq the target runs them: the command's text is sent as written,
- * and the interpreter follows where it leaves the transaction.
- */
-static void
-run_tx_libpq(ScriptClient *sc, const ScriptSql *sql)
-{
-	const ScriptTx *tx = &sql->tx;
-
-	if (tx->kind == STX_BEGIN && sc->in_xact && !sc->explicit_block)
-	{
-		sc->explicit_block = true;	/* a pipeline's BEGIN: already in one */
-		return;
-	}
-	LibpqScriptSend(sc->run, sql->text, NULL, 0, 0, NULL, NULL, NULL);
-	if (tx->kind == STX_BEGIN)
-		sc->in_xact = sc->explicit_block = true;
-	else if (tx->kind == STX_COMMIT || tx->kind == STX_ROLLBACK)
-		sc->in_xact = sc->explicit_block = tx->chain;
 }
 
 /* BEGIN, COMMIT, ROLLBACK and the savepoints, run by the interpreter. */
@@ -825,13 +799,6 @@ set_from_spi(ScriptClient *sc, const ScriptSql *sql, bool last)
 	set_vars(sc, sql, last, tt ? (int64) SPI_processed : -1, ncols, names, values);
 }
 
-typedef struct LibpqResultArg
-{
-	ScriptClient *sc;
-	const ScriptSql *sql;
-	bool		last;
-} LibpqResultArg;
-
 static void
 set_from_libpq(void *arg, int ntuples, int ncols, char **names, char **values)
 {
@@ -866,15 +833,6 @@ run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
 	SPIExecuteOptions opts;
 	int			rc;
 
-	if (sc->libpq)
-	{
-		LibpqResultArg arg = {sc, &c->cmd->sql, last};
-
-		param_texts(sc, st);
-		LibpqScriptSend(sc->run, st->text, &st->prepared, st->id, st->ntypes,
-						st->texts, set_from_libpq, &arg);
-		return;
-	}
 	if (st->plan == NULL)
 		prepare_stmt(sc, st);
 	for (int p = 0; p < st->ntypes; p++)
@@ -899,18 +857,15 @@ run_sql(ScriptClient *sc, Cmd *c)
 
 	if (c->cmd->sql.tx.kind != STX_NONE)
 	{
-		if (sc->libpq)
-			run_tx_libpq(sc, &c->cmd->sql);
-		else
-			run_tx(sc, &c->cmd->sql.tx);
+		run_tx(sc, &c->cmd->sql.tx);
 		return;
 	}
 	own = !sc->in_xact && !sc->in_pipeline;
-	if (!sc->in_xact && !(own && sc->libpq))	/* over libpq: the target's autocommit */
+	if (!sc->in_xact)
 		xact_begin(sc, false);
 	for (int i = 0; i < c->nstmts; i++)
 		run_stmt(sc, c, &c->stmts[i], i == c->nstmts - 1);
-	if (own && !sc->libpq)
+	if (own)
 		xact_end(sc, true);
 }
 
@@ -1053,8 +1008,6 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 	{
 		int			i = 0;
 
-		if (sc->libpq)
-			LibpqScriptConnect(sc->run, sc->me);
 		while (i < pr->prog->ncommands)
 		{
 			int64		t0 = sc->timed ? WorkerNowNs() : 0;
@@ -1088,7 +1041,200 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 		sc->nsavepoints = 0;
 	}
 	PG_END_TRY();
-	if (sc->libpq)
-		code = LibpqScriptDone(sc->run, code, edata);
 	return code;
+}
+
+/* ------------------------------------------------------------------------
+ * Over libpq, in steps
+ * ------------------------------------------------------------------------
+ */
+
+/* A transaction of the run begins: the script from its first command. */
+void
+ScriptClientBegin(ScriptClient *sc, int script)
+{
+	sc->script = script;
+	sc->at = 0;
+	sc->sub = 0;
+}
+
+/* An error ended the transaction: where it happened, and a clean slate. */
+void
+ScriptClientFailed(ScriptClient *sc, ErrorData *edata)
+{
+	add_location(sc, &sc->progs[sc->script], edata);
+	sc->in_xact = sc->explicit_block = sc->in_pipeline = false;
+	sc->sub = 0;
+}
+
+/* Send a command's text as written (transaction control). */
+static void
+send_text(ScriptClient *sc, const char *sql)
+{
+	LibpqScriptSend(sc->run, sql, NULL, 0, 0, NULL, NULL, NULL);
+}
+
+/*
+ * The step of an SQL command: false when it has sent something (its sub
+ * position moved on), true when the command is over.  The target runs the
+ * transaction control; the interpreter follows where it leaves the
+ * transaction, once the command's results are in (the next step).
+ */
+static bool
+step_sql(ScriptClient *sc, Cmd *c)
+{
+	const ScriptSql *sql = &c->cmd->sql;
+	int			k;
+
+	if (sql->tx.kind != STX_NONE)
+	{
+		if (sc->sub == 0)
+		{
+			if (sql->tx.kind == STX_BEGIN && sc->in_xact && !sc->explicit_block)
+			{
+				sc->explicit_block = true;	/* a pipeline's BEGIN: already in one */
+				return true;
+			}
+			send_text(sc, sql->text);
+			sc->sub = 1;
+			return false;
+		}
+		if (sql->tx.kind == STX_BEGIN)
+			sc->in_xact = sc->explicit_block = true;
+		else if (sql->tx.kind == STX_COMMIT || sql->tx.kind == STX_ROLLBACK)
+			sc->in_xact = sc->explicit_block = sql->tx.chain;
+		return true;
+	}
+	if (sc->sub == 0)
+	{
+		sc->sub = 1;
+		/* in a pipeline outside a block: its implicit transaction */
+		if (!sc->in_xact && sc->in_pipeline)
+		{
+			send_text(sc, "BEGIN");
+			sc->in_xact = true;
+			sc->explicit_block = false;
+			return false;
+		}
+	}
+	k = sc->sub - 1;
+	if (k >= c->nstmts)
+		return true;			/* else the target's autocommit */
+	param_texts(sc, &c->stmts[k]);
+	sc->res_arg.sc = sc;
+	sc->res_arg.sql = sql;
+	sc->res_arg.last = k == c->nstmts - 1;
+	LibpqScriptSend(sc->run, c->stmts[k].text, &c->stmts[k].prepared, c->stmts[k].id,
+					c->stmts[k].ntypes, c->stmts[k].texts, set_from_libpq, &sc->res_arg);
+	sc->sub++;
+	return false;
+}
+
+/* \sleep: false with *wake set while it sleeps. */
+static bool
+step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
+{
+	int64		n = c->cmd->sleep_value;
+
+	if (sc->sub > 0)
+	{
+		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("the run ended during \\sleep")));
+		return true;
+	}
+	if (c->slot >= 0)
+	{
+		ScriptValue v;
+		ScriptError error;
+
+		if (!var_value(defined_var(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
+			raise_script_error(&error);
+	}
+	if (n <= 0)
+		return true;
+	*wake = WorkerNowNs() + n * c->cmd->sleep_unit_usec * 1000;
+	sc->sub = 1;
+	return false;
+}
+
+/* \syncpipeline and \endpipeline: a commit of the implicit transaction first. */
+static bool
+step_pipeline_end(ScriptClient *sc, Cmd *c)
+{
+	if (sc->sub == 0 && sc->in_xact && !sc->explicit_block)
+	{
+		send_text(sc, "COMMIT");
+		sc->in_xact = false;
+		sc->sub = 1;
+		return false;
+	}
+	sc->in_pipeline = c->cmd->kind == SCMD_SYNC_PIPELINE;
+	return true;
+}
+
+/*
+ * Run the script on until it sends, sleeps or ends (see script_run.h); a
+ * command is counted, and timed, when its last step is over.
+ */
+ScriptStep
+ScriptClientStep(ScriptClient *sc, int64 *wake)
+{
+	Prog	   *pr = &sc->progs[sc->script];
+	ScriptCounter *counters = &sc->row[sc->area->script[sc->script].counter + 1];
+
+	for (;;)
+	{
+		int			at = sc->at;
+		Cmd		   *c;
+		bool		over;
+		int			next = at + 1;
+
+		if (at >= pr->prog->ncommands)
+		{
+			if (sc->in_xact)
+			{
+				sc->at = pr->prog->ncommands - 1;
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
+						 errmsg("the script ended inside a transaction"),
+						 errhint("End every BEGIN with COMMIT, END or ROLLBACK before the script ends, "
+								 "on every branch of its \\if commands.")));
+			}
+			return SCRIPT_STEP_END;
+		}
+		c = &pr->cmds[at];
+		if (sc->sub == 0)
+			sc->cmd_t0 = sc->timed ? WorkerNowNs() : 0;
+		switch (c->cmd->kind)
+		{
+			case SCMD_SQL:
+				over = step_sql(sc, c);
+				break;
+			case SCMD_SLEEP:
+				over = step_sleep(sc, c, wake);
+				if (!over)
+					return SCRIPT_STEP_SLEEP;
+				break;
+			case SCMD_SYNC_PIPELINE:
+			case SCMD_END_PIPELINE:
+				over = step_pipeline_end(sc, c);
+				break;
+			default:
+				next = run_command(sc, pr, at);
+				over = true;
+				break;
+		}
+		if (!over)
+			return SCRIPT_STEP_SENT;
+		sc->sub = 0;
+		sc->at = next;
+		/* an \elif or \else reached from the branch before it is skipped */
+		if (c->cmd->kind == SCMD_ELIF || c->cmd->kind == SCMD_ELSE)
+			continue;
+		counters[at].count++;
+		if (sc->timed)
+			counters[at].latency_ns += (uint64) (WorkerNowNs() - sc->cmd_t0);
+	}
 }

@@ -101,4 +101,22 @@ extern int	ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt,
 extern void ScriptClientRetry(ScriptClient *sc, int script);
 extern void ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed);
 
+/*
+ * Over libpq the interpreter runs in steps, so that one worker drives many
+ * clients' connections (client_mux.c): a step runs commands until one has
+ * sent SQL (its results come back through the LibpqResultFn it gave), has
+ * to sleep until *wake, or the script has ended.  Errors are raised; the
+ * caller hands them to ScriptClientFailed.
+ */
+typedef enum ScriptStep
+{
+	SCRIPT_STEP_SENT,
+	SCRIPT_STEP_SLEEP,
+	SCRIPT_STEP_END
+} ScriptStep;
+
+extern void ScriptClientBegin(ScriptClient *sc, int script);
+extern ScriptStep ScriptClientStep(ScriptClient *sc, int64 *wake);
+extern void ScriptClientFailed(ScriptClient *sc, ErrorData *edata);
+
 #endif							/* PGBL_SCRIPT_RUN_H */

@@ -275,6 +275,7 @@ sample_waits(Telemetry *tel)
 		RunClient  *c = &run->client[i];
 		PGPROC	   *proc = tel->procs[i];
 		uint32		info;
+		uint32		pacing;
 
 		if (pg_atomic_read_u32(&c->state) != CLIENT_READY || c->pid <= 0)
 			continue;
@@ -283,9 +284,17 @@ sample_waits(Telemetry *tel)
 			proc = tel->procs[i] = BackendPidGetProc(c->pid);
 		if (proc == NULL)
 			continue;
+		/*
+		 * The client's own pacing is no wait on the server.  The flag is
+		 * read before and after the wait event: a wait that begins or ends
+		 * between the reads still counts as pacing.
+		 */
+		pacing = pg_atomic_read_u32(&c->pacing);
+		pg_read_barrier();
 		info = *(volatile uint32 *) &proc->wait_event_info;
-		/* the client's own pacing is no wait on the server */
-		if (info == PG_WAIT_EXTENSION && pg_atomic_read_u32(&c->pacing))
+		pg_read_barrier();
+		pacing |= pg_atomic_read_u32(&c->pacing);
+		if (info == PG_WAIT_EXTENSION && pacing)
 			info = PGBL_WAIT_PACING;
 		count_wait(tel, info);
 	}

@@ -60,6 +60,11 @@ AS $$
             "wal_bytes": "num", "wait_samples": "nonneg4!", "waits": "object", "temp_files": "int",
             "temp_bytes": "int", "disk_reads": "int", "disk_read_bytes": "int", "disk_writes": "int",
             "disk_write_bytes": "int", "disk_busy_pct": "num"}'::pg_catalog.jsonb
+        -- each standby's lag per second (0.2), for a run on a primary
+        WHEN what OPERATOR(pg_catalog.=) 'replication' THEN '{"second": "count!", "standby": "text!",
+            "client_addr": "text", "state": "text", "sync_state": "text", "sent_lag_bytes": "num",
+            "write_lag_bytes": "num", "flush_lag_bytes": "num", "replay_lag_bytes": "num",
+            "write_lag_ms": "num", "flush_lag_ms": "num", "replay_lag_ms": "num"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
             "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -368,7 +373,7 @@ BEGIN
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
     PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
-        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array"}', '$.runs', '{run_id}');
+        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array", "replication": "array"}', '$.runs', '{run_id}');
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
@@ -385,6 +390,15 @@ BEGIN
                 AND EXISTS (SELECT FROM pg_catalog.jsonb_each(t.x OPERATOR(pg_catalog.->) 'waits') AS w
                              WHERE NOT (pg_catalog.jsonb_typeof(w.value) OPERATOR(pg_catalog.=) 'number'
                                         AND w.value::pg_catalog.text OPERATOR(pg_catalog.~) '^[0-9]{1,9}$'));
+        END IF;
+        IF r.elem OPERATOR(pg_catalog.?) 'replication' THEN
+            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'replication', pgbench_lab_internal.doc_spec('replication'),
+                                               pg_catalog.format('$.runs[%s].replication', r.i), '{}');
+            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.runs[%s].replication: second %s of standby %s appears more than once',
+                                                                       r.i, d.second, pgbench_lab.printable(d.standby)))
+               FROM (SELECT t.x OPERATOR(pg_catalog.->>) 'second' AS second, t.x OPERATOR(pg_catalog.->>) 'standby' AS standby
+                       FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'replication') AS t(x)
+                      GROUP BY 1, 2 HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1) d;
         END IF;
         IF r.elem OPERATOR(pg_catalog.?) 'scripts' THEN
             PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'scripts',
@@ -533,6 +547,17 @@ BEGIN
                (t OPERATOR(pg_catalog.->>) 'disk_writes')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_write_bytes')::numeric::bigint,
                (t OPERATOR(pg_catalog.->>) 'disk_busy_pct')::pg_catalog.float8
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'telemetry', '[]')) AS x(t)),
+    replication AS (
+        INSERT INTO pgbench_lab.run_replication (run_id, second, standby, client_addr, state, sync_state,
+                                                 sent_lag_bytes, write_lag_bytes, flush_lag_bytes, replay_lag_bytes,
+                                                 write_lag_ms, flush_lag_ms, replay_lag_ms)
+        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'second')::numeric::integer, t OPERATOR(pg_catalog.->>) 'standby',
+               t OPERATOR(pg_catalog.->>) 'client_addr', t OPERATOR(pg_catalog.->>) 'state', t OPERATOR(pg_catalog.->>) 'sync_state',
+               (t OPERATOR(pg_catalog.->>) 'sent_lag_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'write_lag_bytes')::numeric,
+               (t OPERATOR(pg_catalog.->>) 'flush_lag_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'replay_lag_bytes')::numeric,
+               (t OPERATOR(pg_catalog.->>) 'write_lag_ms')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'flush_lag_ms')::pg_catalog.float8,
+               (t OPERATOR(pg_catalog.->>) 'replay_lag_ms')::pg_catalog.float8
+          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'replication', '[]')) AS x(t)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
         SELECT d.new_id, (l OPERATOR(pg_catalog.->>) 'bucket_upper_us')::pg_catalog.float8, (l OPERATOR(pg_catalog.->>) 'count')::numeric::bigint
@@ -625,6 +650,12 @@ AS $$
             SELECT pg_catalog.jsonb_build_object('telemetry', pg_catalog.jsonb_agg(
                        pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.-) 'run_id') ORDER BY t.second))
               FROM pgbench_lab.run_telemetry t WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
+        -- and a run on a primary its standbys' lag
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('replication', pg_catalog.jsonb_agg(
+                       pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id') ORDER BY x.second, x.standby))
+              FROM pgbench_lab.run_replication x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
 $$;
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import Background, Cluster
 
 START_SIG = ("pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
-             "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8)")
+             "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer)")
 
 
 @pytest.fixture(scope="module")
@@ -556,3 +556,91 @@ def test_connection_cost_needs_call_outside_a_transaction(lab):
     with pytest.raises(psycopg.errors.NullValueNotAllowed):
         lab.sql("CALL pgbench_lab.connection_cost(NULL)")
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+
+
+# -- many clients from few workers (threads) ---------------------------------
+
+@pytest.fixture(scope="module")
+def crowd():
+    """PostgreSQL's default max_worker_processes (8), room for 200 clients."""
+    c = Cluster("crowd", {"max_worker_processes": "8", "max_connections": "260"})
+    c.start()
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    yield c
+    c.destroy()
+
+
+def target_backends(c):
+    return c.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench_lab'")
+
+
+def test_200_clients_on_two_workers(crowd):
+    """200 libpq clients, 2 threads: 3 worker slots of 8; every client runs
+    its transactions and tpcb-like commits exactly what it reports."""
+    crowd.sql("TRUNCATE pgbench_history")
+    r = crowd.sql("CALL pgbench_lab.run('tpcb-like', clients => 200, transactions => 2, "
+                  "via => 'libpq', threads => 2)")[0]
+    assert r[1] == "done", r
+    assert r[2] == 400 == crowd.scalar("SELECT count(*) FROM pgbench_history")
+    assert crowd.sql("SELECT clients, connections FROM pgbench_lab.runs WHERE run_id = %s",
+                     (r[0],))[0] == (200, 200)
+    crowd.poll(NO_CLIENTS)
+    assert target_backends(crowd) == 0
+
+
+def test_200_clients_connecting_per_transaction(crowd):
+    r = crowd.sql("CALL pgbench_lab.run('select-only', clients => 200, transactions => 1, "
+                  "via => 'libpq-connect', threads => 2)")[0]
+    assert r[1] == "done" and r[2] == 200, r
+    assert crowd.scalar("SELECT connections FROM pgbench_lab.runs WHERE run_id = %s", (r[0],)) == 200
+    assert target_backends(crowd) == 0
+
+
+def test_threads_refused_outside_its_range(crowd):
+    for threads in (0, 5):
+        with pytest.raises(psycopg.errors.InvalidParameterValue, match="threads must be from 1"):
+            crowd.sql("SELECT pgbench_lab.start('select-only', clients => 4, via => 'libpq', "
+                      "threads => %s)", (threads,))
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="threads needs via libpq"):
+        crowd.sql("SELECT pgbench_lab.start('select-only', threads => 1)")
+    # a worker's share of connections must fit in its open-file limit
+    limit = int(crowd.scalar("SELECT pg_read_file('/proc/' || pg_backend_pid() || '/limits')")
+                .split("Max open files")[1].split()[0])
+    if limit < 100000:
+        with pytest.raises(psycopg.errors.ConfigurationLimitExceeded, match="open-file limit"):
+            crowd.sql("SELECT pgbench_lab.start('select-only', clients => %s, via => 'libpq', "
+                      "threads => 1)", (limit,))
+
+
+@pytest.mark.parametrize("how", ["cancel", "terminate"])
+def test_a_stopped_run_leaves_no_connection(crowd, how):
+    run_id = crowd.scalar("SELECT pgbench_lab.start('select-only', clients => 40, "
+                          "duration => '60 s', via => 'libpq', threads => 2)")
+    crowd.poll("SELECT count(*) = 40 FROM pg_stat_activity WHERE application_name = 'pgbench_lab'")
+    if how == "cancel":
+        assert crowd.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
+    else:
+        assert crowd.scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE backend_type = 'pgbench_lab client'") == 2
+    crowd.poll(NO_CLIENTS, timeout=10)
+    crowd.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab'",
+               timeout=10)
+    crowd.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+
+
+def test_a_lost_connection_fails_its_client_only(crowd):
+    """A target backend terminated mid-run: its client ends failed, the
+    other clients of the same worker go on."""
+    run_id = crowd.scalar("SELECT pgbench_lab.start('select-only', clients => 4, "
+                          "duration => '2 s', via => 'libpq', threads => 1)")
+    crowd.poll("SELECT transactions > 0 FROM pgbench_lab_internal.run_live(%s)", (run_id,))
+    assert crowd.scalar("SELECT pg_terminate_backend(min(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = 'pgbench_lab'")
+    crowd.poll("SELECT clients_running = 3 FROM pgbench_lab_internal.run_live(%s)", (run_id,))
+    before = crowd.scalar("SELECT transactions FROM pgbench_lab_internal.run_live(%s)", (run_id,))
+    crowd.poll("SELECT transactions > %s FROM pgbench_lab_internal.run_live(%s)", (before, run_id))
+    with crowd.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
+    assert row[1] == "failed", row
+    assert "57P01" in row[7] or "terminat" in row[7], row[7]

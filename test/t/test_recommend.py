@@ -727,3 +727,16 @@ def test_readme_comparison_pgbench_lab(node):
                 wrong.append((m["workload"], setting, cells["pgbench_lab"],
                               got[setting]["recommended"]))
     assert wrong == []
+
+
+def test_max_worker_processes_counts_the_largest_lab_run(new_cluster):
+    """The lab's own need is its largest in-server run recorded + 1, named
+    in the reason, when it is more than the room kept for a run."""
+    c = new_cluster("labneed")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CALL pgbench_lab.run('select-only', clients => 12, transactions => 1)")
+    with c.connect() as conn:
+        row = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
+                        storage="ssd", data_size="1GB")["max_worker_processes"]
+    assert "13 for a pgbench_lab run of 12 clients" in row["formula"], row["formula"]

@@ -88,3 +88,26 @@ def test_without_standbys_nothing_is_recorded(pair, new_cluster):
     # the standby itself has no standbys; a primary whose standby stopped neither
     rid = run(primary, "select-only", clients=1, duration="1 s", settings='{"pgbench_lab.telemetry": "off"}')
     assert lags(primary, rid) == [], "telemetry off records no lag either"
+
+
+def test_export_import_carry_the_standbys_lag(pair, new_cluster):
+    import json
+    primary, _ = pair
+    rid = run(primary, "tpcb-like", clients=1, duration="2 s")
+    doc = primary.scalar("SELECT pgbench_lab.export(ARRAY[%s::bigint])", (rid,))
+    carried = doc["runs"][0]["replication"]
+    assert len(carried) == len(lags(primary, rid)) > 0
+    other = new_cluster("replica-import")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    new = other.scalar("SELECT id FROM pgbench_lab.import(%s) WHERE kind = 'run'", (json.dumps(doc),))
+    assert lags(other, new) == lags(primary, rid)
+    assert any(x.startswith("Standbys:") for x in report(other, new))
+    # the same standby twice in one second is refused, with where
+    doc["runs"][0]["replication"].append(dict(carried[0]))
+    with other.connect() as conn:
+        try:
+            conn.execute("SELECT pgbench_lab.import(%s)", (json.dumps(doc),))
+            raise AssertionError("imported a duplicate")
+        except Exception as e:
+            assert getattr(e, "sqlstate", None) == "22023", e
+            assert "$.runs[0].replication: second" in str(e) and "appears more than once" in str(e), e

@@ -131,7 +131,7 @@ def test_workers_run_as_caller(lab):
     lab.sql("CREATE ROLE alice LOGIN")
     lab.sql("GRANT SELECT ON pgbench_accounts, pgbench_branches TO alice")
     lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, "
-            "jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8) TO alice")
+            "jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer) TO alice")
     run_id = lab.scalar("SELECT pgbench_lab.start('select-only', clients => 2, duration => '3 s')",
                         user="alice")
     lab.poll("SELECT count(*) = 2 FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")
@@ -156,7 +156,7 @@ def test_missing_privilege_refused_before_start(lab):
     lab.sql("CREATE ROLE carol LOGIN")
     lab.sql("GRANT SELECT ON pgbench_accounts, pgbench_branches TO carol")
     lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, "
-            "jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8) TO carol")
+            "jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer) TO carol")
     runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as e:
         lab.sql("SELECT pgbench_lab.start('tpcb-like')", user="carol")
@@ -248,10 +248,20 @@ def test_out_of_worker_slots(new_cluster):
     c = new_cluster("slots", {"max_worker_processes": "3"})
     c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    in_use = c.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type "
+                      "= 'logical replication launcher'")
     with pytest.raises(psycopg.errors.ConfigurationLimitExceeded) as e:
         c.sql("SELECT pgbench_lab.start('select-only', clients => 4)")
-    assert "max_worker_processes" in str(e.value.diag.message_hint)
+    # refused before anything starts, saying what it needs and what to set
+    assert e.value.diag.message_primary == \
+        f"this run needs 5 background worker slots, {3 - in_use} are free"
+    assert f"Set max_worker_processes to at least {5 + in_use}" in e.value.diag.message_hint
+    # a sweep is refused before its first run, for its largest client count
+    with pytest.raises(psycopg.errors.ConfigurationLimitExceeded) as e:
+        c.sql("CALL pgbench_lab.sweep('select-only', '{1,4}', '1 s')")
+    assert "needs 5 background worker slots" in e.value.diag.message_primary
     assert c.scalar("SELECT count(*) FROM pgbench_lab.runs") == 0
+    assert c.scalar("SELECT count(*) FROM pgbench_lab.experiments") == 0
     c.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKER_TYPES}")
     # and a run that fits still works
     assert c.scalar("SELECT pgbench_lab.start('select-only', clients => 1, transactions => 10)") > 0

@@ -1,0 +1,68 @@
+/*-------------------------------------------------------------------------
+ *
+ * client.h
+ *		One simulated client's own state and figures (client.c), shared by
+ *		the in-server client worker and the libpq worker that drives many
+ *		clients' connections (client_mux.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_CLIENT_H
+#define PGBL_CLIENT_H
+
+#include "common/pg_prng.h"
+
+#include "runner.h"
+#include "script_run.h"
+#include "stats.h"
+#include "workload.h"
+
+typedef struct ClientCtx
+{
+	RunShared  *run;
+	RunClient  *me;
+	int			index;
+	WorkloadPlans plans;
+	ScriptClient *script;		/* a run of scripts: the interpreter */
+	pg_prng_state rng;
+	MemoryContext loopcxt;
+	/* local copies of the shared counters (we are their only writer) */
+	uint64		xacts;
+	uint64		failures;
+	uint64		retries;
+	uint64		lat_sum;
+	StatsMoments lat_us;		/* for the standard deviation */
+	uint64		lat_max;
+	int64		hit_base;
+	int64		read_base;
+	bool		cancelled;		/* this client cancelled the run */
+	bool		timed;			/* latencies measured (and lag, and late) */
+	pg_prng_state sample_rng;	/* which transactions are sampled */
+	/* the rate's schedule: times in ns after the go */
+	pg_prng_state sched_rng;
+	double		gap_ns;			/* mean gap between this client's slots */
+	double		slot;			/* the slot drawn last */
+	uint64		drawn;			/* slots drawn so far */
+	uint64		skipped;
+	uint64		late;
+	uint64		lag_sum;
+	uint64		lag_max;
+} ClientCtx;
+
+extern void ClientApplySettings(RunShared *run);
+extern void ClientSeed(ClientCtx *cx);
+extern bool ClientStopRequested(ClientCtx *cx);
+extern bool ClientIsOwnCancel(const ErrorData *edata);
+extern void ClientRecordError(ClientCtx *cx, ErrorData *edata);
+extern void ClientCancelRun(ClientCtx *cx, ErrorData *edata);
+extern void ClientPublish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed);
+extern void ClientSample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script,
+						 int tries, bool failed);
+extern bool ClientNextSlot(ClientCtx *cx, int64 *slot);
+extern void ClientCountDueSlots(ClientCtx *cx);
+extern bool ClientDoneCount(ClientCtx *cx);
+
+/* client_mux.c: a libpq worker's clients, one event loop over their sockets */
+extern void LibpqWorkerRun(RunShared *run, int first, int count, bool timed);
+
+#endif							/* PGBL_CLIENT_H */

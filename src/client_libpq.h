@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * client_libpq.h
+ *		What the libpq worker's event loop (client_mux.c) takes from the
+ *		client path's connection and statement code (client_libpq.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBL_CLIENT_LIBPQ_H
+#define PGBL_CLIENT_LIBPQ_H
+
+#include "libpq-fe.h"
+
+#include "runner.h"
+
+#define PGBL_STMT_MAX		7	/* a built-in workload's statements, and NULL */
+
+extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
+									   const char *what);
+extern void LibpqRefusePassword(void);
+extern PGconn *LibpqConnectStart(const RunShared *run);
+extern int	LibpqConnectTimeout(PGconn *conn);
+extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
+extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
+extern char **LibpqBuiltinTexts(PGconn *conn, const RunShared *run);
+extern int	LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
+							   char bufs[4][24], const char *params[4]);
+
+#endif							/* PGBL_CLIENT_LIBPQ_H */
