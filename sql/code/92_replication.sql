@@ -4,20 +4,24 @@
 -- columns and whether it stayed bounded.
 -- ---------------------------------------------------------------------------
 
--- Bounded or growing: growing when the lag ended at (nearly) its largest,
--- above 64 kB and more than twice what it was a third of the way in.
+-- Bounded or growing: growing when, from a third of the way in, the lag
+-- never fell to half of what it was then, rose by more than 64 kB, and
+-- ended at (nearly) its largest: the standby never caught up.  A standby
+-- that keeps up falls back between bursts, whatever the bursts' size.
 CREATE FUNCTION pgbench_lab_internal.lag_trend(lags numeric[])
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN n.last IS NULL THEN 'unknown'
+    SELECT CASE WHEN n.last IS NULL OR n.third IS NULL THEN 'unknown'
                 WHEN n.last OPERATOR(pg_catalog.>=) (0.9 OPERATOR(pg_catalog.*) n.top)
-                     AND n.last OPERATOR(pg_catalog.>) 65536
-                     AND n.last OPERATOR(pg_catalog.>) (2 OPERATOR(pg_catalog.*) coalesce(n.third, 0))
+                     AND n.last OPERATOR(pg_catalog.>) (n.third OPERATOR(pg_catalog.+) 65536)
+                     AND n.low OPERATOR(pg_catalog.>=) (0.5 OPERATOR(pg_catalog.*) n.third)
                 THEN 'growing' ELSE 'bounded' END
-      FROM (SELECT lags[pg_catalog.cardinality(lags)] AS last,
+      FROM (SELECT lags[n.len] AS last, lags[n.k] AS third,
                    (SELECT pg_catalog.max(u) FROM pg_catalog.unnest(lags) AS u) AS top,
-                   lags[GREATEST(1, pg_catalog.cardinality(lags) OPERATOR(pg_catalog./) 3)] AS third) n
+                   (SELECT pg_catalog.min(u) FROM pg_catalog.unnest(lags[n.k:n.len]) AS u) AS low
+              FROM (SELECT pg_catalog.cardinality(lags) AS len,
+                           GREATEST(1, pg_catalog.cardinality(lags) OPERATOR(pg_catalog./) 3) AS k) n) n
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.replication_lines(run_id bigint)

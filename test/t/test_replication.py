@@ -111,3 +111,15 @@ def test_export_import_carry_the_standbys_lag(pair, new_cluster):
         except Exception as e:
             assert getattr(e, "sqlstate", None) == "22023", e
             assert "$.runs[0].replication: second" in str(e) and "appears more than once" in str(e), e
+
+
+@pytest.mark.parametrize("lags, trend", [
+    ([170e6, 180e6, 190e6, 195e6, 201e6], "growing"),   # replay paused: never caught up
+    ([0.0, 5e6, 0.0, 10e6, 0.0, 20e6], "bounded"),      # bursts it caught up between
+    ([1e3, 2e3, 3e3, 4e3], "bounded"),                  # growing, but by less than 64 kB
+    ([5e6, 6e6, 1e6, 9e6], "bounded"),                  # fell back below half
+    ([None, None], "unknown"),
+])
+def test_lag_trend_rule(pair, lags, trend):
+    primary, _ = pair
+    assert primary.scalar("SELECT pgbench_lab_internal.lag_trend(%s::numeric[])", (lags,)) == trend
