@@ -61,6 +61,7 @@
 #include "pgbench_lab.h"
 #include "secure.h"
 #include "settings_apply.h"
+#include "system.h"
 
 /*
  * pg_settings categories whose settings an experiment may not change: the
@@ -562,10 +563,15 @@ SettingsRestoreInError(AutoConfSaved *saved)
  * refused: their values are paths, lists and names that only the start
  * itself could check.
  *
- * XXX: a value within the parameter's range can still be more than the
- * machine gives (shared_buffers beyond its memory, huge_pages = on without
- * reserved huge pages); the server then refuses to start and the value is
- * taken out of postgresql.auto.conf by hand.
+ * A value within the parameter's range can still be more than the machine
+ * gives: shared memory (shared_buffers, wal_buffers) is checked against the
+ * memory the server may use (system_info()'s memory limit: the machine's,
+ * or its cgroup's), and at most 90 % of it is accepted; huge_pages = on
+ * needs huge pages reserved (HugePages_Total in /proc/meminfo).
+ *
+ * XXX: a shared memory size the kernel's other limits refuse, or huge
+ * pages too few for it, still keep the server from starting; the value is
+ * then taken out of postgresql.auto.conf by hand.
  */
 static char *
 setting_vartype(const char *name)
@@ -578,6 +584,48 @@ setting_vartype(const char *name)
 							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read pg_settings");
 	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+}
+
+/* A shared memory size within 90 % of the memory the server may use. */
+static void
+check_fits_memory(const char *name, const char *value)
+{
+	int			flags = GetConfigOptionFlags(name, true);
+	int			units;
+	double		bytes;
+	SystemFacts facts;
+
+	if (pg_strcasecmp(name, "huge_pages") == 0)
+	{
+		char		buf[8192];
+		const char *at;
+		bool		on;
+
+		if (parse_bool(value, &on) && on && SystemReadFile(SystemPath("/proc/meminfo"), buf, sizeof(buf)) &&
+			(at = strstr(buf, "HugePages_Total:")) != NULL &&
+			strtol(at + strlen("HugePages_Total:"), NULL, 10) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("huge_pages = on needs huge pages reserved, and this machine has none"),
+					 errdetail("The server would fail to allocate its shared memory at the restart and not start."),
+					 errhint("Reserve them (vm.nr_hugepages; recommend() gives the count) or compare huge_pages = try.")));
+		return;
+	}
+	if (pg_strcasecmp(name, "shared_buffers") != 0 && pg_strcasecmp(name, "wal_buffers") != 0)
+		return;
+	if (!parse_int(value, &units, flags, NULL) || units < 0)
+		return;					/* -1 (wal_buffers: automatic) and the like */
+	bytes = (double) units * ((flags & GUC_UNIT_XBLOCKS) ? XLOG_BLCKSZ :
+							  (flags & GUC_UNIT_BLOCKS) ? BLCKSZ : 1024);
+	memset(&facts, 0, sizeof(facts));
+	SystemProbeMemory(&facts);
+	if (facts.memory_limit > 0 && bytes > 0.9 * facts.memory_limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s = %s is more than 90%% of the memory the server may use (%.0f MB)",
+						name, value, facts.memory_limit / (1024.0 * 1024.0)),
+				 errdetail("The server would fail to allocate its shared memory at the restart and not start."),
+				 errhint("system_info() shows the memory limit; recommend() sizes %s for it.", name)));
 }
 
 static void
@@ -622,6 +670,7 @@ check_restart_one(const char *name, const char *value)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
 				 errhint("%s", valid_values(name))));
+	check_fits_memory(name, value);
 }
 
 /*

@@ -127,12 +127,20 @@ def test_restore_settings_abandons_a_waiting_experiment(lab):
         lab.sql("CALL pgbench_lab.resume(%s)", (eid,))
 
 
+def no_huge_pages():
+    with open("/proc/meminfo") as f:
+        return any(line.split()[:2] == ["HugePages_Total:", "0"] for line in f)
+
+
 def test_refused_before_anything_changes(lab):
     before = prepare_auto_conf(lab)
     was = counts(lab)
     for restart, error in [
         ({"shared_buffers": "1kB"}, psycopg.errors.InvalidParameterValue),
         ({"shared_buffers": "banana"}, psycopg.errors.InvalidParameterValue),
+        # within the parameter's range, beyond the machine's memory: no start
+        ({"shared_buffers": "900GB"}, psycopg.errors.InvalidParameterValue),
+    ] + ([({"huge_pages": "on"}, psycopg.errors.InvalidParameterValue)] if no_huge_pages() else []) + [
         ({"max_worker_processes": "-1"}, psycopg.errors.InvalidParameterValue),
         ({"no_such_setting": "1"}, psycopg.errors.UndefinedObject),
         ({"data_directory": "/tmp"}, psycopg.errors.InvalidParameterValue),
