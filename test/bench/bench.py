@@ -8,6 +8,7 @@ median of each, with ratios.  Nothing here asserts a speed: this measures.
 
     test/bench/run.sh [--rounds 3] [--seconds 10] [--memory-minutes 5] [--quick]
     test/bench/run.sh --telemetry     # only what telemetry costs
+    test/bench/run.sh --many-clients  # 64 libpq clients on 2 workers against pgbench -c 64 -j 2
 """
 import argparse
 import os
@@ -349,6 +350,46 @@ def telemetry_cost(c, table, args):
               ratio=paired)
 
 
+def libpq_many(c, clients, threads, seconds):
+    """pgbench_lab's libpq path, `clients` connections on `threads`
+    workers (pgbench's -c and -j), over this server's Unix socket (a NULL
+    target); its TPS and the median memory per connection of its workers
+    (their unique memory over their connections, sampled halfway)."""
+    run_id = c.scalar("SELECT pgbench_lab.start('select-only', clients => %s, duration => %s, "
+                      "via => 'libpq', threads => %s)", (clients, f"{seconds} s", threads))
+    c.poll("SELECT count(*) = %s FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'",
+           (threads,))
+    time.sleep(seconds / 2)
+    pids = [r[0] for r in c.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'")]
+    mem = [worker_memory(c, pid) or 0 for pid in pids]
+    row = c.sql("CALL pgbench_lab.wait(%s)", (run_id,))[0]
+    assert row[1] == "done", row
+    per_conn = statistics.median(mem) / max(1, clients // threads) if mem else 0
+    return row[3], per_conn
+
+
+def many_clients(c, table, args):
+    """Many libpq clients from few workers: 64 connections on 2 workers
+    against pgbench -S -M prepared -c 64 -j 2 over the same Unix socket,
+    alternating; the goal is a ratio of 0.9 or more."""
+    clients, threads = 64, 2
+    mems = []
+
+    def lab():
+        tps, mem = libpq_many(c, clients, threads, args.seconds)
+        mems.append(mem)
+        return tps
+    contenders = [("lab", lab),
+                  ("pgbench", lambda: pgbench_tps(c, "select-only", clients, args.seconds, threads=threads))]
+    med, runs = median_rounds(contenders, args.rounds)
+    print(f"  libpq select-only, {clients} clients on {threads} workers: {med['lab']:.0f} tps "
+          f"({min(runs['lab']):.0f}-{max(runs['lab']):.0f}); pgbench -c {clients} -j {threads}: "
+          f"{med['pgbench']:.0f} tps ({min(runs['pgbench']):.0f}-{max(runs['pgbench']):.0f}); "
+          f"worker memory per connection {statistics.median(mems):.0f} bytes (median)", flush=True)
+    table.add(f"libpq select-only, {clients} clients, {threads} workers vs pgbench -j {threads} (tps)",
+              "pgbench_lab libpq", med["lab"], "pgbench", med["pgbench"])
+
+
 def init_speed(c, table, args, scale):
     contenders = [(h, lambda h=h: init_seconds(c, h, scale))
                   for h in ("pgbench_lab.init", "pgbench -i", "pgbench -i -I dtGvp")]
@@ -457,6 +498,8 @@ def main():
                     help="only pgbench's script texts through the interpreter against the built-ins")
     ap.add_argument("--telemetry", action="store_true",
                     help="only what telemetry costs: select-only 2, with and without it")
+    ap.add_argument("--many-clients", action="store_true",
+                    help="only 64 libpq clients on 2 workers against pgbench -c 64 -j 2")
     ap.add_argument("--matrix-clients", default="1,2,4,8,16,32,64")
     ap.add_argument("--matrix-scales", default="1,10,100", help="those the disk allows")
     ap.add_argument("--matrix-init", default="10,50,100", help="init's rows/s at these scales")
@@ -479,6 +522,12 @@ def main():
             c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
             scripts_speed(c, table, args)
             rate_cpu(c, table, args)
+            table.show()
+            quiet_check()
+            return
+        if args.many_clients:
+            c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
+            many_clients(c, table, args)
             table.show()
             quiet_check()
             return
