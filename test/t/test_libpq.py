@@ -644,3 +644,27 @@ def test_a_lost_connection_fails_its_client_only(crowd):
         row = conn.execute("CALL pgbench_lab.wait(%s)", (run_id,)).fetchone()
     assert row[1] == "failed", row
     assert "57P01" in row[7] or "terminat" in row[7], row[7]
+
+
+def test_connects_are_concurrent(crowd):
+    """A worker opens its clients' connections at once, not one after the
+    other: through a proxy that forwards the launching session's check of
+    the target and then holds every new connection unanswered, all 20
+    connections of a one-worker run reach it before the first could time
+    out (one by one, the second would wait for the first's 3-s timeout)."""
+    proxy = Proxy(crowd.port, forward=1)
+    conn = crowd.connect()
+    try:
+        target = f"host=127.0.0.1 port={proxy.port} dbname=postgres user=postgres connect_timeout=3"
+        call = Background(conn, "SELECT pgbench_lab.start('select-only', clients => 20, via => 'libpq', "
+                                "threads => 1, target => %s)", (target,))
+        deadline = time.monotonic() + 2.5
+        while len(proxy.held) < 20 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(proxy.held) == 20, f"{len(proxy.held)} of 20 connections were being opened at once"
+        error = call.join(60)
+        assert error is None or error.diag.sqlstate == "08001", error
+    finally:
+        proxy.close()
+        conn.close()
+    crowd.poll(NO_CLIENTS)
