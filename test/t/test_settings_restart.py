@@ -9,7 +9,7 @@ import os
 import psycopg
 import pytest
 
-from conftest import pgbench_cluster
+from conftest import Background, pgbench_cluster
 
 HAND_LINE = b"# a line written by hand, which ALTER SYSTEM would drop\n"
 SIG = ("text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, "
@@ -41,13 +41,13 @@ def counts(c):
                  "(SELECT count(*) FROM pgbench_lab_internal.settings_saved)")
 
 
-def phase_one(c, value="48MB"):
+def phase_one(c, value="48MB", duration="1 s", rounds=2):
     with c.connect() as conn:
         notices = []
         conn.add_notice_handler(lambda d: notices.append(d.message_primary))
         eid, finding = conn.execute(
             "CALL pgbench_lab.compare_settings('select-only', restart_settings => %s, "
-            "duration => '1 s', rounds => 2)", (f'{{"shared_buffers": "{value}"}}',)).fetchone()
+            "duration => %s, rounds => %s)", (f'{{"shared_buffers": "{value}"}}', duration, rounds)).fetchone()
     return eid, finding, notices
 
 
@@ -188,3 +188,36 @@ def test_rate_and_latency_limit_reach_every_run(lab):
     assert rows == [(50.0, "00:00:00.02")] * 2, rows
     params = lab.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
     assert params["rate"] == 50 and params["latency_limit"], params
+
+
+@pytest.mark.parametrize("how", ["terminate", "immediate"])
+def test_phase_two_stopped_puts_a_back(lab, how):
+    """resume()'s session terminated during B's run, or the server stopped
+    at once: A's postgresql.auto.conf comes back byte for byte (at once, or
+    on the next call after the start), and the experiment ends aborted."""
+    before = prepare_auto_conf(lab)
+    eid, _, _ = phase_one(lab, "40MB", duration="3 s", rounds=1)
+    lab.restart()
+    conn = lab.connect()
+    try:
+        bg = Background(conn, "CALL pgbench_lab.resume(%s)", (eid,))
+        # B's run under way (a run is linked to its experiment when it ends)
+        lab.poll("SELECT count(*) = 1 FROM pgbench_lab.runs WHERE status = 'running'")
+        if how == "terminate":
+            assert lab.scalar("SELECT pg_terminate_backend(%s)", (bg.pid,)) is True
+            assert bg.join(90) is not None
+        else:
+            lab.stop("immediate")
+            bg.join(60)
+            lab.start()
+            lab.sql("SELECT * FROM pgbench_lab.restore_settings()")
+    finally:
+        conn.close()
+    assert auto_conf(lab) == before
+    # the row stays as its procedure left it; report() tells it stopped
+    report = [r[0] for r in lab.sql("SELECT pgbench_lab.report(%s)", (eid,))]
+    assert any(x.startswith("status aborted") for x in report), report[:4]
+    assert lab.scalar("SELECT waiting FROM pgbench_lab_internal.settings_saved WHERE experiment_id = %s",
+                      (eid,)) is False
+    lab.restart()
+    assert lab.scalar("SHOW shared_buffers") != "40MB"
