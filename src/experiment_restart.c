@@ -198,35 +198,28 @@ check_waiting(const ResumeCall *c)
 						 c->experiment_id)));
 }
 
-/* Every value of set B live, compared in its unit; else an error. */
+/* One value of set B live, compared in its unit; else an error. */
+static void
+check_live_one(const char *name, const char *value, void *arg)
+{
+	const ResumeCall *c = (const ResumeCall *) arg;
+	char	   *shown;
+
+	if (value != NULL && !SettingsValueIsLive(name, value, &shown))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("parameter \"%s\" is %s, and experiment " INT64_FORMAT " wrote %s for set B",
+						name, shown, c->experiment_id, value),
+				 errdetail("The server restarted, but not with set B's value."),
+				 errhint("Something overrides postgresql.auto.conf (the command line, an environment variable), or the "
+						 "file changed since; SELECT * FROM pgbench_lab.restore_settings() abandons the experiment.")));
+}
+
+/* Every value of set B live; else an error. */
 static void
 check_live(const ResumeCall *c)
 {
-	JsonbIterator *it = JsonbIteratorInit(&c->restart->root);
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		char	   *name;
-		char	   *value;
-		char	   *shown;
-
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
-			elog(ERROR, "restart_settings: a key without a value");
-		value = PgblJsonScalarText(&v);
-		if (value != NULL && !SettingsValueIsLive(name, value, &shown))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("parameter \"%s\" is %s, and experiment " INT64_FORMAT " wrote %s for set B",
-							name, shown, c->experiment_id, value),
-					 errdetail("The server restarted, but not with set B's value."),
-					 errhint("Something overrides postgresql.auto.conf (the command line, an environment variable), or the "
-							 "file changed since; SELECT * FROM pgbench_lab.restore_settings() abandons the experiment.")));
-	}
+	SettingsEach(c->restart, "restart_settings", check_live_one, (void *) c);
 }
 
 /* As the owner: the experiment and its record belong to this session now. */

@@ -884,11 +884,11 @@ eval(ScriptClient *sc, Cmd *c, ScriptValue *result)
 	return ScriptValueTruth(result);
 }
 
-static void
-run_sleep(ScriptClient *sc, Cmd *c)
+/* A \sleep's length in ns: its number or variable, in its unit; 0 for none. */
+static int64
+sleep_ns(ScriptClient *sc, Cmd *c)
 {
 	int64		n = c->cmd->sleep_value;
-	int64		until;
 
 	if (c->slot >= 0)
 	{
@@ -898,9 +898,18 @@ run_sleep(ScriptClient *sc, Cmd *c)
 		if (!var_value(defined_var(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
 			raise_script_error(&error);
 	}
-	if (n <= 0)
+	return n <= 0 ? 0 : n * c->cmd->sleep_unit_usec * 1000;
+}
+
+static void
+run_sleep(ScriptClient *sc, Cmd *c)
+{
+	int64		ns = sleep_ns(sc, c);
+	int64		until;
+
+	if (ns == 0)
 		return;
-	until = WorkerNowNs() + n * c->cmd->sleep_unit_usec * 1000;
+	until = WorkerNowNs() + ns;
 	for (;;)
 	{
 		int64		now = WorkerNowNs();
@@ -1134,7 +1143,7 @@ step_sql(ScriptClient *sc, Cmd *c)
 static bool
 step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
 {
-	int64		n = c->cmd->sleep_value;
+	int64		ns;
 
 	if (sc->sub > 0)
 	{
@@ -1144,17 +1153,10 @@ step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
 					 errmsg("the run ended during \\sleep")));
 		return true;
 	}
-	if (c->slot >= 0)
-	{
-		ScriptValue v;
-		ScriptError error;
-
-		if (!var_value(defined_var(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
-			raise_script_error(&error);
-	}
-	if (n <= 0)
+	ns = sleep_ns(sc, c);
+	if (ns == 0)
 		return true;
-	*wake = WorkerNowNs() + n * c->cmd->sleep_unit_usec * 1000;
+	*wake = WorkerNowNs() + ns;
 	sc->sub = 1;
 	return false;
 }

@@ -235,6 +235,58 @@ SettingsCheckSession(Jsonb *settings)
 }
 
 /*
+ * Calls fn(name, value, arg) for each key of a jsonb object of settings,
+ * in its order; value is NULL when the key's value is not a scalar.
+ */
+void
+SettingsEach(Jsonb *settings, const char *what, SettingsEachFunc fn, void *arg)
+{
+	JsonbIterator *it = JsonbIteratorInit(&settings->root);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "%s: a key without a value", what);
+		fn(name, PgblJsonScalarText(&v), arg);
+	}
+}
+
+/* Server-wide settings are a superuser's, and need ALTER SYSTEM. */
+static void
+require_alter_system(const char *level, const char *hint)
+{
+	const char *allow = GetConfigOption("allow_alter_system", true, false);
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may compare %s-level settings", level),
+				 errhint("%s", hint)));
+	if (allow != NULL && strcmp(allow, "off") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s-level settings cannot be compared while allow_alter_system is off", level)));
+}
+
+static void
+check_system_one(const char *name, const char *value, void *arg)
+{
+	if (value == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("setting \"%s\" must be a string, number or boolean", name),
+				 errhint("Leave a setting out of a set for its current value.")));
+	check_one(name, value);
+}
+
+/*
  * Check a step's reload-level settings (a jsonb object of names and
  * values) before anything changes: superusers only, checked here and not
  * only by grants, for ALTER SYSTEM changes the whole server.
@@ -242,42 +294,12 @@ SettingsCheckSession(Jsonb *settings)
 void
 SettingsCheckSystem(Jsonb *system, bool *any)
 {
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	const char *allow = GetConfigOption("allow_alter_system", true, false);
-
 	if (system == NULL || !JB_ROOT_IS_OBJECT(system) || JB_ROOT_COUNT(system) == 0)
 		return;
 	*any = true;
-	if (!superuser())
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only superusers may compare reload-level settings"),
-				 errhint("They are changed with ALTER SYSTEM and a reload, for every session of the server.")));
-	if (allow != NULL && strcmp(allow, "off") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("reload-level settings cannot be compared while allow_alter_system is off")));
-	it = JsonbIteratorInit(&system->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		char	   *name;
-		char	   *value;
-
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
-			elog(ERROR, "settings: a key without a value");
-		value = PgblJsonScalarText(&v);
-		if (value == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("setting \"%s\" must be a string, number or boolean", name),
-					 errhint("Leave a setting out of a set for its current value.")));
-		check_one(name, value);
-	}
+	require_alter_system("reload",
+						 "They are changed with ALTER SYSTEM and a reload, for every session of the server.");
+	SettingsEach(system, "settings", check_system_one, NULL);
 }
 
 /* ALTER SYSTEM SET name = 'value', or ALTER SYSTEM RESET name (NULL). */
@@ -629,12 +651,17 @@ check_fits_memory(const char *name, const char *value)
 }
 
 static void
-check_restart_one(const char *name, const char *value)
+check_restart_one(const char *name, const char *value, void *arg)
 {
 	char	   *context;
 	char	   *source;
 	char	   *category;
 
+	if (value == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("setting \"%s\" must be a string, number or boolean", name),
+				 errhint("Give each restart-level setting the value set B is to have.")));
 	if (!lookup(name, &context, &source, &category))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -680,39 +707,9 @@ check_restart_one(const char *name, const char *value)
 void
 SettingsCheckRestart(Jsonb *restart)
 {
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	const char *allow = GetConfigOption("allow_alter_system", true, false);
-
-	if (!superuser())
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only superusers may compare restart-level settings"),
-				 errhint("They are written with ALTER SYSTEM and take effect for the whole server when it restarts.")));
-	if (allow != NULL && strcmp(allow, "off") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("restart-level settings cannot be compared while allow_alter_system is off")));
-	it = JsonbIteratorInit(&restart->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		char	   *name;
-		char	   *value;
-
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
-			elog(ERROR, "restart_settings: a key without a value");
-		value = PgblJsonScalarText(&v);
-		if (value == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("setting \"%s\" must be a string, number or boolean", name),
-					 errhint("Give each restart-level setting the value set B is to have.")));
-		check_restart_one(name, value);
-	}
+	require_alter_system("restart",
+						 "They are written with ALTER SYSTEM and take effect for the whole server when it restarts.");
+	SettingsEach(restart, "restart_settings", check_restart_one, NULL);
 }
 
 /*

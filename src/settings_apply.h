@@ -58,6 +58,10 @@ extern void SettingsFree(AutoConfSaved *saved);
 extern const char *SettingsPutBack(const AutoConfSaved *saved, bool *changed);
 extern void SettingsMarkRestored(int64 experiment_id, const char *outcome);
 extern void SettingsCheckRestart(Jsonb *restart);
+
+/* fn(name, value, arg) for each setting of a jsonb object; value NULL when not a scalar */
+typedef void (*SettingsEachFunc) (const char *name, const char *value, void *arg);
+extern void SettingsEach(Jsonb *settings, const char *what, SettingsEachFunc fn, void *arg);
 extern void SettingsWriteRestart(AutoConfSaved *saved, Jsonb *restart);
 extern const char *SettingsWriteBackRestart(AutoConfSaved *saved);
 extern bool SettingsValueIsLive(const char *name, const char *value, char **shown);

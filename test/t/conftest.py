@@ -40,15 +40,7 @@ class Cluster:
     def __init__(self, name="node", conf=None, hba=None):
         if not BINDIR:
             pytest.skip("PGBL_BINDIR is not set: run through scripts/test.sh")
-        self.name = name
-        self.bindir = BINDIR
-        self.base = tempfile.mkdtemp(prefix=f"pgbl-{name}-")
-        os.chmod(self.base, 0o755)
-        if os.geteuid() == 0:
-            shutil.chown(self.base, "postgres", "postgres")
-        self.datadir = os.path.join(self.base, "data")
-        self.logfile = os.path.join(self.base, "server.log")
-        self.port = _free_port()
+        self._place(name, BINDIR)
         self._run(["initdb", "-D", self.datadir, "-U", "postgres",
                    "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
         lines = [
@@ -69,6 +61,18 @@ class Cluster:
                 old = f.read()
             with open(path, "w") as f:
                 f.write("\n".join(hba) + "\n" + old)
+
+    def _place(self, name, bindir):
+        """A folder of its own (owned by postgres) and a free port."""
+        self.name = name
+        self.bindir = bindir
+        self.base = tempfile.mkdtemp(prefix=f"pgbl-{name}-")
+        os.chmod(self.base, 0o755)
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres", "postgres")
+        self.datadir = os.path.join(self.base, "data")
+        self.logfile = os.path.join(self.base, "server.log")
+        self.port = _free_port()
 
     # -- process control -------------------------------------------------
     def _run(self, cmd, check=True, **kw):
@@ -156,15 +160,7 @@ class Standby(Cluster):
     set by cluster_name."""
 
     def __init__(self, primary, name="standby"):
-        self.name = name
-        self.bindir = primary.bindir
-        self.base = tempfile.mkdtemp(prefix=f"pgbl-{name}-")
-        os.chmod(self.base, 0o755)
-        if os.geteuid() == 0:
-            shutil.chown(self.base, "postgres", "postgres")
-        self.datadir = os.path.join(self.base, "data")
-        self.logfile = os.path.join(self.base, "server.log")
-        self.port = _free_port()
+        self._place(name, primary.bindir)
         self._run(["pg_basebackup", "-D", self.datadir, "-R", "-X", "stream", "--no-sync", "-c", "fast",
                    "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres"])
         self.append_conf(f"\nport = {self.port}\nunix_socket_directories = '{self.base}'\n"
@@ -207,6 +203,16 @@ def pgbench_cluster(name, conf=None, scale=2, **kw):
         yield c
     finally:
         c.destroy()
+
+
+def call_run(c, workload, **kw):
+    """CALL pgbench_lab.run(workload, ...) with named arguments; the run
+    must end done; returns its run_id."""
+    names = "".join(f", {k} => %({k})s" for k in kw)
+    with c.connect() as conn:
+        row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
+    assert row[1] == "done", row
+    return row[0]
 
 
 class Background:

@@ -6,7 +6,7 @@ lag grows and report() says so, resumed it stays bounded.  Nothing here
 asserts a speed."""
 import pytest
 
-from conftest import Standby, pgbench_cluster
+from conftest import Standby, call_run as run, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
@@ -19,14 +19,6 @@ def pair():
             yield primary, standby
         finally:
             standby.destroy()
-
-
-def run(c, workload, **kw):
-    names = "".join(f", {k} => %({k})s" for k in kw)
-    with c.connect() as conn:
-        row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
-    assert row[1] == "done", row
-    return row[0]
 
 
 def lags(c, run_id):

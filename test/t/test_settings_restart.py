@@ -4,14 +4,13 @@ waits for a restart; resume() checks the restart and B's values, measures
 B and writes A back, postgresql.auto.conf byte for byte as before phase 1.
 Bad values, names the server needs to start, and non-superusers are
 refused before anything changes."""
-import os
 
 import psycopg
 import pytest
 
 from conftest import Background, pgbench_cluster
+from test_settings_ab import auto_conf, prepare_auto_conf
 
-HAND_LINE = b"# a line written by hand, which ALTER SYSTEM would drop\n"
 SIG = ("text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, "
        "interval, jsonb, bigint, text")
 
@@ -19,21 +18,6 @@ SIG = ("text, jsonb[], integer, interval, integer, text, text[], jsonb, double p
 @pytest.fixture(scope="module")
 def lab():
     yield from pgbench_cluster("settings-restart", {"max_worker_processes": "16"}, scale=1)
-
-
-def auto_conf(c):
-    with open(os.path.join(c.datadir, "postgresql.auto.conf"), "rb") as f:
-        return f.read()
-
-
-def prepare_auto_conf(c):
-    """An entry of its own and a line only a byte-for-byte restore keeps."""
-    c.sql("ALTER SYSTEM RESET ALL")
-    c.sql("ALTER SYSTEM SET work_mem = '5MB'")
-    with open(os.path.join(c.datadir, "postgresql.auto.conf"), "ab") as f:
-        f.write(HAND_LINE)
-    c.sql("SELECT pg_reload_conf()")
-    return auto_conf(c)
 
 
 def counts(c):

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import pgbench_cluster
+from conftest import call_run as run, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
@@ -16,15 +16,6 @@ def lab():
     yield from pgbench_cluster("telemetry", {"shared_buffers": "32MB", "fsync": "on",
                                              "checkpoint_timeout": "1h", "max_wal_size": "1GB"},
                                scale=2)
-
-
-def run(c, workload, **kw):
-    """CALL pgbench_lab.run(...) with named arguments; returns run_id."""
-    names = "".join(f", {k} => %({k})s" for k in kw)
-    with c.connect() as conn:
-        row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
-    assert row[1] == "done", row
-    return row[0]
 
 
 def telemetry(c, run_id):

@@ -8,6 +8,7 @@ import psycopg
 import pytest
 
 from conftest import pgbench_cluster
+from test_settings_ab import auto_conf
 
 PROC = "pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text)"
 
@@ -15,11 +16,6 @@ PROC = "pgbench_lab.validate_recommendation(text, integer, interval, integer, te
 @pytest.fixture(scope="module")
 def lab():
     yield from pgbench_cluster("validate", {"max_worker_processes": "16"}, scale=1)
-
-
-def auto_conf(c):
-    with open(os.path.join(c.datadir, "postgresql.auto.conf"), "rb") as f:
-        return f.read()
 
 
 def changes(c):
