@@ -884,6 +884,20 @@ eval(ScriptClient *sc, Cmd *c, ScriptValue *result)
 	return ScriptValueTruth(result);
 }
 
+/* A script's last command run: an error if it left a transaction open. */
+static void
+check_ended_outside_xact(ScriptClient *sc, Prog *pr)
+{
+	if (!sc->in_xact)
+		return;
+	sc->at = pr->prog->ncommands - 1;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
+			 errmsg("the script ended inside a transaction"),
+			 errhint("End every BEGIN with COMMIT, END or ROLLBACK before the script ends, "
+					 "on every branch of its \\if commands.")));
+}
+
 /* A \sleep's length in ns: its number or variable, in its unit; 0 for none. */
 static int64
 sleep_ns(ScriptClient *sc, Cmd *c)
@@ -1031,15 +1045,7 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 			if (sc->timed)
 				counters[at].latency_ns += (uint64) (WorkerNowNs() - t0);
 		}
-		if (sc->in_xact)
-		{
-			sc->at = pr->prog->ncommands - 1;
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
-					 errmsg("the script ended inside a transaction"),
-					 errhint("End every BEGIN with COMMIT, END or ROLLBACK before the script ends, "
-							 "on every branch of its \\if commands.")));
-		}
+		check_ended_outside_xact(sc, pr);
 	}
 	PG_CATCH();
 	{
@@ -1195,15 +1201,7 @@ ScriptClientStep(ScriptClient *sc, int64 *wake)
 
 		if (at >= pr->prog->ncommands)
 		{
-			if (sc->in_xact)
-			{
-				sc->at = pr->prog->ncommands - 1;
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
-						 errmsg("the script ended inside a transaction"),
-						 errhint("End every BEGIN with COMMIT, END or ROLLBACK before the script ends, "
-								 "on every branch of its \\if commands.")));
-			}
+			check_ended_outside_xact(sc, pr);
 			return SCRIPT_STEP_END;
 		}
 		c = &pr->cmds[at];

@@ -162,6 +162,26 @@ valid_values(const char *name)
 	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 }
 
+/*
+ * A value as the server will read it from postgresql.auto.conf, in the
+ * context it is read in (PGC_SIGHUP: a reload; PGC_POSTMASTER: a start):
+ * the server's own parsing, range and check hook, changing nothing.
+ */
+static void
+check_value(const char *name, const char *value, GucContext context)
+{
+	if (strchr(value, '\n') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the value of \"%s\" must not contain a newline", name)));
+	if (set_config_option(name, value, context, PGC_S_FILE, GUC_ACTION_SET,
+						  false, DEBUG1, false) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
+				 errhint("%s", valid_values(name))));
+}
+
 /* One reload-level setting checked as ALTER SYSTEM and a reload would. */
 static void
 check_one(const char *name, const char *value)
@@ -188,17 +208,7 @@ check_one(const char *name, const char *value)
 				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
 						name, source),
 				 errhint("Start the server without it to compare its values.")));
-	if (strchr(value, '\n') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the value of \"%s\" must not contain a newline", name)));
-	/* the server's own checks of the value, changing nothing */
-	if (set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET,
-						  false, DEBUG1, false) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
-				 errhint("%s", valid_values(name))));
+	check_value(name, value, PGC_SIGHUP);
 }
 
 /*
@@ -686,17 +696,7 @@ check_restart_one(const char *name, const char *value, void *arg)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("parameter \"%s\" takes a string, which cannot be checked before the restart", name),
 				 errhint("%s", PGBL_RESTART_EXAMPLES)));
-	if (strchr(value, '\n') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the value of \"%s\" must not contain a newline", name)));
-	/* as the postmaster will read it from the file, changing nothing */
-	if (set_config_option(name, value, PGC_POSTMASTER, PGC_S_FILE, GUC_ACTION_SET,
-						  false, DEBUG1, false) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid value for parameter \"%s\": \"%s\"", name, value),
-				 errhint("%s", valid_values(name))));
+	check_value(name, value, PGC_POSTMASTER);
 	check_fits_memory(name, value);
 }
 
