@@ -377,6 +377,8 @@ client_step(ClientCtx *cx, int64 scheduled)
 static void
 wait_for_go(ClientCtx *cx)
 {
+	/* idle, as between scheduled slots: telemetry counts no wait here */
+	pg_atomic_write_u32(&cx->me->pacing, 1);
 	while (pg_atomic_read_u32(&cx->run->go) == 0 && !ClientStopRequested(cx))
 	{
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -384,6 +386,7 @@ wait_for_go(ClientCtx *cx)
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+	pg_atomic_write_u32(&cx->me->pacing, 0);
 }
 
 /* One more slot of the schedule: exponential gaps make a Poisson process. */

@@ -270,6 +270,8 @@ sample_waits(Telemetry *tel)
 {
 	RunShared  *run = tel->run;
 
+	if (pg_atomic_read_u32(&run->go) == 0)
+		return;					/* the clients have not begun */
 	for (int i = 0; i < run->clients; i++)
 	{
 		RunClient  *c = &run->client[i];
