@@ -171,10 +171,12 @@ class Standby(Cluster):
 def node():
     """A started cluster with pgbench_lab created in database postgres."""
     c = Cluster("node")
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        yield c
+    finally:
+        c.destroy()
 
 
 @pytest.fixture

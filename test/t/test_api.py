@@ -14,10 +14,12 @@ README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 @pytest.fixture(scope="module")
 def lab():
     c = Cluster("api")
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        yield c
+    finally:
+        c.destroy()
 
 
 def documented():

@@ -177,18 +177,20 @@ BAD += [
 def lab():
     c = Cluster("badinput", {"shared_buffers": "32MB", "max_worker_processes": "12",
                              "pgbench_lab.max_duration": "2", "pgbench_lab.cache_min_size": "0"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    c.sql("CREATE TABLE bad_parted (id int) PARTITION BY RANGE (id)")
-    c.sql("CREATE VIEW bad_view AS SELECT 1 AS one")
-    c.sql("CREATE FOREIGN DATA WRAPPER bad_fdw")
-    c.sql("CREATE SERVER bad_srv FOREIGN DATA WRAPPER bad_fdw")
-    c.sql("CREATE FOREIGN TABLE bad_foreign (id int) SERVER bad_srv")
-    c.sql("CREATE MATERIALIZED VIEW bad_matview AS SELECT g FROM generate_series(1, 100) g")
-    c.sql("CREATE SEQUENCE bad_seq")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.sql("CREATE TABLE bad_parted (id int) PARTITION BY RANGE (id)")
+        c.sql("CREATE VIEW bad_view AS SELECT 1 AS one")
+        c.sql("CREATE FOREIGN DATA WRAPPER bad_fdw")
+        c.sql("CREATE SERVER bad_srv FOREIGN DATA WRAPPER bad_fdw")
+        c.sql("CREATE FOREIGN TABLE bad_foreign (id int) SERVER bad_srv")
+        c.sql("CREATE MATERIALIZED VIEW bad_matview AS SELECT g FROM generate_series(1, 100) g")
+        c.sql("CREATE SEQUENCE bad_seq")
+        yield c
+    finally:
+        c.destroy()
 
 
 def sqlstate_of(conn, sql):

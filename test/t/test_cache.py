@@ -26,14 +26,16 @@ SELECT count(*) FROM pg_buffercache b
 @pytest.fixture(scope="module")
 def pg():
     c = Cluster("cache", {"shared_buffers": "32MB", "autovacuum": "off"})
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    c.sql("CREATE EXTENSION pg_buffercache")
-    c.sql("CREATE TABLE cache_t (id int PRIMARY KEY, v int NOT NULL, pad text)")
-    c.sql(f"INSERT INTO cache_t SELECT g, 0, repeat('x', 200) FROM generate_series(1, {ROWS}) g")
-    c.sql("VACUUM cache_t")     # makes the visibility map and FSM forks
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.sql("CREATE EXTENSION pg_buffercache")
+        c.sql("CREATE TABLE cache_t (id int PRIMARY KEY, v int NOT NULL, pad text)")
+        c.sql(f"INSERT INTO cache_t SELECT g, 0, repeat('x', 200) FROM generate_series(1, {ROWS}) g")
+        c.sql("VACUUM cache_t")     # makes the visibility map and FSM forks
+        yield c
+    finally:
+        c.destroy()
 
 
 def status(c, rel="cache_t"):

@@ -20,17 +20,19 @@ START_SIG = ("pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
 @pytest.fixture(scope="module")
 def lab():
     c = Cluster("libpq", hba=["host all alice 127.0.0.1/32 scram-sha-256"])
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    c.sql("CREATE ROLE alice LOGIN PASSWORD 'sesame-4711'")
-    c.sql("CREATE ROLE bob LOGIN PASSWORD 'bob-pw-0815'")
-    for role in ("alice", "bob"):
-        c.sql(f"GRANT EXECUTE ON FUNCTION {START_SIG} TO {role}")
-        c.sql(f"GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, "
-              f"pgbench_tellers, pgbench_history TO {role}")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        c.sql("CREATE ROLE alice LOGIN PASSWORD 'sesame-4711'")
+        c.sql("CREATE ROLE bob LOGIN PASSWORD 'bob-pw-0815'")
+        for role in ("alice", "bob"):
+            c.sql(f"GRANT EXECUTE ON FUNCTION {START_SIG} TO {role}")
+            c.sql(f"GRANT SELECT, UPDATE, INSERT ON pgbench_accounts, pgbench_branches, "
+                  f"pgbench_tellers, pgbench_history TO {role}")
+        yield c
+    finally:
+        c.destroy()
 
 
 # the run has stopped when its client workers are gone (an in-server client
@@ -564,11 +566,13 @@ def test_connection_cost_needs_call_outside_a_transaction(lab):
 def crowd():
     """PostgreSQL's default max_worker_processes (8), room for 200 clients."""
     c = Cluster("crowd", {"max_worker_processes": "8", "max_connections": "260"})
-    c.start()
-    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        yield c
+    finally:
+        c.destroy()
 
 
 def target_backends(c):

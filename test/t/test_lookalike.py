@@ -110,20 +110,22 @@ def trojans(c):
 def lab():
     c = Cluster("lookalike", {"shared_buffers": "32MB", "max_worker_processes": "16",
                               "pgbench_lab.cache_min_size": "0"})
-    c.start()
-    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
-    planted = plant(c)
-    assert planted >= 100
-    # the look-alikes work: a session that resolves names through public first calls them
-    with c.connect() as conn:
-        conn.execute("SET search_path = public, pg_catalog")
-        conn.execute("SELECT now(), 1 = 1")
-    found = trojans(c)
-    assert any("now()" in t for t in found) and any("int = int" in t for t in found), found
-    c.mark = len(c.log())
-    c.sql("ALTER DATABASE postgres SET search_path = public, pg_catalog")
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+        planted = plant(c)
+        assert planted >= 100
+        # the look-alikes work: a session that resolves names through public first calls them
+        with c.connect() as conn:
+            conn.execute("SET search_path = public, pg_catalog")
+            conn.execute("SELECT now(), 1 = 1")
+        found = trojans(c)
+        assert any("now()" in t for t in found) and any("int = int" in t for t in found), found
+        c.mark = len(c.log())
+        c.sql("ALTER DATABASE postgres SET search_path = public, pg_catalog")
+        yield c
+    finally:
+        c.destroy()
 
 
 def safe(c, query, params=None):

@@ -309,42 +309,44 @@ def make_orphans(lab, n):
 def lab():
     c = Cluster("planted", {"shared_buffers": "32MB", "max_worker_processes": "24",
                             "pgbench_lab.cache_min_size": "0", "log_min_messages": "warning"})
-    c.start()
-    c.fired = os.path.join(c.base, "fired")
-    os.mkdir(c.fired)
-    if os.geteuid() == 0:
-        shutil.chown(c.fired, "postgres", "postgres")
-    for role in ("nobody", "granted", "dbo"):
-        c.sql(f"CREATE ROLE {role} LOGIN")
-    c.sql(f"CREATE DATABASE {DB} OWNER dbo")
-    c.run_client("pgbench", "-i", "-s", "1", "-q", DB)
-    with c.connect(DB) as conn:
-        conn.execute("CREATE SCHEMA prewarm")
-        conn.execute("CREATE EXTENSION pg_prewarm SCHEMA prewarm")
-        conn.execute("CREATE EXTENSION pgbench_lab")
-        conn.execute("CREATE SCHEMA lab2")
-        conn.execute("GRANT SELECT, INSERT, UPDATE ON pgbench_accounts, pgbench_branches, "
-                     "pgbench_tellers, pgbench_history TO granted")
-        for fn in ("start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer)",
-                   "cancel(bigint)", "cache_status(regclass)", "warm(regclass, text, boolean)",
-                   "cache_snapshot(text)", "import(jsonb)"):
-            conn.execute(f"GRANT EXECUTE ON FUNCTION pgbench_lab.{fn} TO granted")
-        for proc in ("run", "sweep", "compare_settings", "cold_vs_warm", "connection_cost"):
-            conn.execute(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.{proc} TO granted")
-        conn.execute("GRANT pg_monitor TO granted")
-        conn.execute("GRANT USAGE ON SCHEMA prewarm TO granted")
-        # a finished run and experiment for the calls that need one
-        conn.execute("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
-        c.types = plan_types(conn)
-        c.views = plan_views(conn)
-    # the database owner's plants, public first in the database's search_path
-    with c.connect(DB, user="dbo") as conn:
-        conn.execute(fire_function("public", c.fired))
-        c.public_plants = plant_names(conn, "public", c.types, c.views) + plant_routines(conn)
-        conn.execute(f"ALTER DATABASE {DB} SET search_path = public, pg_catalog")
-    c.mark = len(c.log())
-    yield c
-    c.destroy()
+    try:  # a failed set-up must not leave a server running
+        c.start()
+        c.fired = os.path.join(c.base, "fired")
+        os.mkdir(c.fired)
+        if os.geteuid() == 0:
+            shutil.chown(c.fired, "postgres", "postgres")
+        for role in ("nobody", "granted", "dbo"):
+            c.sql(f"CREATE ROLE {role} LOGIN")
+        c.sql(f"CREATE DATABASE {DB} OWNER dbo")
+        c.run_client("pgbench", "-i", "-s", "1", "-q", DB)
+        with c.connect(DB) as conn:
+            conn.execute("CREATE SCHEMA prewarm")
+            conn.execute("CREATE EXTENSION pg_prewarm SCHEMA prewarm")
+            conn.execute("CREATE EXTENSION pgbench_lab")
+            conn.execute("CREATE SCHEMA lab2")
+            conn.execute("GRANT SELECT, INSERT, UPDATE ON pgbench_accounts, pgbench_branches, "
+                         "pgbench_tellers, pgbench_history TO granted")
+            for fn in ("start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer)",
+                       "cancel(bigint)", "cache_status(regclass)", "warm(regclass, text, boolean)",
+                       "cache_snapshot(text)", "import(jsonb)"):
+                conn.execute(f"GRANT EXECUTE ON FUNCTION pgbench_lab.{fn} TO granted")
+            for proc in ("run", "sweep", "compare_settings", "cold_vs_warm", "connection_cost"):
+                conn.execute(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.{proc} TO granted")
+            conn.execute("GRANT pg_monitor TO granted")
+            conn.execute("GRANT USAGE ON SCHEMA prewarm TO granted")
+            # a finished run and experiment for the calls that need one
+            conn.execute("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
+            c.types = plan_types(conn)
+            c.views = plan_views(conn)
+        # the database owner's plants, public first in the database's search_path
+        with c.connect(DB, user="dbo") as conn:
+            conn.execute(fire_function("public", c.fired))
+            c.public_plants = plant_names(conn, "public", c.types, c.views) + plant_routines(conn)
+            conn.execute(f"ALTER DATABASE {DB} SET search_path = public, pg_catalog")
+        c.mark = len(c.log())
+        yield c
+    finally:
+        c.destroy()
 
 
 def fired(lab):
