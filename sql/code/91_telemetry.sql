@@ -20,13 +20,13 @@ AS $$
      ORDER BY 2 DESC, 1
 $$;
 
--- The run's top waits in words, 'CPU 62 %, IO:WALSync 30 %, LWLock:WALWrite
--- 5 %' (entries of at least 1 %, up to n); NULL without telemetry.
+-- The run's top waits in words, 'CPU 62%, IO:WALSync 30%, LWLock:WALWrite 5%'
+-- (entries of at least 1 %, up to n); NULL without telemetry.
 CREATE FUNCTION pgbench_lab_internal.waits_text(run_id bigint, n integer DEFAULT 3)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s %%', p.wait, pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) p.share, 0)),
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s%%', p.wait, pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) p.share, 0)),
                                  ', ' ORDER BY p.j)
       FROM (SELECT w.wait, w.share, pg_catalog.row_number() OVER (ORDER BY w.samples DESC, w.wait) AS j
               FROM pgbench_lab_internal.wait_profile(waits_text.run_id) w) p
