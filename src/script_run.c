@@ -32,6 +32,10 @@
  * failures and deadlocks as for the built-in workloads: a retry runs the
  * same script again with the random state it started with.
  *
+ * This file runs a transaction through SPI; script_vars.c sets a client
+ * up and keeps its variables, script_step.c runs scripts over libpq in
+ * steps; script_run_int.h is what they share.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -52,407 +56,7 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
-#include "runner.h"
-#include "script_run.h"
-
-#define SCRIPT_MAX_SAVEPOINTS 64
-
-typedef struct ScriptVar
-{
-	char	   *name;
-	bool		defined;
-	bool		parsed;			/* value holds it (else text does) */
-	char	   *text;			/* from \gset or the variables given */
-	int			textcap;
-	ScriptValue value;
-} ScriptVar;
-
-/* How one parameter's value goes in. */
-typedef struct ParamBind
-{
-	int			slot;			/* its variable */
-	Oid			type;			/* as the server inferred it */
-	FmgrInfo	input;
-	Oid			ioparam;
-} ParamBind;
-
-/* One statement of an SQL command, prepared the first time it runs. */
-typedef struct Stmt
-{
-	char	   *text;
-	SPIPlanPtr	plan;
-	int			ntypes;
-	Oid		   *types;			/* filled in by the parser's hook */
-	ParamBind	   *params;
-	ParamListInfo values;
-	bool		read_only;
-	/* over libpq */
-	int			id;				/* prepared as S_<id> ... */
-	int			prepared;		/* ... on this connection (LibpqScriptSend) */
-	const char **texts;			/* the values sent */
-	char	   *bufs;			/* 64 bytes per parameter, for numbers */
-} Stmt;
-
-typedef struct Cmd
-{
-	ScriptCommand *cmd;
-	int			slot;			/* \set's variable, \sleep's :variable */
-	int			nstmts;
-	Stmt	   *stmts;
-} Cmd;
-
-typedef struct Prog
-{
-	ScriptProgram *prog;
-	Cmd		   *cmds;
-} Prog;
-
-typedef struct LibpqResultArg
-{
-	ScriptClient *sc;
-	const ScriptSql *sql;
-	bool		last;
-} LibpqResultArg;
-
-struct ScriptClient
-{
-	RunShared  *run;
-	RunClient  *me;
-	bool		libpq;			/* the SQL goes over libpq, not SPI */
-	int			nstmts;			/* statements numbered so far */
-	RunScriptArea *area;
-	ScriptCounter *row;			/* this client's counters */
-	MemoryContext cxt;			/* the programs, plans and variables */
-	bool		timed;
-	int			nprogs;
-	Prog	   *progs;
-	int			nvars;
-	int			maxvars;
-	ScriptVar  *vars;
-	pg_prng_state prng;			/* the scripts' random functions */
-	pg_prng_state retry_prng;	/* as it was when the transaction began */
-	pg_prng_state choose;		/* which script runs next */
-	ScriptEvalEnv env;
-	/* the transaction under way */
-	int			script;
-	int			at;				/* the command running */
-	bool		in_xact;		/* a transaction is open */
-	bool		explicit_block; /* ... opened by BEGIN */
-	bool		in_pipeline;
-	int			nsavepoints;
-	char	   *savepoints[SCRIPT_MAX_SAVEPOINTS];
-	int			iso;			/* BEGIN's characteristics (-1: not given), */
-	int			read_only;		/* kept for AND CHAIN */
-	int			deferrable;
-	MemoryContext loopcxt;		/* current between transactions */
-	/* over libpq, in steps: where the command under way stands */
-	int			sub;			/* 0: not begun; then the command's own steps */
-	int64		cmd_t0;			/* when it began */
-	LibpqResultArg res_arg;		/* for the results of the statement sent */
-};
-
-/* ------------------------------------------------------------------------
- * Variables
- * ------------------------------------------------------------------------
- */
-
-static int
-var_find(ScriptClient *sc, const char *name)
-{
-	for (int i = 0; i < sc->nvars; i++)
-		if (strcmp(sc->vars[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
-/* The slot of a variable, made (undefined) if it has none yet. */
-static int
-var_slot(ScriptClient *sc, const char *name)
-{
-	int			i = var_find(sc, name);
-	MemoryContext old;
-
-	if (i >= 0)
-		return i;
-	if (sc->nvars == sc->maxvars)
-	{
-		sc->maxvars *= 2;
-		sc->vars = repalloc(sc->vars, sc->maxvars * sizeof(ScriptVar));
-	}
-	old = MemoryContextSwitchTo(sc->cxt);
-	memset(&sc->vars[sc->nvars], 0, sizeof(ScriptVar));
-	sc->vars[sc->nvars].name = pstrdup(name);
-	MemoryContextSwitchTo(old);
-	return sc->nvars++;
-}
-
-static void
-var_set_value(ScriptVar *v, const ScriptValue *value)
-{
-	v->defined = true;
-	v->parsed = true;
-	v->value = *value;
-}
-
-static void
-var_set_text(ScriptClient *sc, ScriptVar *v, const char *text)
-{
-	int			len = strlen(text) + 1;
-
-	if (len > v->textcap)
-	{
-		if (v->text)
-			pfree(v->text);
-		v->textcap = Max(len, 32);
-		v->text = MemoryContextAlloc(sc->cxt, v->textcap);
-	}
-	memcpy(v->text, text, len);
-	v->defined = true;
-	v->parsed = false;
-}
-
-/* A defined variable's value, its text read as a number the first time. */
-static bool
-var_value(ScriptVar *v, ScriptValue *value, ScriptError *error)
-{
-	if (!v->parsed)
-	{
-		if (!ScriptValueFromText(v->name, v->text, &v->value, error))
-			return false;
-		v->parsed = true;
-	}
-	*value = v->value;
-	return true;
-}
-
-static bool
-lookup(void *arg, const ScriptVarRef *ref, ScriptValue *value, ScriptError *error)
-{
-	ScriptClient *sc = (ScriptClient *) arg;
-	int			slot = ref->slot >= 0 ? ref->slot : var_find(sc, ref->name);
-	ScriptVar  *v = slot >= 0 ? &sc->vars[slot] : NULL;
-
-	if (v == NULL || !v->defined)
-	{
-		ScriptErrorUndefined(error, ref->name);
-		return false;
-	}
-	return var_value(v, value, error);
-}
-
-static void
-raise_script_error(const ScriptError *error)
-{
-	ereport(ERROR,
-			(errcode(error->sqlstate),
-			 errmsg("%s", error->message),
-			 error->hint[0] ? errhint("%s", error->hint) : 0));
-}
-
-static ScriptVar *
-defined_var(ScriptClient *sc, int slot)
-{
-	ScriptVar		   *v = &sc->vars[slot];
-
-	if (!v->defined)
-	{
-		ScriptError error;
-
-		ScriptErrorUndefined(&error, v->name);
-		raise_script_error(&error);
-	}
-	return v;
-}
-
-/* The variables given (name\0text\0 ... \0) and pgbench's automatic ones. */
-static void
-define_variables(ScriptClient *sc, int client, int64 default_seed)
-{
-	const char *p = RunScriptText(sc->area, sc->area->variables);
-	ScriptValue v;
-
-	while (*p)
-	{
-		const char *name = p;
-		const char *text = p + strlen(p) + 1;
-
-		{
-			int			slot = var_slot(sc, name);
-
-			var_set_text(sc, &sc->vars[slot], text);
-		}
-		p = text + strlen(text) + 1;
-	}
-	v.type = SCRIPT_INT;
-#define AUTOMATIC(name_, value_) \
-	do { \
-		int slot_ = var_slot(sc, name_); \
-		ScriptVar *var_ = &sc->vars[slot_]; \
-		if (!var_->defined) { v.u.i = (value_); var_set_value(var_, &v); } \
-	} while (0)
-	AUTOMATIC("client_id", client);
-	AUTOMATIC("default_seed", default_seed);
-	AUTOMATIC("random_seed", (int64) sc->area->random_seed);
-	AUTOMATIC("scale", sc->area->scale);
-#undef AUTOMATIC
-}
-
-/* ------------------------------------------------------------------------
- * Set-up: programs, slots, seeds
- * ------------------------------------------------------------------------
- */
-
-static void
-slot_expr(ScriptClient *sc, ScriptExpr *expr)
-{
-	ScriptVarRef **refs;
-	int			n;
-
-	if (expr == NULL)
-		return;
-	n = ScriptExprVarRefs(expr, &refs);
-	for (int i = 0; i < n; i++)
-		refs[i]->slot = var_slot(sc, refs[i]->name);
-}
-
-/* A command's statements: its text split where the raw parser splits it. */
-static void
-split_statements(ScriptClient *sc, Cmd *c)
-{
-	ScriptSql  *sql = &c->cmd->sql;
-	List	   *raw = raw_parser(sql->text, RAW_PARSE_DEFAULT);
-	ListCell   *lc;
-	int			i = 0;
-
-	c->nstmts = list_length(raw);
-	c->stmts = palloc0(sizeof(Stmt) * Max(c->nstmts, 1));
-	foreach(lc, raw)
-	{
-		RawStmt    *r = lfirst_node(RawStmt, lc);
-		int			len = r->stmt_len > 0 ? r->stmt_len : (int) strlen(sql->text) - r->stmt_location;
-		Stmt	   *st = &c->stmts[i++];
-
-		st->text = pnstrdup(sql->text + r->stmt_location, len);
-		st->ntypes = sql->nparams;
-		st->types = palloc0(sizeof(Oid) * Max(sql->nparams, 1));
-		st->params = palloc0(sizeof(ParamBind) * Max(sql->nparams, 1));
-		st->id = sc->nstmts++;
-		st->texts = palloc0(sizeof(char *) * Max(sql->nparams, 1));
-		st->bufs = palloc0(64 * Max(sql->nparams, 1));
-		for (int p = 0; p < sql->nparams; p++)
-			st->params[p].slot = -1;
-	}
-}
-
-static void
-setup_program(ScriptClient *sc, Prog *pr, int s)
-{
-	const RunScript *rs = &sc->area->script[s];
-
-	pr->prog = ScriptParse(RunScriptText(sc->area, rs->name),
-						   RunScriptText(sc->area, rs->body));
-	if (pr->prog->ncommands != rs->ncommands)
-		elog(ERROR, "script \"%s\" parsed into %d commands in a client, %d when launched",
-			 pr->prog->name, pr->prog->ncommands, rs->ncommands);
-	pr->cmds = palloc0(sizeof(Cmd) * Max(pr->prog->ncommands, 1));
-	for (int i = 0; i < pr->prog->ncommands; i++)
-	{
-		Cmd		   *c = &pr->cmds[i];
-
-		c->cmd = &pr->prog->commands[i];
-		c->slot = c->cmd->variable ? var_slot(sc, c->cmd->variable) : -1;
-		slot_expr(sc, c->cmd->expr);
-		if (c->cmd->kind != SCMD_SQL || c->cmd->sql.tx.kind != STX_NONE)
-			continue;
-		split_statements(sc, c);
-		for (int j = 0; j < c->nstmts; j++)
-			for (int p = 0; p < c->cmd->sql.nparams; p++)
-				c->stmts[j].params[p].slot = var_slot(sc, c->cmd->sql.params[p].name);
-	}
-}
-
-/*
- * A client's interpreter, in cxt: its programs parsed, its variables
- * defined, its generators seeded as pgbench seeds its clients.  Runs in a
- * transaction (the raw parser and the catalogs).
- */
-ScriptClient *
-ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
-{
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	ScriptClient *sc = palloc0(sizeof(ScriptClient));
-	pg_prng_state *states = palloc(sizeof(pg_prng_state) * run->clients);
-	int64		default_seed;
-
-	sc->run = run;
-	sc->me = &run->client[client];
-	sc->libpq = run->via != RUN_VIA_SPI;
-	sc->area = RunScriptAreaOf(run, run->script_area);
-	sc->row = RunScriptCounters(sc->area, client);
-	sc->cxt = cxt;
-	sc->timed = timed;
-	sc->maxvars = 16;
-	sc->vars = palloc0(sizeof(ScriptVar) * sc->maxvars);
-	sc->nprogs = sc->area->nscripts;
-	sc->progs = palloc0(sizeof(Prog) * sc->nprogs);
-	for (int s = 0; s < sc->nprogs; s++)
-		setup_program(sc, &sc->progs[s], s);
-
-	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
-	sc->prng = states[client];
-	pfree(states);				/* a worker of many clients keeps only its own */
-	pg_prng_seed(&sc->choose, sc->area->random_seed ^ (UINT64CONST(0xA5A5A5A5) + (uint64) client));
-	define_variables(sc, client, default_seed);
-	sc->env.lookup = lookup;
-	sc->env.lookup_arg = sc;
-	sc->env.prng = &sc->prng;
-	sc->env.debug_label = "script";
-	MemoryContextSwitchTo(old);
-	return sc;
-}
-
-/* The script of the next transaction, by weight; its random state kept. */
-int
-ScriptClientChoose(ScriptClient *sc)
-{
-	int			s = 0;
-
-	if (sc->nprogs > 1)
-	{
-		int64		w = (int64) pg_prng_uint64_range(&sc->choose, 1, sc->area->total_weight);
-
-		while (w > sc->area->script[s].weight)
-			w -= sc->area->script[s++].weight;
-	}
-	sc->retry_prng = sc->prng;
-	return s;
-}
-
-/* A retry: the same script with the random state it started with. */
-void
-ScriptClientRetry(ScriptClient *sc, int script)
-{
-	sc->row[sc->area->script[script].counter + 1 + sc->at].retries++;
-	sc->prng = sc->retry_prng;
-}
-
-/* A transaction ended: counted for its script (and its failing command). */
-void
-ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed)
-{
-	ScriptCounter *c = &sc->row[sc->area->script[script].counter];
-
-	if (committed)
-	{
-		c->count++;
-		c->latency_ns += latency_ns;
-	}
-	else
-	{
-		c->failures++;
-		c[1 + sc->at].failures++;
-	}
-}
+#include "script_run_int.h"
 
 /* ------------------------------------------------------------------------
  * Transactions
@@ -682,7 +286,7 @@ int_out_of_range(int64 value, const char *type)
 static void
 bind_param(ScriptClient *sc, ParamBind *pa, ParamExternData *out)
 {
-	ScriptVar		   *v = defined_var(sc, pa->slot);
+	ScriptVar		   *v = ScriptDefinedVar(sc, pa->slot);
 	char		buf[64];
 	const char *text;
 
@@ -762,17 +366,17 @@ set_vars(ScriptClient *sc, const ScriptSql *sql, bool last, int64 ntuples, int n
 	for (int f = 0; f < ncols; f++)
 	{
 		char	   *name = psprintf("%s%s", sql->gset_prefix ? sql->gset_prefix : "", names[f]);
-		int			slot = var_slot(sc, name);
+		int			slot = ScriptVarSlot(sc, name);
 		ScriptVar  *v = &sc->vars[slot];
 
 		if (values[f] == NULL)
 		{
 			ScriptValue null = {.type = SCRIPT_NULL};
 
-			var_set_value(v, &null);
+			ScriptVarSetValue(v, &null);
 		}
 		else
-			var_set_text(sc, v, values[f]);
+			ScriptVarSetText(sc, v, values[f]);
 	}
 }
 
@@ -799,8 +403,8 @@ set_from_spi(ScriptClient *sc, const ScriptSql *sql, bool last)
 	set_vars(sc, sql, last, tt ? (int64) SPI_processed : -1, ncols, names, values);
 }
 
-static void
-set_from_libpq(void *arg, int ntuples, int ncols, char **names, char **values)
+void
+ScriptSetFromLibpq(void *arg, int ntuples, int ncols, char **names, char **values)
 {
 	LibpqResultArg *a = (LibpqResultArg *) arg;
 
@@ -808,12 +412,12 @@ set_from_libpq(void *arg, int ntuples, int ncols, char **names, char **values)
 }
 
 /* The values of a statement's parameters as text, for libpq. */
-static void
-param_texts(ScriptClient *sc, Stmt *st)
+void
+ScriptParamTexts(ScriptClient *sc, Stmt *st)
 {
 	for (int p = 0; p < st->ntypes; p++)
 	{
-		ScriptVar  *v = defined_var(sc, st->params[p].slot);
+		ScriptVar  *v = ScriptDefinedVar(sc, st->params[p].slot);
 
 		if (!v->parsed)
 			st->texts[p] = v->text;
@@ -880,13 +484,13 @@ eval(ScriptClient *sc, Cmd *c, ScriptValue *result)
 	ScriptError error;
 
 	if (!ScriptExprEval(c->cmd->expr, &sc->env, result, &error))
-		raise_script_error(&error);
+		ScriptRaiseError(&error);
 	return ScriptValueTruth(result);
 }
 
 /* A script's last command run: an error if it left a transaction open. */
-static void
-check_ended_outside_xact(ScriptClient *sc, Prog *pr)
+void
+ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr)
 {
 	if (!sc->in_xact)
 		return;
@@ -899,8 +503,8 @@ check_ended_outside_xact(ScriptClient *sc, Prog *pr)
 }
 
 /* A \sleep's length in ns: its number or variable, in its unit; 0 for none. */
-static int64
-sleep_ns(ScriptClient *sc, Cmd *c)
+int64
+ScriptSleepNs(ScriptClient *sc, Cmd *c)
 {
 	int64		n = c->cmd->sleep_value;
 
@@ -909,8 +513,8 @@ sleep_ns(ScriptClient *sc, Cmd *c)
 		ScriptValue v;
 		ScriptError error;
 
-		if (!var_value(defined_var(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
-			raise_script_error(&error);
+		if (!ScriptVarValue(ScriptDefinedVar(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
+			ScriptRaiseError(&error);
 	}
 	return n <= 0 ? 0 : n * c->cmd->sleep_unit_usec * 1000;
 }
@@ -918,7 +522,7 @@ sleep_ns(ScriptClient *sc, Cmd *c)
 static void
 run_sleep(ScriptClient *sc, Cmd *c)
 {
-	int64		ns = sleep_ns(sc, c);
+	int64		ns = ScriptSleepNs(sc, c);
 	int64		until;
 
 	if (ns == 0)
@@ -960,8 +564,8 @@ next_branch(ScriptClient *sc, Prog *pr, int i)
 }
 
 /* One command; the index of the next. */
-static int
-run_command(ScriptClient *sc, Prog *pr, int i)
+int
+ScriptRunCommand(ScriptClient *sc, Prog *pr, int i)
 {
 	Cmd		   *c = &pr->cmds[i];
 	ScriptValue v;
@@ -973,7 +577,7 @@ run_command(ScriptClient *sc, Prog *pr, int i)
 			break;
 		case SCMD_SET:
 			(void) eval(sc, c, &v);
-			var_set_value(&sc->vars[c->slot], &v);
+			ScriptVarSetValue(&sc->vars[c->slot], &v);
 			break;
 		case SCMD_SLEEP:
 			run_sleep(sc, c);
@@ -1001,8 +605,8 @@ run_command(ScriptClient *sc, Prog *pr, int i)
 }
 
 /* Where an error happened, for the run's record of it. */
-static void
-add_location(ScriptClient *sc, Prog *pr, ErrorData *edata)
+void
+ScriptAddLocation(ScriptClient *sc, Prog *pr, ErrorData *edata)
 {
 	ScriptCommand *cmd = &pr->prog->commands[sc->at];
 	char	   *where = psprintf("In script \"%s\", command %d (%s, line %d).",
@@ -1037,7 +641,7 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 			int			at = i;
 
 			sc->at = i;
-			i = run_command(sc, pr, i);
+			i = ScriptRunCommand(sc, pr, i);
 			/* an \elif or \else reached from the branch before it is skipped */
 			if (pr->cmds[at].cmd->kind == SCMD_ELIF || pr->cmds[at].cmd->kind == SCMD_ELSE)
 				continue;
@@ -1045,196 +649,16 @@ ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData 
 			if (sc->timed)
 				counters[at].latency_ns += (uint64) (WorkerNowNs() - t0);
 		}
-		check_ended_outside_xact(sc, pr);
+		ScriptCheckEndedOutsideXact(sc, pr);
 	}
 	PG_CATCH();
 	{
 		*edata = WorkerCatch(loopcxt, false);
 		code = (*edata)->sqlerrcode;
-		add_location(sc, pr, *edata);
+		ScriptAddLocation(sc, pr, *edata);
 		sc->in_xact = sc->explicit_block = sc->in_pipeline = false;
 		sc->nsavepoints = 0;
 	}
 	PG_END_TRY();
 	return code;
-}
-
-/* ------------------------------------------------------------------------
- * Over libpq, in steps
- * ------------------------------------------------------------------------
- */
-
-/* A transaction of the run begins: the script from its first command. */
-void
-ScriptClientBegin(ScriptClient *sc, int script)
-{
-	sc->script = script;
-	sc->at = 0;
-	sc->sub = 0;
-}
-
-/* An error ended the transaction: where it happened, and a clean slate. */
-void
-ScriptClientFailed(ScriptClient *sc, ErrorData *edata)
-{
-	add_location(sc, &sc->progs[sc->script], edata);
-	sc->in_xact = sc->explicit_block = sc->in_pipeline = false;
-	sc->sub = 0;
-}
-
-/* Send a command's text as written (transaction control). */
-static void
-send_text(ScriptClient *sc, const char *sql)
-{
-	LibpqScriptSend(sc->run, sql, NULL, 0, 0, NULL, NULL, NULL);
-}
-
-/*
- * The step of an SQL command: false when it has sent something (its sub
- * position moved on), true when the command is over.  The target runs the
- * transaction control; the interpreter follows where it leaves the
- * transaction, once the command's results are in (the next step).
- */
-static bool
-step_sql(ScriptClient *sc, Cmd *c)
-{
-	const ScriptSql *sql = &c->cmd->sql;
-	int			k;
-
-	if (sql->tx.kind != STX_NONE)
-	{
-		if (sc->sub == 0)
-		{
-			if (sql->tx.kind == STX_BEGIN && sc->in_xact && !sc->explicit_block)
-			{
-				sc->explicit_block = true;	/* a pipeline's BEGIN: already in one */
-				return true;
-			}
-			send_text(sc, sql->text);
-			sc->sub = 1;
-			return false;
-		}
-		if (sql->tx.kind == STX_BEGIN)
-			sc->in_xact = sc->explicit_block = true;
-		else if (sql->tx.kind == STX_COMMIT || sql->tx.kind == STX_ROLLBACK)
-			sc->in_xact = sc->explicit_block = sql->tx.chain;
-		return true;
-	}
-	if (sc->sub == 0)
-	{
-		sc->sub = 1;
-		/* in a pipeline outside a block: its implicit transaction */
-		if (!sc->in_xact && sc->in_pipeline)
-		{
-			send_text(sc, "BEGIN");
-			sc->in_xact = true;
-			sc->explicit_block = false;
-			return false;
-		}
-	}
-	k = sc->sub - 1;
-	if (k >= c->nstmts)
-		return true;			/* else the target's autocommit */
-	param_texts(sc, &c->stmts[k]);
-	sc->res_arg.sc = sc;
-	sc->res_arg.sql = sql;
-	sc->res_arg.last = k == c->nstmts - 1;
-	LibpqScriptSend(sc->run, c->stmts[k].text, &c->stmts[k].prepared, c->stmts[k].id,
-					c->stmts[k].ntypes, c->stmts[k].texts, set_from_libpq, &sc->res_arg);
-	sc->sub++;
-	return false;
-}
-
-/* \sleep: false with *wake set while it sleeps. */
-static bool
-step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
-{
-	int64		ns;
-
-	if (sc->sub > 0)
-	{
-		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE)
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("the run ended during \\sleep")));
-		return true;
-	}
-	ns = sleep_ns(sc, c);
-	if (ns == 0)
-		return true;
-	*wake = WorkerNowNs() + ns;
-	sc->sub = 1;
-	return false;
-}
-
-/* \syncpipeline and \endpipeline: a commit of the implicit transaction first. */
-static bool
-step_pipeline_end(ScriptClient *sc, Cmd *c)
-{
-	if (sc->sub == 0 && sc->in_xact && !sc->explicit_block)
-	{
-		send_text(sc, "COMMIT");
-		sc->in_xact = false;
-		sc->sub = 1;
-		return false;
-	}
-	sc->in_pipeline = c->cmd->kind == SCMD_SYNC_PIPELINE;
-	return true;
-}
-
-/*
- * Run the script on until it sends, sleeps or ends (see script_run.h); a
- * command is counted, and timed, when its last step is over.
- */
-ScriptStep
-ScriptClientStep(ScriptClient *sc, int64 *wake)
-{
-	Prog	   *pr = &sc->progs[sc->script];
-	ScriptCounter *counters = &sc->row[sc->area->script[sc->script].counter + 1];
-
-	for (;;)
-	{
-		int			at = sc->at;
-		Cmd		   *c;
-		bool		over;
-		int			next = at + 1;
-
-		if (at >= pr->prog->ncommands)
-		{
-			check_ended_outside_xact(sc, pr);
-			return SCRIPT_STEP_END;
-		}
-		c = &pr->cmds[at];
-		if (sc->sub == 0)
-			sc->cmd_t0 = sc->timed ? WorkerNowNs() : 0;
-		switch (c->cmd->kind)
-		{
-			case SCMD_SQL:
-				over = step_sql(sc, c);
-				break;
-			case SCMD_SLEEP:
-				over = step_sleep(sc, c, wake);
-				if (!over)
-					return SCRIPT_STEP_SLEEP;
-				break;
-			case SCMD_SYNC_PIPELINE:
-			case SCMD_END_PIPELINE:
-				over = step_pipeline_end(sc, c);
-				break;
-			default:
-				next = run_command(sc, pr, at);
-				over = true;
-				break;
-		}
-		if (!over)
-			return SCRIPT_STEP_SENT;
-		sc->sub = 0;
-		sc->at = next;
-		/* an \elif or \else reached from the branch before it is skipped */
-		if (c->cmd->kind == SCMD_ELIF || c->cmd->kind == SCMD_ELSE)
-			continue;
-		counters[at].count++;
-		if (sc->timed)
-			counters[at].latency_ns += (uint64) (WorkerNowNs() - sc->cmd_t0);
-	}
 }
