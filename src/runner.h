@@ -252,7 +252,7 @@ extern void LibpqRecord(RunShared *run, bool final);
 
 /*
  * ... and a script's SQL over it (script_run.c), sent on the connection of
- * the client whose step runs (client_mux.c); its results come later, each
+ * the client whose step runs (client_mux_xact.c); its results come later, each
  * to fn, when the worker's event loop has them.
  */
 typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);
