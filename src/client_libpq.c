@@ -55,6 +55,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
+#include "script_run.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
@@ -731,6 +732,51 @@ read_target_facts(PGconn *conn, RunShared *p)
 }
 
 /*
+ * Does the run's workload only read?  select-only does, the other built-in
+ * workloads write; scripts by the rule of script_readonly.c.
+ */
+static bool
+workload_reads_only(const RunShared *p, char **why)
+{
+	if (p->script_area_size > 0)
+		return ScriptSetupReadsOnly(p, why);
+	if (p->wl.kind == WORKLOAD_SELECT_ONLY)
+		return true;
+	*why = psprintf("the built-in workload %s writes", p->workload);
+	return false;
+}
+
+/*
+ * A target in recovery (a standby) takes only a workload that reads: a
+ * write workload is refused there before anything starts, with the
+ * server's own SQLSTATE for a write in a read-only transaction.  Its
+ * primary is named when the role may see the standby's WAL receiver (the
+ * primary's conninfo itself is hidden from everyone but superusers).
+ */
+static void
+check_standby(PGconn *conn, const RunShared *p, const char *which)
+{
+	char	   *row[2];
+	char	   *why;
+
+	if (query_row(conn, "SELECT pg_catalog.pg_is_in_recovery(), "
+				  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
+				  "FROM pg_catalog.pg_stat_wal_receiver w WHERE w.sender_host IS NOT NULL)",
+				  row, 2) != 1 || strcmp(row[0], "t") != 0)
+		return;
+	if (workload_reads_only(p, &why))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+			 errmsg("%s is a standby (in recovery) and the run's workload writes", which),
+			 errdetail("%s.", why),
+			 errhint("Run it against the primary%s%s%s; on a standby only select-only, or scripts "
+					 "whose every statement reads, can run.",
+					 row[1][0] ? " (this standby streams from " : "", row[1],
+					 row[1][0] ? ")" : "")));
+}
+
+/*
  * For a libpq run, connect once from the launching session (the same checks
  * as a client's connection, interruptible) and read the scale and the
  * tables' schema there, as pgbench does at start-up.  Returns false for an
@@ -746,6 +792,7 @@ LibpqResolve(RunShared *p)
 	conn = connect_target(p, false);
 	PG_TRY();
 	{
+		check_standby(conn, p, "the target");
 		if (p->script_area_size == 0)
 			resolve_tables(conn, p);
 		else
