@@ -49,7 +49,7 @@ $(PGBL_INSTALL_SQL): $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
 
 # The files of sql/data/ that 0.1 did not have: the update creates them
 # whole, after its prelude (changes to the files 0.1 had are in the prelude).
-PGBL_NEW_DATA = sql/data/12_telemetry.sql sql/data/13_replication.sql sql/data/15_scripts.sql sql/data/16_samples.sql \
+PGBL_NEW_DATA = sql/data/12_telemetry.sql sql/data/13_replication.sql sql/data/14_targets.sql sql/data/15_scripts.sql sql/data/16_samples.sql \
 	sql/data/25_settings.sql
 
 $(PGBL_UPDATE_SQL): sql/upgrade/0.1--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)

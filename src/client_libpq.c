@@ -55,6 +55,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
+#include "script_run.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
@@ -242,14 +243,18 @@ local_conninfo(RunShared *p)
 	append_option(&buf, "port", psprintf("%d", PostPortNumber));
 	append_option(&buf, "dbname", get_database_name(MyDatabaseId));
 	append_option(&buf, "user", GetUserNameFromId(GetUserId(), false));
-	strlcpy(p->conninfo, buf.data, PGBL_CONNINFO_MAX);
-	strlcpy(p->target_display, buf.data, PGBL_CONNINFO_MAX);
+	strlcpy(p->target[0].conninfo, buf.data, PGBL_CONNINFO_MAX);
+	strlcpy(p->target[0].display, buf.data, PGBL_CONNINFO_MAX);
 	p->target_local = true;
+	p->ntargets = 1;
 }
 
-/* Parse target; keep it, and its display form without passwords. */
+/*
+ * Parse target (or one element of targets, named by "what" in errors);
+ * keep it in *t, and its display form without passwords.
+ */
 static void
-target_conninfo(RunShared *p, const char *target)
+target_conninfo(RunTarget *t, const char *target, const char *what)
 {
 	char	   *err = NULL;
 	PQconninfoOption *opts = PQconninfoParse(target, &err);
@@ -264,7 +269,7 @@ target_conninfo(RunShared *p, const char *target)
 		(void) pg_strip_crlf(msg);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid target: %s", msg),
+				 errmsg("invalid %s: %s", what, msg),
 				 errhint("target is a libpq conninfo, such as 'host=db1 port=5432 dbname=bench user=alice password=...'.")));
 	}
 	initStringInfo(&shown);
@@ -283,8 +288,8 @@ target_conninfo(RunShared *p, const char *target)
 			PQconninfoFree(opts);
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid target: invalid integer value \"%s\" for connection option \"connect_timeout\"",
-							val),
+					 errmsg("invalid %s: invalid integer value \"%s\" for connection option \"connect_timeout\"",
+							what, val),
 					 errhint("connect_timeout is a whole number of seconds; 0 waits until cancelled.")));
 		}
 		if (!is_secret(o->keyword))
@@ -296,9 +301,64 @@ target_conninfo(RunShared *p, const char *target)
 	if (strlen(target) >= PGBL_CONNINFO_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
-				 errmsg("target is longer than %d bytes", PGBL_CONNINFO_MAX - 1)));
-	strlcpy(p->conninfo, target, PGBL_CONNINFO_MAX);
-	strlcpy(p->target_display, shown.data, PGBL_CONNINFO_MAX);
+				 errmsg("%s is longer than %d bytes", what, PGBL_CONNINFO_MAX - 1)));
+	strlcpy(t->conninfo, target, PGBL_CONNINFO_MAX);
+	strlcpy(t->display, shown.data, PGBL_CONNINFO_MAX);
+}
+
+/*
+ * targets: 1 to PGBL_TARGETS_MAX conninfos, none NULL, no two the same
+ * (as written), each checked as target is; clients are spread over them
+ * round-robin, so there must be a client for each.
+ */
+static void
+read_targets(ArrayType *arr, RunShared *p)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("targets must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("targets must not be empty"),
+				 errhint("Give one conninfo per server, such as ARRAY['host=db1 dbname=bench', "
+						 "'host=db2 dbname=bench'], or leave targets NULL.")));
+	if (n > PGBL_TARGETS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d targets is above the limit of %d", n, PGBL_TARGETS_MAX)));
+	if (p->clients < n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d clients cannot cover %d targets", p->clients, n),
+				 errhint("Client i goes to targets[i %% n + 1]: give at least one client per target.")));
+	for (int i = 0; i < n; i++)
+	{
+		char	   *what = psprintf("targets[%d]", i + 1);
+		char	   *conninfo;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not be NULL", what),
+					 errhint("Each element of targets is a libpq conninfo.")));
+		conninfo = TextDatumGetCString(elems[i]);
+		for (int j = 0; j < i; j++)
+			if (strcmp(p->target[j].conninfo, conninfo) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("targets[%d] is the same as targets[%d]", i + 1, j + 1),
+						 errhint("List each server once; give it more clients instead.")));
+		target_conninfo(&p->target[i], conninfo, what);
+	}
+	p->ntargets = n;
+	p->targets_given = true;
 }
 
 /*
@@ -311,6 +371,7 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 {
 	int			via_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VIA);
 	int			target_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET);
+	int			targets_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGETS);
 	char	   *via;
 
 	if (via_arg < 0 || target_arg < 0)
@@ -339,12 +400,31 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("target needs via libpq or libpq-connect"),
 					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
+		if (targets_arg >= 0 && !PG_ARGISNULL(targets_arg))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("targets needs via libpq or libpq-connect"),
+					 errhint("In-server runs (via spi) use this database; leave targets NULL, "
+							 "or give via => 'libpq'.")));
 		return;
 	}
-	if (PG_ARGISNULL(target_arg))
+	if (targets_arg >= 0 && !PG_ARGISNULL(targets_arg))
+	{
+		if (!PG_ARGISNULL(target_arg))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("give target or targets, not both"),
+					 errhint("targets => ARRAY[...] lists every server of the run; "
+							 "target => names one.")));
+		read_targets(PG_GETARG_ARRAYTYPE_P(targets_arg), p);
+	}
+	else if (PG_ARGISNULL(target_arg))
 		local_conninfo(p);
 	else
-		target_conninfo(p, text_to_cstring(PG_GETARG_TEXT_PP(target_arg)));
+	{
+		target_conninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
+		p->ntargets = 1;
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -426,11 +506,11 @@ settings_options(const RunShared *run, const char *given)
 	return buf.data;
 }
 
-/* Start connecting: the run's conninfo, plus its settings as options. */
+/* Start connecting to a target of the run, with its settings as options. */
 PGconn *
-LibpqConnectStart(const RunShared *run)
+LibpqConnectStart(const RunShared *run, int target)
 {
-	PQconninfoOption *opts = PQconninfoParse(run->conninfo, NULL);
+	PQconninfoOption *opts = PQconninfoParse(run->target[target].conninfo, NULL);
 	const char *keys[64];
 	const char *vals[64];
 	int			n = 0;
@@ -531,9 +611,9 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
  * did not use a password when the run's role is not a superuser.
  */
 static PGconn *
-connect_target(RunShared *run, bool watch_stop)
+connect_target(RunShared *run, int target, bool watch_stop)
 {
-	PGconn	   *conn = LibpqConnectStart(run);
+	PGconn	   *conn = LibpqConnectStart(run, target);
 
 	PG_TRY();
 	{
@@ -712,14 +792,16 @@ jsonb_object_text(const char *text, size_t max)
 }
 
 static void
-read_target_facts(PGconn *conn, RunShared *p)
+read_target_facts(PGconn *conn, RunShared *p, int target)
 {
 	char	   *row[1];
 
 	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n, true))"
 				  "::pg_catalog.text FROM pg_catalog.unnest(" PGBL_SERVER_SETTINGS ") AS n",
 				  row, 1) == 1 && jsonb_object_text(row[0], PGBL_SETTINGS_MAX))
-		strlcpy(p->target_settings, row[0], PGBL_SETTINGS_MAX);
+		strlcpy(p->target[target].settings, row[0], PGBL_SETTINGS_MAX);
+	if (target > 0)
+		return;					/* system_info(): the first target's, for the run row */
 	if (query_row(conn, "SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL "
 				  "AND pg_catalog.has_function_privilege('pgbench_lab.system_info()', 'EXECUTE')",
 				  row, 1) != 1 || strcmp(row[0], "t") != 0)
@@ -731,32 +813,130 @@ read_target_facts(PGconn *conn, RunShared *p)
 }
 
 /*
- * For a libpq run, connect once from the launching session (the same checks
- * as a client's connection, interruptible) and read the scale and the
- * tables' schema there, as pgbench does at start-up.  Returns false for an
- * in-server run: the caller resolves the tables itself.
+ * Does the run's workload only read?  select-only does, the other built-in
+ * workloads write; scripts by the rule of script_readonly.c.
+ */
+static bool
+workload_reads_only(const RunShared *p, char **why)
+{
+	if (p->script_area_size > 0)
+		return ScriptSetupReadsOnly(p, why);
+	if (p->wl.kind == WORKLOAD_SELECT_ONLY)
+		return true;
+	*why = psprintf("the built-in workload %s writes", p->workload);
+	return false;
+}
+
+/*
+ * A target in recovery (a standby) takes only a workload that reads: a
+ * write workload is refused there before anything starts, with the
+ * server's own SQLSTATE for a write in a read-only transaction.  Its
+ * primary is named when the role may see the standby's WAL receiver (the
+ * primary's conninfo itself is hidden from everyone but superusers).
+ */
+static void
+check_standby(PGconn *conn, RunShared *p, int target, const char *which)
+{
+	char	   *row[3];
+	char	   *why;
+
+	if (query_row(conn, "SELECT pg_catalog.pg_is_in_recovery(), "
+				  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
+				  "FROM pg_catalog.pg_stat_wal_receiver w WHERE w.sender_host IS NOT NULL), "
+				  "pg_catalog.current_setting('server_version')",
+				  row, 3) != 1)
+		return;
+	strlcpy(p->target[target].server_version, row[2], PGBL_VERSION_MAX);
+	p->target[target].in_recovery = strcmp(row[0], "t") == 0;
+	if (!p->target[target].in_recovery)
+		return;
+	if (workload_reads_only(p, &why))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+			 errmsg("%s is a standby (in recovery) and the run's workload writes", which),
+			 errdetail("%s.", why),
+			 errhint("Run it against the primary%s%s%s; on a standby only select-only, or scripts "
+					 "whose every statement reads, can run.",
+					 row[1][0] ? " (this standby streams from " : "", row[1],
+					 row[1][0] ? ")" : "")));
+}
+
+static void
+target_context(void *arg)
+{
+	errcontext("%s", (const char *) arg);
+}
+
+/*
+ * The clients of every target share one workload's parameters: the tables
+ * must be in the same schema, of the same scale and key type everywhere.
+ */
+static void
+same_tables(const WorkloadParams *first, WorkloadParams *here, const char *which)
+{
+	if (strcmp(first->schema, here->schema) != 0 || first->scale != here->scale ||
+		first->aid_bigint != here->aid_bigint)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the pgbench tables of %s differ from those of targets[1]", which),
+				 errdetail("targets[1]: schema %s, scale %d; %s: schema %s, scale %d.",
+						   first->schema, first->scale, which, here->schema, here->scale),
+				 errhint("A run's targets serve one workload: load the same data set on each "
+						 "(a standby has its primary's).")));
+	*here = *first;
+}
+
+/*
+ * For a libpq run, connect to each target from the launching session (the
+ * same checks as a client's connection, interruptible): a standby is
+ * refused a write workload, each target's facts are read there, and the
+ * scale and the tables' schema, as pgbench reads them at start-up, must be
+ * the same on every target.  An error names the target it came from.
+ * Returns false for an in-server run: the caller resolves the tables itself.
  */
 bool
 LibpqResolve(RunShared *p)
 {
-	PGconn	   *conn;
+	WorkloadParams first;
 
 	if (p->via == RUN_VIA_SPI)
 		return false;
-	conn = connect_target(p, false);
-	PG_TRY();
+	for (int i = 0; i < p->ntargets; i++)
 	{
-		if (p->script_area_size == 0)
-			resolve_tables(conn, p);
-		else
-			script_scale(conn, p);
-		read_target_facts(conn, p);
+		PGconn	   *conn;
+		char	   *which = p->targets_given ? psprintf("targets[%d]", i + 1) : "the target";
+
+		ErrorContextCallback callback = {error_context_stack, target_context, NULL};
+
+		callback.arg = psprintf("%s: %s", which, p->target[i].display);
+		error_context_stack = p->targets_given ? &callback : callback.previous;
+		conn = connect_target(p, i, false);
+		PG_TRY();
+		{
+			check_standby(conn, p, i, which);
+			if (i == 0)
+			{
+				if (p->script_area_size == 0)
+					resolve_tables(conn, p);
+				else
+					script_scale(conn, p);
+				first = p->wl;
+			}
+			else if (p->script_area_size == 0)
+			{
+				resolve_tables(conn, p);
+				same_tables(&first, &p->wl, which);
+			}
+			read_target_facts(conn, p, i);
+		}
+		PG_FINALLY();
+		{
+			PQfinish(conn);
+		}
+		PG_END_TRY();
+		error_context_stack = callback.previous;
 	}
-	PG_FINALLY();
-	{
-		PQfinish(conn);
-	}
-	PG_END_TRY();
 	return true;
 }
 
@@ -764,6 +944,18 @@ LibpqResolve(RunShared *p)
  * Results: runs.via, target_display and the connection figures
  * ---------------------------------------------------------------------
  */
+
+/* runs.target_display: the target's, or every target's, "; " between them. */
+char *
+LibpqTargetsDisplay(const RunShared *run)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < run->ntargets; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? "; " : "", run->target[i].display);
+	return buf.data;
+}
 
 /*
  * Called by the coordinator inside the results' transactions (SPI
@@ -785,7 +977,8 @@ LibpqRecord(RunShared *run, bool final)
 		return;
 	v[0] = Int64GetDatum(run->run_id);
 	v[1] = CStringGetTextDatum(names[run->via]);
-	v[2] = CStringGetTextDatum(run->target_display);
+	v[2] = CStringGetTextDatum(LibpqTargetsDisplay(run));
+	ResultsTargets(run, final);
 	if (!final)
 	{
 		if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET via = $2, target_display = $3 "

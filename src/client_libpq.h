@@ -18,7 +18,7 @@
 extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);
 extern void LibpqRefusePassword(void);
-extern PGconn *LibpqConnectStart(const RunShared *run);
+extern PGconn *LibpqConnectStart(const RunShared *run, int target);
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);

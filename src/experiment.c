@@ -79,7 +79,7 @@ static const struct
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
 	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
 	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
-	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}
+	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}, {"targets", TEXTARRAYOID}
 };
 
 static FunctionName
@@ -220,8 +220,9 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->name = SPI_getvalue(row, desc, 3);
 	s->about = SPI_getvalue(row, desc, 4);
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
-	/* a plan's steps give run()'s arguments up to sample_rate; threads is run()'s default */
+	/* a plan's steps give run()'s arguments up to sample_rate; threads and targets: run()'s defaults */
 	s->args[RUNNER_ARG_THREADS] = (NullableDatum) {(Datum) 0, true};
+	s->args[RUNNER_ARG_TARGETS] = (NullableDatum) {(Datum) 0, true};
 	for (int a = 0; a < RUNNER_NARGS_STEP; a++)
 	{
 		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);

@@ -126,7 +126,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	v[10] = ObjectIdGetDatum(run->run_role);
 	v[11] = Int64GetDatum((int64) run->handle);
 	/* a libpq run records its target's settings, read there at launch */
-	v[12] = text_or_null(run->target_settings, &nulls[12]);
+	v[12] = text_or_null(run->via != RUN_VIA_SPI ? run->target[0].settings : NULL, &nulls[12]);
 	exec("INSERT INTO pgbench_lab.runs (label, workload, clients, scale, duration, "
 		 "transactions_per_client, max_tries, random_seed, coordinator_pid, settings, "
 		 "owner, dsm_handle) VALUES ($1, $2, $3, $4, "
@@ -215,9 +215,13 @@ ResultsProgress(RunShared *run, int second, const RunSample *prev, const RunSamp
  * by the error's detail if it has one (a script's error says where).
  */
 static void
-append_client_error(StringInfo error, int i, const RunClient *c)
+append_client_error(StringInfo error, int i, const RunClient *c, const RunShared *run)
 {
-	appendStringInfo(error, "client %d: %s (SQLSTATE %s)", i + 1, c->error.message,
+	appendStringInfo(error, "client %d", i + 1);
+	if (run->via != RUN_VIA_SPI && run->ntargets > 1)
+		appendStringInfo(error, " (targets[%d]: %s)", RunnerClientTarget(run, i) + 1,
+						 run->target[RunnerClientTarget(run, i)].display);
+	appendStringInfo(error, ": %s (SQLSTATE %s)", c->error.message,
 					 unpack_sql_state(c->error.sqlerrcode));
 	if (c->error.detail[0] != '\0')
 		appendStringInfo(error, " %s", c->error.detail);
@@ -236,7 +240,7 @@ run_status(RunShared *run, StringInfo error)
 
 		if (WorkerErrorIsSet(&c->error) && c->error.sqlerrcode == ERRCODE_QUERY_CANCELED &&
 			error->len == 0)
-			append_client_error(error, i, c);
+			append_client_error(error, i, c, run);
 	}
 
 	for (int i = 0; i < run->clients; i++)
@@ -250,7 +254,7 @@ run_status(RunShared *run, StringInfo error)
 		{
 			/* failed transactions (serialisation, deadlock) only */
 			if (error->len == 0)
-				append_client_error(error, i, c);
+				append_client_error(error, i, c, run);
 			continue;
 		}
 		if (pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL && state == CLIENT_READY)
@@ -259,7 +263,7 @@ run_status(RunShared *run, StringInfo error)
 		if (error->len > 0)
 			continue;
 		if (state == CLIENT_ABORTED)
-			append_client_error(error, i, c);
+			append_client_error(error, i, c, run);
 		else
 			appendStringInfo(error, "client %d exited before the end of the run (terminated?)", i + 1);
 	}

@@ -33,6 +33,8 @@
 #define PGBL_LABEL_MAX		256
 #define PGBL_CONNINFO_MAX	1024
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
+#define PGBL_TARGETS_MAX	8		/* targets => of one run */
+#define PGBL_VERSION_MAX	64		/* a target's server_version */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
 #define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
@@ -110,6 +112,21 @@ typedef struct RunClient
 	LatencyHistogram hist;
 } RunClient;
 
+/*
+ * One server a libpq run's clients go to: the run's target (or this
+ * server's own socket), or one element of its targets.  Client i goes to
+ * target i % ntargets (RunnerClientTarget).  Its facts are read there by
+ * the launching session before anything starts.
+ */
+typedef struct RunTarget
+{
+	char		conninfo[PGBL_CONNINFO_MAX];	/* may hold a password */
+	char		display[PGBL_CONNINFO_MAX];	/* without passwords */
+	char		server_version[PGBL_VERSION_MAX];
+	bool		in_recovery;	/* a standby */
+	char		settings[PGBL_SETTINGS_MAX];	/* its settings as jsonb text, or '' */
+} RunTarget;
+
 typedef struct RunShared
 {
 	uint32		magic;
@@ -146,10 +163,10 @@ typedef struct RunShared
 	char		settings[PGBL_SETTINGS_MAX];	/* name\0value\0... */
 	RunVia		via;
 	bool		target_local;	/* target NULL: this server's own socket */
-	char		conninfo[PGBL_CONNINFO_MAX];	/* may hold a password */
-	char		target_display[PGBL_CONNINFO_MAX];	/* without passwords */
-	/* libpq: the target's settings and system_info(), as jsonb text ('': not read) */
-	char		target_settings[PGBL_SETTINGS_MAX];
+	bool		targets_given;	/* targets =>, not target => */
+	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */
+	RunTarget	target[PGBL_TARGETS_MAX];
+	/* libpq: the first target's system_info(), as jsonb text ('': not read) */
 	char		target_system[PGBL_TARGET_SYSTEM_MAX];
 
 	/* control */
@@ -196,6 +213,7 @@ typedef enum RunnerTail
 	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
 	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
 	RUNNER_TAIL_THREADS,		/* since 0.2 */
+	RUNNER_TAIL_TARGETS,		/* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -216,6 +234,7 @@ typedef enum RunnerArg
 	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
 	RUNNER_ARG_SAMPLE_RATE = RUNNER_TAIL_START + RUNNER_TAIL_SAMPLE_RATE,
 	RUNNER_ARG_THREADS = RUNNER_TAIL_START + RUNNER_TAIL_THREADS,
+	RUNNER_ARG_TARGETS = RUNNER_TAIL_START + RUNNER_TAIL_TARGETS,
 	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL,
 	RUNNER_NARGS_STEP = RUNNER_ARG_THREADS	/* those an experiment's plan gives */
 } RunnerArg;
@@ -228,6 +247,13 @@ static inline int
 RunnerTailIndex(FunctionCallInfo fcinfo, int tail, RunnerTail which)
 {
 	return tail + (int) which < PG_NARGS() ? tail + (int) which : -1;
+}
+
+/* The target a libpq run's client i connects to. */
+static inline int
+RunnerClientTarget(const RunShared *p, int client)
+{
+	return p->ntargets > 1 ? client % p->ntargets : 0;
 }
 
 /* runner.c: validating, launching, reaping */
@@ -249,10 +275,14 @@ extern bool pgbl_instrument;
 extern void LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p);
 extern bool LibpqResolve(RunShared *p);
 extern void LibpqRecord(RunShared *run, bool final);
+extern char *LibpqTargetsDisplay(const RunShared *run);
+
+/* results_targets.c: pgbench_lab.run_targets, one row per target */
+extern void ResultsTargets(RunShared *run, bool final);
 
 /*
  * ... and a script's SQL over it (script_run.c), sent on the connection of
- * the client whose step runs (client_mux.c); its results come later, each
+ * the client whose step runs (client_mux_xact.c); its results come later, each
  * to fn, when the worker's event loop has them.
  */
 typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);

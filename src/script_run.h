@@ -90,6 +90,9 @@ extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared 
 extern void ScriptSetupTargetScale(struct RunShared *p);
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
+/* script_readonly.c: whether every script only reads (for a standby) */
+extern bool ScriptSetupReadsOnly(const struct RunShared *p, char **why);
+
 /* script_run.c: in a client */
 typedef struct ScriptClient ScriptClient;
 

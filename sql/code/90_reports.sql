@@ -285,6 +285,38 @@ AS $$
     ) x ORDER BY x.script, x.part, x.command
 $$;
 
+-- A run with several targets: each server's facts and figures, over the
+-- run's one measured interval.
+CREATE FUNCTION pgbench_lab_internal.target_lines(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t pgbench_lab.run_targets;
+BEGIN
+    IF (SELECT pg_catalog.count(*) FROM pgbench_lab.run_targets x
+         WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id) OPERATOR(pg_catalog.<) 2 THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)';
+    FOR t IN SELECT * FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id
+              ORDER BY x.target LOOP
+        RETURN QUERY SELECT pg_catalog.format('  %s  %s', t.target, t.target_display);
+        RETURN QUERY SELECT pg_catalog.format('     PostgreSQL %s, %s; %s, %s transactions, %s tps, latency avg %s ms, %s failures',
+                           coalesce(t.server_version, '?'),
+                           CASE WHEN t.in_recovery THEN 'a standby (in recovery)' WHEN NOT t.in_recovery THEN 'not in recovery' ELSE 'recovery unknown' END,
+                           pgbench_lab_internal.clients_text(t.clients), coalesce(t.transactions::pg_catalog.text, '-'),
+                           pgbench_lab_internal.fmt(t.tps), pgbench_lab_internal.fmt(t.latency_avg_ms, 3),
+                           coalesce(t.failures::pg_catalog.text, '-'));
+        IF t.clients_failed OPERATOR(pg_catalog.>) 0 THEN
+            RETURN QUERY SELECT pg_catalog.format('     %s of its %s ended failed: %s', t.clients_failed,
+                               pgbench_lab_internal.clients_text(t.clients), coalesce(t.error, 'no error recorded'));
+        END IF;
+    END LOOP;
+END;
+$$;
+
 CREATE FUNCTION pgbench_lab_internal.report_run(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -356,6 +388,7 @@ BEGIN
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
     RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s',
                        coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'));
+    RETURN QUERY SELECT pgbench_lab_internal.target_lines(r.run_id);
     IF EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id) THEN
         RETURN QUERY SELECT '';
         RETURN QUERY SELECT 'Scripts (per command, as pgbench -r; latencies of the executions that completed)';

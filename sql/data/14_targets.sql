@@ -1,0 +1,42 @@
+-- ---------------------------------------------------------------------------
+-- targets: a libpq run's figures per server its clients went to (its
+-- target, or each element of targets =>), measured over the run's
+-- interval; the server's facts as read there before the run started.
+-- Read as run_progress is.
+-- ---------------------------------------------------------------------------
+
+CREATE TABLE pgbench_lab.run_targets (
+    run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
+    target integer NOT NULL,
+    target_display text NOT NULL,
+    server_version text,
+    in_recovery boolean,
+    settings jsonb,
+    clients integer NOT NULL,
+    clients_failed integer,
+    transactions bigint,
+    failures bigint,
+    tps double precision,
+    latency_avg_ms double precision,
+    error text,
+    PRIMARY KEY (run_id, target)
+);
+COMMENT ON TABLE pgbench_lab.run_targets IS
+    'Per server of each libpq run (its target, or each of its targets): the server''s facts read there, and its clients'' figures over the run''s measured interval';
+COMMENT ON COLUMN pgbench_lab.run_targets.target IS
+    'The position in targets => (1 for a run with one target); client i (from 1) went to target (i - 1) % n + 1';
+COMMENT ON COLUMN pgbench_lab.run_targets.target_display IS
+    'The conninfo as given, without passwords';
+COMMENT ON COLUMN pgbench_lab.run_targets.in_recovery IS
+    'pg_is_in_recovery() on the target when the run started: a standby, which only reading workloads may run on';
+COMMENT ON COLUMN pgbench_lab.run_targets.clients_failed IS
+    'Clients of this target that ended failed (a connection lost, an error that is not retried); error says why for the first';
+COMMENT ON COLUMN pgbench_lab.run_targets.tps IS
+    'Transactions committed on this target per second of the run''s measured interval (the same interval for every target)';
+
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_targets', '');
+ALTER TABLE pgbench_lab.run_targets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY run_targets_read ON pgbench_lab.run_targets FOR SELECT
+    USING (EXISTS (SELECT FROM pgbench_lab.runs r
+                   WHERE r.run_id OPERATOR(pg_catalog.=) run_targets.run_id));
+GRANT SELECT ON pgbench_lab.run_targets TO PUBLIC;

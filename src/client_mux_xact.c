@@ -1,0 +1,453 @@
+/*-------------------------------------------------------------------------
+ *
+ * client_mux_xact.c
+ *		A libpq worker's clients: their commands, results and transactions.
+ *
+ * A built-in workload's statements are prepared on each new connection
+ * and executed one round trip each (pgbench -M prepared); a script runs in
+ * steps through the interpreter (ScriptClientStep), which sends on the
+ * connection of the client whose step runs (LibpqScriptSend).  A command
+ * is sent and the client is MUX_BUSY until the event loop has read all of
+ * its results (MuxReadResults); MuxNext says what they are for, and the
+ * first failed result is kept to be raised once they are all in.
+ *
+ * An error ends the client's transaction only, never the loop: every step
+ * of a client runs under MuxGuarded, which turns an error into the
+ * transaction's failure.  The connection is then rolled back (ROLLBACK)
+ * or dropped; serialisation failures and deadlocks are retried as
+ * in-server clients retry them (client.c), and any other error ends that
+ * client, failed, while the worker's other clients go on.  Committed and
+ * failed transactions are published into the client's figures in the
+ * run's shared memory exactly as an in-server client publishes them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "client_mux.h"
+
+static MuxConn *mux_current;	/* whose script step runs (LibpqScriptSend) */
+
+static void
+sent(MuxConn *c, int ok, MuxNext next)
+{
+	if (!ok)
+		LibpqConnError(c->conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
+	c->next = next;
+	c->state = MUX_BUSY;
+}
+
+void
+MuxSendPrepare(MuxConn *c)
+{
+	WorkloadDraw none = {0};
+	char		bufs[4][24];
+	const char *params[4];
+	char		name[16];
+	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &none, bufs, params);
+
+	snprintf(name, sizeof(name), "P_%d", c->stmt);
+	sent(c, PQsendPrepare(c->conn, name, pgbl_mux->texts[c->stmt], n, NULL), NEXT_PREPARE);
+}
+
+static void
+send_exec(MuxConn *c)
+{
+	char		bufs[4][24];
+	const char *params[4];
+	char		name[16];
+	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &c->d, bufs, params);
+
+	snprintf(name, sizeof(name), "P_%d", c->stmt);
+	sent(c, PQsendQueryPrepared(c->conn, name, n, params, NULL, NULL, 0), NEXT_EXEC);
+}
+
+/*
+ * A script's SQL, on the connection of the client whose step runs: sent
+ * as written (prepared NULL: transaction control), or prepared on this
+ * connection the first time (S_<id>) and then executed.
+ */
+void
+LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
+				const char *const *values, LibpqResultFn fn, void *arg)
+{
+	MuxConn    *c = mux_current;
+
+	c->fn = fn;
+	c->fn_arg = arg;
+	if (prepared == NULL)
+	{
+		sent(c, PQsendQuery(c->conn, sql), NEXT_SCRIPT);
+		return;
+	}
+	snprintf(c->name, sizeof(c->name), "S_%d", id);
+	c->prepared = prepared;
+	c->nparams = nparams;
+	c->values = values;
+	if (*prepared != c->number)
+		sent(c, PQsendPrepare(c->conn, c->name, sql, nparams, NULL), NEXT_SCRIPT_PREPARE);
+	else
+		sent(c, PQsendQueryPrepared(c->conn, c->name, nparams, values, NULL, NULL, 0),
+			 NEXT_SCRIPT);
+}
+
+/* One successful result, to the interpreter (its count and last row). */
+static void
+script_result(MuxConn *c, PGresult *res)
+{
+	ExecStatusType st = PQresultStatus(res);
+	int			n = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
+	int			ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
+	char	  **names = palloc(sizeof(char *) * Max(ncols, 1));
+	char	  **values = palloc(sizeof(char *) * Max(ncols, 1));
+
+	for (int f = 0; f < ncols; f++)
+	{
+		names[f] = PQfname(res, f);
+		values[f] = n > 0 && !PQgetisnull(res, n - 1, f) ? PQgetvalue(res, n - 1, f) : NULL;
+	}
+	c->fn(c->fn_arg, n, ncols, names, values);
+}
+
+static void xact_committed(MuxConn *c);
+static void after_rollback(MuxConn *c);
+
+/* The command's results are all in: on to what follows it. */
+static void
+command_done(MuxConn *c)
+{
+	if (c->failed != NULL)
+		LibpqConnError(c->conn, c->failed, ERRCODE_CONNECTION_FAILURE,
+					   c->next == NEXT_ROLLBACK ? "could not roll back" :
+					   c->next == NEXT_PREPARE ? "could not prepare the workload" :
+					   c->cx.script ? "statement failed on the target server" :
+					   "workload statement failed");
+	switch (c->next)
+	{
+		case NEXT_PREPARE:
+			if (pgbl_mux->texts[++c->stmt] != NULL)
+				MuxSendPrepare(c);
+			else if (c->resume == MUX_SETUP)
+			{
+				c->state = MUX_READY;
+				pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
+				WorkerSetLatchOf(c->cx.run->coordinator_pid);
+			}
+			else
+			{
+				c->stmt = 0;
+				send_exec(c);
+			}
+			break;
+		case NEXT_EXEC:
+			if (pgbl_mux->texts[++c->stmt] != NULL)
+				send_exec(c);
+			else
+				xact_committed(c);
+			break;
+		case NEXT_SCRIPT_PREPARE:
+			*c->prepared = c->number;
+			sent(c, PQsendQueryPrepared(c->conn, c->name, c->nparams, c->values, NULL, NULL, 0),
+				 NEXT_SCRIPT);
+			break;
+		case NEXT_SCRIPT:
+			MuxScriptContinue(c);
+			break;
+		case NEXT_ROLLBACK:
+			after_rollback(c);
+			break;
+	}
+}
+
+/*
+ * The socket is readable: take what arrived; when the command's results
+ * are complete, go on.  The first failed result is kept to be raised.
+ */
+void
+MuxReadResults(MuxConn *c)
+{
+	if (!PQconsumeInput(c->conn))
+		LibpqConnError(c->conn, NULL, ERRCODE_CONNECTION_FAILURE,
+					   "statement failed on the target server");
+	if (c->state != MUX_BUSY)
+	{
+		/* between transactions: a server that hung up is noticed at the next send */
+		PGnotify   *n;
+
+		while ((n = PQnotifies(c->conn)) != NULL)
+			PQfreemem(n);
+		return;
+	}
+	while (c->state == MUX_BUSY && !PQisBusy(c->conn))
+	{
+		PGresult   *res = PQgetResult(c->conn);
+		ExecStatusType st;
+
+		if (res == NULL)
+		{
+			command_done(c);
+			continue;			/* it may have sent the next command */
+		}
+		st = PQresultStatus(res);
+		if (c->failed == NULL && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		{
+			c->failed = res;
+			continue;
+		}
+		if (c->failed == NULL && c->next == NEXT_SCRIPT && c->fn != NULL)
+		{
+			PG_TRY();
+			{
+				script_result(c, res);
+			}
+			PG_FINALLY();
+			{
+				PQclear(res);
+			}
+			PG_END_TRY();
+		}
+		else
+			PQclear(res);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Transactions
+ * ---------------------------------------------------------------------
+ */
+
+/* The client leaves its loop: its end, its due slots, its state. */
+void
+MuxEndClient(MuxConn *c, ClientState end)
+{
+	MuxCloseConn(c);
+	c->cx.me->end_ns = WorkerNowNs();
+	ClientCountDueSlots(&c->cx);
+	pg_write_barrier();
+	pg_atomic_write_u32(&c->cx.me->state, end);
+	c->state = MUX_DONE;
+	c->in_xact = false;
+	WorkerSetLatchOf(c->cx.run->coordinator_pid);
+}
+
+/* Run the script on until it sends, sleeps or ends. */
+void
+MuxScriptContinue(MuxConn *c)
+{
+	int64		wake = 0;
+	ScriptStep	st;
+
+	mux_current = c;
+	st = ScriptClientStep(c->cx.script, &wake);
+	if (st == SCRIPT_STEP_SLEEP)
+	{
+		c->state = MUX_SLEEP;
+		c->wake_ns = wake;
+	}
+	else if (st == SCRIPT_STEP_END)
+		xact_committed(c);
+}
+
+/* An attempt of the transaction drawn: connect if need be, then send. */
+static void
+start_attempt(MuxConn *c)
+{
+	c->in_xact = true;
+	if (c->cx.script)
+		ScriptClientBegin(c->cx.script, c->script);
+	c->stmt = 0;
+	if (c->conn == NULL)
+	{
+		MuxStartConnect(c, MUX_CONNECT);
+		return;
+	}
+	if (c->cx.script)
+		MuxScriptContinue(c);
+	else
+		send_exec(c);
+}
+
+/* A transaction of the run begins, at its slot ("scheduled", or 0). */
+void
+MuxBeginXact(MuxConn *c, int64 scheduled)
+{
+	c->t0 = c->cx.timed ? WorkerNowNs() : 0;
+	c->from = scheduled > 0 ? scheduled : c->t0;
+	c->tries = 0;
+	if (c->cx.script)
+		c->script = ScriptClientChoose(c->cx.script);
+	else
+		WorkloadDrawNext(&c->cx.run->wl, &c->cx.rng, &c->d);
+	c->tries++;
+	start_attempt(c);
+}
+
+static void
+xact_committed(MuxConn *c)
+{
+	uint64		latency = c->cx.timed ? (uint64) Max(WorkerNowNs() - c->from, 0) : 0;
+	uint64		lag = (uint64) Max(c->t0 - c->from, 0);
+
+	c->in_xact = false;
+	ClientPublish(&c->cx, latency, lag, true);
+	if (c->cx.script)
+		ScriptClientEnded(c->cx.script, c->script, latency, true);
+	ClientSample(&c->cx, c->from, latency, lag, c->script, c->tries, false);
+	if (c->cx.run->via == RUN_VIA_LIBPQ_CONNECT)
+		MuxCloseConn(c);
+	c->state = MUX_IDLE;
+}
+
+/* Go on after a failed transaction's rollback (or without one). */
+static void
+after_rollback(MuxConn *c)
+{
+	if (c->cx.run->via == RUN_VIA_LIBPQ_CONNECT && c->after != AFTER_RETRY)
+		MuxCloseConn(c);
+	switch (c->after)
+	{
+		case AFTER_RETRY:
+			c->tries++;
+			start_attempt(c);
+			break;
+		case AFTER_NEXT:
+			c->state = MUX_IDLE;
+			break;
+		case AFTER_END_DONE:
+			MuxEndClient(c, CLIENT_DONE);
+			break;
+		case AFTER_END_ABORTED:
+			MuxEndClient(c, CLIENT_ABORTED);
+			break;
+	}
+}
+
+/*
+ * Roll back what the failed transaction left open on the target (then the
+ * connection can serve again), or drop the connection; then go on.
+ */
+static void
+recover(MuxConn *c)
+{
+	PGTransactionStatusType ts = c->conn ? PQtransactionStatus(c->conn) : PQTRANS_UNKNOWN;
+
+	c->state = MUX_IDLE;
+	if (c->failed)
+		PQclear(c->failed);
+	c->failed = NULL;
+	if (c->conn != NULL && PQstatus(c->conn) == CONNECTION_OK &&
+		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS) &&
+		pg_atomic_read_u32(&c->cx.run->stop) != RUN_STOP_CANCEL)
+	{
+		if (PQsendQuery(c->conn, "ROLLBACK"))
+		{
+			c->next = NEXT_ROLLBACK;
+			c->state = MUX_BUSY;
+			return;
+		}
+	}
+	if (c->conn != NULL && (ts != PQTRANS_IDLE || PQstatus(c->conn) != CONNECTION_OK))
+		MuxCloseConn(c);
+	after_rollback(c);
+}
+
+/*
+ * An error ended the transaction's attempt: retried, counted as failed, or
+ * the client's end, as an in-server client decides (client.c).
+ */
+static void
+xact_failed(MuxConn *c, ErrorData *edata)
+{
+	ClientCtx  *cx = &c->cx;
+	int			code = edata->sqlerrcode;
+	bool		retryable = code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
+		code == ERRCODE_T_R_DEADLOCK_DETECTED;
+	uint64		lag = (uint64) Max(c->t0 - c->from, 0);
+
+	if (cx->script)
+		ScriptClientFailed(cx->script, edata);
+	if (ClientStopRequested(cx))
+		c->after = AFTER_END_DONE;	/* interrupted by the end of the run */
+	else if (retryable && (cx->run->max_tries == 0 || c->tries < cx->run->max_tries))
+	{
+		pg_atomic_write_u64(&cx->me->retries, ++cx->retries);
+		if (cx->script)
+			ScriptClientRetry(cx->script, c->script);
+		c->after = AFTER_RETRY;
+	}
+	else
+	{
+		ClientRecordError(cx, edata);
+		ClientPublish(cx, 0, 0, false);
+		if (cx->script)
+			ScriptClientEnded(cx->script, c->script, 0, false);
+		ClientSample(cx, c->from, 0, lag, c->script, c->tries, true);
+		c->after = retryable ? AFTER_NEXT : AFTER_END_ABORTED;
+	}
+	recover(c);
+}
+
+/* xact_failed(); an error on the way (a ROLLBACK not sent) ends the client. */
+static void
+failed_safely(MuxConn *c, ErrorData *edata)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		xact_failed(c, edata);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		MuxEndClient(c, CLIENT_ABORTED);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Run fn for one client; an error ends its transaction (or, before the
+ * go, the client) and never the worker's loop.
+ */
+void
+MuxGuarded(MuxConn *c, void (*fn) (MuxConn *c))
+{
+	MemoryContext cxt = pgbl_mux->itercxt;
+
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		fn(c);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (c->in_xact)
+		{
+			c->in_xact = false;
+			failed_safely(c, edata);
+		}
+		else if (c->state == MUX_SETUP || c->state == MUX_READY)
+		{
+			ClientRecordError(&c->cx, edata);
+			MuxEndClient(c, CLIENT_ABORTED);
+		}
+		else
+		{
+			/* a connection that died between two transactions */
+			ClientRecordError(&c->cx, edata);
+			ClientPublish(&c->cx, 0, 0, false);
+			MuxEndClient(c, CLIENT_ABORTED);
+		}
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(pgbl_mux->cxt);
+}

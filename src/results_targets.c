@@ -1,0 +1,129 @@
+/*-------------------------------------------------------------------------
+ *
+ * results_targets.c
+ *		A libpq run's figures per target: pgbench_lab.run_targets.
+ *
+ * A libpq run's clients go to one server or, with targets =>, are spread
+ * over several (client i to targets[i % n + 1]), all measured over the
+ * same interval.  The run row keeps the whole run's figures; run_targets
+ * keeps one row per target: what the launching session read there before
+ * anything started (its server_version, whether it is a standby, its
+ * settings), inserted with the run row, and at the end its clients'
+ * figures summed from their own counters (transactions, failures, the
+ * average latency, TPS over the run's measured interval) with how many of
+ * its clients ended failed and the first one's error.  So a target that
+ * went away mid-run is named, with why, while the others' figures stand.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+
+#include "runner.h"
+
+static void
+exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
+{
+	if (SPI_execute_with_args(sql, n, types, values, nulls, false, 0) != expect)
+		elog(ERROR, "pgbench_lab could not record a run's targets: %s", sql);
+}
+
+/* The start: each target's facts and its share of the clients. */
+static void
+insert_targets(RunShared *run)
+{
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		RunTarget  *rt = &run->target[t];
+		Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID};
+		Datum		v[7];
+		char		nulls[8] = "       ";
+		int			clients = 0;
+
+		for (int i = 0; i < run->clients; i++)
+			clients += RunnerClientTarget(run, i) == t;
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(t + 1);
+		v[2] = CStringGetTextDatum(rt->display);
+		v[3] = CStringGetTextDatum(rt->server_version);
+		nulls[3] = rt->server_version[0] ? ' ' : 'n';
+		v[4] = BoolGetDatum(rt->in_recovery);
+		nulls[4] = rt->server_version[0] ? ' ' : 'n';
+		v[5] = CStringGetTextDatum(rt->settings);
+		nulls[5] = rt->settings[0] ? ' ' : 'n';
+		v[6] = Int32GetDatum(clients);
+		exec("INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, "
+			 "in_recovery, settings, clients) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7)",
+			 7, types, v, nulls, SPI_OK_INSERT);
+	}
+}
+
+/* The end: each target's clients' figures, and the first error there. */
+static void
+finish_targets(RunShared *run)
+{
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		Oid			types[7] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, INT4OID, TEXTOID};
+		Datum		v[7];
+		char		nulls[8] = "       ";
+		uint64		xacts = 0;
+		uint64		failures = 0;
+		uint64		lat_ns = 0;
+		int			failed = 0;
+		const char *error = NULL;
+
+		for (int i = 0; i < run->clients; i++)
+		{
+			RunClient  *c = &run->client[i];
+
+			if (RunnerClientTarget(run, i) != t)
+				continue;
+			xacts += pg_atomic_read_u64(&c->xacts);
+			pg_read_barrier();	/* the sums were written before xacts */
+			lat_ns += pg_atomic_read_u64(&c->latency_sum_ns);
+			failures += pg_atomic_read_u64(&c->failures);
+			if (pg_atomic_read_u32(&c->state) == CLIENT_ABORTED)
+			{
+				failed++;
+				if (error == NULL && WorkerErrorIsSet(&c->error))
+					error = psprintf("client %d: %s (SQLSTATE %s)", i + 1, c->error.message,
+									 unpack_sql_state(c->error.sqlerrcode));
+			}
+		}
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(t + 1);
+		v[2] = Int64GetDatum((int64) xacts);
+		v[3] = Int64GetDatum((int64) failures);
+		v[4] = Float8GetDatum(xacts ? (double) lat_ns / xacts / 1e6 : 0);
+		nulls[4] = xacts ? ' ' : 'n';
+		v[5] = Int32GetDatum(failed);
+		v[6] = error ? CStringGetTextDatum(error) : (Datum) 0;
+		nulls[6] = error ? ' ' : 'n';
+		exec("UPDATE pgbench_lab.run_targets t SET transactions = $3, failures = $4, "
+			 "latency_avg_ms = $5, clients_failed = $6, error = $7, "
+			 "tps = CASE WHEN r.measured_seconds OPERATOR(pg_catalog.>) 0::pg_catalog.float8 "
+			 "THEN $3 OPERATOR(pg_catalog./) r.measured_seconds END "
+			 "FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) t.run_id "
+			 "AND t.run_id OPERATOR(pg_catalog.=) $1 AND t.target OPERATOR(pg_catalog.=) $2",
+			 7, types, v, nulls, SPI_OK_UPDATE);
+	}
+}
+
+/*
+ * Called with the run's other results (SPI connected, in the coordinator's
+ * transaction): the rows at the start, their figures at the end.
+ */
+void
+ResultsTargets(RunShared *run, bool final)
+{
+	if (run->via == RUN_VIA_SPI)
+		return;
+	if (final)
+		finish_targets(run);
+	else
+		insert_targets(run);
+}

@@ -1,0 +1,194 @@
+"""Runs against a primary and its real hot standby (pg_basebackup -R): a
+write workload is refused on a standby before anything starts (25006),
+and with targets => a run's clients are spread over several servers,
+measured together and per target.  Short runs; nothing asserts a speed."""
+import psycopg
+import pytest
+
+from conftest import Standby, pgbench_cluster
+
+
+@pytest.fixture(scope="module")
+def pair():
+    for primary in pgbench_cluster("tprimary", {"shared_buffers": "32MB"}, scale=1):
+        standby = Standby(primary, "tstandby")
+        try:
+            standby.start()
+            primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
+            yield primary, standby
+        finally:
+            standby.destroy()
+
+
+def conninfo(c, extra=""):
+    return f"host=127.0.0.1 port={c.port} dbname=postgres user=postgres {extra}".strip()
+
+
+def display(c):
+    """A target as runs and run_targets show it: libpq's order, no password."""
+    return f"user='postgres' dbname='postgres' host='127.0.0.1' port='{c.port}'"
+
+
+def runs(c):
+    return c.scalar("SELECT count(*) FROM pgbench_lab.runs")
+
+
+def refused(c, query, params, sqlstate):
+    """The statement fails with sqlstate and no run was recorded; the error."""
+    before = runs(c)
+    with c.connect() as conn:
+        with pytest.raises(psycopg.Error) as e:
+            conn.execute(query, params)
+    assert e.value.sqlstate == sqlstate, e.value
+    assert runs(c) == before
+    return e.value
+
+
+def test_write_workload_refused_on_a_standby(pair):
+    primary, standby = pair
+    for workload in ("tpcb-like", "simple-update"):
+        e = refused(primary, "SELECT pgbench_lab.start(%s, 1, '1 s', via => 'libpq', target => %s)",
+                    (workload, conninfo(standby)), "25006")
+        assert "the target is a standby (in recovery) and the run's workload writes" in str(e), e
+        assert e.diag.message_detail == f"the built-in workload {workload} writes.", e.diag.message_detail
+        hint = e.diag.message_hint
+        assert hint.startswith(f"Run it against the primary (this standby streams from host=127.0.0.1 "
+                               f"port={primary.port})"), hint
+    # a script that writes, even inside WITH, and one that locks rows
+    for script, word in (("WITH x AS (UPDATE pgbench_branches SET bbalance = 0 RETURNING 1) SELECT * FROM x",
+                          "UPDATE"),
+                         ("SELECT abalance FROM pgbench_accounts WHERE aid = 1 FOR SHARE", "SHARE"),
+                         ("\\set aid random(1, 100000)\nBEGIN;\nSELECT 1;\nCREATE TEMP TABLE t (a int);\nEND;",
+                          "CREATE")):
+        e = refused(primary, "SELECT pgbench_lab.start(script => %s, duration => '1 s', via => 'libpq', "
+                    "target => %s)", (script, conninfo(standby)), "25006")
+        assert f"script \"script\", line" in e.diag.message_detail and word in e.diag.message_detail, \
+            e.diag.message_detail
+    # nothing reached the standby: no run's client ever connected there
+    assert standby.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                          "AND backend_type = 'client backend'") == 0
+
+
+def test_reading_workloads_run_on_a_standby(pair):
+    primary, standby = pair
+    script = ("\\set aid random(1, 100000 * :scale)\n"
+              "-- a comment that says update is not a statement\n"
+              "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+              "WITH b AS (SELECT 'insert' AS word) SELECT * FROM b;\n")
+    with primary.connect() as conn:
+        for kw in ({"w": "select-only", "script": None}, {"w": None, "script": script}):
+            row = conn.execute("CALL pgbench_lab.run(%(w)s, 2, '1 s', via => 'libpq', target => %(t)s, "
+                               "script => %(script)s)", dict(kw, t=conninfo(standby))).fetchone()
+            assert row[1] == "done" and row[2] > 0, row
+
+
+def targets(*clusters):
+    return [conninfo(c) for c in clusters]
+
+
+def per_target(c, run_id):
+    return c.sql("SELECT target, target_display, server_version, in_recovery, clients, clients_failed, "
+                 "transactions, failures, tps, error FROM pgbench_lab.run_targets WHERE run_id = %s "
+                 "ORDER BY target", (run_id,))
+
+
+def test_split_run_over_a_primary_and_its_standby(pair):
+    primary, standby = pair
+    with primary.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('select-only', 4, '2 s', via => 'libpq', threads => 2, "
+                           "targets => %s)", (targets(primary, standby),)).fetchone()
+    assert row[1] == "done" and row[2] > 0, row
+    rid = row[0]
+    rows = per_target(primary, rid)
+    assert [(r[0], r[1], r[3], r[4], r[5]) for r in rows] == [
+        (1, display(primary), False, 2, 0), (2, display(standby), True, 2, 0)], rows
+    # the facts come from each server itself, the figures add up to the run's
+    assert rows[0][2] == primary.scalar("SHOW server_version") == standby.scalar("SHOW server_version")
+    assert all(r[6] > 0 for r in rows) and sum(r[6] for r in rows) == row[2], (rows, row)
+    secs, tps, shown = primary.sql("SELECT measured_seconds, tps, target_display FROM pgbench_lab.runs "
+                                     "WHERE run_id = %s", (rid,))[0]
+    assert abs(sum(r[8] for r in rows) - tps) < 1e-6 * tps, (rows, tps)
+    assert shown == "; ".join(r[1] for r in rows)
+    lines = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,))]
+    assert "Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)" in lines, "\n".join(lines)
+    i = lines.index("Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)")
+    assert lines[i + 1] == f"  1  {rows[0][1]}" and "not in recovery; 2 clients" in lines[i + 2], lines[i:i + 5]
+    assert lines[i + 3] == f"  2  {rows[1][1]}" and "a standby (in recovery); 2 clients" in lines[i + 4]
+
+
+def test_write_workload_with_a_standby_among_targets_is_refused(pair):
+    primary, standby = pair
+    e = refused(primary, "SELECT pgbench_lab.start('tpcb-like', 2, '1 s', via => 'libpq', targets => %s)",
+                (targets(primary, standby),), "25006")
+    assert "targets[2] is a standby (in recovery)" in str(e), e
+    assert e.diag.context == f"targets[2]: {display(standby)}", e.diag.context
+
+
+def test_bad_targets_are_refused_before_anything_starts(pair):
+    import socket
+    import time
+    primary, standby = pair
+    p, s = conninfo(primary), conninfo(standby)
+    start = "SELECT pgbench_lab.start('select-only', %s, '1 s', via => %s, target => %s, targets => %s)"
+    cases = [
+        ((2, "libpq", None, []), "22023", "targets must not be empty"),
+        ((2, "libpq", None, [p, None]), "22004", "targets[2] must not be NULL"),
+        ((3, "libpq", None, [p, s, p]), "22023", "targets[3] is the same as targets[1]"),
+        ((2, "libpq", p, [p, s]), "22023", "give target or targets, not both"),
+        ((2, "spi", None, [p, s]), "22023", "targets needs via libpq or libpq-connect"),
+        ((1, "libpq", None, [p, s]), "22023", "1 clients cannot cover 2 targets"),
+        ((9, "libpq", None, [f"{p} application_name=x{i}" for i in range(9)]), "22023",
+         "9 targets is above the limit of 8"),
+        ((2, "libpq", None, [p, "host=127.0.0.1 connect_timeout=x"]), "22023", "invalid targets[2]"),
+        ((2, "libpq", None, [p, "host=127.0.0.1 port=x"]), "08001", 'invalid integer value "x"'),
+    ]
+    for args, state, msg in cases:
+        e = refused(primary, start, args, state)
+        assert msg in str(e), (args, e)
+    # a target that never answers: connect_timeout is honoured, the run never starts
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(0)
+        dead = f"host=127.0.0.1 port={mute.getsockname()[1]} dbname=postgres user=postgres connect_timeout=2"
+        t0 = time.monotonic()
+        e = refused(primary, start, (2, "libpq", None, [p, dead]), "08001")
+        assert time.monotonic() - t0 < 15, "connect_timeout not honoured"
+        assert "timeout expired after 2 s" in str(e) and "targets[2]" in e.diag.context, e
+    # the same privilege rule as target, for every element: a role that is
+    # not a superuser gives a password in each
+    primary.sql("DO $$BEGIN CREATE ROLE tgt_alice LOGIN PASSWORD 'pw-alice-1'; "
+                "EXCEPTION WHEN duplicate_object THEN NULL; END$$")
+    primary.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
+                "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[]) "
+                "TO tgt_alice")
+    before = runs(primary)
+    with primary.connect() as conn:
+        conn.execute("SET ROLE tgt_alice")
+        with pytest.raises(psycopg.Error) as e:
+            conn.execute("SELECT pgbench_lab.start('select-only', 2, '1 s', via => 'libpq', targets => %s)",
+                         ([f"{p} password=pw-alice-1", s],))
+    assert e.value.sqlstate == "2F003" and "password is required" in str(e.value), e.value
+    assert runs(primary) == before
+
+
+def test_a_standby_stopped_mid_run_fails_its_clients_only(pair):
+    """Last in the module: it stops the standby."""
+    primary, standby = pair
+    rid = primary.scalar("SELECT pgbench_lab.start('select-only', 2, '3 s', via => 'libpq', targets => %s)",
+                         (targets(primary, standby),))
+    primary.poll("SELECT count(*) >= 1 FROM pgbench_lab.run_progress WHERE run_id = %s", (rid,))
+    standby.stop("immediate")
+    with primary.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.wait(%s)", (rid,)).fetchone()
+    status, secs, error = primary.sql("SELECT status, measured_seconds, error FROM pgbench_lab.runs "
+                                      "WHERE run_id = %s", (rid,))[0]
+    assert status == "failed" and row[1] == "failed", (status, row)
+    assert error.startswith(f"client 2 (targets[2]: {display(standby)}): "), error
+    rows = per_target(primary, rid)
+    assert rows[0][5] == 0 and rows[0][9] is None and rows[0][6] > 0, rows
+    assert rows[1][5] == 1 and rows[1][9].startswith("client 2: "), rows
+    # the primary's client went on to the end of the run
+    assert secs >= 2.5, secs
+    last = primary.scalar("SELECT transactions FROM pgbench_lab.run_progress WHERE run_id = %s "
+                          "ORDER BY second DESC LIMIT 1 OFFSET 1", (rid,))
+    assert last > 0
