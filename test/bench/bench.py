@@ -344,8 +344,11 @@ def telemetry_cost(c, table, args):
         ("off", lambda: lab_tps(c, "select-only", 2, s, '{"pgbench_lab.telemetry": "off"}')),
     ]
     med, runs = median_rounds(contenders, rounds)
-    paired = statistics.median(a / b for a, b in zip(runs["on"], runs["off"]))
-    print(f"  telemetry: {rounds} rounds of {s} s, median of paired ratios {paired:.3f}")
+    ratios = sorted(a / b for a, b in zip(runs["on"], runs["off"]))
+    paired = statistics.median(ratios)
+    print(f"  telemetry: {rounds} rounds of {s} s, median of paired ratios {paired:.3f} "
+          f"(range {ratios[0]:.3f}-{ratios[-1]:.3f}); with {min(runs['on']):.0f}-{max(runs['on']):.0f} tps, "
+          f"without {min(runs['off']):.0f}-{max(runs['off']):.0f}")
     table.add("telemetry, select-only 2 (tps)", "with", med["on"], "without", med["off"],
               ratio=paired)
 
