@@ -167,6 +167,20 @@ class Standby(Cluster):
                          f"cluster_name = '{name}'\nhot_standby = on\n")
 
 
+def primary_and_standby(name, standby_name, scale=1):
+    """For module fixtures: a primary with pgbench's tables and the
+    extension, and a hot standby of it that is streaming;
+    `yield from primary_and_standby(...)` gives (primary, standby)."""
+    for primary in pgbench_cluster(name, {"shared_buffers": "32MB"}, scale=scale):
+        standby = Standby(primary, standby_name)
+        try:
+            standby.start()
+            primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
+            yield primary, standby
+        finally:
+            standby.destroy()
+
+
 @pytest.fixture(scope="module")
 def node():
     """A started cluster with pgbench_lab created in database postgres."""

@@ -6,19 +6,12 @@ lag grows and report() says so, resumed it stays bounded.  Nothing here
 asserts a speed."""
 import pytest
 
-from conftest import Standby, call_run as run, pgbench_cluster
+from conftest import call_run as run, primary_and_standby
 
 
 @pytest.fixture(scope="module")
 def pair():
-    for primary in pgbench_cluster("primary", {"shared_buffers": "32MB"}, scale=2):
-        standby = Standby(primary, "standby1")
-        try:
-            standby.start()
-            primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
-            yield primary, standby
-        finally:
-            standby.destroy()
+    yield from primary_and_standby("primary", "standby1", scale=2)
 
 
 def lags(c, run_id):

@@ -5,19 +5,12 @@ measured together and per target.  Short runs; nothing asserts a speed."""
 import psycopg
 import pytest
 
-from conftest import Standby, pgbench_cluster
+from conftest import primary_and_standby
 
 
 @pytest.fixture(scope="module")
 def pair():
-    for primary in pgbench_cluster("tprimary", {"shared_buffers": "32MB"}, scale=1):
-        standby = Standby(primary, "tstandby")
-        try:
-            standby.start()
-            primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
-            yield primary, standby
-        finally:
-            standby.destroy()
+    yield from primary_and_standby("tprimary", "tstandby", scale=1)
 
 
 def conninfo(c, extra=""):
