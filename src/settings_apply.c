@@ -182,6 +182,23 @@ check_value(const char *name, const char *value, GucContext context)
 				 errhint("%s", valid_values(name))));
 }
 
+/*
+ * What ALTER SYSTEM cannot change for an experiment: a parameter the
+ * server needs (refuse_by_name), or one the command line or environment
+ * sets, which overrides postgresql.auto.conf.
+ */
+static void
+refuse_unchangeable(const char *name, const char *category, const char *source, const char *examples)
+{
+	refuse_by_name(name, category, examples);
+	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
+						name, source),
+				 errhint("Start the server without it to compare its values.")));
+}
+
 /* One reload-level setting checked as ALTER SYSTEM and a reload would. */
 static void
 check_one(const char *name, const char *value)
@@ -201,13 +218,7 @@ check_one(const char *name, const char *value)
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
 				 errmsg("parameter \"%s\" is not a reload-level setting", name),
 				 errhint("Only settings of context sighup are changed with ALTER SYSTEM and a reload.")));
-	refuse_by_name(name, category, PGBL_RELOAD_EXAMPLES);
-	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
-				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
-						name, source),
-				 errhint("Start the server without it to compare its values.")));
+	refuse_unchangeable(name, category, source, PGBL_RELOAD_EXAMPLES);
 	check_value(name, value, PGC_SIGHUP);
 }
 
@@ -684,13 +695,7 @@ check_restart_one(const char *name, const char *value, void *arg)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("parameter \"%s\" is not a restart-level setting", name),
 				 errhint("Compare it with settings => ARRAY['{}', '{\"%s\": \"...\"}']::jsonb[]: it needs no restart.", name)));
-	refuse_by_name(name, category, PGBL_RESTART_EXAMPLES);
-	if (strcmp(source, "command line") == 0 || strcmp(source, "environment variable") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
-				 errmsg("parameter \"%s\" is set on the server's %s, which ALTER SYSTEM cannot override",
-						name, source),
-				 errhint("Start the server without it to compare its values.")));
+	refuse_unchangeable(name, category, source, PGBL_RESTART_EXAMPLES);
 	if (strcmp(setting_vartype(name), "string") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
