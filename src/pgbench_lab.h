@@ -14,6 +14,17 @@
 /* Prefix of every setting this extension defines. */
 #define PGBL_GUC_PREFIX "pgbench_lab"
 
+/*
+ * pg_stat_activity's backend types that are not background workers (nor
+ * take a max_worker_processes slot), as an SQL list of literals: what is
+ * left are the workers that count against max_worker_processes.
+ */
+#define PGBL_NON_WORKER_TYPES \
+	"'client backend', 'autovacuum launcher', 'autovacuum worker'," \
+	" 'background writer', 'checkpointer', 'walwriter', 'walsender'," \
+	" 'walreceiver', 'startup', 'archiver', 'io worker'," \
+	" 'slotsync worker', 'walsummarizer', 'logger', 'standalone backend'"
+
 extern void _PG_init(void);
 
 /* A JSON scalar as a setting's or a variable's text; NULL for others. */

@@ -256,11 +256,7 @@ other_running_workers(void)
 	if (SPI_execute("SELECT pg_catalog.count(*)::pg_catalog.int4"
 					" FROM pg_catalog.pg_stat_activity a"
 					" WHERE a.backend_type OPERATOR(pg_catalog.<>) ALL (ARRAY["
-					"'client backend', 'autovacuum launcher', 'autovacuum worker',"
-					" 'background writer', 'checkpointer', 'walwriter', 'walsender',"
-					" 'walreceiver', 'startup', 'archiver', 'io worker',"
-					" 'slotsync worker', 'walsummarizer', 'logger', 'parallel worker',"
-					" 'standalone backend']::pg_catalog.text[])"
+					PGBL_NON_WORKER_TYPES ", 'parallel worker']::pg_catalog.text[])"
 					" AND a.backend_type OPERATOR(pg_catalog.!~~) 'logical replication %worker'"
 					" AND a.backend_type OPERATOR(pg_catalog.!~~) 'pgbench\\_lab %'",
 					true, 1) == SPI_OK_SELECT && SPI_processed == 1)

@@ -403,11 +403,7 @@ workers_in_use(int *lab)
 					"WHERE a.backend_type OPERATOR(pg_catalog.~~) 'pgbench\\_lab %')::pg_catalog.int4"
 					" FROM pg_catalog.pg_stat_activity a"
 					" WHERE a.backend_type OPERATOR(pg_catalog.<>) ALL (ARRAY["
-					"'client backend', 'autovacuum launcher', 'autovacuum worker',"
-					" 'background writer', 'checkpointer', 'walwriter', 'walsender',"
-					" 'walreceiver', 'startup', 'archiver', 'io worker',"
-					" 'slotsync worker', 'walsummarizer', 'logger',"
-					" 'standalone backend']::pg_catalog.text[])",
+					PGBL_NON_WORKER_TYPES "]::pg_catalog.text[])",
 					true, 1) == SPI_OK_SELECT && SPI_processed == 1)
 	{
 		n = atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));

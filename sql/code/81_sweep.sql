@@ -291,18 +291,21 @@ DECLARE
     top pg_catalog.record;
     waits pg_catalog.text := pgbench_lab_internal.waits_text(peak_run_id);
 BEGIN
-    SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy INTO hit
-      FROM pgbench_lab_internal.sweep_steps(experiment_id) s
-     WHERE pgbench_lab_internal.run_cpu_busy(s.run_id) OPERATOR(pg_catalog.>=) 85
-     ORDER BY s.clients LIMIT 1;
-    IF hit IS NOT NULL THEN
+    -- each count's busy CPU, read once: the first past 85 %, and the busiest
+    SELECT (pg_catalog.array_agg(b.clients ORDER BY b.clients) FILTER (WHERE b.busy OPERATOR(pg_catalog.>=) 85))[1] AS clients,
+           (pg_catalog.array_agg(b.busy ORDER BY b.clients) FILTER (WHERE b.busy OPERATOR(pg_catalog.>=) 85))[1] AS busy
+      INTO hit
+      FROM (SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy
+              FROM pgbench_lab_internal.sweep_steps(experiment_id) s) b;
+    IF hit.clients IS NOT NULL THEN
         limit_clients := hit.clients;
         words := pg_catalog.format('CPU: the machine''s CPU was %s %% busy at %s, past the 85 %% beyond which the machine, not the server, is the limit.',
                                    pgbench_lab_internal.fmt(hit.busy, 0), pgbench_lab_internal.clients_text(hit.clients));
     ELSE
-        SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy INTO top
-          FROM pgbench_lab_internal.sweep_steps(experiment_id) s
-         WHERE pgbench_lab_internal.run_cpu_busy(s.run_id) IS NOT NULL
+        SELECT b.clients, b.busy INTO top
+          FROM (SELECT s.clients, pgbench_lab_internal.run_cpu_busy(s.run_id) AS busy
+                  FROM pgbench_lab_internal.sweep_steps(experiment_id) s) b
+         WHERE b.busy IS NOT NULL
          ORDER BY 2 DESC, 1 LIMIT 1;
         IF top IS NOT NULL THEN
             words := pg_catalog.format('CPU: below 85 %% busy at every count (at most %s %%, at %s): the machine had CPU to spare.',

@@ -41,10 +41,10 @@ BEGIN
     RETURN QUERY SELECT 'Standbys: how far each was behind this server, replayed WAL per second in the TPS chart''s columns (▁ = none, █ = its largest lag)';
     FOR s IN
         SELECT x.standby, pg_catalog.max(x.client_addr) AS addr,
-               pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second) AS lags,
                pg_catalog.max(x.replay_lag_bytes) AS top_bytes, pg_catalog.max(x.replay_lag_ms) AS top_ms,
                pg_catalog.avg(x.replay_lag_ms) AS avg_ms,
                (pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second DESC))[1] AS last_bytes,
+               pgbench_lab_internal.lag_trend(pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second)) AS trend,
                pg_catalog.count(*) AS secs
           FROM pgbench_lab.run_replication x
          WHERE x.run_id OPERATOR(pg_catalog.=) replication_lines.run_id
@@ -66,9 +66,9 @@ BEGIN
                                               coalesce(pgbench_lab_internal.fmt(s.top_ms, 1), '-'),
                                               coalesce(pgbench_lab_internal.fmt(s.avg_ms, 1), '-'),
                                               pg_catalog.pg_size_pretty(coalesce(s.last_bytes, 0)),
-                                              CASE WHEN pgbench_lab_internal.lag_trend(s.lags) OPERATOR(pg_catalog.=) 'growing'
+                                              CASE WHEN s.trend OPERATOR(pg_catalog.=) 'growing'
                                                    THEN 'growing (it ended at its largest): the standby did not keep up'
-                                                   WHEN pgbench_lab_internal.lag_trend(s.lags) OPERATOR(pg_catalog.=) 'bounded'
+                                                   WHEN s.trend OPERATOR(pg_catalog.=) 'bounded'
                                                    THEN 'bounded'
                                                    ELSE 'unknown (no replay position reported)' END);
     END LOOP;

@@ -385,6 +385,8 @@ def many_clients(c, table, args):
     contenders = [("lab", lab),
                   ("pgbench", lambda: pgbench_tps(c, "select-only", clients, args.seconds, threads=threads))]
     med, runs = median_rounds(contenders, args.rounds)
+    ratios = sorted(a / b for a, b in zip(runs["lab"], runs["pgbench"]))
+    print(f"  paired ratios: median {statistics.median(ratios):.3f} (range {ratios[0]:.3f}-{ratios[-1]:.3f})")
     print(f"  libpq select-only, {clients} clients on {threads} workers: {med['lab']:.0f} tps "
           f"({min(runs['lab']):.0f}-{max(runs['lab']):.0f}); pgbench -c {clients} -j {threads}: "
           f"{med['pgbench']:.0f} tps ({min(runs['pgbench']):.0f}-{max(runs['pgbench']):.0f}); "
@@ -521,22 +523,14 @@ def main():
             matrix(c, args)
             return
         table = Table()
-        if args.scripts:
+        # the modes that run only some comparisons, on scale args.scale
+        only = [fns for flag, fns in ((args.scripts, (scripts_speed, rate_cpu)),
+                                      (args.many_clients, (many_clients,)),
+                                      (args.telemetry, (telemetry_cost,))) if flag]
+        if only:
             c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
-            scripts_speed(c, table, args)
-            rate_cpu(c, table, args)
-            table.show()
-            quiet_check()
-            return
-        if args.many_clients:
-            c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
-            many_clients(c, table, args)
-            table.show()
-            quiet_check()
-            return
-        if args.telemetry:
-            c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
-            telemetry_cost(c, table, args)
+            for fn in only[0]:
+                fn(c, table, args)
             table.show()
             quiet_check()
             return
