@@ -59,6 +59,7 @@
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
+#define PGBL_END_CONNECT_TIMEOUT_S	3	/* at most, for the facts read at a run's end */
 #define NS_PER_SEC	INT64CONST(1000000000)
 
 /*
@@ -607,11 +608,12 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
  * Connect to the run's target; each wait is interruptible, any stop of the
  * run abandons the attempt, and connect_timeout bounds it (for each host of
  * the target in turn; when it expires the attempt fails, where libpq's
- * blocking connect would go on to the next host).  Refuses a connection that
- * did not use a password when the run's role is not a superuser.
+ * blocking connect would go on to the next host), or max_secs when that is
+ * shorter (0: no cap).  Refuses a connection that did not use a password
+ * when the run's role is not a superuser.
  */
 static PGconn *
-connect_target(RunShared *run, int target, bool watch_stop)
+connect_target_within(RunShared *run, int target, bool watch_stop, int max_secs)
 {
 	PGconn	   *conn = LibpqConnectStart(run, target);
 
@@ -627,6 +629,8 @@ connect_target(RunShared *run, int target, bool watch_stop)
 			LibpqConnError(conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 						   "could not connect to the target server");
 		timeout = LibpqConnectTimeout(conn);
+		if (max_secs > 0 && (timeout == 0 || timeout > max_secs))
+			timeout = max_secs;
 		while (st != PGRES_POLLING_OK)
 		{
 			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
@@ -651,6 +655,12 @@ connect_target(RunShared *run, int target, bool watch_stop)
 	}
 	PG_END_TRY();
 	return conn;
+}
+
+static PGconn *
+connect_target(RunShared *run, int target, bool watch_stop)
+{
+	return connect_target_within(run, target, watch_stop, 0);
 }
 
 /*
@@ -791,6 +801,33 @@ jsonb_object_text(const char *text, size_t max)
 	return true;
 }
 
+/*
+ * A standby's recovery conflicts in the connection's database, as a jsonb
+ * object of its server's cumulative counters by kind: the confl_* columns
+ * of pg_stat_database_conflicts without their prefix (tablespace, lock,
+ * snapshot, bufferpin, deadlock, and from PostgreSQL 16 active_logicalslot;
+ * the row read whole, so the same text serves every version).  Read after
+ * pg_stat_clear_snapshot(), so not from a snapshot of the statistics taken
+ * earlier; a backend's counts reach them when it next reports its
+ * statistics (at most a second or so later while busy, or when it exits).
+ * Into out ('' when there is no such row).
+ */
+static void
+read_conflicts(PGconn *conn, char *out)
+{
+	char	   *row[1];
+
+	out[0] = '\0';
+	(void) query_row(conn, "SELECT pg_catalog.pg_stat_clear_snapshot()", row, 1);
+	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(pg_catalog.substr(e.key, 7), e.value)"
+				  "::pg_catalog.text FROM pg_catalog.pg_stat_database_conflicts c "
+				  "CROSS JOIN LATERAL pg_catalog.jsonb_each(pg_catalog.to_jsonb(c)) e "
+				  "WHERE c.datname OPERATOR(pg_catalog.=) pg_catalog.current_database() "
+				  "AND pg_catalog.starts_with(e.key, 'confl_')", row, 1) == 1 &&
+		jsonb_object_text(row[0], PGBL_CONFLICTS_MAX))
+		strlcpy(out, row[0], PGBL_CONFLICTS_MAX);
+}
+
 static void
 read_target_facts(PGconn *conn, RunShared *p, int target)
 {
@@ -800,8 +837,10 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
 				  "::pg_catalog.text FROM pg_catalog.unnest(" PGBL_SERVER_SETTINGS ") AS n",
 				  row, 1) == 1 && jsonb_object_text(row[0], PGBL_SETTINGS_MAX))
 		strlcpy(p->target[target].settings, row[0], PGBL_SETTINGS_MAX);
-	if (target > 0)
-		return;					/* system_info(): the first target's, for the run row */
+	/* a standby's conflicts so far, to count those of the run at its end */
+	if (p->target[target].in_recovery)
+		read_conflicts(conn, p->target[target].conflicts_start);
+	/* system_info(), on every target that has it: the first one's labels the run row */
 	if (query_row(conn, "SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL "
 				  "AND pg_catalog.has_function_privilege('pgbench_lab.system_info()', 'EXECUTE')",
 				  row, 1) != 1 || strcmp(row[0], "t") != 0)
@@ -809,7 +848,32 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
 	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(s.name, s.value)::pg_catalog.text "
 				  "FROM pgbench_lab.system_info() s", row, 1) == 1 &&
 		jsonb_object_text(row[0], PGBL_TARGET_SYSTEM_MAX))
-		strlcpy(p->target_system, row[0], PGBL_TARGET_SYSTEM_MAX);
+		strlcpy(p->target[target].system, row[0], PGBL_TARGET_SYSTEM_MAX);
+}
+
+/*
+ * At the end of a run, in the coordinator: a standby target's conflict
+ * counters again (read_conflicts), over a connection of its own that may
+ * take at most PGBL_END_CONNECT_TIMEOUT_S to open.  Raises an ERROR when
+ * the target cannot be reached or read (the caller leaves the figures
+ * NULL); '' when it has no counters for the database.
+ */
+char *
+LibpqTargetConflicts(RunShared *run, int target)
+{
+	char	   *out = palloc0(PGBL_CONFLICTS_MAX);
+	PGconn	   *conn = connect_target_within(run, target, false, PGBL_END_CONNECT_TIMEOUT_S);
+
+	PG_TRY();
+	{
+		read_conflicts(conn, out);
+	}
+	PG_FINALLY();
+	{
+		PQfinish(conn);
+	}
+	PG_END_TRY();
+	return out;
 }
 
 /*

@@ -22,6 +22,7 @@ extern PGconn *LibpqConnectStart(const RunShared *run, int target);
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
+extern char *LibpqTargetConflicts(RunShared *run, int target);
 extern char **LibpqBuiltinTexts(PGconn *conn, const RunShared *run);
 extern int	LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 							   char bufs[4][24], const char *params[4]);

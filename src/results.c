@@ -324,7 +324,7 @@ ResultsFailed(RunShared *run, const char *message)
 
 /*
  * The machine the run ran on, as system_info() sees it (when present): for
- * a libpq run, the target's, read there at launch (left NULL when the
+ * a libpq run, its (first) target's, read there at launch (left NULL when the
  * target has no system_info() the role may call, rather than this
  * machine's facts under another server's run).
  */
@@ -336,9 +336,9 @@ record_system(RunShared *run)
 
 	if (run->via != RUN_VIA_SPI && !run->target_local)
 	{
-		if (run->target_system[0] == '\0')
+		if (run->target[0].system[0] == '\0')
 			return;
-		v[1] = CStringGetTextDatum(run->target_system);
+		v[1] = CStringGetTextDatum(run->target[0].system);
 		exec("UPDATE pgbench_lab.runs SET system = $2::pg_catalog.jsonb "
 			 "WHERE run_id OPERATOR(pg_catalog.=) $1", 2, types, v, NULL, SPI_OK_UPDATE);
 		return;

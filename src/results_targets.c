@@ -14,14 +14,27 @@
  * its clients ended failed and the first one's error.  So a target that
  * went away mid-run is named, with why, while the others' figures stand.
  *
+ * Each target's system_info() (where it has pgbench_lab and the role may
+ * call it) goes in with its other facts.  For a standby, the run's recovery
+ * conflicts there: its pg_stat_database_conflicts counters for the
+ * target's database, read by the launching session at the start and again
+ * here at the end over a connection of the coordinator's own, the
+ * difference by kind.  They are the server's counters, so they count every
+ * session's conflicts in that database over the run, not only the run's
+ * clients'.  A standby that cannot be reached at the end (or sends
+ * something unreadable) leaves them NULL: the run's results stand.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/resowner.h"
 
+#include "client_libpq.h"
 #include "runner.h"
 
 static void
@@ -38,9 +51,9 @@ insert_targets(RunShared *run)
 	for (int t = 0; t < run->ntargets; t++)
 	{
 		RunTarget  *rt = &run->target[t];
-		Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID};
-		Datum		v[7];
-		char		nulls[8] = "       ";
+		Oid			types[8] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID, TEXTOID};
+		Datum		v[8];
+		char		nulls[9] = "        ";
 		int			clients = 0;
 
 		for (int i = 0; i < run->clients; i++)
@@ -55,10 +68,73 @@ insert_targets(RunShared *run)
 		v[5] = CStringGetTextDatum(rt->settings);
 		nulls[5] = rt->settings[0] ? ' ' : 'n';
 		v[6] = Int32GetDatum(clients);
+		v[7] = CStringGetTextDatum(rt->system);
+		nulls[7] = rt->system[0] ? ' ' : 'n';
 		exec("INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, "
-			 "in_recovery, settings, clients) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7)",
-			 7, types, v, nulls, SPI_OK_INSERT);
+			 "in_recovery, settings, clients, system) "
+			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8::pg_catalog.jsonb)",
+			 8, types, v, nulls, SPI_OK_INSERT);
 	}
+}
+
+/*
+ * The end, for a standby whose counters were read at the start: read them
+ * again and store the difference, in a subtransaction, so that a standby
+ * that cannot be reached (or sends counters that do not subtract) leaves
+ * conflicts NULL, with a line in the server log, rather than failing the
+ * run's results.
+ */
+static void
+finish_conflicts(RunShared *run, int t)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		Oid			types[4] = {INT8OID, INT4OID, TEXTOID, TEXTOID};
+		Datum		v[4];
+		char	   *end = LibpqTargetConflicts(run, t);
+
+		if (end[0] != '\0')
+		{
+			v[0] = Int64GetDatum(run->run_id);
+			v[1] = Int32GetDatum(t + 1);
+			v[2] = CStringGetTextDatum(run->target[t].conflicts_start);
+			v[3] = CStringGetTextDatum(end);
+			/* the kinds of the end's counters that the start had too */
+			exec("UPDATE pgbench_lab.run_targets t SET conflicts = d.total, conflicts_by_kind = d.by_kind "
+				 "FROM (SELECT pg_catalog.sum(x.n)::pg_catalog.int8 AS total, "
+				 "pg_catalog.jsonb_object_agg(x.kind, x.n) AS by_kind "
+				 "FROM (SELECT e.key AS kind, e.value::pg_catalog.int8 OPERATOR(pg_catalog.-) "
+				 "(($3::pg_catalog.jsonb) OPERATOR(pg_catalog.->) e.key)::pg_catalog.int8 AS n "
+				 "FROM pg_catalog.jsonb_each($4::pg_catalog.jsonb) e "
+				 "WHERE ($3::pg_catalog.jsonb) OPERATOR(pg_catalog.?) e.key) x "
+				 "HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0) d "
+				 "WHERE t.run_id OPERATOR(pg_catalog.=) $1 AND t.target OPERATOR(pg_catalog.=) $2",
+				 4, types, v, NULL, SPI_OK_UPDATE);
+		}
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		ereport(LOG,
+				(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d were not read at its end: %s",
+						run->run_id, t + 1, edata->message)));
+	}
+	PG_END_TRY();
 }
 
 /* The end: each target's clients' figures, and the first error there. */
@@ -110,6 +186,8 @@ finish_targets(RunShared *run)
 			 "FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) t.run_id "
 			 "AND t.run_id OPERATOR(pg_catalog.=) $1 AND t.target OPERATOR(pg_catalog.=) $2",
 			 7, types, v, nulls, SPI_OK_UPDATE);
+		if (run->target[t].in_recovery && run->target[t].conflicts_start[0] != '\0')
+			finish_conflicts(run, t);
 	}
 }
 

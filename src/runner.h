@@ -35,6 +35,7 @@
 #define PGBL_TARGET_SYSTEM_MAX	8192	/* a target's system_info() as jsonb text */
 #define PGBL_TARGETS_MAX	8		/* targets => of one run */
 #define PGBL_VERSION_MAX	64		/* a target's server_version */
+#define PGBL_CONFLICTS_MAX	512		/* a standby's conflict counters as jsonb text */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
 #define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
@@ -116,7 +117,8 @@ typedef struct RunClient
  * One server a libpq run's clients go to: the run's target (or this
  * server's own socket), or one element of its targets.  Client i goes to
  * target i % ntargets (RunnerClientTarget).  Its facts are read there by
- * the launching session before anything starts.
+ * the launching session before anything starts; a standby's conflict
+ * counters are read again by the coordinator at the end.
  */
 typedef struct RunTarget
 {
@@ -125,6 +127,9 @@ typedef struct RunTarget
 	char		server_version[PGBL_VERSION_MAX];
 	bool		in_recovery;	/* a standby */
 	char		settings[PGBL_SETTINGS_MAX];	/* its settings as jsonb text, or '' */
+	char		system[PGBL_TARGET_SYSTEM_MAX];	/* its system_info() as jsonb text, or '' */
+	/* a standby's pg_stat_database_conflicts at the start, jsonb text, or '' */
+	char		conflicts_start[PGBL_CONFLICTS_MAX];
 } RunTarget;
 
 typedef struct RunShared
@@ -166,8 +171,6 @@ typedef struct RunShared
 	bool		targets_given;	/* targets =>, not target => */
 	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */
 	RunTarget	target[PGBL_TARGETS_MAX];
-	/* libpq: the first target's system_info(), as jsonb text ('': not read) */
-	char		target_system[PGBL_TARGET_SYSTEM_MAX];
 
 	/* control */
 	pg_atomic_uint32 phase;

@@ -1,7 +1,8 @@
 -- ---------------------------------------------------------------------------
 -- targets: a libpq run's figures per server its clients went to (its
 -- target, or each element of targets =>), measured over the run's
--- interval; the server's facts as read there before the run started.
+-- interval; the server's facts as read there before the run started, and
+-- for a standby the recovery conflicts there over the run.
 -- Read as run_progress is.
 -- ---------------------------------------------------------------------------
 
@@ -19,6 +20,9 @@ CREATE TABLE pgbench_lab.run_targets (
     tps double precision,
     latency_avg_ms double precision,
     error text,
+    system jsonb,
+    conflicts bigint,
+    conflicts_by_kind jsonb,
     PRIMARY KEY (run_id, target)
 );
 COMMENT ON TABLE pgbench_lab.run_targets IS
@@ -33,6 +37,12 @@ COMMENT ON COLUMN pgbench_lab.run_targets.clients_failed IS
     'Clients of this target that ended failed (a connection lost, an error that is not retried); error says why for the first';
 COMMENT ON COLUMN pgbench_lab.run_targets.tps IS
     'Transactions committed on this target per second of the run''s measured interval (the same interval for every target)';
+COMMENT ON COLUMN pgbench_lab.run_targets.system IS
+    'The target''s pgbench_lab.system_info() (name: value) read there before the run started; NULL where the extension is not installed or the run''s role may not call it';
+COMMENT ON COLUMN pgbench_lab.run_targets.conflicts IS
+    'A standby''s recovery conflicts during the run: the increase of its cumulative pg_stat_database_conflicts counters for the target''s database from the start to the end (every session''s there, not only the run''s clients''); NULL for a primary, or when the standby could not be read at the end';
+COMMENT ON COLUMN pgbench_lab.run_targets.conflicts_by_kind IS
+    'conflicts by kind: tablespace, lock, snapshot, bufferpin, deadlock and, from PostgreSQL 16, active_logicalslot (the confl_ columns of pg_stat_database_conflicts)';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_targets', '');
 ALTER TABLE pgbench_lab.run_targets ENABLE ROW LEVEL SECURITY;
