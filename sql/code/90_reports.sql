@@ -285,26 +285,64 @@ AS $$
     ) x ORDER BY x.script, x.part, x.command
 $$;
 
--- A run with several targets: each server's facts and figures, over the
--- run's one measured interval.
+-- A target's machine in a few words, from its system_info() as recorded
+-- (run_targets.system): ' on 4 CPUs, 16 GB memory', or '' when unknown.
+CREATE FUNCTION pgbench_lab_internal.system_text(system jsonb)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN c.cpus IS NULL AND m.bytes IS NULL THEN ''
+                ELSE ' on ' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(', ',
+                         c.cpus OPERATOR(pg_catalog.||) CASE WHEN c.cpus OPERATOR(pg_catalog.=) '1' THEN ' CPU' ELSE ' CPUs' END,
+                         pg_catalog.pg_size_pretty(m.bytes) OPERATOR(pg_catalog.||) ' memory') END
+      FROM (SELECT CASE WHEN system OPERATOR(pg_catalog.->>) 'cpus_effective' OPERATOR(pg_catalog.~) '^[0-9]{1,9}(\.[0-9]{1,6})?$'
+                        THEN system OPERATOR(pg_catalog.->>) 'cpus_effective' END AS cpus) c,
+           (SELECT CASE WHEN system OPERATOR(pg_catalog.->>) 'memory_limit' OPERATOR(pg_catalog.~) '^[0-9]{1,30}$'
+                        THEN (system OPERATOR(pg_catalog.->>) 'memory_limit')::numeric END AS bytes) m
+$$;
+
+-- A standby's recovery conflicts over the run (run_targets.conflicts and
+-- conflicts_by_kind): '3 (snapshot 3), by ...', '0, by ...', or why there
+-- is no count.
+CREATE FUNCTION pgbench_lab_internal.conflicts_text(conflicts bigint, by_kind jsonb)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN conflicts IS NULL THEN 'not counted: the standby could not be read at the end of the run'
+                ELSE conflicts::pg_catalog.text OPERATOR(pg_catalog.||) coalesce(' (' OPERATOR(pg_catalog.||) (
+                    SELECT pg_catalog.string_agg(e.key OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) e.value, ', ' ORDER BY e.key)
+                      FROM pg_catalog.jsonb_each_text(CASE WHEN pg_catalog.jsonb_typeof(by_kind) OPERATOR(pg_catalog.=) 'object'
+                                                           THEN by_kind ELSE '{}' END) e
+                     WHERE e.value OPERATOR(pg_catalog.<>) '0') OPERATOR(pg_catalog.||) ')', '')
+                     OPERATOR(pg_catalog.||) ', by the standby''s counters for its database' END
+$$;
+
+-- A run with several targets, or on a standby: each server's facts and
+-- figures, over the run's one measured interval, and a standby's recovery
+-- conflicts there.
 CREATE FUNCTION pgbench_lab_internal.target_lines(run_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     t pgbench_lab.run_targets;
+    n pg_catalog.int8;
 BEGIN
-    IF (SELECT pg_catalog.count(*) FROM pgbench_lab.run_targets x
-         WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id) OPERATOR(pg_catalog.<) 2 THEN
+    SELECT pg_catalog.count(*) INTO n FROM pgbench_lab.run_targets x
+     WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id;
+    IF n OPERATOR(pg_catalog.<) 2 AND NOT EXISTS (SELECT FROM pgbench_lab.run_targets x
+                                                   WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id AND x.in_recovery) THEN
         RETURN;
     END IF;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT 'Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)';
+    RETURN QUERY SELECT CASE WHEN n OPERATOR(pg_catalog.>) 1
+                             THEN 'Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)'
+                             ELSE 'Target' END;
     FOR t IN SELECT * FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id
               ORDER BY x.target LOOP
         RETURN QUERY SELECT pg_catalog.format('  %s  %s', t.target, t.target_display);
-        RETURN QUERY SELECT pg_catalog.format('     PostgreSQL %s, %s; %s, %s transactions, %s tps, latency avg %s ms, %s failures',
-                           coalesce(t.server_version, '?'),
+        RETURN QUERY SELECT pg_catalog.format('     PostgreSQL %s%s, %s; %s, %s transactions, %s tps, latency avg %s ms, %s failures',
+                           coalesce(t.server_version, '?'), pgbench_lab_internal.system_text(t.system),
                            CASE WHEN t.in_recovery THEN 'a standby (in recovery)' WHEN NOT t.in_recovery THEN 'not in recovery' ELSE 'recovery unknown' END,
                            pgbench_lab_internal.clients_text(t.clients), coalesce(t.transactions::pg_catalog.text, '-'),
                            pgbench_lab_internal.fmt(t.tps), pgbench_lab_internal.fmt(t.latency_avg_ms, 3),
@@ -312,6 +350,10 @@ BEGIN
         IF t.clients_failed OPERATOR(pg_catalog.>) 0 THEN
             RETURN QUERY SELECT pg_catalog.format('     %s of its %s ended failed: %s', t.clients_failed,
                                pgbench_lab_internal.clients_text(t.clients), coalesce(t.error, 'no error recorded'));
+        END IF;
+        IF t.in_recovery THEN
+            RETURN QUERY SELECT pg_catalog.format('     recovery conflicts during the run: %s',
+                               pgbench_lab_internal.conflicts_text(t.conflicts, t.conflicts_by_kind));
         END IF;
     END LOOP;
 END;
