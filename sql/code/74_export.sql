@@ -65,6 +65,12 @@ AS $$
             "client_addr": "text", "state": "text", "sync_state": "text", "sent_lag_bytes": "num",
             "write_lag_bytes": "num", "flush_lag_bytes": "num", "replay_lag_bytes": "num",
             "write_lag_ms": "num", "flush_lag_ms": "num", "replay_lag_ms": "num"}'::pg_catalog.jsonb
+        -- a libpq run's servers (0.2): each target's facts and figures
+        WHEN what OPERATOR(pg_catalog.=) 'target' THEN '{"target": "count!", "target_display": "text!",
+            "server_version": "text", "in_recovery": "bool", "settings": "object", "clients": "count!",
+            "clients_failed": "nonneg4", "transactions": "nonneg", "failures": "nonneg", "tps": "num",
+            "latency_avg_ms": "num", "error": "text", "system": "object", "conflicts": "int",
+            "conflicts_by_kind": "object"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
             "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -263,7 +269,7 @@ BEGIN
         RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, dup.i,
                         CASE WHEN dup.key OPERATOR(pg_catalog.=) '' THEN '' ELSE '.' OPERATOR(pg_catalog.||) dup.key END, dup.val
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Each run, progress second, latency bucket, experiment, ordinal, run of an experiment and sweep client count appears once.';
+                  HINT = 'Each run, progress second, latency bucket, target of a run, experiment, ordinal, run of an experiment and sweep client count appears once.';
     END IF;
     IF bad.i IS NOT NULL THEN
         PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s[%s]%s %s', path, bad.i,
@@ -373,7 +379,7 @@ BEGIN
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
     PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
-        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array", "replication": "array"}', '$.runs', '{run_id}');
+        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array", "replication": "array", "targets": "array"}', '$.runs', '{run_id}');
     FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
                FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
         PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
@@ -399,6 +405,10 @@ BEGIN
                FROM (SELECT t.x OPERATOR(pg_catalog.->>) 'second' AS second, t.x OPERATOR(pg_catalog.->>) 'standby' AS standby
                        FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'replication') AS t(x)
                       GROUP BY 1, 2 HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1) d;
+        END IF;
+        IF r.elem OPERATOR(pg_catalog.?) 'targets' THEN
+            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'targets', pgbench_lab_internal.doc_spec('target'),
+                                               pg_catalog.format('$.runs[%s].targets', r.i), '{target}');
         END IF;
         IF r.elem OPERATOR(pg_catalog.?) 'scripts' THEN
             PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'scripts',
@@ -558,6 +568,22 @@ BEGIN
                (t OPERATOR(pg_catalog.->>) 'write_lag_ms')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'flush_lag_ms')::pg_catalog.float8,
                (t OPERATOR(pg_catalog.->>) 'replay_lag_ms')::pg_catalog.float8
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'replication', '[]')) AS x(t)),
+    targets AS (
+        INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, in_recovery, settings,
+                                             clients, clients_failed, transactions, failures, tps, latency_avg_ms,
+                                             error, system, conflicts, conflicts_by_kind)
+        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'target')::numeric::integer, t OPERATOR(pg_catalog.->>) 'target_display',
+               t OPERATOR(pg_catalog.->>) 'server_version', (t OPERATOR(pg_catalog.->>) 'in_recovery')::pg_catalog.bool,
+               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'object' THEN t OPERATOR(pg_catalog.->) 'settings' END,
+               (t OPERATOR(pg_catalog.->>) 'clients')::numeric::integer, (t OPERATOR(pg_catalog.->>) 'clients_failed')::numeric::integer,
+               (t OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint,
+               (t OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
+               t OPERATOR(pg_catalog.->>) 'error',
+               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'system') OPERATOR(pg_catalog.=) 'object' THEN t OPERATOR(pg_catalog.->) 'system' END,
+               (t OPERATOR(pg_catalog.->>) 'conflicts')::numeric::bigint,
+               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'conflicts_by_kind') OPERATOR(pg_catalog.=) 'object'
+                    THEN t OPERATOR(pg_catalog.->) 'conflicts_by_kind' END
+          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'targets', '[]')) AS x(t)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
         SELECT d.new_id, (l OPERATOR(pg_catalog.->>) 'bucket_upper_us')::pg_catalog.float8, (l OPERATOR(pg_catalog.->>) 'count')::numeric::bigint
@@ -656,6 +682,15 @@ AS $$
             SELECT pg_catalog.jsonb_build_object('replication', pg_catalog.jsonb_agg(
                        pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id') ORDER BY x.second, x.standby))
               FROM pgbench_lab.run_replication x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
+        -- and a libpq run its servers, each with its facts and figures (its
+        -- columns that are null left out; the objects within kept whole)
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('targets', pg_catalog.jsonb_agg(
+                       pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id',
+                           '{server_version,in_recovery,settings,clients_failed,transactions,failures,tps,latency_avg_ms,error,system,conflicts,conflicts_by_kind}')
+                       ORDER BY x.target))
+              FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
 $$;
 
