@@ -813,23 +813,30 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
 }
 
 /*
- * Does the run's workload only read?  select-only does, the other built-in
- * workloads write; scripts by the rule of script_readonly.c.
+ * Can a standby run the run's workload: does it, or do some of its
+ * scripts, only read?  select-only does, the other built-in workloads
+ * write; scripts are judged one by one by the rule of script_readonly.c
+ * and marked.  *all says whether everything reads; *why names what writes.
  */
 static bool
-workload_reads_only(const RunShared *p, char **why)
+workload_reads(RunShared *p, bool *all, char **why)
 {
 	if (p->script_area_size > 0)
-		return ScriptSetupReadsOnly(p, why);
-	if (p->wl.kind == WORKLOAD_SELECT_ONLY)
-		return true;
-	*why = psprintf("the built-in workload %s writes", p->workload);
-	return false;
+	{
+		int			reading = ScriptSetupMarkReadsOnly(p, why);
+
+		*all = *why == NULL;
+		return reading > 0;
+	}
+	*all = p->wl.kind == WORKLOAD_SELECT_ONLY;
+	if (!*all)
+		*why = psprintf("the built-in workload %s writes", p->workload);
+	return *all;
 }
 
 /*
- * A target in recovery (a standby) takes only a workload that reads: a
- * write workload is refused there before anything starts, with the
+ * A target in recovery (a standby) takes only what reads: a workload with
+ * nothing that reads is refused there before anything starts, with the
  * server's own SQLSTATE for a write in a read-only transaction.  Its
  * primary is named when the role may see the standby's WAL receiver (the
  * primary's conninfo itself is hidden from everyone but superusers).
@@ -839,6 +846,7 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 {
 	char	   *row[3];
 	char	   *why;
+	bool		all;
 
 	if (query_row(conn, "SELECT pg_catalog.pg_is_in_recovery(), "
 				  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
@@ -850,7 +858,7 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 	p->target[target].in_recovery = strcmp(row[0], "t") == 0;
 	if (!p->target[target].in_recovery)
 		return;
-	if (workload_reads_only(p, &why))
+	if (workload_reads(p, &all, &why))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -860,6 +868,52 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 					 "whose every statement reads, can run.",
 					 row[1][0] ? " (this standby streams from " : "", row[1],
 					 row[1][0] ? ")" : "")));
+}
+
+/*
+ * Scripts that both read and write, with standbys among the targets: the
+ * run is split as a read/write-splitting pooler splits a load, the clients
+ * of a standby drawing only among the scripts that read, those of a
+ * primary only among those that write (each by its weight).  With no
+ * primary among the targets the writes could run nowhere: refused.
+ */
+static void
+decide_split(RunShared *p)
+{
+	RunScriptArea *area = (RunScriptArea *) p->script_local;
+	int64		weight[2] = {0, 0};	/* of the scripts that write, that read */
+	bool		standby = false;
+	bool		primary = false;
+	bool		all;
+	char	   *why;
+
+	for (int i = 0; i < p->ntargets; i++)
+	{
+		standby |= p->target[i].in_recovery;
+		primary |= !p->target[i].in_recovery;
+	}
+	if (!standby || p->script_area_size == 0)
+		return;
+	(void) workload_reads(p, &all, &why);
+	if (all)
+		return;
+	if (!primary)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("the run's targets are all standbys (in recovery) and some of its scripts write"),
+				 errdetail("%s.", why),
+				 errhint("Add the primary to targets: its clients run the scripts that write, the "
+						 "standbys' clients those that only read.")));
+	for (int i = 0; i < area->nscripts; i++)
+		weight[area->script[i].reads_only] += area->script[i].weight;
+	if (weight[0] == 0 || weight[1] == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the scripts that %s have a weight of 0 in all", weight[1] == 0 ? "read" : "write"),
+				 errdetail("With standbys among the targets the run is split: the standbys' clients run "
+						   "the scripts that read, the primary's those that write."),
+				 errhint("Give a weight above 0 to a script of each kind.")));
+	p->split = true;
 }
 
 static void
@@ -937,6 +991,7 @@ LibpqResolve(RunShared *p)
 		PG_END_TRY();
 		error_context_stack = callback.previous;
 	}
+	decide_split(p);
 	return true;
 }
 
