@@ -28,6 +28,9 @@
  * PQconninfoParse before anything starts.  The password stays in the run's
  * shared memory; what is recorded (runs.target_display) has it removed.
  *
+ * pgbench_lab.init() with a target (dataset_remote.c) checks and connects
+ * through the same functions, so the same rules hold there.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -253,8 +256,8 @@ local_conninfo(RunShared *p)
  * Parse target (or one element of targets, named by "what" in errors);
  * keep it in *t, and its display form without passwords.
  */
-static void
-target_conninfo(RunTarget *t, const char *target, const char *what)
+void
+LibpqTargetConninfo(RunTarget *t, const char *target, const char *what)
 {
 	char	   *err = NULL;
 	PQconninfoOption *opts = PQconninfoParse(target, &err);
@@ -355,7 +358,7 @@ read_targets(ArrayType *arr, RunShared *p)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("targets[%d] is the same as targets[%d]", i + 1, j + 1),
 						 errhint("List each server once; give it more clients instead.")));
-		target_conninfo(&p->target[i], conninfo, what);
+		LibpqTargetConninfo(&p->target[i], conninfo, what);
 	}
 	p->ntargets = n;
 	p->targets_given = true;
@@ -422,7 +425,7 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 		local_conninfo(p);
 	else
 	{
-		target_conninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
+		LibpqTargetConninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
 		p->ntargets = 1;
 	}
 }
@@ -610,8 +613,8 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
  * blocking connect would go on to the next host).  Refuses a connection that
  * did not use a password when the run's role is not a superuser.
  */
-static PGconn *
-connect_target(RunShared *run, int target, bool watch_stop)
+PGconn *
+LibpqConnectTarget(RunShared *run, int target, bool watch_stop)
 {
 	PGconn	   *conn = LibpqConnectStart(run, target);
 
@@ -656,10 +659,11 @@ connect_target(RunShared *run, int target, bool watch_stop)
 /*
  * Wait until the result of the command sent last has arrived.  Waiting
  * stops only for a cancel (or an interrupt), not for the end of the run:
- * the transaction under way may finish.
+ * the transaction under way may finish.  Without a run (the launching
+ * session, or init with a target) only an interrupt stops it.
  */
-static void
-await_result(PGconn *conn, RunShared *run, const char *what)
+void
+LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what)
 {
 	while (PQisBusy(conn))
 	{
@@ -683,7 +687,7 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 
 	if (!PQsendQuery(conn, sql))
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
-	await_result(conn, NULL, "could not query the target server");
+	LibpqAwaitResult(conn, NULL, "could not query the target server");
 	res = PQgetResult(conn);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
@@ -965,7 +969,7 @@ LibpqResolve(RunShared *p)
 
 		callback.arg = psprintf("%s: %s", which, p->target[i].display);
 		error_context_stack = p->targets_given ? &callback : callback.previous;
-		conn = connect_target(p, i, false);
+		conn = LibpqConnectTarget(p, i, false);
 		PG_TRY();
 		{
 			check_standby(conn, p, i, which);
