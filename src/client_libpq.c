@@ -28,6 +28,9 @@
  * PQconninfoParse before anything starts.  The password stays in the run's
  * shared memory; what is recorded (runs.target_display) has it removed.
  *
+ * pgbench_lab.init() with a target (dataset_remote.c) checks and connects
+ * through the same functions, so the same rules hold there.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -254,8 +257,8 @@ local_conninfo(RunShared *p)
  * Parse target (or one element of targets, named by "what" in errors);
  * keep it in *t, and its display form without passwords.
  */
-static void
-target_conninfo(RunTarget *t, const char *target, const char *what)
+void
+LibpqTargetConninfo(RunTarget *t, const char *target, const char *what)
 {
 	char	   *err = NULL;
 	PQconninfoOption *opts = PQconninfoParse(target, &err);
@@ -356,7 +359,7 @@ read_targets(ArrayType *arr, RunShared *p)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("targets[%d] is the same as targets[%d]", i + 1, j + 1),
 						 errhint("List each server once; give it more clients instead.")));
-		target_conninfo(&p->target[i], conninfo, what);
+		LibpqTargetConninfo(&p->target[i], conninfo, what);
 	}
 	p->ntargets = n;
 	p->targets_given = true;
@@ -423,7 +426,7 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 		local_conninfo(p);
 	else
 	{
-		target_conninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
+		LibpqTargetConninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
 		p->ntargets = 1;
 	}
 }
@@ -657,8 +660,8 @@ connect_target_within(RunShared *run, int target, bool watch_stop, int max_secs)
 	return conn;
 }
 
-static PGconn *
-connect_target(RunShared *run, int target, bool watch_stop)
+PGconn *
+LibpqConnectTarget(RunShared *run, int target, bool watch_stop)
 {
 	return connect_target_within(run, target, watch_stop, 0);
 }
@@ -666,10 +669,11 @@ connect_target(RunShared *run, int target, bool watch_stop)
 /*
  * Wait until the result of the command sent last has arrived.  Waiting
  * stops only for a cancel (or an interrupt), not for the end of the run:
- * the transaction under way may finish.
+ * the transaction under way may finish.  Without a run (the launching
+ * session, or init with a target) only an interrupt stops it.
  */
-static void
-await_result(PGconn *conn, RunShared *run, const char *what)
+void
+LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what)
 {
 	while (PQisBusy(conn))
 	{
@@ -693,7 +697,7 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 
 	if (!PQsendQuery(conn, sql))
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
-	await_result(conn, NULL, "could not query the target server");
+	LibpqAwaitResult(conn, NULL, "could not query the target server");
 	res = PQgetResult(conn);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
@@ -877,23 +881,30 @@ LibpqTargetConflicts(RunShared *run, int target)
 }
 
 /*
- * Does the run's workload only read?  select-only does, the other built-in
- * workloads write; scripts by the rule of script_readonly.c.
+ * Can a standby run the run's workload: does it, or do some of its
+ * scripts, only read?  select-only does, the other built-in workloads
+ * write; scripts are judged one by one by the rule of script_readonly.c
+ * and marked.  *all says whether everything reads; *why names what writes.
  */
 static bool
-workload_reads_only(const RunShared *p, char **why)
+workload_reads(RunShared *p, bool *all, char **why)
 {
 	if (p->script_area_size > 0)
-		return ScriptSetupReadsOnly(p, why);
-	if (p->wl.kind == WORKLOAD_SELECT_ONLY)
-		return true;
-	*why = psprintf("the built-in workload %s writes", p->workload);
-	return false;
+	{
+		int			reading = ScriptSetupMarkReadsOnly(p, why);
+
+		*all = *why == NULL;
+		return reading > 0;
+	}
+	*all = p->wl.kind == WORKLOAD_SELECT_ONLY;
+	if (!*all)
+		*why = psprintf("the built-in workload %s writes", p->workload);
+	return *all;
 }
 
 /*
- * A target in recovery (a standby) takes only a workload that reads: a
- * write workload is refused there before anything starts, with the
+ * A target in recovery (a standby) takes only what reads: a workload with
+ * nothing that reads is refused there before anything starts, with the
  * server's own SQLSTATE for a write in a read-only transaction.  Its
  * primary is named when the role may see the standby's WAL receiver (the
  * primary's conninfo itself is hidden from everyone but superusers).
@@ -903,6 +914,7 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 {
 	char	   *row[3];
 	char	   *why;
+	bool		all;
 
 	if (query_row(conn, "SELECT pg_catalog.pg_is_in_recovery(), "
 				  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
@@ -914,7 +926,7 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 	p->target[target].in_recovery = strcmp(row[0], "t") == 0;
 	if (!p->target[target].in_recovery)
 		return;
-	if (workload_reads_only(p, &why))
+	if (workload_reads(p, &all, &why))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -924,6 +936,52 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 					 "whose every statement reads, can run.",
 					 row[1][0] ? " (this standby streams from " : "", row[1],
 					 row[1][0] ? ")" : "")));
+}
+
+/*
+ * Scripts that both read and write, with standbys among the targets: the
+ * run is split as a read/write-splitting pooler splits a load, the clients
+ * of a standby drawing only among the scripts that read, those of a
+ * primary only among those that write (each by its weight).  With no
+ * primary among the targets the writes could run nowhere: refused.
+ */
+static void
+decide_split(RunShared *p)
+{
+	RunScriptArea *area = (RunScriptArea *) p->script_local;
+	int64		weight[2] = {0, 0};	/* of the scripts that write, that read */
+	bool		standby = false;
+	bool		primary = false;
+	bool		all;
+	char	   *why;
+
+	for (int i = 0; i < p->ntargets; i++)
+	{
+		standby |= p->target[i].in_recovery;
+		primary |= !p->target[i].in_recovery;
+	}
+	if (!standby || p->script_area_size == 0)
+		return;
+	(void) workload_reads(p, &all, &why);
+	if (all)
+		return;
+	if (!primary)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("the run's targets are all standbys (in recovery) and some of its scripts write"),
+				 errdetail("%s.", why),
+				 errhint("Add the primary to targets: its clients run the scripts that write, the "
+						 "standbys' clients those that only read.")));
+	for (int i = 0; i < area->nscripts; i++)
+		weight[area->script[i].reads_only] += area->script[i].weight;
+	if (weight[0] == 0 || weight[1] == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the scripts that %s have a weight of 0 in all", weight[1] == 0 ? "read" : "write"),
+				 errdetail("With standbys among the targets the run is split: the standbys' clients run "
+						   "the scripts that read, the primary's those that write."),
+				 errhint("Give a weight above 0 to a script of each kind.")));
+	p->split = true;
 }
 
 static void
@@ -975,7 +1033,7 @@ LibpqResolve(RunShared *p)
 
 		callback.arg = psprintf("%s: %s", which, p->target[i].display);
 		error_context_stack = p->targets_given ? &callback : callback.previous;
-		conn = connect_target(p, i, false);
+		conn = LibpqConnectTarget(p, i, false);
 		PG_TRY();
 		{
 			check_standby(conn, p, i, which);
@@ -1001,6 +1059,7 @@ LibpqResolve(RunShared *p)
 		PG_END_TRY();
 		error_context_stack = callback.previous;
 	}
+	decide_split(p);
 	return true;
 }
 

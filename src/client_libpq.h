@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * client_libpq.h
- *		What the libpq worker's event loop (client_mux.c) takes from the
- *		client path's connection and statement code (client_libpq.c).
+ *		What the libpq worker's event loop (client_mux.c) and init with a
+ *		target (dataset_remote.c) take from the client path's connection
+ *		and statement code (client_libpq.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +19,9 @@
 extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);
 extern void LibpqRefusePassword(void);
+extern void LibpqTargetConninfo(RunTarget *t, const char *target, const char *what);
+extern PGconn *LibpqConnectTarget(RunShared *run, int target, bool watch_stop);
+extern void LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what);
 extern PGconn *LibpqConnectStart(const RunShared *run, int target);
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);

@@ -2,7 +2,9 @@
  *
  * dataset.c
  *		pgbench_lab.init(): pgbench's four tables and their rows, made in the
- *		server; pgbench_lab.init_sql(): the statements it runs.
+ *		server; pgbench_lab.init_sql(): the statements it runs.  With a
+ *		target, init runs those statements on another server
+ *		(dataset_remote.c).
  *
  * init() runs in the caller's transaction, but almost nothing of the work
  * can: VACUUM refuses to run inside a function, and the rows are written
@@ -303,14 +305,21 @@ DatasetCheckExisting(Oid nspoid)
 		comment = GetComment(relid, RelationRelationId, 0);
 		if (get_rel_relkind(relid) != RELKIND_RELATION || comment == NULL ||
 			strncmp(comment, PGBL_DATASET_MARK, strlen(PGBL_DATASET_MARK)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_TABLE),
-					 errmsg("relation %s was not created by pgbench_lab.init",
-							quote_qualified_identifier(get_namespace_name(nspoid), name)),
-					 errdetail("init replaces only tables that carry the comment \"%s\".",
-							   PGBL_DATASET_MARK),
-					 errhint("Drop the table by hand, or run init with another schema first in search_path.")));
+			DatasetRefuseTable(get_namespace_name(nspoid), name);
 	}
+}
+
+/* The error for a table of init's names that init did not create. */
+void
+DatasetRefuseTable(const char *schema, const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DUPLICATE_TABLE),
+			 errmsg("relation %s was not created by pgbench_lab.init",
+					quote_qualified_identifier(schema, name)),
+			 errdetail("init replaces only tables that carry the comment \"%s\".",
+					   PGBL_DATASET_MARK),
+			 errhint("Drop the table by hand, or run init with another schema first in search_path.")));
 }
 
 /* ---- arguments -------------------------------------------------------- */
@@ -460,8 +469,9 @@ numeric_of(double v, int decimals)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-static void
-emit_steps(FunctionCallInfo fcinfo, const DatasetShared *sh)
+/* init's result rows, one per step done (the SRF is set up). */
+void
+DatasetEmitSteps(FunctionCallInfo fcinfo, const DatasetTimings *t)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
@@ -470,22 +480,26 @@ emit_steps(FunctionCallInfo fcinfo, const DatasetShared *sh)
 		Datum		values[4];
 		bool		nulls[4] = {false, false, false, false};
 
-		if (!sh->step_done[s])
+		if (!t->step_done[s])
 			continue;
 		values[0] = CStringGetTextDatum(DatasetStepName(s));
-		values[1] = numeric_of(sh->seconds[s], 3);
-		values[2] = Int64GetDatum(sh->rows[s]);
-		nulls[2] = sh->rows[s] < 0;
-		nulls[3] = nulls[2] || sh->seconds[s] <= 0;
-		values[3] = nulls[3] ? (Datum) 0 : numeric_of(sh->rows[s] / sh->seconds[s], 0);
+		values[1] = numeric_of(t->seconds[s], 3);
+		values[2] = Int64GetDatum(t->rows[s]);
+		nulls[2] = t->rows[s] < 0;
+		nulls[3] = nulls[2] || t->seconds[s] <= 0;
+		values[3] = nulls[3] ? (Datum) 0 : numeric_of(t->rows[s] / t->seconds[s], 0);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 }
 
 /*
  * pgbench_lab.init(scale int, fillfactor int DEFAULT 100,
- *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false)
+ *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
+ *                  target text DEFAULT NULL)
  * RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric)
+ *
+ * With a target, the data set is made on that server (dataset_remote.c).
+ * 0.1's declaration, callable until ALTER EXTENSION UPDATE, has no target.
  */
 Datum
 pgbench_lab_init(PG_FUNCTION_ARGS)
@@ -495,14 +509,23 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	BackgroundWorkerHandle *handle;
 	dsm_segment *seg;
 	DatasetShared *sh;
+	bool		remote = PG_NARGS() > 4 && !PG_ARGISNULL(4);
 
 	read_params(fcinfo, &p, pgbl_max_scale);
 	if (IsTransactionBlock())
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("pgbench_lab.init cannot run inside a transaction block"),
+				 remote ?
+				 errdetail("The target server commits each step on its own; a rollback here would not undo it.") :
 				 errdetail("Its worker commits on its own; a rollback here would not undo it."),
 				 errhint("Call it outside BEGIN ... COMMIT.")));
+	if (remote)
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		DatasetInitRemote(fcinfo, &p, text_to_cstring(PG_GETARG_TEXT_PP(4)));
+		return (Datum) 0;
+	}
 	PreventCommandIfReadOnly("pgbench_lab.init()");
 	PreventCommandDuringRecovery("pgbench_lab.init()");
 	nspoid = resolve_schema(&p);
@@ -514,7 +537,7 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	sh = dsm_segment_address(seg);
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_DONE)
 		dataset_raise(sh);
-	emit_steps(fcinfo, sh);
+	DatasetEmitSteps(fcinfo, &sh->timings);
 	cancel_on_dsm_detach(seg, dataset_terminate, PointerGetDatum(handle));
 	dsm_detach(seg);
 	return (Datum) 0;

@@ -9,13 +9,15 @@
  * dynamic shared memory segment; the worker runs every step and writes back
  * per-step timings, or the error that stopped it.  Both sides build the
  * statements they run from DatasetStatements(), which is also what
- * pgbench_lab.init_sql() shows.
+ * pgbench_lab.init_sql() shows.  With a target, init sends those statements
+ * to another server through libpq instead (dataset_remote.c).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBL_DATASET_H
 #define PGBL_DATASET_H
 
+#include "fmgr.h"
 #include "port/atomics.h"
 #include "storage/block.h"
 #include "storage/off.h"
@@ -70,6 +72,14 @@ typedef struct DatasetParams
 	char		schema[NAMEDATALEN];
 } DatasetParams;
 
+/* What each step of init took: its result rows (DatasetEmitSteps). */
+typedef struct DatasetTimings
+{
+	bool		step_done[DATASET_NSTEPS];
+	double		seconds[DATASET_NSTEPS];
+	int64		rows[DATASET_NSTEPS];	/* < 0: not applicable */
+} DatasetTimings;
+
 typedef struct DatasetShared
 {
 	uint32		magic;
@@ -83,9 +93,7 @@ typedef struct DatasetShared
 	/* written by the worker */
 	pg_atomic_uint32 state;
 	pg_atomic_uint32 step;		/* the step under way */
-	bool		step_done[DATASET_NSTEPS];
-	double		seconds[DATASET_NSTEPS];
-	int64		rows[DATASET_NSTEPS];	/* < 0: not applicable */
+	DatasetTimings timings;
 	WorkerError error;			/* what stopped it, for init() to raise */
 } DatasetShared;
 
@@ -93,6 +101,8 @@ typedef struct DatasetShared
 extern const char *DatasetStepName(DatasetStep step);
 extern List *DatasetStatements(DatasetStep step, const DatasetParams *p);
 extern void DatasetCheckExisting(Oid nspoid);
+extern void DatasetRefuseTable(const char *schema, const char *name);
+extern void DatasetEmitSteps(FunctionCallInfo fcinfo, const DatasetTimings *t);
 extern int64 DatasetRows(const DatasetParams *p, const char *table);
 
 /* dataset_pages.c */
@@ -104,6 +114,9 @@ typedef struct DatasetBtree DatasetBtree;
 extern DatasetBtree *DatasetBtreeBegin(Relation index);
 extern void DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off);
 extern void DatasetBtreeFinish(DatasetBtree *bt);
+
+/* dataset_remote.c: init with a target, through libpq */
+extern void DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target);
 
 /* dataset_worker.c */
 extern PGDLLEXPORT void pgbench_lab_dataset_main(Datum main_arg);

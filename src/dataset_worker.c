@@ -99,9 +99,9 @@ step_end(DatasetShared *sh, DatasetStep step, int64 rows)
 
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, step_start);
-	sh->seconds[step] = INSTR_TIME_GET_DOUBLE(now);
-	sh->rows[step] = rows;
-	sh->step_done[step] = true;
+	sh->timings.seconds[step] = INSTR_TIME_GET_DOUBLE(now);
+	sh->timings.rows[step] = rows;
+	sh->timings.step_done[step] = true;
 }
 
 static void

@@ -220,9 +220,7 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->name = SPI_getvalue(row, desc, 3);
 	s->about = SPI_getvalue(row, desc, 4);
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
-	/* a plan's steps give run()'s arguments up to sample_rate; threads and targets: run()'s defaults */
-	s->args[RUNNER_ARG_THREADS] = (NullableDatum) {(Datum) 0, true};
-	s->args[RUNNER_ARG_TARGETS] = (NullableDatum) {(Datum) 0, true};
+	/* a plan's steps give every argument of run() (start()'s) */
 	for (int a = 0; a < RUNNER_NARGS_STEP; a++)
 	{
 		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
@@ -251,7 +249,7 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
 							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
-							  "r.script, r.scripts, r.variables, r.sample_rate, "
+							  "r.script, r.scripts, r.variables, r.sample_rate, r.threads, r.targets, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
 							  "s.v OPERATOR(pg_catalog.->) 'system', "
 							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
@@ -266,7 +264,8 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "via pg_catalog.text, target pg_catalog.text, "
 							  "rate pg_catalog.float8, latency_limit pg_catalog.interval, "
 							  "script pg_catalog.text, scripts pg_catalog.text[], "
-							  "variables pg_catalog.jsonb, sample_rate pg_catalog.float8) ORDER BY s.i",
+							  "variables pg_catalog.jsonb, sample_rate pg_catalog.float8, "
+							  "threads pg_catalog.int4, targets pg_catalog.text[]) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);

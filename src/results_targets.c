@@ -31,11 +31,13 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/resowner.h"
 
 #include "client_libpq.h"
 #include "runner.h"
+#include "script_run.h"
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
@@ -137,6 +139,33 @@ finish_conflicts(RunShared *run, int t)
 	PG_END_TRY();
 }
 
+/*
+ * A split run: the scripts each target's clients draw from (those that
+ * read on a standby, those that write on a primary).
+ */
+static void
+split_targets(RunShared *run)
+{
+	RunScriptArea *area = RunScriptAreaOf(run, run->script_area);
+
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		Oid			types[3] = {INT8OID, INT4OID, TEXTARRAYOID};
+		Datum		v[3];
+		Datum	   *names = palloc(sizeof(Datum) * area->nscripts);
+		int			n = 0;
+
+		for (int s = 0; s < area->nscripts; s++)
+			if (area->script[s].reads_only == run->target[t].in_recovery)
+				names[n++] = CStringGetTextDatum(RunScriptText(area, area->script[s].name));
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(t + 1);
+		v[2] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
+		exec("UPDATE pgbench_lab.run_targets SET scripts = $3 WHERE run_id OPERATOR(pg_catalog.=) $1 "
+			 "AND target OPERATOR(pg_catalog.=) $2", 3, types, v, NULL, SPI_OK_UPDATE);
+	}
+}
+
 /* The end: each target's clients' figures, and the first error there. */
 static void
 finish_targets(RunShared *run)
@@ -203,5 +232,9 @@ ResultsTargets(RunShared *run, bool final)
 	if (final)
 		finish_targets(run);
 	else
+	{
 		insert_targets(run);
+		if (run->split)
+			split_targets(run);
+	}
 }

@@ -439,50 +439,76 @@ RunnerSlotsNeeded(const RunShared *p)
 }
 
 /*
- * Refuse a run that cannot get the worker slots it needs, before anything
- * starts, naming the max_worker_processes that would let it start now.
- * pgbench_lab workers that are still exiting (the run before, just ended)
- * are given a moment to go.
+ * The background worker slots free now for a run that needs "need" of
+ * them; *used gets those in use.  pgbench_lab workers that are still
+ * exiting (the run before, just ended) are given a moment to go.
  */
-void
-RunnerCheckSlots(const RunShared *p)
+static int
+free_slots(int need, int *used)
 {
-	int			need = RunnerSlotsNeeded(p);
 	int64		deadline = WorkerNowNs() + PGBL_SLOT_GRACE_MS * INT64CONST(1000000);
 
 	for (;;)
 	{
 		int			lab = 0;
-		int			used = workers_in_use(&lab);
-		int			free_slots = Max(max_worker_processes - used, 0);
+		int			free_now;
 
-		if (need <= free_slots)
-			return;
-		if (lab > 0 && WorkerNowNs() < deadline)
-		{
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 20L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-			continue;
-		}
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("this run needs %d background worker slots, %d are free",
-						need, free_slots),
-				 errdetail("%s; max_worker_processes is %d and %d slots are in use.",
-						   p->via == RUN_VIA_SPI ?
-						   psprintf("An in-server run needs one worker per client (%d) plus its coordinator",
-									p->clients) :
-						   psprintf("A libpq run needs one worker per thread (%d) plus its coordinator",
-									RunnerWorkers(p)),
-						   max_worker_processes, used),
-				 errhint("Set max_worker_processes to at least %d (changing it needs a restart)%s.",
-						 used + need,
-						 p->via == RUN_VIA_SPI ?
-						 ", or use fewer clients, or via => 'libpq', whose workers each drive many clients" :
-						 ", or use fewer threads")));
+		*used = workers_in_use(&lab);
+		free_now = Max(max_worker_processes - *used, 0);
+		if (need <= free_now || lab == 0 || WorkerNowNs() >= deadline)
+			return free_now;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 20L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/*
+ * Refuse a run that cannot get the worker slots it needs, before anything
+ * starts, naming the max_worker_processes that would let it start now.
+ */
+void
+RunnerCheckSlots(const RunShared *p)
+{
+	int			need = RunnerSlotsNeeded(p);
+	int			used;
+	int			free_now = free_slots(need, &used);
+
+	if (need <= free_now)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("this run needs %d background worker slots, %d are free",
+					need, free_now),
+			 errdetail("%s; max_worker_processes is %d and %d slots are in use.",
+					   p->via == RUN_VIA_SPI ?
+					   psprintf("An in-server run needs one worker per client (%d) plus its coordinator",
+								p->clients) :
+					   psprintf("A libpq run needs one worker per thread (%d) plus its coordinator",
+								RunnerWorkers(p)),
+					   max_worker_processes, used),
+			 errhint("Set max_worker_processes to at least %d (changing it needs a restart)%s.",
+					 used + need,
+					 p->via == RUN_VIA_SPI ?
+					 ", or use fewer clients, or via => 'libpq', whose workers each drive many clients" :
+					 ", or use fewer threads")));
+}
+
+/*
+ * pgbench_lab_internal.worker_slots_free(need integer) returns integer:
+ * the background worker slots free for a run that needs "need" of them
+ * (waiting, as a run's own check does, for the lab's exiting workers), so
+ * that an experiment's plan can leave out a run that could not start.
+ */
+PG_FUNCTION_INFO_V1(pgbench_lab_worker_slots_free);
+
+Datum
+pgbench_lab_worker_slots_free(PG_FUNCTION_ARGS)
+{
+	int			used;
+
+	PG_RETURN_INT32(free_slots(PG_ARGISNULL(0) ? 0 : PG_GETARG_INT32(0), &used));
 }
 
 /*

@@ -171,6 +171,8 @@ typedef struct RunShared
 	bool		targets_given;	/* targets =>, not target => */
 	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */
 	RunTarget	target[PGBL_TARGETS_MAX];
+	bool		split;			/* scripts that read run on the standbys,
+								 * those that write on the primaries */
 
 	/* control */
 	pg_atomic_uint32 phase;
@@ -239,7 +241,7 @@ typedef enum RunnerArg
 	RUNNER_ARG_THREADS = RUNNER_TAIL_START + RUNNER_TAIL_THREADS,
 	RUNNER_ARG_TARGETS = RUNNER_TAIL_START + RUNNER_TAIL_TARGETS,
 	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL,
-	RUNNER_NARGS_STEP = RUNNER_ARG_THREADS	/* those an experiment's plan gives */
+	RUNNER_NARGS_STEP = RUNNER_NARGS_START	/* those an experiment's plan gives */
 } RunnerArg;
 
 /*

@@ -6,8 +6,11 @@
  *
  * A standby refuses every write (25006), so a run whose workload writes
  * is refused before anything starts when one of its targets is in
- * recovery.  For the built-in workloads the answer is known (select-only
- * reads, the others write); for scripts it is decided here, by a rule
+ * recovery, and a run of scripts some of which read is split there (a
+ * standby's clients draw only among the scripts that read, a primary's
+ * among those that write: client_libpq.c).  For the built-in workloads
+ * the answer is known (select-only reads, the others write); for scripts
+ * it is decided here, script by script, by a rule
  * that is deliberately conservative and simple rather than a parser's:
  * every SQL command of every script of the run must be a series of
  * statements (split at semicolons) each of which begins with SELECT,
@@ -176,39 +179,56 @@ sql_reads_only(const char *sql, char **why)
 	return true;
 }
 
-/*
- * Do all the run's scripts only read (p->script_local, in the launching
- * session)?  If not, *why names the script, its line and the reason.
- */
-bool
-ScriptSetupReadsOnly(const RunShared *p, char **why)
+/* Does one script only read?  If not, *why says where and why not. */
+static bool
+script_reads_only(RunScriptArea *area, RunScript *rs, char **why)
 {
-	RunScriptArea *area = (RunScriptArea *) p->script_local;
+	ScriptProgram *prog = ScriptParse(RunScriptText(area, rs->name),
+									  RunScriptText(area, rs->body));
 
-	for (int s = 0; area != NULL && s < area->nscripts; s++)
+	for (int c = 0; c < prog->ncommands; c++)
 	{
-		RunScript  *rs = &area->script[s];
-		ScriptProgram *prog = ScriptParse(RunScriptText(area, rs->name),
-										  RunScriptText(area, rs->body));
+		ScriptCommand *cmd = &prog->commands[c];
+		char	   *reason;
 
-		for (int c = 0; c < prog->ncommands; c++)
+		if (cmd->kind != SCMD_SQL)
+			continue;
+		if (cmd->sql.tx.kind == STX_BEGIN && cmd->sql.tx.read_only == 0)
 		{
-			ScriptCommand *cmd = &prog->commands[c];
-			char	   *reason;
-
-			if (cmd->kind != SCMD_SQL)
-				continue;
-			if (cmd->sql.tx.kind == STX_BEGIN && cmd->sql.tx.read_only == 0)
-			{
-				*why = psprintf("script \"%s\", line %d: BEGIN READ WRITE", prog->name, cmd->line);
-				return false;
-			}
-			if (!sql_reads_only(cmd->sql.text, &reason))
-			{
-				*why = psprintf("script \"%s\", line %d: %s", prog->name, cmd->line, reason);
-				return false;
-			}
+			*why = psprintf("script \"%s\", line %d: BEGIN READ WRITE", prog->name, cmd->line);
+			return false;
+		}
+		if (!sql_reads_only(cmd->sql.text, &reason))
+		{
+			*why = psprintf("script \"%s\", line %d: %s", prog->name, cmd->line, reason);
+			return false;
 		}
 	}
 	return true;
+}
+
+/*
+ * Mark which of the run's scripts only read (p->script_local, in the
+ * launching session, before it is copied to the run's shared memory).
+ * Returns how many do; *why names the first that writes, its line and the
+ * reason (NULL when every script reads).
+ */
+int
+ScriptSetupMarkReadsOnly(RunShared *p, char **why)
+{
+	RunScriptArea *area = (RunScriptArea *) p->script_local;
+	int			n = 0;
+
+	*why = NULL;
+	for (int s = 0; area != NULL && s < area->nscripts; s++)
+	{
+		RunScript  *rs = &area->script[s];
+		char	   *reason = NULL;
+
+		rs->reads_only = script_reads_only(area, rs, &reason);
+		n += rs->reads_only;
+		if (!rs->reads_only && *why == NULL)
+			*why = reason;
+	}
+	return n;
 }

@@ -43,6 +43,8 @@ typedef struct ScriptCounter
 typedef struct RunScript
 {
 	int			weight;
+	bool		reads_only;		/* by script_readonly.c's rule: set when the
+								 * run has a standby among its targets */
 	int			ncommands;		/* of its program */
 	int			counter;		/* its first counter in a client's row: the
 								 * script's own, then one per command */
@@ -91,7 +93,7 @@ extern void ScriptSetupTargetScale(struct RunShared *p);
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
 /* script_readonly.c: whether every script only reads (for a standby) */
-extern bool ScriptSetupReadsOnly(const struct RunShared *p, char **why);
+extern int	ScriptSetupMarkReadsOnly(struct RunShared *p, char **why);
 
 /* script_run.c: in a client */
 typedef struct ScriptClient ScriptClient;

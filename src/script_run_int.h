@@ -94,6 +94,9 @@ struct ScriptClient
 	pg_prng_state prng;			/* the scripts' random functions */
 	pg_prng_state retry_prng;	/* as it was when the transaction began */
 	pg_prng_state choose;		/* which script runs next */
+	bool	   *eligible;		/* a split run: the scripts this client's
+								 * target takes (NULL: all of them) */
+	int			total_weight;	/* of those it takes */
 	ScriptEvalEnv env;
 	/* the transaction under way */
 	int			script;

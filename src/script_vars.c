@@ -278,6 +278,21 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 	sc->progs = palloc0(sizeof(Prog) * sc->nprogs);
 	for (int s = 0; s < sc->nprogs; s++)
 		setup_program(sc, &sc->progs[s], s);
+	sc->total_weight = sc->area->total_weight;
+	if (run->split)
+	{
+		/* a standby's clients take the scripts that read, a primary's the others */
+		bool		standby = run->target[RunnerClientTarget(run, client)].in_recovery;
+
+		sc->eligible = palloc(sizeof(bool) * sc->nprogs);
+		sc->total_weight = 0;
+		for (int s = 0; s < sc->nprogs; s++)
+		{
+			sc->eligible[s] = sc->area->script[s].reads_only == standby;
+			if (sc->eligible[s])
+				sc->total_weight += sc->area->script[s].weight;
+		}
+	}
 
 	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
 	sc->prng = states[client];
@@ -292,7 +307,10 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 	return sc;
 }
 
-/* The script of the next transaction, by weight; its random state kept. */
+/*
+ * The script of the next transaction, by weight among those the client
+ * takes; its random state kept.
+ */
 int
 ScriptClientChoose(ScriptClient *sc)
 {
@@ -300,10 +318,16 @@ ScriptClientChoose(ScriptClient *sc)
 
 	if (sc->nprogs > 1)
 	{
-		int64		w = (int64) pg_prng_uint64_range(&sc->choose, 1, sc->area->total_weight);
+		int64		w = (int64) pg_prng_uint64_range(&sc->choose, 1, sc->total_weight);
 
-		while (w > sc->area->script[s].weight)
-			w -= sc->area->script[s++].weight;
+		for (;; s++)
+		{
+			if (sc->eligible != NULL && !sc->eligible[s])
+				continue;
+			if (w <= sc->area->script[s].weight)
+				break;
+			w -= sc->area->script[s].weight;
+		}
 	}
 	sc->retry_prng = sc->prng;
 	return s;

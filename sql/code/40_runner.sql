@@ -84,6 +84,12 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_cancel';
 COMMENT ON FUNCTION pgbench_lab.cancel(bigint) IS
     'Stop a running run; it is recorded as cancelled with what it measured';
 
+-- The background worker slots free for a run needing "need" of them
+-- (src/runner.c); experiments' plans leave out a run that could not start.
+CREATE FUNCTION pgbench_lab_internal.worker_slots_free(need integer) RETURNS integer
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_worker_slots_free';
+
 CREATE FUNCTION pgbench_lab_internal.run_live(
     run_id bigint,
     OUT elapsed_seconds double precision,

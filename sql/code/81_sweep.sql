@@ -270,7 +270,8 @@ BEGIN
     finding := peak_text OPERATOR(pg_catalog.||) '. ' OPERATOR(pg_catalog.||) knee_text OPERATOR(pg_catalog.||) '.';
     SELECT c.limit_clients, c.words INTO cpu_limit_clients, cpu_text
       FROM pgbench_lab_internal.sweep_cpu(experiment_id, pk.run_id) c;
-    finding := pg_catalog.concat_ws(' ', finding, cpu_text);
+    finding := pg_catalog.concat_ws(' ', finding, cpu_text,
+                                    (SELECT l.words FROM pgbench_lab_internal.sweep_lag(experiment_id) l));
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.sweep_verdict(bigint, double precision) IS
@@ -351,25 +352,32 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 -- that the verdict, the report and the plot use the sweep's own.
 CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
                                        label text, settings jsonb, knee_threshold double precision,
-                                       scripts text[], variables jsonb, caller jsonb)
+                                       scripts text[], variables jsonb, via text, threads integer,
+                                       targets text[], caller jsonb)
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
                'label', label,
                'params', p.params OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
+                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables,
+                             'via', p.via, 'threads', threads,
+                             'targets', pg_catalog.cardinality(targets))),
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                     'variant', c.i, 'round', 1, 'about', 'settings',
                                     'run', pg_catalog.jsonb_build_object('clients', c.n,
                                                'duration', p.params OPERATOR(pg_catalog.->) 'duration',
-                                               'label', label, 'settings', p.params OPERATOR(pg_catalog.->) 'settings')
+                                               'label', label, 'settings', p.params OPERATOR(pg_catalog.->) 'settings',
+                                               'via', p.via, 'threads', threads, 'targets', pg_catalog.to_jsonb(targets))
                                            OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                                 ORDER BY c.i)
                            FROM pg_catalog.jsonb_array_elements(p.params OPERATOR(pg_catalog.->) 'clients')
                                 WITH ORDINALITY AS c(n, i)))
       FROM (SELECT pgbench_lab_internal.sweep_params(pgbench_lab_internal.experiment_workload(workload, scripts),
-                                                     clients, duration, settings, knee_threshold) AS params) p
+                                                     clients, duration, settings, knee_threshold) AS params,
+                   -- several servers are reached over libpq; the conninfos (which may
+                   -- hold passwords) go to the runs' arguments only, never to params
+                   coalesce(via, CASE WHEN targets IS NOT NULL THEN 'libpq' END) AS via) p
 $$;
 
 -- The procedure's INOUT columns.
@@ -451,6 +459,15 @@ BEGIN
             SELECT pg_catalog.format('  %7s  %s', s.clients, coalesce(s.waits, '-'))
               FROM pgbench_lab.sweep_summary(experiment_id) s;
     END IF;
+    IF EXISTS (SELECT FROM pgbench_lab_internal.sweep_lag_steps(experiment_id)) THEN
+        RETURN QUERY SELECT '';
+        RETURN QUERY SELECT 'Standby lag by clients (replay lag behind this server: largest, at the end, and its trend)';
+        RETURN QUERY
+            SELECT pg_catalog.format('  %7s  %s: %s, %s at the end, %s', l.clients, l.standby,
+                                     pg_catalog.pg_size_pretty(coalesce(l.top_bytes, 0)),
+                                     pg_catalog.pg_size_pretty(coalesce(l.last_bytes, 0)), l.trend)
+              FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l;
+    END IF;
     SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'TPS by clients';
@@ -468,7 +485,7 @@ BEGIN
          ORDER BY x.j;
     RETURN QUERY SELECT l FROM pgbench_lab_internal.report_knee_rule(experiment_id) AS l;
     SELECT * INTO v FROM pgbench_lab.sweep_verdict(experiment_id);
-    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee|CPU:|At the peak)') WITH ORDINALITY AS f(t, i),
+    RETURN QUERY SELECT x.w FROM pg_catalog.regexp_split_to_table(v.finding, '(?<=\.) (?=Knee|CPU:|At the peak|Standby lag:)') WITH ORDINALITY AS f(t, i),
                                  pgbench_lab_internal.wrap(f.t, '') WITH ORDINALITY AS x(w, j)
                         ORDER BY f.i, x.j;
 END
@@ -485,6 +502,9 @@ CREATE PROCEDURE pgbench_lab.sweep(
     knee_threshold double precision DEFAULT 0.5,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
+    via text DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT peak_clients integer DEFAULT NULL,
     INOUT peak_tps double precision DEFAULT NULL,
@@ -492,15 +512,15 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT finding text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text) IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, bigint, integer, double precision, integer, text)',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text)',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], jsonb)', NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

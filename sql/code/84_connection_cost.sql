@@ -9,6 +9,9 @@
 -- The plan: the three paths in that order, under one label; any run that
 -- does not finish stops the experiment.  The target (which may hold a
 -- password) goes to the libpq runs' arguments only, never into params.
+-- The in-server run needs a worker slot per client: when this server has
+-- too few free, it is left out and said so (a connection storm of hundreds
+-- of clients is what the libpq paths, a few workers each, are for).
 CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients integer, duration interval,
                                                  target text, label text, scripts text[], variables jsonb,
                                                  caller jsonb)
@@ -18,6 +21,9 @@ SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
+    vias pg_catalog.text[] := ARRAY['spi', 'libpq', 'libpq-connect'];
+    free_slots pg_catalog.int4;
+    left_out pg_catalog.text;
 BEGIN
     IF (workload IS NULL AND scripts IS NULL) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
@@ -25,26 +31,45 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'connection_cost runs one workload, by time, three ways.';
     END IF;
+    -- a count out of range is refused by the runs' own checks
+    IF (clients OPERATOR(pg_catalog.>) 0) AND (clients OPERATOR(pg_catalog.<) 1000000) THEN
+        free_slots := pgbench_lab_internal.worker_slots_free((clients OPERATOR(pg_catalog.+) 1));
+        IF free_slots OPERATOR(pg_catalog.<) (clients OPERATOR(pg_catalog.+) 1) THEN
+            left_out := pg_catalog.format('%s clients in-server need %s background worker slots, one each and a '
+                                          'coordinator; %s are free of max_worker_processes = %s',
+                                          clients, (clients OPERATOR(pg_catalog.+) 1), free_slots,
+                                          pg_catalog.current_setting('max_worker_processes'));
+            vias := ARRAY['libpq', 'libpq-connect'];
+            RAISE NOTICE 'the in-server run is left out: %', left_out
+                USING HINT = pg_catalog.format('Set max_worker_processes to at least %s (a restart) to measure it too; '
+                                               'the libpq runs drive all their clients from a few workers.',
+                                               (((pg_catalog.current_setting('max_worker_processes')::pg_catalog.int4
+                                                  OPERATOR(pg_catalog.-) free_slots) OPERATOR(pg_catalog.+) clients) OPERATOR(pg_catalog.+) 1));
+        END IF;
+    END IF;
     RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
         'label', name, 'stop_on_failure', true,
         'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
-                      'settings', '[{"via": "spi"}, {"via": "libpq"}, {"via": "libpq-connect"}]'::pg_catalog.jsonb)
+                      'settings', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('via', v.via) ORDER BY v.i)
+                                     FROM pg_catalog.unnest(vias) WITH ORDINALITY AS v(via, i)))
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
+                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables,
+                      'in_server_left_out', left_out)),
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', v.i, 'round', 1,
                              'about', pg_catalog.format('the %s run', v.via),
                              'run', pg_catalog.jsonb_build_object('clients', clients,
                                         'duration', duration::pg_catalog.text, 'label', name, 'via', v.via,
-                                        'target', CASE WHEN v.i OPERATOR(pg_catalog.>) 1 THEN target END)
+                                        'target', CASE WHEN v.via OPERATOR(pg_catalog.<>) 'spi' THEN target END)
                                     OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
                              ORDER BY v.i)
-                    FROM pg_catalog.unnest(ARRAY['spi', 'libpq', 'libpq-connect']) WITH ORDINALITY AS v(via, i)));
+                    FROM pg_catalog.unnest(vias) WITH ORDINALITY AS v(via, i)));
 END
 $$;
 
 -- The procedure's INOUT columns: the label, the three runs, their TPS, the
 -- TPS of the libpq-connect run without connecting, its mean connection
--- time, the two ratios and a sentence.
+-- time, the two ratios and a sentence (which says why the in-server run is
+-- missing when it was left out).
 CREATE FUNCTION pgbench_lab_internal.connection_cost_result(id bigint)
 RETURNS TABLE (label text, spi_run_id bigint, libpq_run_id bigint, connect_run_id bigint,
                spi_tps double precision, libpq_tps double precision, connect_tps double precision,
@@ -53,28 +78,57 @@ RETURNS TABLE (label text, spi_run_id bigint, libpq_run_id bigint, connect_run_i
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH f AS (
-        SELECT e.label, s.run_id AS sid, l.run_id AS lid, c.run_id AS cid,
+    -- each variant's path as the plan gave it (params.settings[variant])
+    WITH x AS (
+        SELECT (e.params OPERATOR(pg_catalog.->) 'settings' OPERATOR(pg_catalog.->) (er.variant OPERATOR(pg_catalog.-) 1))
+                   OPERATOR(pg_catalog.->>) 'via' AS via,
+               r.run_id, r.tps, r.tps_without_connections, r.connection_avg_ms
+          FROM pgbench_lab.experiment_runs er
+          JOIN pgbench_lab.experiments e ON e.experiment_id OPERATOR(pg_catalog.=) er.experiment_id
+          JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) er.run_id
+         WHERE er.experiment_id OPERATOR(pg_catalog.=) id),
+    f AS (
+        SELECT e.label, e.params OPERATOR(pg_catalog.->>) 'in_server_left_out' AS left_out,
+               s.run_id AS sid, l.run_id AS lid, c.run_id AS cid,
                s.tps AS spi, l.tps AS libpq, c.tps AS conn, c.tps_without_connections AS conn_wo,
                c.connection_avg_ms AS ms,
                CASE WHEN l.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN s.tps OPERATOR(pg_catalog./) l.tps END AS spi_libpq,
                CASE WHEN c.tps OPERATOR(pg_catalog.<>) 0::pg_catalog.float8 THEN l.tps OPERATOR(pg_catalog./) c.tps END AS libpq_conn
           FROM pgbench_lab.experiments e
-          JOIN pgbench_lab.experiment_runs xs ON xs.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xs.variant OPERATOR(pg_catalog.=) 1
-          JOIN pgbench_lab.experiment_runs xl ON xl.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xl.variant OPERATOR(pg_catalog.=) 2
-          JOIN pgbench_lab.experiment_runs xc ON xc.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND xc.variant OPERATOR(pg_catalog.=) 3
-          JOIN pgbench_lab.runs s ON s.run_id OPERATOR(pg_catalog.=) xs.run_id
-          JOIN pgbench_lab.runs l ON l.run_id OPERATOR(pg_catalog.=) xl.run_id
-          JOIN pgbench_lab.runs c ON c.run_id OPERATOR(pg_catalog.=) xc.run_id
+          LEFT JOIN x s ON s.via OPERATOR(pg_catalog.=) 'spi'
+          LEFT JOIN x l ON l.via OPERATOR(pg_catalog.=) 'libpq'
+          LEFT JOIN x c ON c.via OPERATOR(pg_catalog.=) 'libpq-connect'
          WHERE e.experiment_id OPERATOR(pg_catalog.=) id)
     SELECT f.label, f.sid, f.lid, f.cid, f.spi, f.libpq, f.conn, f.conn_wo, f.ms, f.spi_libpq, f.libpq_conn,
-           pg_catalog.format('in-server %s tps; over persistent libpq connections %s tps (%s times fewer); '
-                             'with a new connection per transaction %s tps (%s times fewer than persistent), '
-                             '%s ms per connection',
-                             pg_catalog.round(f.spi::pg_catalog.numeric), pg_catalog.round(f.libpq::pg_catalog.numeric),
-                             pg_catalog.round(f.spi_libpq::pg_catalog.numeric, 1), pg_catalog.round(f.conn::pg_catalog.numeric),
-                             pg_catalog.round(f.libpq_conn::pg_catalog.numeric, 1), pg_catalog.round(f.ms::pg_catalog.numeric, 2))
+           CASE WHEN f.sid IS NULL
+                THEN pg_catalog.format('in-server not run (%s); over persistent libpq connections %s tps; ',
+                                       f.left_out, pg_catalog.round(f.libpq::pg_catalog.numeric))
+                ELSE pg_catalog.format('in-server %s tps; over persistent libpq connections %s tps (%s times fewer); ',
+                                       pg_catalog.round(f.spi::pg_catalog.numeric), pg_catalog.round(f.libpq::pg_catalog.numeric),
+                                       pg_catalog.round(f.spi_libpq::pg_catalog.numeric, 1)) END
+           OPERATOR(pg_catalog.||)
+           pg_catalog.format('with a new connection per transaction %s tps (%s times fewer than persistent)',
+                             pg_catalog.round(f.conn::pg_catalog.numeric),
+                             pg_catalog.round(f.libpq_conn::pg_catalog.numeric, 1))
+           OPERATOR(pg_catalog.||)
+           CASE WHEN f.ms IS NOT NULL
+                THEN pg_catalog.format(', %s ms per connection', pg_catalog.round(f.ms::pg_catalog.numeric, 2))
+                ELSE '' END
       FROM f
+$$;
+
+-- The report: the runs as sets of settings (their via), then the finding,
+-- which says why the in-server run is missing when it was left out.
+CREATE FUNCTION pgbench_lab_internal.report_connection_cost(experiment_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY SELECT l FROM pgbench_lab_internal.report_settings(experiment_id) AS l;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pgbench_lab_internal.wrap('Connection cost: ' OPERATOR(pg_catalog.||) r.finding, '')
+                   FROM pgbench_lab_internal.connection_cost_result(experiment_id) AS r;
+END
 $$;
 
 -- Bound to the experiments driver (src/experiment.c), with no SET clause:
@@ -107,7 +161,7 @@ REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, tex
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
 VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
         'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb)', NULL,
-        'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
+        'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_connection_cost(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,

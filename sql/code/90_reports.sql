@@ -347,6 +347,11 @@ BEGIN
                            pgbench_lab_internal.clients_text(t.clients), coalesce(t.transactions::pg_catalog.text, '-'),
                            pgbench_lab_internal.fmt(t.tps), pgbench_lab_internal.fmt(t.latency_avg_ms, 3),
                            coalesce(t.failures::pg_catalog.text, '-'));
+        IF t.scripts IS NOT NULL THEN
+            RETURN QUERY SELECT pg_catalog.format('     split run: its clients ran only the scripts that %s: %s',
+                               CASE WHEN t.in_recovery THEN 'read' ELSE 'write' END,
+                               pg_catalog.array_to_string(t.scripts, ', '));
+        END IF;
         IF t.clients_failed OPERATOR(pg_catalog.>) 0 THEN
             RETURN QUERY SELECT pg_catalog.format('     %s of its %s ended failed: %s', t.clients_failed,
                                pgbench_lab_internal.clients_text(t.clients), coalesce(t.error, 'no error recorded'));

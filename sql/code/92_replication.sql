@@ -75,3 +75,61 @@ BEGIN
     RETURN QUERY SELECT '';
 END
 $$;
+
+-- A sweep on a primary with standbys: each client count's lag per standby
+-- (the trend of lag_trend() over its run), for the sweep's report, and
+-- the finding's sentence naming the first count at which some standby's
+-- lag grew through the run: from there on the standbys do not keep up with
+-- the writes.  Nothing for a sweep whose runs recorded no standby.
+CREATE FUNCTION pgbench_lab_internal.sweep_lag_steps(experiment_id bigint)
+RETURNS TABLE (clients integer, standby text, trend text, top_bytes numeric, last_bytes numeric)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.clients, x.standby,
+           pgbench_lab_internal.lag_trend(pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second)),
+           pg_catalog.max(x.replay_lag_bytes),
+           (pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second DESC))[1]
+      FROM pgbench_lab_internal.sweep_steps(experiment_id) s
+      JOIN pgbench_lab.run_replication x ON x.run_id OPERATOR(pg_catalog.=) s.run_id
+     GROUP BY s.clients, x.standby
+     ORDER BY s.clients, x.standby
+$$;
+
+CREATE FUNCTION pgbench_lab_internal.sweep_lag(experiment_id bigint,
+    OUT growing_clients integer, OUT words text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    first_growing pg_catalog.record;
+    bounded_up_to pg_catalog.int4;
+    top pg_catalog.record;
+BEGIN
+    SELECT l.clients, l.standby, l.last_bytes INTO first_growing
+      FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
+     WHERE l.trend OPERATOR(pg_catalog.=) 'growing'
+     ORDER BY l.clients, l.standby LIMIT 1;
+    IF first_growing IS NULL THEN
+        SELECT l.clients, l.standby, l.top_bytes INTO top
+          FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
+         ORDER BY l.top_bytes DESC NULLS LAST, l.clients LIMIT 1;
+        IF top IS NOT NULL THEN
+            words := pg_catalog.format('Standby lag: bounded at every count (at most %s behind, %s at %s): the standbys kept up with the writes.',
+                                       pg_catalog.pg_size_pretty(coalesce(top.top_bytes, 0)), top.standby,
+                                       pgbench_lab_internal.clients_text(top.clients));
+        END IF;
+        RETURN;
+    END IF;
+    growing_clients := first_growing.clients;
+    SELECT pg_catalog.max(l.clients) INTO bounded_up_to
+      FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
+     WHERE l.clients OPERATOR(pg_catalog.<) first_growing.clients;
+    words := pg_catalog.format('Standby lag: %sgrowing through the run from %s on (%s was %s behind at its end): from there the standbys no longer keep up with the writes.',
+                               CASE WHEN bounded_up_to IS NOT NULL
+                                    THEN pg_catalog.format('bounded up to %s, ', pgbench_lab_internal.clients_text(bounded_up_to))
+                                    ELSE '' END,
+                               pgbench_lab_internal.clients_text(first_growing.clients), first_growing.standby,
+                               pg_catalog.pg_size_pretty(coalesce(first_growing.last_bytes, 0)));
+END
+$$;

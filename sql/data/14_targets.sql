@@ -20,6 +20,7 @@ CREATE TABLE pgbench_lab.run_targets (
     tps double precision,
     latency_avg_ms double precision,
     error text,
+    scripts text[],
     system jsonb,
     conflicts bigint,
     conflicts_by_kind jsonb,
@@ -35,6 +36,8 @@ COMMENT ON COLUMN pgbench_lab.run_targets.in_recovery IS
     'pg_is_in_recovery() on the target when the run started: a standby, which only reading workloads may run on';
 COMMENT ON COLUMN pgbench_lab.run_targets.clients_failed IS
     'Clients of this target that ended failed (a connection lost, an error that is not retried); error says why for the first';
+COMMENT ON COLUMN pgbench_lab.run_targets.scripts IS
+    'A split run (scripts that read and scripts that write, standbys among the targets): the scripts this target''s clients drew from, those that read on a standby, those that write on a primary; NULL otherwise';
 COMMENT ON COLUMN pgbench_lab.run_targets.tps IS
     'Transactions committed on this target per second of the run''s measured interval (the same interval for every target)';
 COMMENT ON COLUMN pgbench_lab.run_targets.system IS

@@ -105,24 +105,61 @@ def best_threads(c, workload, clients, seconds):
     return best
 
 
-def quiet_check():
+def quiet_check(settle=0, own=None):
     """Warn when the machine is not quiet: figures from a busy machine are
-    not figures.  Load average against the CPUs, and other PostgreSQL
-    processes than this benchmark's."""
-    cores = os.cpu_count() or 1
-    load1, load5, _ = os.getloadavg()
-    others = 0
+    not figures.  At the start: the load average against the CPUs, and no
+    PostgreSQL or pgbench process; settle gives the load left by the build
+    (or by work that just ended) up to that many seconds to decay first.
+    At the end (own: this benchmark's cluster, still running): the load
+    average is mostly the benchmark's own work, so only other processes
+    than its cluster's count."""
+    deadline = time.monotonic() + settle
+    while not machine_quiet(own) and time.monotonic() < deadline:
+        time.sleep(10)
+    return machine_quiet(own, report=True)
+
+
+def own_processes(own):
+    """The pids of the cluster own: its postmaster and the processes it forked."""
+    if own is None:
+        return set()
+    try:
+        with open(os.path.join(own.datadir, "postmaster.pid")) as f:
+            pm = int(f.readline())
+    except (OSError, ValueError):
+        return set()
+    pids = {pm}
     for pid in os.listdir("/proc"):
         if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pm:
+                        pids.add(int(pid))
+            except (OSError, ValueError, IndexError):
+                pass
+    return pids
+
+
+def machine_quiet(own=None, report=False):
+    cores = os.cpu_count() or 1
+    load1, load5, _ = os.getloadavg()
+    mine = own_processes(own)
+    others = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) not in mine:
             try:
                 with open(f"/proc/{pid}/comm") as f:
                     if f.read().strip() in ("postgres", "postmaster", "pgbench"):
                         others += 1
             except OSError:
                 pass
-    busy = load1 > 0.3 * cores or load5 > 0.5 * cores or others > 0
-    print(f"== machine: {cores} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min), "
-          f"{others} other PostgreSQL processes" + (
+    loaded = own is None and (load1 > 0.3 * cores or load5 > 0.5 * cores)
+    busy = loaded or others > 0
+    if not report:
+        return not busy
+    print(f"== machine: {cores} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min)"
+          + (", this benchmark's own work included" if own is not None else "")
+          + f", {others} other PostgreSQL processes" + (
               " -- WARNING: not quiet; these figures are not for publishing" if busy else ": quiet"),
           flush=True)
     return not busy
@@ -514,13 +551,14 @@ def main():
     c = Cluster("bench", {"shared_buffers": "512MB", "max_wal_size": "4GB",
                           "max_worker_processes": "80" if args.matrix else "16", "fsync": "on"})
     try:
-        quiet_check()
+        quiet_check(settle=600)
         c.start()
         print(f"== PostgreSQL {c.scalar('SHOW server_version')}, {os.cpu_count()} CPUs; "
               f"{args.rounds} rounds of {args.seconds} s, alternating; medians", flush=True)
         c.sql("CREATE EXTENSION pgbench_lab CASCADE")
         if args.matrix:
             matrix(c, args)
+            quiet_check(own=c)
             return
         table = Table()
         # the modes that run only some comparisons, on scale args.scale
@@ -532,7 +570,7 @@ def main():
             for fn in only[0]:
                 fn(c, table, args)
             table.show()
-            quiet_check()
+            quiet_check(own=c)
             return
         init_speed(c, table, args, 10)
         if not args.quick:
@@ -549,7 +587,7 @@ def main():
         telemetry_cost(c, table, args)
         memory(c, table, args)
         table.show()
-        quiet_check()
+        quiet_check(own=c)
     finally:
         c.destroy()
 

@@ -13,16 +13,18 @@ CREATE ROLE tap_granted;
 
 -- what a role with no grants may execute that can change anything (VOLATILE):
 -- only wait() and run_live(), which see only the caller's own runs (row
--- security), and the reports part's recording functions, whose C entry
--- point record() checks the caller; everything else PUBLIC may execute is
--- STABLE or IMMUTABLE (readers and formatters, under row security)
+-- security), the reports part's recording functions, whose C entry
+-- point record() checks the caller, and worker_slots_free(), a count of
+-- background workers that pg_stat_activity shows PUBLIC anyway; everything
+-- else PUBLIC may execute is STABLE or IMMUTABLE (readers and formatters,
+-- under row security)
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
        WHERE p.pronamespace IN ('pgbench_lab'::regnamespace, 'pgbench_lab_internal'::regnamespace)
          AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
     ARRAY['wait', 'run_live', 'record', 'experiment_begin', 'experiment_add', 'experiment_end',
-          'doc_invalid', 'cold_vs_warm_prepare'],
+          'doc_invalid', 'cold_vs_warm_prepare', 'worker_slots_free'],
     'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
@@ -45,7 +47,7 @@ SELECT function_privs_are('pgbench_lab', 'run',
           'text', 'text', 'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision',
           'integer', 'text[]'],
     'tap_nobody', '{}', 'run() is not executable by default');
-SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean'],
+SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean', 'text'],
     'tap_nobody', '{}', 'init() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'cancel', ARRAY['bigint'],
     'tap_nobody', '{}', 'cancel() is not executable by default');

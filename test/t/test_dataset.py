@@ -243,7 +243,7 @@ def test_worker_error_keeps_old_tables(lab):
 def role(lab):
     lab.sql("CREATE ROLE lab LOGIN")
     lab.sql("CREATE SCHEMA lab AUTHORIZATION lab")
-    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool) TO lab")
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO lab")
     return "lab"
 
 
@@ -265,7 +265,7 @@ def test_non_superuser_in_own_schema(lab, role):
 def test_nologin_role_through_set_role(lab):
     lab.sql("CREATE ROLE nolog NOLOGIN")
     lab.sql("CREATE SCHEMA nolog AUTHORIZATION nolog")
-    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool) TO nolog")
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO nolog")
     with lab.connect() as conn:
         conn.execute("SET ROLE nolog")
         conn.execute("SELECT * FROM pgbench_lab.init(1)")

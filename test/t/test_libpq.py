@@ -523,13 +523,15 @@ def test_bad_arguments_refused(lab, args, error):
     assert client_workers(lab) == 0
 
 
+CONNECTION_COST = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",
+                   "connect_tps", "connect_tps_without_connections", "connection_avg_ms",
+                   "spi_vs_libpq", "libpq_vs_connect", "finding"]
+
+
 def test_connection_cost(lab):
     with lab.connect() as conn:
         r = conn.execute("CALL pgbench_lab.connection_cost('select-only', 1, '1 s')").fetchone()
-    cols = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",
-            "connect_tps", "connect_tps_without_connections", "connection_avg_ms",
-            "spi_vs_libpq", "libpq_vs_connect", "finding"]
-    res = dict(zip(cols, r))
+    res = dict(zip(CONNECTION_COST, r))
     vias = lab.sql("SELECT via FROM pgbench_lab.runs WHERE label = %s ORDER BY run_id",
                    (res["label"],))
     assert vias == [("spi",), ("libpq",), ("libpq-connect",)]
@@ -672,3 +674,31 @@ def test_connects_are_concurrent(crowd):
         proxy.close()
         conn.close()
     crowd.poll(NO_CLIENTS)
+
+
+def test_connection_cost_leaves_out_the_in_server_run_without_slots(crowd):
+    """A connection storm of 240 clients: the libpq runs drive them from two
+    workers each; the in-server run would need 241 worker slots of 8, so it
+    is left out, before anything runs, and the result says why."""
+    notices = []
+    with crowd.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_hint)))
+        r = conn.execute("CALL pgbench_lab.connection_cost('select-only', 240, '1 s')").fetchone()
+    res = dict(zip(CONNECTION_COST, r))
+    assert res["spi_run_id"] is None and res["spi_tps"] is None and res["spi_vs_libpq"] is None
+    assert res["libpq_tps"] > 0 and res["connect_tps"] > 0
+    assert res["libpq_vs_connect"] == pytest.approx(res["libpq_tps"] / res["connect_tps"])
+    assert res["finding"].startswith("in-server not run (240 clients in-server need 241 background "
+                                     "worker slots"), res["finding"]
+    assert "max_worker_processes = 8" in res["finding"]
+    left_out = [n for n in notices if "in-server run is left out" in n[0]]
+    assert len(left_out) == 1 and "at least" in left_out[0][1], notices
+    runs = crowd.sql("SELECT via, clients, connections >= 240, status FROM pgbench_lab.runs "
+                     "WHERE label = %s ORDER BY run_id", (res["label"],))
+    assert runs == [("libpq", 240, True, "done"), ("libpq-connect", 240, True, "done")]
+    eid = crowd.scalar("SELECT experiment_id FROM pgbench_lab.experiments WHERE label = %s",
+                       (res["label"],))
+    text = "\n".join(r[0] for r in crowd.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert "in-server not run" in text and "libpq-connect" in text
+    crowd.poll(NO_CLIENTS)
+    assert target_backends(crowd) == 0

@@ -204,6 +204,11 @@ def test_no_function_calls_a_lookalike(lab):
         conn.execute("SET search_path = lab2, public, pg_catalog")
         conn.execute("SELECT count(*) FROM pgbench_lab.init(1)")
         conn.execute("CALL pgbench_lab.run('tpcb-like', transactions => 10)")
+        # init with a target: the target's session starts with public first too
+        conn.execute("CREATE SCHEMA lab3")
+        conn.execute("SELECT count(*) FROM pgbench_lab.init(1, target => %s)",
+                     (f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres "
+                      "options='-c search_path=lab3,public,pg_catalog'",))
     assert safe(lab, "SELECT count(*) FROM pgbench_lab.runs WHERE status = 'done'") >= 4
     assert new_trojans(lab) == []
 

@@ -6,7 +6,7 @@ lag grows and report() says so, resumed it stays bounded.  Nothing here
 asserts a speed."""
 import pytest
 
-from conftest import call_run as run, primary_and_standby
+from conftest import Background, call_run as run, primary_and_standby
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +96,41 @@ def test_export_import_carry_the_standbys_lag(pair, new_cluster):
         except Exception as e:
             assert getattr(e, "sqlstate", None) == "22023", e
             assert "$.runs[0].replication: second" in str(e) and "appears more than once" in str(e), e
+
+
+def test_sweep_names_the_count_where_lag_stops_being_bounded(pair):
+    """A sweep of split runs (tpcb-like on the primary, select-only on the
+    standby): bounded at 2 clients; the standby's replay is paused as the
+    4-client run starts, and the finding names 4 as where the standby's lag
+    stopped being bounded."""
+    primary, standby = pair
+    targets = [f"host=127.0.0.1 port={c.port} dbname=postgres user=postgres" for c in (primary, standby)]
+    conn = primary.connect()
+    try:
+        call = Background(conn, "CALL pgbench_lab.sweep(clients => '{2,4}', duration => '3 s', "
+                                "scripts => ARRAY['tpcb-like', 'select-only'], threads => 2, "
+                                "targets => %s, label => 'lag sweep')", (targets,))
+        primary.poll("SELECT count(*) = 1 FROM pgbench_lab.runs WHERE clients = 4 AND status = 'running' "
+                     "AND via = 'libpq'")
+        standby.sql("SELECT pg_wal_replay_pause()")
+        assert call.join(90) is None, call.error
+    finally:
+        standby.sql("SELECT pg_wal_replay_resume()")
+        conn.close()
+    eid = primary.scalar("SELECT experiment_id FROM pgbench_lab.experiments WHERE label = 'lag sweep'")
+    steps = primary.sql("SELECT clients, trend FROM pgbench_lab_internal.sweep_lag_steps(%s)", (eid,))
+    assert steps == [(2, steps[0][1]), (4, "growing")] and steps[0][1] == "bounded", steps
+    finding = primary.scalar("SELECT finding FROM pgbench_lab.sweep_verdict(%s)", (eid,))
+    assert "Standby lag: bounded up to 2 clients, growing through the run from 4 clients on" in finding, finding
+    text = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    i = text.index("Standby lag by clients (replay lag behind this server: largest, at the end, and its trend)")
+    assert text[i + 1].endswith(", bounded") and text[i + 2].endswith(", growing"), text[i:i + 3]
+    # the runs were split: the primary's clients wrote, the standby's read
+    scripts = primary.sql("SELECT t.target, t.scripts FROM pgbench_lab.run_targets t "
+                          "JOIN pgbench_lab.experiment_runs x USING (run_id) WHERE x.experiment_id = %s "
+                          "ORDER BY t.run_id, t.target", (eid,))
+    assert scripts == [(1, ["tpcb-like"]), (2, ["select-only"])] * 2, scripts
+    primary.poll("SELECT replay_lsn = pg_current_wal_lsn() FROM pg_stat_replication")
 
 
 @pytest.mark.parametrize("lags, trend", [

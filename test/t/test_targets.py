@@ -109,6 +109,39 @@ def test_split_run_over_a_primary_and_its_standby(pair):
     assert lines[i + 3] == f"  2  {rows[1][1]}" and "a standby (in recovery); 2 clients" in lines[i + 4]
 
 
+def test_split_run_writes_on_the_primary_and_reads_on_the_standby(pair):
+    """Scripts that write and scripts that read, over a primary and its
+    standby: the primary's clients run only tpcb-like, the standby's only
+    select-only, each target's figures are its own scripts'."""
+    primary, standby = pair
+    primary.sql("TRUNCATE pgbench_history")
+    with primary.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(scripts => ARRAY['tpcb-like', 'select-only@5'], clients => 4, "
+                           "duration => '2 s', via => 'libpq', threads => 2, targets => %s)",
+                           (targets(primary, standby),)).fetchone()
+    assert row[1] == "done" and row[2] > 0, row
+    rid = row[0]
+    rows = primary.sql("SELECT target, in_recovery, scripts, transactions FROM pgbench_lab.run_targets "
+                       "WHERE run_id = %s ORDER BY target", (rid,))
+    assert [r[:3] for r in rows] == [(1, False, ["tpcb-like"]), (2, True, ["select-only"])], rows
+    per_script = dict(primary.sql("SELECT name, transactions FROM pgbench_lab.run_scripts WHERE run_id = %s",
+                                  (rid,)))
+    # every tpcb-like transaction was the primary's, each one history row
+    assert per_script["tpcb-like"] == rows[0][3] == primary.scalar("SELECT count(*) FROM pgbench_history") > 0
+    assert per_script["select-only"] == rows[1][3] > 0, (per_script, rows)
+    lines = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,))]
+    assert "     split run: its clients ran only the scripts that write: tpcb-like" in lines, lines
+    assert "     split run: its clients ran only the scripts that read: select-only" in lines, lines
+    # nothing to split without a primary, or without a weight on one side
+    e = refused(primary, "SELECT pgbench_lab.start(scripts => ARRAY['tpcb-like', 'select-only'], clients => 2, "
+                "duration => '1 s', via => 'libpq', targets => %s)", (targets(standby, standby)[:1],), "25006")
+    assert "the run's targets are all standbys (in recovery) and some of its scripts write" in str(e), e
+    assert e.diag.message_hint.startswith("Add the primary to targets"), e.diag.message_hint
+    e = refused(primary, "SELECT pgbench_lab.start(scripts => ARRAY['tpcb-like', 'select-only@0'], clients => 2, "
+                "duration => '1 s', via => 'libpq', targets => %s)", (targets(primary, standby),), "22023")
+    assert "the scripts that read have a weight of 0 in all" in str(e), e
+
+
 def test_write_workload_with_a_standby_among_targets_is_refused(pair):
     primary, standby = pair
     e = refused(primary, "SELECT pgbench_lab.start('tpcb-like', 2, '1 s', via => 'libpq', targets => %s)",
