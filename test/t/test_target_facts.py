@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from conftest import primary_and_standby
 
 COLUMNS = ("target, target_display, server_version, in_recovery, settings, clients, clients_failed, "
-           "transactions, failures, tps, latency_avg_ms, error, system, conflicts, conflicts_by_kind")
+           "transactions, failures, tps, latency_avg_ms, error, system, conflicts, conflicts_by_kind, scripts")
 SPLIT = "Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)"
 
 
@@ -135,19 +135,21 @@ def test_a_snapshot_conflict_on_the_standby_is_counted(pair):
 
 
 def test_export_and_import_carry_the_targets(pair, new_cluster):
-    """Every run with targets so far (with the split run of this test, and
-    the conflicted one when the test above ran) exported and imported; the
-    first is a split run, over the primary and the standby."""
+    """Every run with targets so far (with the run of this test, split by
+    its scripts, and the conflicted one when the test above ran) exported
+    and imported; the first is over the primary and the standby."""
     primary, standby = pair
     with primary.connect() as conn:
-        conn.execute("CALL pgbench_lab.run('select-only', 2, '1 s', via => 'libpq', targets => %s)",
-                     ([conninfo(primary), conninfo(standby)],))
+        conn.execute("CALL pgbench_lab.run(scripts => ARRAY['tpcb-like', 'select-only'], clients => 2, "
+                     "duration => '1 s', via => 'libpq', targets => %s)", ([conninfo(primary), conninfo(standby)],))
     ids = [r for (r,) in primary.sql("SELECT DISTINCT run_id FROM pgbench_lab.run_targets ORDER BY 1")]
     doc = primary.scalar("SELECT pgbench_lab.export(%s::bigint[])", (ids,))
     assert all(len(r["targets"]) == len(rows(primary, r["run_id"])) for r in doc["runs"]), doc["runs"]
     # a standby's conflicts and system travel; a primary's NULL conflicts are left out
     first = doc["runs"][0]["targets"]
     assert "conflicts" not in first[0] and first[1]["conflicts"] >= 0 and "system" in first[1], first
+    split = doc["runs"][-1]["targets"]
+    assert [t["scripts"] for t in split] == [["tpcb-like"], ["select-only"]], split
     other = new_cluster("fimport")
     other.sql("CREATE EXTENSION pgbench_lab CASCADE")
     mapping = dict((s, i) for s, i in other.sql("SELECT source_id, id FROM pgbench_lab.import(%s) "
