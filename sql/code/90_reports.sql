@@ -497,7 +497,15 @@ BEGIN
         RETURN QUERY SELECT 'session settings: ' OPERATOR(pg_catalog.||) pgbench_lab_internal.settings_text(e.params OPERATOR(pg_catalog.->) 'settings');
     END IF;
     IF e.kind OPERATOR(pg_catalog.=) 'connection_cost' THEN
-        RETURN QUERY SELECT 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.';
+        RETURN QUERY SELECT CASE WHEN e.params OPERATOR(pg_catalog.?) 'in_server_left_out'
+                                 THEN 'The in-server run was left out (too few worker slots); variant 1 goes through libpq over kept connections, 2 with a new connection per transaction.'
+                                 ELSE 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.' END;
+    ELSIF EXISTS (SELECT FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                   WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND r.via OPERATOR(pg_catalog.<>) 'spi') THEN
+        RETURN QUERY SELECT pg_catalog.format('Figures are over libpq (%s): each statement paid a round trip through the protocol.',
+                                              pg_catalog.string_agg(DISTINCT r.via, ', '))
+                           FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                          WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id;
     ELSE
         RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
     END IF;

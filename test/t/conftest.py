@@ -7,6 +7,7 @@ the tests run as root the server commands run as "postgres".
 
 Tests wait for conditions with Cluster.poll(); none sleeps for a fixed time.
 """
+import contextlib
 import os
 import shutil
 import socket
@@ -229,6 +230,17 @@ def call_run(c, workload, **kw):
         row = conn.execute(f"CALL pgbench_lab.run(%(w)s{names})", dict(kw, w=workload)).fetchone()
     assert row[1] == "done", row
     return row[0]
+
+
+@contextlib.contextmanager
+def mute_server(connect_timeout=2):
+    """A conninfo with connect_timeout for a server that never answers: a
+    socket that listens and accepts nothing, for as long as the block."""
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(0)
+        yield (f"host=127.0.0.1 port={mute.getsockname()[1]} dbname=postgres user=postgres "
+               f"connect_timeout={connect_timeout}")
 
 
 class Background:

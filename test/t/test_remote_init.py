@@ -5,13 +5,12 @@ is refused as a target (25006); bad targets and a non-superuser without a
 password are refused before anything is written; a cancel leaves the
 target as it was.  Nothing asserts a speed."""
 import re
-import socket
 import time
 
 import psycopg
 import pytest
 
-from conftest import Background, primary_and_standby
+from conftest import Background, mute_server, primary_and_standby
 
 MARK = "created by pgbench_lab.init"
 STEPS = ["drop tables", "create tables", "primary keys", "generate data", "vacuum"]
@@ -139,10 +138,7 @@ def test_bad_targets_are_refused(pair):
         e = refused(primary, q, (target,), state)
         assert msg in str(e), (target, e)
     # a target that never answers: connect_timeout is honoured
-    with socket.socket() as mute:
-        mute.bind(("127.0.0.1", 0))
-        mute.listen(0)
-        dead = f"host=127.0.0.1 port={mute.getsockname()[1]} dbname=postgres user=postgres connect_timeout=2"
+    with mute_server() as dead:
         t0 = time.monotonic()
         e = refused(primary, q, (dead,), "08001")
         assert time.monotonic() - t0 < 15, "connect_timeout not honoured"

@@ -5,7 +5,7 @@ measured together and per target.  Short runs; nothing asserts a speed."""
 import psycopg
 import pytest
 
-from conftest import primary_and_standby
+from conftest import mute_server, primary_and_standby
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,6 @@ def test_write_workload_with_a_standby_among_targets_is_refused(pair):
 
 
 def test_bad_targets_are_refused_before_anything_starts(pair):
-    import socket
     import time
     primary, standby = pair
     p, s = conninfo(primary), conninfo(standby)
@@ -172,10 +171,7 @@ def test_bad_targets_are_refused_before_anything_starts(pair):
         e = refused(primary, start, args, state)
         assert msg in str(e), (args, e)
     # a target that never answers: connect_timeout is honoured, the run never starts
-    with socket.socket() as mute:
-        mute.bind(("127.0.0.1", 0))
-        mute.listen(0)
-        dead = f"host=127.0.0.1 port={mute.getsockname()[1]} dbname=postgres user=postgres connect_timeout=2"
+    with mute_server() as dead:
         t0 = time.monotonic()
         e = refused(primary, start, (2, "libpq", None, [p, dead]), "08001")
         assert time.monotonic() - t0 < 15, "connect_timeout not honoured"
