@@ -21,6 +21,7 @@ extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 extern void LibpqRefusePassword(void);
 extern void LibpqTargetConninfo(RunTarget *t, const char *target, const char *what);
 extern PGconn *LibpqConnectTarget(RunShared *run, int target, bool watch_stop);
+extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, bool watch_stop, int max_secs);
 extern void LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what);
 extern PGconn *LibpqConnectStart(const RunShared *run, int target);
 extern int	LibpqConnectTimeout(PGconn *conn);
