@@ -342,7 +342,8 @@ read_targets(ArrayType *arr, RunShared *p)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%d clients cannot cover %d targets", p->clients, n),
-				 errhint("Client i goes to targets[i %% n + 1]: give at least one client per target.")));
+				 errhint("Client i goes to targets[(i - 1) %% n + 1] (or as target_clients says): give "
+						 "at least one client per target.")));
 	for (int i = 0; i < n; i++)
 	{
 		char	   *what = psprintf("targets[%d]", i + 1);
@@ -367,6 +368,46 @@ read_targets(ArrayType *arr, RunShared *p)
 }
 
 /*
+ * target_clients: how many of the clients each target takes, in targets'
+ * order (clients 1 to c1 go to targets[1], the next c2 to targets[2], ...);
+ * one whole number of at least 1 per target, adding up to clients.
+ */
+static void
+read_target_clients(ArrayType *arr, RunShared *p)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	int64		sum = 0;
+
+	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT, &elems, &nulls, &n);
+	if (ARR_NDIM(arr) > 1 || n != p->ntargets)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_clients must have one element per target (%d), not %d", p->ntargets, n),
+				 errhint("target_clients[i] is how many clients targets[i] takes.")));
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("target_clients[%d] must not be NULL", i + 1)));
+		if (DatumGetInt32(elems[i]) < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("target_clients[%d] must be at least 1, not %d", i + 1, DatumGetInt32(elems[i])),
+					 errhint("Every target takes at least one client; leave a server out of targets instead.")));
+		sum += DatumGetInt32(elems[i]);
+		p->target_clients[i] = DatumGetInt32(elems[i]);
+	}
+	if (sum != p->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_clients add up to " INT64_FORMAT ", clients is %d", sum, p->clients),
+				 errhint("Give clients => " INT64_FORMAT ", the sum.", sum)));
+}
+
+/*
  * Read via and target, the first two arguments of the tail of start() and
  * run() (runner.h), into *p.  Also refuses what dblink would refuse, before
  * anything starts.
@@ -377,6 +418,8 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 	int			via_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VIA);
 	int			target_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET);
 	int			targets_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGETS);
+	int			tc_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET_CLIENTS);
+	bool		tc_given = tc_arg >= 0 && !PG_ARGISNULL(tc_arg);
 	char	   *via;
 
 	if (via_arg < 0 || target_arg < 0)
@@ -411,8 +454,18 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 					 errmsg("targets needs via libpq or libpq-connect"),
 					 errhint("In-server runs (via spi) use this database; leave targets NULL, "
 							 "or give via => 'libpq'.")));
+		if (tc_given)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("target_clients needs targets"),
+					 errhint("target_clients says how many clients each element of targets takes.")));
 		return;
 	}
+	if (tc_given && (targets_arg < 0 || PG_ARGISNULL(targets_arg)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target_clients needs targets"),
+				 errhint("target_clients says how many clients each element of targets takes.")));
 	if (targets_arg >= 0 && !PG_ARGISNULL(targets_arg))
 	{
 		if (!PG_ARGISNULL(target_arg))
@@ -422,6 +475,8 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 					 errhint("targets => ARRAY[...] lists every server of the run; "
 							 "target => names one.")));
 		read_targets(PG_GETARG_ARRAYTYPE_P(targets_arg), p);
+		if (tc_given)
+			read_target_clients(PG_GETARG_ARRAYTYPE_P(tc_arg), p);
 	}
 	else if (PG_ARGISNULL(target_arg))
 		local_conninfo(p);

@@ -79,7 +79,8 @@ static const struct
 	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
 	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
 	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
-	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}, {"targets", TEXTARRAYOID}
+	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}, {"targets", TEXTARRAYOID},
+	{"target_clients", INT4ARRAYOID}
 };
 
 static FunctionName
@@ -249,7 +250,7 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
 							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
 							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
-							  "r.script, r.scripts, r.variables, r.sample_rate, r.threads, r.targets, "
+							  "r.script, r.scripts, r.variables, r.sample_rate, r.threads, r.targets, r.target_clients, "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
 							  "s.v OPERATOR(pg_catalog.->) 'system', "
 							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
@@ -265,7 +266,8 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "rate pg_catalog.float8, latency_limit pg_catalog.interval, "
 							  "script pg_catalog.text, scripts pg_catalog.text[], "
 							  "variables pg_catalog.jsonb, sample_rate pg_catalog.float8, "
-							  "threads pg_catalog.int4, targets pg_catalog.text[]) ORDER BY s.i",
+							  "threads pg_catalog.int4, targets pg_catalog.text[], "
+							  "target_clients pg_catalog.int4[]) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);

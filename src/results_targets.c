@@ -50,12 +50,14 @@ exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int e
 static void
 insert_targets(RunShared *run)
 {
+	int			first = 0;
+
 	for (int t = 0; t < run->ntargets; t++)
 	{
 		RunTarget  *rt = &run->target[t];
-		Oid			types[8] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID, TEXTOID};
-		Datum		v[8];
-		char		nulls[9] = "        ";
+		Oid			types[9] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID, TEXTOID, INT4OID};
+		Datum		v[9];
+		char		nulls[10] = "         ";
 		int			clients = 0;
 
 		for (int i = 0; i < run->clients; i++)
@@ -72,10 +74,14 @@ insert_targets(RunShared *run)
 		v[6] = Int32GetDatum(clients);
 		v[7] = CStringGetTextDatum(rt->system);
 		nulls[7] = rt->system[0] ? ' ' : 'n';
+		/* with target_clients: the first client (from 1) of the target's block */
+		v[8] = Int32GetDatum(first + 1);
+		nulls[8] = run->target_clients[0] > 0 ? ' ' : 'n';
+		first += clients;
 		exec("INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, "
-			 "in_recovery, settings, clients, system) "
-			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8::pg_catalog.jsonb)",
-			 8, types, v, nulls, SPI_OK_INSERT);
+			 "in_recovery, settings, clients, system, first_client) "
+			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8::pg_catalog.jsonb, $9)",
+			 9, types, v, nulls, SPI_OK_INSERT);
 	}
 }
 

@@ -116,7 +116,8 @@ typedef struct RunClient
 /*
  * One server a libpq run's clients go to: the run's target (or this
  * server's own socket), or one element of its targets.  Client i goes to
- * target i % ntargets (RunnerClientTarget).  Its facts are read there by
+ * target i % ntargets, or with target_clients to the target whose block of
+ * clients holds it (RunnerClientTarget).  Its facts are read there by
  * the launching session before anything starts; a standby's conflict
  * counters are read again by the coordinator at the end.
  */
@@ -171,6 +172,9 @@ typedef struct RunShared
 	bool		targets_given;	/* targets =>, not target => */
 	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */
 	RunTarget	target[PGBL_TARGETS_MAX];
+	int			target_clients[PGBL_TARGETS_MAX];	/* target_clients =>: each
+													 * target's clients (0: spread
+													 * round-robin) */
 	bool		split;			/* scripts that read run on the standbys,
 								 * those that write on the primaries */
 
@@ -219,6 +223,7 @@ typedef enum RunnerTail
 	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
 	RUNNER_TAIL_THREADS,		/* since 0.2 */
 	RUNNER_TAIL_TARGETS,		/* since 0.2 */
+	RUNNER_TAIL_TARGET_CLIENTS, /* since 0.2 */
 	RUNNER_NTAIL
 } RunnerTail;
 
@@ -254,11 +259,25 @@ RunnerTailIndex(FunctionCallInfo fcinfo, int tail, RunnerTail which)
 	return tail + (int) which < PG_NARGS() ? tail + (int) which : -1;
 }
 
-/* The target a libpq run's client i connects to. */
+/*
+ * The target a libpq run's client i (from 0) connects to: round-robin, or
+ * with target_clients the first target's block of clients, then the
+ * second's, and so on.
+ */
 static inline int
 RunnerClientTarget(const RunShared *p, int client)
 {
-	return p->ntargets > 1 ? client % p->ntargets : 0;
+	if (p->ntargets <= 1)
+		return 0;
+	if (p->target_clients[0] == 0)
+		return client % p->ntargets;
+	for (int t = 0; t < p->ntargets - 1; t++)
+	{
+		if (client < p->target_clients[t])
+			return t;
+		client -= p->target_clients[t];
+	}
+	return p->ntargets - 1;
 }
 
 /* runner.c: validating, launching, reaping */

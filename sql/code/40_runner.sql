@@ -22,11 +22,12 @@ CREATE FUNCTION pgbench_lab.start(
     variables jsonb DEFAULT NULL,
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL)
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 RETURNS bigint
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_start';
-COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[]) IS
+COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
     'Start a run in background workers and return its run_id at once';
 
 -- C procedures with no SET clause: a procedure with one cannot commit.
@@ -58,10 +59,11 @@ CREATE PROCEDURE pgbench_lab.run(
     variables jsonb DEFAULT NULL,
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL)
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_run';
-COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[]) IS
+COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
     'Run a workload in background workers and return its headline figures';
 
 CREATE PROCEDURE pgbench_lab.wait(
@@ -110,7 +112,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 
-REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[]) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

@@ -335,16 +335,24 @@ BEGIN
         RETURN;
     END IF;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT CASE WHEN n OPERATOR(pg_catalog.>) 1
-                             THEN 'Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)'
-                             ELSE 'Target' END;
+    RETURN QUERY SELECT CASE WHEN n OPERATOR(pg_catalog.<=) 1 THEN 'Target'
+                             WHEN EXISTS (SELECT FROM pgbench_lab.run_targets x
+                                           WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id
+                                             AND x.first_client IS NOT NULL)
+                             THEN 'Targets (each took a block of clients, as target_clients gave; the same measured interval for all)'
+                             ELSE 'Targets (client i went to target (i - 1) % n + 1; the same measured interval for all)' END;
     FOR t IN SELECT * FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) target_lines.run_id
               ORDER BY x.target LOOP
         RETURN QUERY SELECT pg_catalog.format('  %s  %s', t.target, t.target_display);
         RETURN QUERY SELECT pg_catalog.format('     PostgreSQL %s%s, %s; %s, %s transactions, %s tps, latency avg %s ms, %s failures',
                            coalesce(t.server_version, '?'), pgbench_lab_internal.system_text(t.system),
                            CASE WHEN t.in_recovery THEN 'a standby (in recovery)' WHEN NOT t.in_recovery THEN 'not in recovery' ELSE 'recovery unknown' END,
-                           pgbench_lab_internal.clients_text(t.clients), coalesce(t.transactions::pg_catalog.text, '-'),
+                           pgbench_lab_internal.clients_text(t.clients)
+                           OPERATOR(pg_catalog.||) CASE WHEN t.first_client IS NOT NULL
+                                                        THEN pg_catalog.format(' (%s to %s)', t.first_client,
+                                                                               ((t.first_client OPERATOR(pg_catalog.+) t.clients) OPERATOR(pg_catalog.-) 1))
+                                                        ELSE '' END,
+                           coalesce(t.transactions::pg_catalog.text, '-'),
                            pgbench_lab_internal.fmt(t.tps), pgbench_lab_internal.fmt(t.latency_avg_ms, 3),
                            coalesce(t.failures::pg_catalog.text, '-'));
         IF t.scripts IS NOT NULL THEN

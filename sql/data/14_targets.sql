@@ -14,6 +14,7 @@ CREATE TABLE pgbench_lab.run_targets (
     in_recovery boolean,
     settings jsonb,
     clients integer NOT NULL,
+    first_client integer,
     clients_failed integer,
     transactions bigint,
     failures bigint,
@@ -32,6 +33,8 @@ COMMENT ON COLUMN pgbench_lab.run_targets.target IS
     'The position in targets => (1 for a run with one target); client i (from 1) went to target (i - 1) % n + 1';
 COMMENT ON COLUMN pgbench_lab.run_targets.target_display IS
     'The conninfo as given, without passwords';
+COMMENT ON COLUMN pgbench_lab.run_targets.first_client IS
+    'A run with target_clients: the first of this target''s block of clients (clients first_client to first_client + clients - 1, from 1); NULL when they were spread round-robin';
 COMMENT ON COLUMN pgbench_lab.run_targets.in_recovery IS
     'pg_is_in_recovery() on the target when the run started: a standby, which only reading workloads may run on';
 COMMENT ON COLUMN pgbench_lab.run_targets.clients_failed IS

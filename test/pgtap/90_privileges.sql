@@ -39,13 +39,14 @@ SELECT set_eq(
 -- every function that starts workers, changes data or touches shared buffers
 SELECT function_privs_are('pgbench_lab', 'start',
     ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'text', 'text',
-          'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision', 'integer', 'text[]'],
+          'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision', 'integer', 'text[]',
+          'integer[]'],
     'tap_nobody', '{}', 'start() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'run',
     ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'bigint',
           'text', 'bigint', 'double precision', 'double precision', 'double precision', 'bigint', 'text',
           'text', 'text', 'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision',
-          'integer', 'text[]'],
+          'integer', 'text[]', 'integer[]'],
     'tap_nobody', '{}', 'run() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean', 'text'],
     'tap_nobody', '{}', 'init() is not executable by default');

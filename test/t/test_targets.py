@@ -142,6 +142,34 @@ def test_split_run_writes_on_the_primary_and_reads_on_the_standby(pair):
     assert "the scripts that read have a weight of 0 in all" in str(e), e
 
 
+def test_target_clients_give_each_server_its_block(pair):
+    """One writer on the primary, three readers on the standby: clients 1
+    to 1 go to targets[1], 2 to 4 to targets[2]."""
+    primary, standby = pair
+    with primary.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(scripts => ARRAY['tpcb-like', 'select-only'], clients => 4, "
+                           "duration => '1 s', via => 'libpq', threads => 2, targets => %s, "
+                           "target_clients => '{1,3}')", (targets(primary, standby),)).fetchone()
+    assert row[1] == "done" and row[2] > 0, row
+    rows = primary.sql("SELECT target, clients, first_client, scripts, transactions > 0 FROM pgbench_lab.run_targets "
+                       "WHERE run_id = %s ORDER BY target", (row[0],))
+    assert rows == [(1, 1, 1, ["tpcb-like"], True), (2, 3, 2, ["select-only"], True)], rows
+    lines = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (row[0],))]
+    i = lines.index("Targets (each took a block of clients, as target_clients gave; the same measured interval for all)")
+    assert "; 1 client (1 to 1), " in lines[i + 2] and "; 3 clients (2 to 4), " in lines[i + 5], lines[i:i + 7]
+    p, s = targets(primary, standby)
+    start = ("SELECT pgbench_lab.start('select-only', %s, '1 s', via => 'libpq', targets => %s, "
+             "target_clients => %s::int[])")
+    for args, state, msg in [
+            ((2, None, [1, 1]), "22023", "target_clients needs targets"),
+            ((2, [p, s], [2]), "22023", "target_clients must have one element per target (2), not 1"),
+            ((2, [p, s], [0, 2]), "22023", "target_clients[1] must be at least 1, not 0"),
+            ((2, [p, s], [1, None]), "22004", "target_clients[2] must not be NULL"),
+            ((2, [p, s], [1, 2]), "22023", "target_clients add up to 3, clients is 2")]:
+        e = refused(primary, start, args, state)
+        assert msg in str(e), (args, e)
+
+
 def test_write_workload_with_a_standby_among_targets_is_refused(pair):
     primary, standby = pair
     e = refused(primary, "SELECT pgbench_lab.start('tpcb-like', 2, '1 s', via => 'libpq', targets => %s)",
@@ -181,7 +209,7 @@ def test_bad_targets_are_refused_before_anything_starts(pair):
     primary.sql("DO $$BEGIN CREATE ROLE tgt_alice LOGIN PASSWORD 'pw-alice-1'; "
                 "EXCEPTION WHEN duplicate_object THEN NULL; END$$")
     primary.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
-                "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[]) "
+                "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[]) "
                 "TO tgt_alice")
     before = runs(primary)
     with primary.connect() as conn:
