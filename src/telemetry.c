@@ -437,7 +437,10 @@ disk_deltas(Telemetry *tel, double interval_seconds, Datum *v, char *nulls)
 /*
  * Each standby's lag behind this server in the second, one row each, when
  * it has any (a primary, or a standby that others stream from): bytes from
- * the LSNs, times as the WAL senders last measured them.
+ * the LSNs, times as the WAL senders last measured them.  This server's
+ * position is read per row, after the WAL senders' positions (the view
+ * reads them all first): read before, a standby could pass it meanwhile
+ * and its lag come out negative.
  */
 static void
 write_replication(Telemetry *tel, int second)
@@ -460,10 +463,10 @@ write_replication(Telemetry *tel, int second)
 							   "pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000, "
 							   "pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000, "
 							   "pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) 1000 "
-							   "FROM pg_catalog.pg_stat_replication s, "
-							   "(SELECT CASE WHEN pg_catalog.pg_is_in_recovery() "
+							   "FROM pg_catalog.pg_stat_replication s "
+							   "CROSS JOIN LATERAL (SELECT s.pid, CASE WHEN pg_catalog.pg_is_in_recovery() "
 							   "THEN pg_catalog.pg_last_wal_receive_lsn() "
-							   "ELSE pg_catalog.pg_current_wal_lsn() END AS lsn) h",
+							   "ELSE pg_catalog.pg_current_wal_lsn() END AS lsn OFFSET 0) h",
 							   2, types, v, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record the standbys' lag: %s", SPI_result_code_string(rc));
