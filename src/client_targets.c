@@ -247,6 +247,13 @@ LibpqTargetConflicts(RunShared *run, int target)
  * write; scripts are judged one by one by the rule of script_readonly.c
  * and marked.  *all says whether everything reads; *why names what writes.
  */
+typedef struct WorkloadReads
+{
+	bool		some;			/* something reads: a standby may run it */
+	bool		all;			/* everything reads */
+	char	   *why;			/* what writes, when not all reads */
+} WorkloadReads;
+
 static bool
 workload_reads(RunShared *p, bool *all, char **why)
 {
@@ -271,11 +278,9 @@ workload_reads(RunShared *p, bool *all, char **why)
  * primary's conninfo itself is hidden from everyone but superusers).
  */
 static void
-check_standby(PGconn *conn, RunShared *p, int target, const char *which)
+check_standby(PGconn *conn, RunShared *p, int target, const char *which, const WorkloadReads *reads)
 {
 	char	   *row[3];
-	char	   *why;
-	bool		all;
 
 	if (query_row(conn, "SELECT pg_catalog.pg_is_in_recovery(), "
 				  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
@@ -287,12 +292,12 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
 	p->target[target].in_recovery = strcmp(row[0], "t") == 0;
 	if (!p->target[target].in_recovery)
 		return;
-	if (workload_reads(p, &all, &why))
+	if (reads->some)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 			 errmsg("%s is a standby (in recovery) and the run's workload writes", which),
-			 errdetail("%s.", why),
+			 errdetail("%s.", reads->why),
 			 errhint("Run it against the primary%s%s%s; on a standby only select-only, or scripts "
 					 "whose every statement reads, can run.",
 					 row[1][0] ? " (this standby streams from " : "", row[1],
@@ -307,14 +312,12 @@ check_standby(PGconn *conn, RunShared *p, int target, const char *which)
  * primary among the targets the writes could run nowhere: refused.
  */
 static void
-decide_split(RunShared *p)
+decide_split(RunShared *p, const WorkloadReads *reads)
 {
 	RunScriptArea *area = (RunScriptArea *) p->script_local;
 	int64		weight[2] = {0, 0};	/* of the scripts that write, that read */
 	bool		standby = false;
 	bool		primary = false;
-	bool		all;
-	char	   *why;
 
 	for (int i = 0; i < p->ntargets; i++)
 	{
@@ -323,14 +326,13 @@ decide_split(RunShared *p)
 	}
 	if (!standby || p->script_area_size == 0)
 		return;
-	(void) workload_reads(p, &all, &why);
-	if (all)
+	if (reads->all)
 		return;
 	if (!primary)
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("the run's targets are all standbys (in recovery) and some of its scripts write"),
-				 errdetail("%s.", why),
+				 errdetail("%s.", reads->why),
 				 errhint("Add the primary to targets: its clients run the scripts that write, the "
 						 "standbys' clients those that only read.")));
 	for (int i = 0; i < area->nscripts; i++)
@@ -382,9 +384,12 @@ bool
 LibpqResolve(RunShared *p)
 {
 	WorkloadParams first;
+	WorkloadReads reads = {false, false, NULL};
 
 	if (p->via == RUN_VIA_SPI)
 		return false;
+	/* what reads, judged (and the scripts marked) once for all the targets */
+	reads.some = workload_reads(p, &reads.all, &reads.why);
 	for (int i = 0; i < p->ntargets; i++)
 	{
 		PGconn	   *conn;
@@ -397,7 +402,7 @@ LibpqResolve(RunShared *p)
 		conn = LibpqConnectTarget(p, i, false);
 		PG_TRY();
 		{
-			check_standby(conn, p, i, which);
+			check_standby(conn, p, i, which, &reads);
 			if (i == 0)
 			{
 				if (p->script_area_size == 0)
@@ -420,6 +425,6 @@ LibpqResolve(RunShared *p)
 		PG_END_TRY();
 		error_context_stack = callback.previous;
 	}
-	decide_split(p);
+	decide_split(p, &reads);
 	return true;
 }

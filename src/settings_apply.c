@@ -694,7 +694,7 @@ check_restart_one(const char *name, const char *value, void *arg)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("parameter \"%s\" is not a restart-level setting", name),
-				 errhint("Compare it with settings => ARRAY['{}', '{\"%s\": \"...\"}']::jsonb[]: it needs no restart.", name)));
+				 errhint("Compare it with settings => ARRAY['{}', '{\"%s\": \"...\"}']::pg_catalog.jsonb[]: it needs no restart.", name)));
 	refuse_unchangeable(name, category, source, PGBL_RESTART_EXAMPLES);
 	if (strcmp(setting_vartype(name), "string") == 0)
 		ereport(ERROR,

@@ -508,14 +508,14 @@ BEGIN
         RETURN QUERY SELECT CASE WHEN e.params OPERATOR(pg_catalog.?) 'in_server_left_out'
                                  THEN 'The in-server run was left out (too few worker slots); variant 1 goes through libpq over kept connections, 2 with a new connection per transaction.'
                                  ELSE 'Variant 1 is in-server (no network round trips); 2 and 3 go through libpq.' END;
-    ELSIF EXISTS (SELECT FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
-                   WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND r.via OPERATOR(pg_catalog.<>) 'spi') THEN
-        RETURN QUERY SELECT pg_catalog.format('Figures are over libpq (%s): each statement paid a round trip through the protocol.',
-                                              pg_catalog.string_agg(DISTINCT r.via, ', '))
+    ELSE
+        -- the paths its runs took: in-server, or over libpq
+        RETURN QUERY SELECT CASE WHEN pg_catalog.bool_or(r.via OPERATOR(pg_catalog.<>) 'spi')
+                                 THEN pg_catalog.format('Figures are over libpq (%s): each statement paid a round trip through the protocol.',
+                                                        pg_catalog.string_agg(DISTINCT r.via, ', '))
+                                 ELSE 'Figures are in-server: no network round trips.' END
                            FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
                           WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id;
-    ELSE
-        RETURN QUERY SELECT 'Figures are in-server: no network round trips.';
     END IF;
     RETURN QUERY SELECT '';
     -- the body is the kind's report function (pgbench_lab.experiment_kinds)

@@ -102,34 +102,36 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    first_growing pg_catalog.record;
-    bounded_up_to pg_catalog.int4;
-    top pg_catalog.record;
+    l pg_catalog.record;
 BEGIN
-    SELECT l.clients, l.standby, l.last_bytes INTO first_growing
-      FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
-     WHERE l.trend OPERATOR(pg_catalog.=) 'growing'
-     ORDER BY l.clients, l.standby LIMIT 1;
-    IF first_growing IS NULL THEN
-        SELECT l.clients, l.standby, l.top_bytes INTO top
-          FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
-         ORDER BY l.top_bytes DESC NULLS LAST, l.clients LIMIT 1;
-        IF top IS NOT NULL THEN
-            words := pg_catalog.format('Standby lag: bounded at every count (at most %s behind, %s at %s): the standbys kept up with the writes.',
-                                       pg_catalog.pg_size_pretty(coalesce(top.top_bytes, 0)), top.standby,
-                                       pgbench_lab_internal.clients_text(top.clients));
-        END IF;
+    -- the steps read once: the first growing (count, standby, lag at its
+    -- end), the largest count before it, and the largest lag of all
+    SELECT pg_catalog.count(*) AS n,
+           (pg_catalog.array_agg(s.clients ORDER BY s.clients, s.standby) FILTER (WHERE s.trend OPERATOR(pg_catalog.=) 'growing'))[1] AS g_clients,
+           (pg_catalog.array_agg(s.standby ORDER BY s.clients, s.standby) FILTER (WHERE s.trend OPERATOR(pg_catalog.=) 'growing'))[1] AS g_standby,
+           (pg_catalog.array_agg(s.last_bytes ORDER BY s.clients, s.standby) FILTER (WHERE s.trend OPERATOR(pg_catalog.=) 'growing'))[1] AS g_last,
+           pg_catalog.array_agg(s.clients) AS counts,
+           (pg_catalog.array_agg(s.clients ORDER BY s.top_bytes DESC NULLS LAST, s.clients))[1] AS t_clients,
+           (pg_catalog.array_agg(s.standby ORDER BY s.top_bytes DESC NULLS LAST, s.clients))[1] AS t_standby,
+           pg_catalog.max(s.top_bytes) AS t_bytes
+      INTO l
+      FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) s;
+    IF l.n OPERATOR(pg_catalog.=) 0 THEN
         RETURN;
     END IF;
-    growing_clients := first_growing.clients;
-    SELECT pg_catalog.max(l.clients) INTO bounded_up_to
-      FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l
-     WHERE l.clients OPERATOR(pg_catalog.<) first_growing.clients;
+    IF l.g_clients IS NULL THEN
+        words := pg_catalog.format('Standby lag: bounded at every count (at most %s behind, %s at %s): the standbys kept up with the writes.',
+                                   pg_catalog.pg_size_pretty(coalesce(l.t_bytes, 0)), l.t_standby,
+                                   pgbench_lab_internal.clients_text(l.t_clients));
+        RETURN;
+    END IF;
+    growing_clients := l.g_clients;
     words := pg_catalog.format('Standby lag: %sgrowing through the run from %s on (%s was %s behind at its end): from there the standbys no longer keep up with the writes.',
-                               CASE WHEN bounded_up_to IS NOT NULL
-                                    THEN pg_catalog.format('bounded up to %s, ', pgbench_lab_internal.clients_text(bounded_up_to))
-                                    ELSE '' END,
-                               pgbench_lab_internal.clients_text(first_growing.clients), first_growing.standby,
-                               pg_catalog.pg_size_pretty(coalesce(first_growing.last_bytes, 0)));
+                               (SELECT pg_catalog.format('bounded up to %s, ', pgbench_lab_internal.clients_text(pg_catalog.max(c)))
+                                  FROM pg_catalog.unnest(l.counts) AS c
+                                 WHERE c OPERATOR(pg_catalog.<) l.g_clients
+                                HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0),
+                               pgbench_lab_internal.clients_text(l.g_clients), l.g_standby,
+                               pg_catalog.pg_size_pretty(coalesce(l.g_last, 0)));
 END
 $$;

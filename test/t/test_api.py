@@ -6,20 +6,13 @@ import re
 
 import pytest
 
-from conftest import Cluster
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture(scope="module")
-def lab():
-    c = Cluster("api")
-    try:  # a failed set-up must not leave a server running
-        c.start()
-        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-        yield c
-    finally:
-        c.destroy()
+def lab(node):
+    return node
 
 
 def documented():
