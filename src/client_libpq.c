@@ -521,16 +521,20 @@ LibpqConnError(PGconn *conn, const PGresult *res, int code, const char *what)
 
 /*
  * Wait until the socket is ready for "events", a latch is set or 100 ms
- * passed.  Raises an ERROR if the run's stop flag reached "stop_level"
- * (RUN_STOP_END or RUN_STOP_CANCEL).  Returns the events that happened.
+ * passed (less when "deadline_ns" comes sooner; 0: none).  Raises an ERROR
+ * if the run's stop flag reached "stop_level" (RUN_STOP_END or
+ * RUN_STOP_CANCEL).  Returns the events that happened.
  */
 static int
-wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level)
+wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level, int64 deadline_ns)
 {
 	int			rc;
+	long		ms = PGBL_LIBPQ_POLL_MS;
 
+	if (deadline_ns > 0)
+		ms = Max(Min(ms, (long) ((deadline_ns - WorkerNowNs()) / 1000000)), 0L);
 	rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | events,
-						   PQsocket(conn), PGBL_LIBPQ_POLL_MS, PG_WAIT_EXTENSION);
+						   PQsocket(conn), ms, PG_WAIT_EXTENSION);
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 	if (run != NULL && pg_atomic_read_u32(&run->stop) >= stop_level)
@@ -540,9 +544,13 @@ wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level)
 	return rc;
 }
 
-/* The options a connection gets from the run's settings (-c name=value). */
+/*
+ * The options a connection gets from the run's settings (-c name=value),
+ * and for a read of the target's facts its statement_timeout, last so that
+ * it wins.
+ */
 static char *
-settings_options(const RunShared *run, const char *given)
+settings_options(const RunShared *run, const char *given, int statement_timeout_ms)
 {
 	StringInfoData buf;
 	const char *p = run->settings;
@@ -563,12 +571,17 @@ settings_options(const RunShared *run, const char *given)
 		}
 		p = value + strlen(value) + 1;
 	}
+	if (statement_timeout_ms > 0)
+		appendStringInfo(&buf, "%s-c statement_timeout=%d", buf.len > 0 ? " " : "", statement_timeout_ms);
 	return buf.data;
 }
 
-/* Start connecting to a target of the run, with its settings as options. */
+/*
+ * Start connecting to a target of the run, with its settings as options
+ * (and statement_timeout_ms as its statement_timeout when above 0).
+ */
 PGconn *
-LibpqConnectStart(const RunShared *run, int target)
+LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms)
 {
 	PQconninfoOption *opts = PQconninfoParse(run->target[target].conninfo, NULL);
 	const char *keys[64];
@@ -589,7 +602,7 @@ LibpqConnectStart(const RunShared *run, int target)
 		if (strcmp(o->keyword, "options") == 0)
 		{
 			keys[n] = "options";
-			vals[n++] = settings_options(run, o->val);
+			vals[n++] = settings_options(run, o->val, statement_timeout_ms);
 		}
 	keys[n] = "fallback_application_name";
 	vals[n++] = "pgbench_lab";
@@ -664,17 +677,19 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
 }
 
 /*
- * Connect to the run's target; each wait is interruptible, any stop of the
- * run abandons the attempt, and connect_timeout bounds it (for each host of
- * the target in turn; when it expires the attempt fails, where libpq's
- * blocking connect would go on to the next host), or max_secs when that is
- * shorter (0: no cap).  Refuses a connection that did not use a password
- * when the run's role is not a superuser.
+ * Connect to the run's target; each wait is interruptible, the run's stop
+ * flag reaching stop_level abandons the attempt (0: it is not watched), and
+ * connect_timeout bounds it (for each host of the target in turn; when it
+ * expires the attempt fails, where libpq's blocking connect would go on to
+ * the next host), or max_secs when that is shorter (0: no cap).  Refuses a
+ * connection that did not use a password when the run's role is not a
+ * superuser.  statement_timeout_ms: as for LibpqConnectStart.
  */
 PGconn *
-LibpqConnectTargetWithin(RunShared *run, int target, bool watch_stop, int max_secs)
+LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
+						 int statement_timeout_ms)
 {
-	PGconn	   *conn = LibpqConnectStart(run, target);
+	PGconn	   *conn = LibpqConnectStart(run, target, statement_timeout_ms);
 
 	PG_TRY();
 	{
@@ -701,7 +716,7 @@ LibpqConnectTargetWithin(RunShared *run, int target, bool watch_stop, int max_se
 				deadline = WorkerNowNs() + timeout * NS_PER_SEC;
 			else if (timeout > 0 && WorkerNowNs() >= deadline)
 				LibpqConnectTimedOut(host, port, timeout);
-			if (wait_socket(conn, want, watch_stop ? run : NULL, RUN_STOP_END) & want)
+			if (wait_socket(conn, want, stop_level > 0 ? run : NULL, stop_level, deadline) & want)
 				st = PQconnectPoll(conn);
 		}
 		if (!superuser_arg(run->run_role) && !PQconnectionUsedPassword(conn))
@@ -719,21 +734,43 @@ LibpqConnectTargetWithin(RunShared *run, int target, bool watch_stop, int max_se
 PGconn *
 LibpqConnectTarget(RunShared *run, int target, bool watch_stop)
 {
-	return LibpqConnectTargetWithin(run, target, watch_stop, 0);
+	return LibpqConnectTargetWithin(run, target, watch_stop ? RUN_STOP_END : 0, 0, 0);
 }
 
 /*
  * Wait until the result of the command sent last has arrived.  Waiting
  * stops only for a cancel (or an interrupt), not for the end of the run:
- * the transaction under way may finish.  Without a run (the launching
- * session, or init with a target) only an interrupt stops it.
+ * the transaction under way may finish.  Without a run (init with a
+ * target) only an interrupt stops it.
  */
 void
 LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what)
 {
+	LibpqAwaitResultBy(conn, run, RUN_STOP_CANCEL, 0, 0, what);
+}
+
+/*
+ * The same, for a read of a target's facts: the run's stop flag reaching
+ * stop_level stops the wait too (without a run, or with stop_level 0, only
+ * an interrupt does), and when deadline_ns (WorkerNowNs()) passes the
+ * target has not answered within secs: an ERROR (08006) says so.
+ */
+void
+LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadline_ns, int secs,
+				   const char *what)
+{
 	while (PQisBusy(conn))
 	{
-		if ((wait_socket(conn, WL_SOCKET_READABLE, run, RUN_STOP_CANCEL) & WL_SOCKET_READABLE) &&
+		if (deadline_ns > 0 && WorkerNowNs() >= deadline_ns)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("%s: no answer within %d s", what, secs),
+					 errdetail("The server took the query and sent nothing back in time "
+							   "(a stalled, frozen or unreachable server?)."),
+					 errhint("A read of a target's facts waits at most %d s for them; "
+							 "statement_timeout is set to that much there too.", secs)));
+		if ((wait_socket(conn, WL_SOCKET_READABLE, stop_level > 0 ? run : NULL, stop_level,
+						 deadline_ns) & WL_SOCKET_READABLE) &&
 			!PQconsumeInput(conn))
 			LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
 	}

@@ -21,13 +21,16 @@ extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 extern void LibpqRefusePassword(void);
 extern void LibpqTargetConninfo(RunTarget *t, const char *target, const char *what);
 extern PGconn *LibpqConnectTarget(RunShared *run, int target, bool watch_stop);
-extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, bool watch_stop, int max_secs);
+extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
+										int statement_timeout_ms);
 extern void LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what);
-extern PGconn *LibpqConnectStart(const RunShared *run, int target);
+extern void LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadline_ns,
+							   int secs, const char *what);
+extern PGconn *LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms);
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
-extern char *LibpqTargetConflicts(RunShared *run, int target);
+extern char *LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level);
 extern char **LibpqBuiltinTexts(PGconn *conn, const RunShared *run);
 extern int	LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 							   char bufs[4][24], const char *params[4]);

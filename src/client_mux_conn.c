@@ -94,7 +94,7 @@ void
 MuxStartConnect(MuxConn *c, MuxState resume)
 {
 	c->connect_t0 = WorkerNowNs();
-	c->conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index));
+	c->conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index), 0);
 	pgbl_mux->dirty = true;
 	if (PQstatus(c->conn) == CONNECTION_BAD)
 		LibpqConnError(c->conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,

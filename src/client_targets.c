@@ -8,10 +8,18 @@
  * The launching session connects to every target in turn (with the checks
  * and the connect of client_libpq.c), reads the pgbench tables' schema and
  * scale as pgbench does at start-up, the server's settings, its system
- * facts where pgbench_lab is installed there, whether it is a standby, and
- * a standby's conflict counters; a standby is refused a workload with
- * nothing that reads (25006), and a run of scripts that read and scripts
- * that write over a primary and its standbys is split between them.
+ * facts where pgbench_lab is provably installed there (read_system), whether
+ * it is a standby, and a standby's conflict counters; a standby is refused
+ * a workload with nothing that reads (25006), and a run of scripts that
+ * read and scripts that write over a primary and its standbys is split
+ * between them.
+ *
+ * Every read of a target has a deadline (TargetRead): the launching
+ * session's, PGBL_LAUNCH_READ_TIMEOUT_S for one target's queries, which the
+ * caller's cancel also stops; the coordinator's at the run's end,
+ * PGBL_END_READ_TIMEOUT_S after a connect of at most
+ * PGBL_END_CONNECT_TIMEOUT_S, which cancel() also stops, and it waits
+ * outside any transaction (no snapshot, no xid held on this server).
  *
  *-------------------------------------------------------------------------
  */
@@ -42,24 +50,71 @@
 #include "runner.h"
 #include "script_run.h"
 
-#define PGBL_END_CONNECT_TIMEOUT_S	3	/* at most, for the facts read at a run's end */
+#define PGBL_END_CONNECT_TIMEOUT_S	3	/* at most, to connect for the read at a run's end */
+#define PGBL_END_READ_TIMEOUT_S		5	/* at most, for that read's queries */
+#define PGBL_LAUNCH_READ_TIMEOUT_S	10	/* at most, for the queries on one target at launch */
+
+/*
+ * Every read of a target has a deadline: the queries on one connection
+ * must all be answered within "secs" of its start (and the target is told
+ * statement_timeout = secs, so that it gives up too).  The read under way
+ * in this process: which run's stop flag it answers (none: an interrupt
+ * still stops it), and when it must be over.
+ */
+typedef struct TargetRead
+{
+	RunShared  *run;			/* whose stop flag is watched, or NULL */
+	uint32		stop_level;		/* ... from which level (RUN_STOP_*) */
+	int64		deadline_ns;	/* WorkerNowNs() by which it must be over */
+	int			secs;
+} TargetRead;
+
+static TargetRead target_read;
+
+static void
+begin_read(RunShared *run, uint32 stop_level, int secs)
+{
+	target_read.run = run;
+	target_read.stop_level = stop_level;
+	target_read.secs = secs;
+	target_read.deadline_ns = WorkerNowNs() + secs * INT64CONST(1000000000);
+}
 
 /* ---------------------------------------------------------------------
  * The launching session: the target's tables, before anything starts
  * ---------------------------------------------------------------------
  */
 
-/* Run one query on conn; its first row, as text values in *out. */
+static void
+await_read(PGconn *conn)
+{
+	LibpqAwaitResultBy(conn, target_read.run, target_read.stop_level, target_read.deadline_ns,
+					   target_read.secs, "could not query the target server");
+}
+
+/*
+ * Run one query on conn, within the read's deadline; its first row, as
+ * text values in *out.
+ */
 static int
 query_row(PGconn *conn, const char *sql, char **out, int ncols)
 {
 	PGresult   *res;
+	PGresult   *next;
 	int			n;
 
 	if (!PQsendQuery(conn, sql))
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
-	LibpqAwaitResult(conn, NULL, "could not query the target server");
+	/* PQgetResult blocks while libpq is busy: every one is awaited first */
+	await_read(conn);
 	res = PQgetResult(conn);
+	for (;;)
+	{
+		await_read(conn);
+		if ((next = PQgetResult(conn)) == NULL)
+			break;
+		PQclear(next);
+	}
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
 		PG_TRY();
@@ -74,10 +129,8 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 	}
 	n = PQntuples(res);
 	for (int i = 0; i < ncols && n > 0; i++)
-		out[i] = pstrdup(PQgetvalue(res, 0, i));
+		out[i] = pstrdup(PQgetvalue(res, 0, i));	/* '' for NULL */
 	PQclear(res);
-	while ((res = PQgetResult(conn)) != NULL)
-		PQclear(res);
 	return n;
 }
 
@@ -89,11 +142,19 @@ resolve_tables(PGconn *conn, RunShared *p)
 	char	   *nsp;
 	char	   *sql;
 
+	/*
+	 * Tables, not views: counting a view's rows would run whatever
+	 * functions its owner put in it, as the run's role.
+	 */
 	if (query_row(conn, "SELECT n.nspname, a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype "
 				  "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
 				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace JOIN pg_catalog.pg_attribute a "
 				  "ON a.attrelid OPERATOR(pg_catalog.=) c.oid AND a.attname OPERATOR(pg_catalog.=) 'aid' "
-				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_accounts')",
+				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_accounts') "
+				  "AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]) "
+				  "AND EXISTS (SELECT FROM pg_catalog.pg_class b WHERE b.relnamespace OPERATOR(pg_catalog.=) n.oid "
+				  "AND b.relname OPERATOR(pg_catalog.=) 'pgbench_branches' "
+				  "AND b.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]))",
 				  row, 2) != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -193,6 +254,79 @@ read_conflicts(PGconn *conn, char *out)
 		strlcpy(out, row[0], PGBL_CONFLICTS_MAX);
 }
 
+/*
+ * The target's system_info(), only where it is provably pgbench_lab's: a
+ * target need not have pgbench_lab, so the owner of its database could
+ * make a schema pgbench_lab with a function system_info() of their own,
+ * which a call by name would run as the run's role.  One catalog query,
+ * every name in it qualified, nothing found through the session's
+ * search_path, proves that extension pgbench_lab is installed there, that
+ * its schema pgbench_lab is a member of it (so CREATE EXTENSION made it: a
+ * schema someone else made first makes CREATE EXTENSION fail), that the
+ * zero-argument system_info() there is a member of it too, a C function of
+ * a superuser, and the only routine of that name in the schema (so no other
+ * could be chosen), that the schema's owner is a superuser and nobody else
+ * may CREATE in it, and that the run's role may execute the function.
+ * Only then is it called, qualified with the schema so proven, quoted;
+ * otherwise system stays '' and system_note says why.
+ */
+static void
+read_system(PGconn *conn, RunTarget *t)
+{
+	char	   *row[2];
+	char	   *nsp;
+	char	   *sql;
+
+	if (query_row(conn,
+				  "SELECT coalesce(x.nspname, ''), CASE WHEN e.oid IS NULL THEN 'pgbench_lab is not installed there' "
+				  "WHEN x.nspname IS NULL THEN 'its pgbench_lab.system_info() is not proven to be the extension''s "
+				  "(a member of it, in its own schema, which only a superuser may create in)' "
+				  "WHEN NOT x.may_execute THEN 'the run''s role there may not execute pgbench_lab.system_info()' "
+				  "ELSE '' END "
+				  "FROM (SELECT) AS one "
+				  "LEFT JOIN pg_catalog.pg_extension e ON e.extname OPERATOR(pg_catalog.=) 'pgbench_lab' "
+				  "LEFT JOIN LATERAL (SELECT n.nspname, pg_catalog.has_function_privilege(f.oid, 'EXECUTE') AS may_execute "
+				  "FROM pg_catalog.pg_namespace n "
+				  "JOIN pg_catalog.pg_depend dn ON dn.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass "
+				  "AND dn.objid OPERATOR(pg_catalog.=) n.oid AND dn.objsubid OPERATOR(pg_catalog.=) 0 "
+				  "AND dn.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass "
+				  "AND dn.refobjid OPERATOR(pg_catalog.=) e.oid AND dn.deptype OPERATOR(pg_catalog.=) 'e' "
+				  "JOIN pg_catalog.pg_proc f ON f.pronamespace OPERATOR(pg_catalog.=) n.oid "
+				  "AND f.proname OPERATOR(pg_catalog.=) 'system_info' AND f.pronargs OPERATOR(pg_catalog.=) 0 "
+				  "JOIN pg_catalog.pg_depend df ON df.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass "
+				  "AND df.objid OPERATOR(pg_catalog.=) f.oid AND df.objsubid OPERATOR(pg_catalog.=) 0 "
+				  "AND df.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass "
+				  "AND df.refobjid OPERATOR(pg_catalog.=) e.oid AND df.deptype OPERATOR(pg_catalog.=) 'e' "
+				  "JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) f.prolang "
+				  "AND l.lanname OPERATOR(pg_catalog.=) 'c' "
+				  "JOIN pg_catalog.pg_roles so ON so.oid OPERATOR(pg_catalog.=) n.nspowner AND so.rolsuper "
+				  "JOIN pg_catalog.pg_roles fo ON fo.oid OPERATOR(pg_catalog.=) f.proowner AND fo.rolsuper "
+				  "WHERE n.nspname OPERATOR(pg_catalog.=) 'pgbench_lab' "
+				  "AND NOT EXISTS (SELECT FROM pg_catalog.pg_proc o WHERE o.pronamespace OPERATOR(pg_catalog.=) n.oid "
+				  "AND o.proname OPERATOR(pg_catalog.=) 'system_info' AND o.oid OPERATOR(pg_catalog.<>) f.oid) "
+				  "AND NOT EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a "
+				  "WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' "
+				  "AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner)) AS x ON true",
+				  row, 2) != 1)
+		return;
+	if (row[1][0] != '\0')
+	{
+		strlcpy(t->system_note, row[1], PGBL_NOTE_MAX);
+		return;
+	}
+	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
+	if (nsp == NULL)
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	sql = psprintf("SELECT pg_catalog.jsonb_object_agg(s.name, s.value)::pg_catalog.text "
+				   "FROM %s.system_info() s", nsp);
+	PQfreemem(nsp);
+	if (query_row(conn, sql, row, 1) == 1 && jsonb_object_text(row[0], PGBL_TARGET_SYSTEM_MAX))
+		strlcpy(t->system, row[0], PGBL_TARGET_SYSTEM_MAX);
+	else
+		strlcpy(t->system_note, "its pgbench_lab.system_info() returned nothing that could be kept",
+				PGBL_NOTE_MAX);
+}
+
 static void
 read_target_facts(PGconn *conn, RunShared *p, int target)
 {
@@ -206,31 +340,29 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
 	if (p->target[target].in_recovery)
 		read_conflicts(conn, p->target[target].conflicts_start);
 	/* system_info(), on every target that has it: the first one's labels the run row */
-	if (query_row(conn, "SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL "
-				  "AND pg_catalog.has_function_privilege('pgbench_lab.system_info()', 'EXECUTE')",
-				  row, 1) != 1 || strcmp(row[0], "t") != 0)
-		return;
-	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(s.name, s.value)::pg_catalog.text "
-				  "FROM pgbench_lab.system_info() s", row, 1) == 1 &&
-		jsonb_object_text(row[0], PGBL_TARGET_SYSTEM_MAX))
-		strlcpy(p->target[target].system, row[0], PGBL_TARGET_SYSTEM_MAX);
+	read_system(conn, &p->target[target]);
 }
 
 /*
- * At the end of a run, in the coordinator: a standby target's conflict
- * counters again (read_conflicts), over a connection of its own that may
- * take at most PGBL_END_CONNECT_TIMEOUT_S to open.  Raises an ERROR when
- * the target cannot be reached or read (the caller leaves the figures
- * NULL); '' when it has no counters for the database.
+ * At the end of a run, in the coordinator, outside any transaction: a
+ * standby target's conflict counters again (read_conflicts), over a
+ * connection of its own that may take at most PGBL_END_CONNECT_TIMEOUT_S to
+ * open, its queries answered within PGBL_END_READ_TIMEOUT_S (the target's
+ * statement_timeout too).  The run's stop flag reaching stop_level (a
+ * cancel) stops it, unless 0.  Raises an ERROR when the target cannot be
+ * reached or read in time (the caller leaves the figures NULL, with why);
+ * '' when it has no counters for the database.
  */
 char *
-LibpqTargetConflicts(RunShared *run, int target)
+LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level)
 {
 	char	   *out = palloc0(PGBL_CONFLICTS_MAX);
-	PGconn	   *conn = LibpqConnectTargetWithin(run, target, false, PGBL_END_CONNECT_TIMEOUT_S);
+	PGconn	   *conn = LibpqConnectTargetWithin(run, target, stop_level, PGBL_END_CONNECT_TIMEOUT_S,
+												PGBL_END_READ_TIMEOUT_S * 1000);
 
 	PG_TRY();
 	{
+		begin_read(run, stop_level, PGBL_END_READ_TIMEOUT_S);
 		read_conflicts(conn, out);
 	}
 	PG_FINALLY();
@@ -399,9 +531,11 @@ LibpqResolve(RunShared *p)
 
 		callback.arg = psprintf("%s: %s", which, p->target[i].display);
 		error_context_stack = p->targets_given ? &callback : callback.previous;
-		conn = LibpqConnectTarget(p, i, false);
+		/* the caller's cancel stops every wait here (an interrupt) */
+		conn = LibpqConnectTargetWithin(p, i, 0, 0, PGBL_LAUNCH_READ_TIMEOUT_S * 1000);
 		PG_TRY();
 		{
+			begin_read(NULL, 0, PGBL_LAUNCH_READ_TIMEOUT_S);
 			check_standby(conn, p, i, which, &reads);
 			if (i == 0)
 			{

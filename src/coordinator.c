@@ -317,6 +317,8 @@ pgbench_lab_coordinator_main(Datum arg)
 	PG_TRY();
 	{
 		monitor(run, &res);
+		/* what is read on the targets at the end: outside any transaction */
+		ResultsTargetsReadEnd(run);
 		ResultsFinish(run, &res);
 	}
 	PG_CATCH();

@@ -14,15 +14,21 @@
  * its clients ended failed and the first one's error.  So a target that
  * went away mid-run is named, with why, while the others' figures stand.
  *
- * Each target's system_info() (where it has pgbench_lab and the role may
- * call it) goes in with its other facts.  For a standby, the run's recovery
- * conflicts there: its pg_stat_database_conflicts counters for the
- * target's database, read by the launching session at the start and again
- * here at the end over a connection of the coordinator's own, the
- * difference by kind.  They are the server's counters, so they count every
- * session's conflicts in that database over the run, not only the run's
- * clients'.  A standby that cannot be reached at the end (or sends
- * something unreadable) leaves them NULL: the run's results stand.
+ * Each target's system_info() (where it provably is pgbench_lab's and the
+ * role may call it; else system_note says why not) goes in with its other
+ * facts.  For a standby, the run's recovery conflicts there: its
+ * pg_stat_database_conflicts counters for the target's database, read by
+ * the launching session at the start and again at the end over a
+ * connection of the coordinator's own, the difference by kind.  They are
+ * the server's counters, so they count every session's conflicts in that
+ * database over the run, not only the run's clients'.
+ *
+ * The read at the end (ResultsTargetsReadEnd) comes before the results'
+ * transaction, outside any: while it waits for a standby, this server
+ * holds no snapshot and no xid for it.  It has a deadline (client_targets.c)
+ * and cancel() stops it.  A standby that cannot be reached or read in time
+ * at the end (or sends something unreadable) leaves its conflicts NULL with
+ * why in conflicts_error: the run's results stand.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,13 +37,31 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/resowner.h"
 
 #include "client_libpq.h"
 #include "runner.h"
 #include "script_run.h"
+
+/*
+ * What the read at the end found on each standby, kept (in the
+ * coordinator's process) for the results' transaction that follows: its
+ * counters ('' when it has none for the database), or why they were not
+ * read.
+ */
+typedef struct TargetEnd
+{
+	bool		read;			/* the read was made or tried */
+	char	   *conflicts;		/* jsonb text, or NULL */
+	char	   *error;			/* why not, or NULL */
+} TargetEnd;
+
+static TargetEnd target_end[PGBL_TARGETS_MAX];
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
@@ -55,9 +79,10 @@ insert_targets(RunShared *run)
 	for (int t = 0; t < run->ntargets; t++)
 	{
 		RunTarget  *rt = &run->target[t];
-		Oid			types[9] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID, TEXTOID, INT4OID};
-		Datum		v[9];
-		char		nulls[10] = "         ";
+		Oid			types[10] = {INT8OID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, INT4OID, TEXTOID, INT4OID,
+		TEXTOID};
+		Datum		v[10];
+		char		nulls[11] = "          ";
 		int			clients = 0;
 
 		for (int i = 0; i < run->clients; i++)
@@ -77,34 +102,125 @@ insert_targets(RunShared *run)
 		/* with target_clients: the first client (from 1) of the target's block */
 		v[8] = Int32GetDatum(first + 1);
 		nulls[8] = run->target_clients[0] > 0 ? ' ' : 'n';
+		/* why system is NULL, when the target was reached */
+		v[9] = CStringGetTextDatum(rt->system_note);
+		nulls[9] = rt->system_note[0] ? ' ' : 'n';
 		first += clients;
 		exec("INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, "
-			 "in_recovery, settings, clients, system, first_client) "
-			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8::pg_catalog.jsonb, $9)",
-			 9, types, v, nulls, SPI_OK_INSERT);
+			 "in_recovery, settings, clients, system, first_client, system_note) "
+			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8::pg_catalog.jsonb, $9, $10)",
+			 10, types, v, nulls, SPI_OK_INSERT);
 	}
 }
 
 /*
- * The end, for a standby whose counters were read at the start: read them
- * again and store the difference, in a subtransaction, so that a standby
- * that cannot be reached (or sends counters that do not subtract) leaves
- * conflicts NULL, with a line in the server log, rather than failing the
- * run's results.
+ * At the run's end, before the results' transaction and outside any (the
+ * coordinator calls it after its clients are gone): each standby's
+ * counters read again, for finish_conflicts.  A cancel() during the read
+ * stops it (unless the run was cancelled already: then each read has only
+ * its deadline); a standby not read in time is noted with why, in the log
+ * too, and the next one is read.
+ */
+void
+ResultsTargetsReadEnd(RunShared *run)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	uint32		level;
+
+	if (run->via == RUN_VIA_SPI)
+		return;
+	Assert(!IsTransactionState());
+	/*
+	 * Whether the run's role must connect with a password is a catalog
+	 * lookup: made here in a short transaction of its own, so that the
+	 * connects below find it cached (no catalog is read outside one, and no
+	 * invalidation is taken in until the next transaction).
+	 */
+	StartTransactionCommand();
+	(void) superuser_arg(run->run_role);
+	CommitTransactionCommand();
+	level = pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL ? 0 : RUN_STOP_CANCEL;
+	cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab targets' end", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		TargetEnd  *end = &target_end[t];
+
+		if (!run->target[t].in_recovery || run->target[t].conflicts_start[0] == '\0')
+			continue;
+		end->read = true;
+		if (level > 0 && pg_atomic_read_u32(&run->stop) >= level)
+		{
+			end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled before it was read");
+			continue;
+		}
+		pgstat_report_activity(STATE_RUNNING,
+							   psprintf("pgbench_lab coordinator: reading the recovery conflicts of target %d",
+										t + 1));
+		PG_TRY();
+		{
+			end->conflicts = MemoryContextStrdup(TopMemoryContext, LibpqTargetConflicts(run, t, level));
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			if (level > 0 && pg_atomic_read_u32(&run->stop) >= level &&
+				edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+				end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled while it was read");
+			else
+				end->error = MemoryContextStrdup(TopMemoryContext, edata->message);
+			ereport(LOG,
+					(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d were not read at its end: %s",
+							run->run_id, t + 1, edata->message)));
+		}
+		PG_END_TRY();
+		MemoryContextReset(cxt);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+
+/*
+ * The end, for a standby whose counters were read at the start and again
+ * at the end (ResultsTargetsReadEnd): store the difference, in a
+ * subtransaction, so that counters that do not subtract leave conflicts
+ * NULL, with a line in the server log, rather than failing the run's
+ * results; or why they were not read.
  */
 static void
 finish_conflicts(RunShared *run, int t)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
+	TargetEnd  *te = &target_end[t];
 
+	if (!te->read)
+		return;
+	if (te->error != NULL)
+	{
+		Oid			types[3] = {INT8OID, INT4OID, TEXTOID};
+		Datum		v[3];
+
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(t + 1);
+		v[2] = CStringGetTextDatum(te->error);
+		exec("UPDATE pgbench_lab.run_targets SET conflicts_error = $3 "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1 AND target OPERATOR(pg_catalog.=) $2",
+			 3, types, v, NULL, SPI_OK_UPDATE);
+		return;
+	}
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
 		Oid			types[4] = {INT8OID, INT4OID, TEXTOID, TEXTOID};
 		Datum		v[4];
-		char	   *end = LibpqTargetConflicts(run, t);
+		const char *end = te->conflicts;
 
 		if (end[0] != '\0')
 		{
@@ -139,7 +255,7 @@ finish_conflicts(RunShared *run, int t)
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
 		ereport(LOG,
-				(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d were not read at its end: %s",
+				(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d could not be recorded: %s",
 						run->run_id, t + 1, edata->message)));
 	}
 	PG_END_TRY();

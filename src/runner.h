@@ -36,6 +36,7 @@
 #define PGBL_TARGETS_MAX	8		/* targets => of one run */
 #define PGBL_VERSION_MAX	64		/* a target's server_version */
 #define PGBL_CONFLICTS_MAX	512		/* a standby's conflict counters as jsonb text */
+#define PGBL_NOTE_MAX		256		/* why a target's facts were not read */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
 #define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
@@ -129,6 +130,7 @@ typedef struct RunTarget
 	bool		in_recovery;	/* a standby */
 	char		settings[PGBL_SETTINGS_MAX];	/* its settings as jsonb text, or '' */
 	char		system[PGBL_TARGET_SYSTEM_MAX];	/* its system_info() as jsonb text, or '' */
+	char		system_note[PGBL_NOTE_MAX];	/* why system is '', or '' */
 	/* a standby's pg_stat_database_conflicts at the start, jsonb text, or '' */
 	char		conflicts_start[PGBL_CONFLICTS_MAX];
 } RunTarget;
@@ -303,6 +305,7 @@ extern char *LibpqTargetsDisplay(const RunShared *run);
 
 /* results_targets.c: pgbench_lab.run_targets, one row per target */
 extern void ResultsTargets(RunShared *run, bool final);
+extern void ResultsTargetsReadEnd(RunShared *run);
 
 /*
  * ... and a script's SQL over it (script_run.c), sent on the connection of

@@ -116,16 +116,33 @@ may_control(Oid owner)
 	return superuser() || has_privs_of_role(GetUserId(), owner);
 }
 
+/*
+ * Cancel a run that is going, or ending: after its duration, the clients
+ * finishing their last transactions and the coordinator reading its
+ * targets at the end stop too (and the run ends cancelled).  False when it
+ * was cancelled already.
+ */
+static bool
+stop_run(RunShared *run)
+{
+	uint32		expected = RUN_STOP_NONE;
+
+	if (!pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL) &&
+		(expected != RUN_STOP_END ||
+		 !pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL)))
+		return false;
+	WorkerSetLatchOf(run->coordinator_pid);
+	return true;
+}
+
 static void
 waiter_detach(dsm_segment *seg, Datum arg)
 {
 	RunShared  *run = (RunShared *) DatumGetPointer(arg);
-	uint32		expected = RUN_STOP_NONE;
 
 	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_FINISHED)
 		return;
-	if (pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL))
-		WorkerSetLatchOf(run->coordinator_pid);
+	(void) stop_run(run);
 }
 
 /* Procedures must run non-atomically to commit before they wait. */
@@ -291,12 +308,7 @@ pgbench_lab_cancel(PG_FUNCTION_ARGS)
 	if (run == NULL)
 		PG_RETURN_BOOL(false);
 	if (pg_atomic_read_u32(&run->phase) == RUN_PHASE_RUNNING)
-	{
-		uint32		expected = RUN_STOP_NONE;
-
-		stopped = pg_atomic_compare_exchange_u32(&run->stop, &expected, RUN_STOP_CANCEL);
-		WorkerSetLatchOf(run->coordinator_pid);
-	}
+		stopped = stop_run(run);
 	dsm_detach(seg);
 	PG_RETURN_BOOL(stopped);
 }

@@ -70,7 +70,8 @@ AS $$
             "server_version": "text", "in_recovery": "bool", "settings": "object", "clients": "count!",
             "clients_failed": "nonneg4", "transactions": "nonneg", "failures": "nonneg", "tps": "num",
             "latency_avg_ms": "num", "error": "text", "scripts": "array", "system": "object",
-            "conflicts": "int", "conflicts_by_kind": "object", "first_client": "count"}'::pg_catalog.jsonb
+            "conflicts": "int", "conflicts_by_kind": "object", "first_client": "count",
+            "system_note": "text", "conflicts_error": "text"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
             "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -571,7 +572,8 @@ BEGIN
     targets AS (
         INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, in_recovery, settings,
                                              clients, clients_failed, transactions, failures, tps, latency_avg_ms,
-                                             error, scripts, system, conflicts, conflicts_by_kind, first_client)
+                                             error, scripts, system, conflicts, conflicts_by_kind, first_client,
+                                             system_note, conflicts_error)
         SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'target')::numeric::integer, t OPERATOR(pg_catalog.->>) 'target_display',
                t OPERATOR(pg_catalog.->>) 'server_version', (t OPERATOR(pg_catalog.->>) 'in_recovery')::pg_catalog.bool,
                CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'object' THEN t OPERATOR(pg_catalog.->) 'settings' END,
@@ -585,7 +587,8 @@ BEGIN
                (t OPERATOR(pg_catalog.->>) 'conflicts')::numeric::bigint,
                CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'conflicts_by_kind') OPERATOR(pg_catalog.=) 'object'
                     THEN t OPERATOR(pg_catalog.->) 'conflicts_by_kind' END,
-               (t OPERATOR(pg_catalog.->>) 'first_client')::numeric::integer
+               (t OPERATOR(pg_catalog.->>) 'first_client')::numeric::integer,
+               t OPERATOR(pg_catalog.->>) 'system_note', t OPERATOR(pg_catalog.->>) 'conflicts_error'
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'targets', '[]')) AS x(t)),
     latency AS (
         INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
@@ -691,7 +694,7 @@ AS $$
         OPERATOR(pg_catalog.||) coalesce((
             SELECT pg_catalog.jsonb_build_object('targets', pg_catalog.jsonb_agg(
                        pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id',
-                           '{server_version,in_recovery,settings,clients_failed,transactions,failures,tps,latency_avg_ms,error,scripts,system,conflicts,conflicts_by_kind,first_client}')
+                           '{server_version,in_recovery,settings,clients_failed,transactions,failures,tps,latency_avg_ms,error,scripts,system,conflicts,conflicts_by_kind,first_client,system_note,conflicts_error}')
                        ORDER BY x.target))
               FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')

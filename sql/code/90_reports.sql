@@ -345,7 +345,11 @@ BEGIN
               ORDER BY x.target LOOP
         RETURN QUERY SELECT pg_catalog.format('  %s  %s', t.target, t.target_display);
         RETURN QUERY SELECT pg_catalog.format('     PostgreSQL %s%s, %s; %s, %s transactions, %s tps, latency avg %s ms, %s failures',
-                           coalesce(t.server_version, '?'), pgbench_lab_internal.system_text(t.system),
+                           coalesce(t.server_version, '?'),
+                           pgbench_lab_internal.system_text(t.system) OPERATOR(pg_catalog.||)
+                           CASE WHEN t.system IS NULL AND t.system_note IS NOT NULL
+                                THEN ' (its system facts not read: ' OPERATOR(pg_catalog.||) t.system_note OPERATOR(pg_catalog.||) ')'
+                                ELSE '' END,
                            CASE WHEN t.in_recovery THEN 'a standby (in recovery)' WHEN NOT t.in_recovery THEN 'not in recovery' ELSE 'recovery unknown' END,
                            pgbench_lab_internal.clients_text(t.clients)
                            OPERATOR(pg_catalog.||) CASE WHEN t.first_client IS NOT NULL
@@ -365,8 +369,11 @@ BEGIN
                                pgbench_lab_internal.clients_text(t.clients), coalesce(t.error, 'no error recorded'));
         END IF;
         IF t.in_recovery THEN
-            RETURN QUERY SELECT pg_catalog.format('     recovery conflicts during the run: %s',
-                               pgbench_lab_internal.conflicts_text(t.conflicts, t.conflicts_by_kind));
+            RETURN QUERY SELECT pg_catalog.format('     recovery conflicts during the run: %s%s',
+                               pgbench_lab_internal.conflicts_text(t.conflicts, t.conflicts_by_kind),
+                               CASE WHEN t.conflicts IS NULL AND t.conflicts_error IS NOT NULL
+                                    THEN ' (' OPERATOR(pg_catalog.||) t.conflicts_error OPERATOR(pg_catalog.||) ')'
+                                    ELSE '' END);
         END IF;
     END LOOP;
 END;

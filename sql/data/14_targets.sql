@@ -23,8 +23,10 @@ CREATE TABLE pgbench_lab.run_targets (
     error text,
     scripts text[],
     system jsonb,
+    system_note text,
     conflicts bigint,
     conflicts_by_kind jsonb,
+    conflicts_error text,
     PRIMARY KEY (run_id, target)
 );
 COMMENT ON TABLE pgbench_lab.run_targets IS
@@ -38,15 +40,19 @@ COMMENT ON COLUMN pgbench_lab.run_targets.first_client IS
 COMMENT ON COLUMN pgbench_lab.run_targets.in_recovery IS
     'pg_is_in_recovery() on the target when the run started: a standby, which only reading workloads may run on';
 COMMENT ON COLUMN pgbench_lab.run_targets.clients_failed IS
-    'Clients of this target that ended failed (a connection lost, an error that is not retried); error says why for the first';
+    'Clients of this target that ended failed (a connection lost, an error that is not retried, no answer within 3 s of the run''s end to a command under way); error says why for the first';
 COMMENT ON COLUMN pgbench_lab.run_targets.scripts IS
     'A split run (scripts that read and scripts that write, standbys among the targets): the scripts this target''s clients drew from, those that read on a standby, those that write on a primary; NULL otherwise';
 COMMENT ON COLUMN pgbench_lab.run_targets.tps IS
     'Transactions committed on this target per second of the run''s measured interval (the same interval for every target)';
 COMMENT ON COLUMN pgbench_lab.run_targets.system IS
-    'The target''s pgbench_lab.system_info() (name: value) read there before the run started; NULL where the extension is not installed or the run''s role may not call it';
+    'The target''s pgbench_lab.system_info() (name: value) read there before the run started; NULL where it was not read (system_note says why)';
+COMMENT ON COLUMN pgbench_lab.run_targets.system_note IS
+    'Why system is NULL: pgbench_lab is not installed there, its system_info() is not proven to be the extension''s (nothing of a target is called unless it is), or the run''s role may not execute it';
 COMMENT ON COLUMN pgbench_lab.run_targets.conflicts IS
     'A standby''s recovery conflicts during the run: the increase of its cumulative pg_stat_database_conflicts counters for the target''s database from the start to the end (every session''s there, not only the run''s clients''); NULL for a primary, or when the standby could not be read at the end';
+COMMENT ON COLUMN pgbench_lab.run_targets.conflicts_error IS
+    'Why a standby''s conflicts are NULL: its read at the end of the run failed (no connection within 3 s, no answer within 5 s, the run cancelled during it), with the reason';
 COMMENT ON COLUMN pgbench_lab.run_targets.conflicts_by_kind IS
     'conflicts by kind: tablespace, lock, snapshot, bufferpin, deadlock and, from PostgreSQL 16, active_logicalslot (the confl_ columns of pg_stat_database_conflicts)';
 

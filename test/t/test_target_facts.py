@@ -127,7 +127,7 @@ def test_a_snapshot_conflict_on_the_standby_is_counted(pair):
     assert got[3] is True and got[13] is not None and got[13] >= 1, got
     assert got[13] == sum(got[14].values()) and got[14]["snapshot"] >= 1 and set(got[14]) == kinds(standby), got
     # the cancelled reads failed in the clients (40001, not retried with max_tries 1)
-    assert got[8] >= 1 and got[6] == 0, got
+    assert got[8] >= 1 and got[6] == 0, (got[6], got[11])
     lines = report(primary, rid)
     i = lines.index("Target")
     assert lines[i + 3].startswith(f"     recovery conflicts during the run: {got[13]} (") and \
@@ -196,9 +196,13 @@ def test_a_standby_gone_by_the_end_leaves_its_conflicts_null(pair):
         assert got[1][3] is True and got[1][13] is None and got[1][14] is None, got[1]
         assert got[1][6] == 1 and got[0][6] == 0 and got[0][7] > 0, got
         assert "the recovery conflicts of target 2 were not read at its end" in primary.log()
+        # why, on the standby's row: it could not be connected to
+        why = primary.scalar("SELECT conflicts_error FROM pgbench_lab.run_targets WHERE run_id = %s "
+                             "AND target = 2", (rid,))
+        assert why.startswith("could not connect to the target server: "), why
         lines = report(primary, rid)
         assert ("     recovery conflicts during the run: not counted: the standby could not be read "
-                "at the end of the run") in lines, lines
+                f"at the end of the run ({why})") in lines, lines
     finally:
         standby.start()
         primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
