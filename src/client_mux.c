@@ -120,17 +120,51 @@ rebuild_set(void)
 }
 
 /*
- * The run stops: with a cancel every client ends now (transactions and
- * connects abandoned); at the end of the run, those between transactions
- * or connecting end, and those with a command under way finish it.
+ * A command under way at the run's end got no answer within
+ * PGBL_MUX_END_ANSWER_S (a frozen or cut-off server): the client ends
+ * failed, and says which target and why.
  */
 static void
-on_stop(MuxConn *c, uint32 stop)
+end_unanswered(MuxConn *c)
+{
+	char		msg[PGBL_WORKER_ERR_MAX];
+	char		detail[PGBL_WORKER_ERR_MAX];
+
+	/* the run's error names the target of a client when there are several */
+	snprintf(msg, sizeof(msg), "the target server sent no answer within %d s of the run's end",
+			 PGBL_MUX_END_ANSWER_S);
+	if (c->t0 > 0)
+		snprintf(detail, sizeof(detail),
+				 "Its transaction had been under way for %.1f s when the run ended; "
+				 "the server may be frozen, overloaded or cut off.  Its connection was closed.",
+				 (double) Max(c->end_seen - c->t0, 0) / NS_PER_SEC);
+	else
+		snprintf(detail, sizeof(detail),
+				 "A transaction was under way when the run ended; the server may be frozen, "
+				 "overloaded or cut off.  Its connection was closed.");
+	/* this, not an earlier failed transaction, is why the client ended */
+	c->cx.me->error.message[0] = '\0';
+	WorkerErrorSet(&c->cx.me->error, ERRCODE_CONNECTION_FAILURE, msg, detail, NULL);
+	MuxEndClient(c, CLIENT_ABORTED);
+}
+
+/*
+ * The run stops: with a cancel every client ends now (transactions and
+ * connects abandoned); at the end of the run, those between transactions
+ * or connecting end, and those with a command under way finish it, within
+ * PGBL_MUX_END_ANSWER_S.
+ */
+static void
+on_stop(MuxConn *c, uint32 stop, int64 now)
 {
 	if (c->state == MUX_DONE)
 		return;
 	if (stop == RUN_STOP_CANCEL || c->state != MUX_BUSY)
 		MuxEndClient(c, CLIENT_DONE);
+	else if (c->end_seen == 0)
+		c->end_seen = now;
+	else if (now - c->end_seen >= PGBL_MUX_END_ANSWER_S * NS_PER_SEC)
+		end_unanswered(c);
 }
 
 /* The timers due, and what the loop may sleep before the next (ms). */
@@ -147,7 +181,7 @@ run_timers(bool go)
 
 		MemoryContextReset(pgbl_mux->itercxt);
 		if (stop != RUN_STOP_NONE)
-			on_stop(c, stop);
+			on_stop(c, stop, now);
 		switch (c->state)
 		{
 			case MUX_READY:

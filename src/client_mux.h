@@ -22,6 +22,12 @@
 #include "client_libpq.h"
 
 #define PGBL_MUX_POLL_MS	100L	/* longest wait between stop checks */
+/*
+ * At the run's end, how long a command under way may still take: then its
+ * client ends failed, the target named (under the coordinator's 5 s grace,
+ * after which it terminates the workers still going).
+ */
+#define PGBL_MUX_END_ANSWER_S	3
 #define NS_PER_MS	INT64CONST(1000000)
 #define NS_PER_SEC	INT64CONST(1000000000)
 
@@ -78,6 +84,7 @@ typedef struct MuxConn
 	int64		connect_t0;
 	/* the transaction under way */
 	bool		in_xact;
+	int64		end_seen;		/* when it saw the run's end with a command under way */
 	WorkloadDraw d;
 	int			script;
 	int64		t0;

@@ -224,7 +224,8 @@ void
 MuxEndClient(MuxConn *c, ClientState end)
 {
 	MuxCloseConn(c);
-	c->cx.me->end_ns = WorkerNowNs();
+	/* one that got no answer at the end ran until it saw the end */
+	c->cx.me->end_ns = c->end_seen > 0 && end == CLIENT_ABORTED ? c->end_seen : WorkerNowNs();
 	ClientCountDueSlots(&c->cx);
 	pg_write_barrier();
 	pg_atomic_write_u32(&c->cx.me->state, end);

@@ -8,7 +8,10 @@
  * launching session the run id.  If any client cannot start, it stops the
  * others, records nothing and reports why, so a failed start leaves nothing
  * behind.  Then it starts the clock, writes one progress row per second,
- * stops the clients at the end (or on cancel), and commits the results.
+ * stops the clients at the end (or on cancel), reads what a libpq run reads
+ * on its targets at the end (outside any transaction, with a deadline), and
+ * commits the results.  A client whose worker had to be terminated because
+ * it did not stop in time is recorded as failed, with why.
  *
  * It logs in as the extension's owner: the result tables are writable only
  * by the extension.  The clients, not the coordinator, run the workload, as
@@ -248,6 +251,33 @@ monitor(RunShared *run, ResultsRun *res)
 	TelemetryWrite(&tel, second, (double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
 }
 
+/*
+ * After a worker had to be terminated at the run's end: its clients that
+ * were still going ended failed, and say why (not a cancel: those a cancel
+ * stopped are not failures).
+ */
+static void
+record_terminated(RunShared *run)
+{
+	char		msg[PGBL_WORKER_ERR_MAX];
+
+	if (pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL)
+		return;
+	for (int i = 0; i < run->clients; i++)
+	{
+		RunClient  *c = &run->client[i];
+
+		if (pg_atomic_read_u32(&c->state) != CLIENT_READY)
+			continue;
+		snprintf(msg, sizeof(msg),
+				 "did not stop within %d s of the run's end (its command under way got no answer?): "
+				 "its worker was terminated", (int) (STOP_GRACE_NS / NS_PER_SEC));
+		WorkerErrorSet(&c->error, ERRCODE_ADMIN_SHUTDOWN, msg, NULL, NULL);
+		pg_write_barrier();
+		pg_atomic_write_u32(&c->state, CLIENT_ABORTED);
+	}
+}
+
 /* Wait for the clients to exit; stuck ones are terminated after a grace. */
 static void
 wait_clients_gone(RunShared *run)
@@ -267,7 +297,11 @@ wait_clients_gone(RunShared *run)
 				all = false;
 		}
 		if (all)
+		{
+			if (terminated)
+				record_terminated(run);
 			return;
+		}
 		if (!terminated && WorkerNowNs() > deadline)
 		{
 			for (int i = 0; i < RunnerWorkers(run); i++)

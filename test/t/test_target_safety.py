@@ -12,7 +12,9 @@ it, with a primary and its real hot standby (pg_basebackup -R):
   open): the read ends at its deadline, holds no snapshot or xid on the
   primary while it waits, cancel() stops it, and the target's row says why;
 - the launching session's reads, stalled the same way: a deadline, and the
-  caller's cancel.
+  caller's cancel;
+- a standby frozen mid-run (SIGSTOP): its clients and its row say which
+  target and why, the run ends.
 
 Nothing asserts a speed: the deadlines are the code's own, the margins
 generous, every wait polls."""
@@ -383,3 +385,64 @@ def test_a_stalled_launch_read_has_a_deadline_and_answers_a_cancel(pair, how):
     finally:
         proxy.close()
     assert primary.scalar("SELECT count(*) FROM pgbench_lab.runs") == before
+
+
+def child_pids(ppid):
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == ppid:
+                pids.append(int(d))
+    return pids
+
+
+def test_a_frozen_standby_is_named_with_why(pair):
+    """The standby's postmaster and every process of it stopped (SIGSTOP)
+    mid-run: its client's command gets no answer; at the run's end it has
+    3 s to come (the code's rule), then the client ends failed, naming the
+    target and why, the primary's figures stand, and the end-of-run read of
+    the standby's conflicts fails at its own deadline, with why."""
+    primary, standby = pair
+    duration = 20
+    rid = primary.scalar("SELECT pgbench_lab.start('select-only', 2, %s::interval, via => 'libpq', targets => %s)",
+                         (f"{duration} s", [conninfo(primary), conninfo(standby)]))
+    standby.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                 "AND backend_type = 'client backend' AND state = 'active'")
+    postmaster = standby.postmaster_pid()
+    frozen = [postmaster]
+    os.kill(postmaster, signal.SIGSTOP)
+    try:
+        frozen += child_pids(postmaster)
+        for p in frozen[1:]:
+            os.kill(p, signal.SIGSTOP)
+        # the freeze came before the run's end (else the test proves nothing)
+        elapsed = primary.scalar("SELECT elapsed_seconds FROM pgbench_lab.active_runs WHERE run_id = %s", (rid,))
+        assert elapsed is not None and elapsed < duration, elapsed
+        with primary.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.wait(%s)", (rid,)).fetchone()
+    finally:
+        for p in reversed(frozen):
+            try:
+                os.kill(p, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+    assert row[1] == "failed", row
+    display = f"user='postgres' dbname='postgres' host='127.0.0.1' port='{standby.port}'"
+    assert row[7].startswith(f"client 2 (targets[2]: {display}): the target server sent no answer within 3 s "
+                             "of the run's end (SQLSTATE 08006)"), row[7]
+    assert "terminated?" not in row[7]
+    got = run_targets(primary, rid)
+    assert got[0][5] == 0 and got[0][6] is None and got[0][7] > 0, got[0]
+    assert got[1][5] == 1 and got[1][6].startswith(
+        "client 2: the target server sent no answer within 3 s of the run's end"), got[1]
+    assert got[1][3] is None and got[1][4] == "could not connect to the target server: timeout expired after 3 s", \
+        got[1]
+    lines = report(primary, rid)
+    assert any(x.startswith("     1 of its 1 client ended failed: client 2: the target server sent no answer")
+               for x in lines), lines
+    primary.poll("SELECT count(*) = 1 FROM pg_stat_replication WHERE state = 'streaming'")
