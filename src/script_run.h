@@ -50,6 +50,7 @@ typedef struct RunScript
 								 * script's own, then one per command */
 	Size		name;			/* offsets of its name and text in the area */
 	Size		body;
+	Size		owner;			/* ... of the role that saved it; 0: none */
 } RunScript;
 
 /* The area: this header, the scripts, the texts, then the counters. */

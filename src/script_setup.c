@@ -9,7 +9,12 @@
  * scripts => takes entries "name@weight" (weight 1 when not given, as
  * pgbench's -b and -f): the built-in names run pgbench's own scripts
  * through the interpreter, any other name is a script saved in
- * pgbench_lab.scripts.  script => is one script's text, named "script".
+ * pgbench_lab.scripts by the role the clients run as (the current user);
+ * another role's script is named "owner/name", and running it says so in
+ * a NOTICE.  A script's text is read once, here, and the run keeps it in
+ * its shared memory: what it saved later changes no run under way, and
+ * run_scripts records the text run.  script => is one script's text,
+ * named "script".
  * Every script is parsed here, so that a bad one is refused, with its
  * line and column, before anything starts.  The variables (pgbench's -D)
  * are a JSON object of names and scalar values; scale, unless given, is
@@ -25,6 +30,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "common/md5.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -77,11 +83,15 @@ static const struct
 
 #define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \
 	"or the name of a script saved in pgbench_lab.scripts; the weight is a whole number, 1 when not given."
+#define HINT_OWNER "A name in scripts is a script the calling role saved; another role's is named " \
+	"with its owner, as 'bob/hot_accounts'."
 
 typedef struct SetupScript
 {
 	char	   *name;
 	char	   *body;
+	char	   *owner;			/* the role that saved it; NULL: none */
+	bool		owner_named;	/* given as "owner/name" */
 	int			weight;
 	int			ncommands;
 } SetupScript;
@@ -92,33 +102,120 @@ refuse(int code, const char *msg, const char *hint)
 	ereport(ERROR, (errcode(code), errmsg("%s", msg), hint ? errhint("%s", hint) : 0));
 }
 
-/* A saved script's text, or NULL: as the caller sees pgbench_lab.scripts. */
-static char *
-saved_script(const char *name)
+/* The roles other than the caller that saved a name: the first, and up to 5. */
+typedef struct OtherOwners
 {
-	Oid			type = TEXTOID;
-	Datum		arg = CStringGetTextDatum(name);
+	char	   *first;			/* NULL: none */
+	char	   *list;			/* "bob", "carol" */
+	int64		count;
+} OtherOwners;
+
+/* The text that role "owner" saved as "name", or NULL; then who else did. */
+static char *
+saved_text(const char *owner, const char *name, OtherOwners *others)
+{
+	Oid			types[2] = {NAMEOID, TEXTOID};
+	Datum		args[2];
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *body = NULL;
 
+	args[0] = DirectFunctionCall1(namein, CStringGetDatum(owner));
+	args[1] = CStringGetTextDatum(name);
+	memset(others, 0, sizeof(OtherOwners));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT body FROM pgbench_lab.scripts WHERE name OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args("SELECT s.body FROM pgbench_lab.scripts s "
+							  "WHERE s.created_by OPERATOR(pg_catalog.=) $1 AND s.name OPERATOR(pg_catalog.=) $2",
+							  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.scripts");
 	if (SPI_processed == 1)
-		body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	if (body != NULL)
-		body = MemoryContextStrdup(cxt, body);
+		body = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	else if (SPI_execute_with_args("SELECT pg_catalog.min(o.created_by::pg_catalog.text) "
+								   "FILTER (WHERE o.n OPERATOR(pg_catalog.=) 1), "
+								   "pg_catalog.string_agg(pg_catalog.format('\"%s\"', o.created_by), ', ' "
+								   "ORDER BY o.created_by) FILTER (WHERE o.n OPERATOR(pg_catalog.<=) 5), "
+								   "pg_catalog.count(*) "
+								   "FROM (SELECT s.created_by, pg_catalog.row_number() OVER (ORDER BY s.created_by) AS n "
+								   "FROM pgbench_lab.scripts s WHERE s.created_by OPERATOR(pg_catalog.<>) $1 "
+								   "AND s.name OPERATOR(pg_catalog.=) $2) o",
+								   2, types, args, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		HeapTuple	row = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+
+		others->count = DatumGetInt64(SPI_getbinval(row, desc, 3, &isnull));
+		if (others->count > 0)
+		{
+			others->first = MemoryContextStrdup(cxt, SPI_getvalue(row, desc, 1));
+			others->list = MemoryContextStrdup(cxt, SPI_getvalue(row, desc, 2));
+		}
+	}
 	SPI_finish();
 	return body;
+}
+
+/* Another role's text is about to run as this one: say whose and what. */
+static void
+announce(const SetupScript *s, const char *me)
+{
+	char		md5[33];
+	const char *errstr = NULL;
+	bool		hashed = pg_md5_hash(s->body, strlen(s->body), md5, &errstr);
+
+	ereport(NOTICE,
+			(errmsg("script \"%s\" is role \"%s\"'s: its text runs as role \"%s\"",
+					s->name, s->owner, me),
+			 errdetail("The text has %zu bytes%s%s; run_scripts keeps it as the run runs it.",
+					   strlen(s->body), hashed ? ", md5 " : "", hashed ? md5 : "")));
+}
+
+/*
+ * A saved script, by its entry's name: "name" is the current user's own
+ * script (the role the clients run as), "owner/name" the one that role
+ * "owner" saved (a name has no '/', a role's name may).  A bare name that
+ * only other roles saved is refused: another role's text runs only when
+ * named so, and a NOTICE then says whose it is, for a reviewer to compare.
+ */
+static void
+saved_script(SetupScript *s)
+{
+	const char *slash = strrchr(s->name, '/');
+	char	   *me = GetUserNameFromId(GetUserId(), false);
+	OtherOwners others;
+
+	s->owner_named = slash != NULL;
+	s->owner = slash ? pnstrdup(s->name, slash - s->name) : me;
+	if (slash)
+		s->name = pstrdup(slash + 1);
+	if (s->owner[0] == '\0' || s->name[0] == '\0')
+		refuse(ERRCODE_INVALID_PARAMETER_VALUE,
+			   psprintf("invalid scripts entry \"%s/%s\"", s->owner, s->name), HINT_OWNER);
+	s->body = saved_text(s->owner, s->name, &others);
+	if (s->body == NULL && others.count > 0 && !slash)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("role \"%s\" has no script named \"%s\"", me, s->name),
+				 others.count == 1 ? errdetail("Role %s saved a script of that name.", others.list)
+				 : errdetail("Roles %s%s saved scripts of that name.", others.list,
+							 others.count > 5 ? " and others" : ""),
+				 errhint("A name in scripts is a script the calling role saved; to run another role's, "
+						 "name its owner, as '%s/%s'.", others.first, s->name)));
+	if (s->body == NULL)
+		refuse(ERRCODE_UNDEFINED_OBJECT,
+			   slash ? psprintf("role \"%s\" has no script named \"%s\"", s->owner, s->name)
+			   : psprintf("no script named \"%s\"", s->name),
+			   slash ? HINT_OWNER : HINT_SCRIPTS);
+	if (strcmp(s->owner, me) != 0)
+		announce(s, me);
 }
 
 /* One "name@weight" entry of scripts. */
 static void
 read_entry(const char *entry, SetupScript *s)
 {
-	const char *at = strrchr(entry, '@');
+	const char *slash = strrchr(entry, '/');
+	const char *at = strrchr(slash ? slash : entry, '@');	/* a role's name may have '@' */
 	char	   *end;
 
 	s->name = at ? pnstrdup(entry, at - entry) : pstrdup(entry);
@@ -139,10 +236,7 @@ read_entry(const char *entry, SetupScript *s)
 		if (strcmp(s->name, builtin_scripts[i].name) == 0)
 			s->body = pstrdup(builtin_scripts[i].body);
 	if (s->body == NULL)
-		s->body = saved_script(s->name);
-	if (s->body == NULL)
-		refuse(ERRCODE_UNDEFINED_OBJECT,
-			   psprintf("no script named \"%s\"", s->name), HINT_SCRIPTS);
+		saved_script(s);
 }
 
 static SetupScript *
@@ -255,10 +349,12 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 		RunScript  *rs = &((RunScriptArea *) buf.data)->script[i];
 		Size		name = append_text(&buf, s[i].name);
 		Size		body = append_text(&buf, s[i].body);
+		Size		owner = s[i].owner ? append_text(&buf, s[i].owner) : 0;
 
 		rs = &((RunScriptArea *) buf.data)->script[i];	/* buf may move */
 		rs->name = name;
 		rs->body = body;
+		rs->owner = owner;
 		rs->weight = s[i].weight;
 		rs->ncommands = s[i].ncommands;
 		rs->counter = counter;
@@ -316,7 +412,8 @@ workload_name(RunShared *p, SetupScript *s, int n)
 	initStringInfo(&buf);
 	for (int i = 0; i < n; i++)
 	{
-		appendStringInfo(&buf, "%s%s", i > 0 ? " " : "", s[i].name);
+		appendStringInfo(&buf, "%s%s%s%s", i > 0 ? " " : "", s[i].owner_named ? s[i].owner : "",
+						 s[i].owner_named ? "/" : "", s[i].name);
 		if (n > 1)
 			appendStringInfo(&buf, "@%d", s[i].weight);
 	}
@@ -393,16 +490,19 @@ record_scripts(RunShared *run, RunScriptArea *area)
 		RunScript  *rs = &area->script[s];
 		const char *body = RunScriptText(area, rs->body);
 		ScriptProgram *prog = ScriptParse(RunScriptText(area, rs->name), body);
-		Oid			types[5] = {INT8OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
-		Datum		v[5];
+		Oid			types[6] = {INT8OID, INT4OID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+		Datum		v[6];
+		char		nulls[7] = "      ";
 
 		v[0] = Int64GetDatum(run->run_id);
 		v[1] = Int32GetDatum(s + 1);
 		v[2] = CStringGetTextDatum(prog->name);
 		v[3] = Int32GetDatum(rs->weight);
 		v[4] = CStringGetTextDatum(body);
-		exec("INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body) "
-			 "VALUES ($1, $2, $3, $4, $5)", 5, types, v, NULL, SPI_OK_INSERT);
+		v[5] = rs->owner ? CStringGetTextDatum(RunScriptText(area, rs->owner)) : (Datum) 0;
+		nulls[5] = rs->owner ? ' ' : 'n';
+		exec("INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, owner) "
+			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.name)", 6, types, v, nulls, SPI_OK_INSERT);
 		for (int c = 0; c < prog->ncommands; c++)
 		{
 			ScriptCommand *cmd = &prog->commands[c];

@@ -261,8 +261,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT line FROM (
         SELECT s.script, 0 AS command, 0 AS part,
-               pg_catalog.format('  script %s "%s", weight %s: %s transactions (%s %%), latency avg %s ms, failures %s, retries %s',
-                   s.script, s.name, s.weight, coalesce(s.transactions::pg_catalog.text, '-'),
+               pg_catalog.format('  script %s "%s"%s, weight %s: %s transactions (%s %%), latency avg %s ms, failures %s, retries %s',
+                   s.script, s.name, ' saved by ' OPERATOR(pg_catalog.||) s.owner, s.weight, coalesce(s.transactions::pg_catalog.text, '-'),
                    pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) s.transactions
                        OPERATOR(pg_catalog./) CASE WHEN pg_catalog.sum(s.transactions) OVER () OPERATOR(pg_catalog.>) 0
                                                    THEN pg_catalog.sum(s.transactions) OVER () END, 1),

@@ -288,7 +288,7 @@ def test_readme_example_runs(lab):
         r = conn.execute(call).fetchone()
         assert r[1] == "done", r
         report = "\n".join(x for (x,) in conn.execute("SELECT * FROM pgbench_lab.report(%s)", (r[0],)))
-    assert 'script 1 "hot_accounts", weight 3' in report, report
+    assert 'script 1 "hot_accounts" saved by postgres, weight 3' in report, report
     rows = lab.sql("SELECT command, executions FROM pgbench_lab.run_commands WHERE run_id = %s "
                    "AND script = 1 ORDER BY command", (r[0],))
     by = dict(rows)
