@@ -27,6 +27,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -111,12 +112,20 @@ refuse(const char *msg, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
-/* Interval to milliseconds, refusing what cannot be a run's length. */
+/*
+ * Interval to milliseconds, refusing what cannot be a run's length.  0 ms
+ * means "no duration" to the coordinator, so a positive interval under 1 ms
+ * (which would run until max_duration) is refused too.  The milliseconds
+ * come from the interval's whole microseconds, not from doubles.
+ */
 static int64
 duration_ms(Interval *iv)
 {
 	double		secs = (double) iv->time / USECS_PER_SEC +
 		(double) iv->day * SECS_PER_DAY + (double) iv->month * DAYS_PER_MONTH * SECS_PER_DAY;
+	int64		days_us;
+	int64		months_us;
+	int64		us;
 
 	if (!isfinite(secs) || secs <= 0)
 		refuse("duration must be positive", "Give an interval such as '30 s' or '5 min'.");
@@ -125,7 +134,18 @@ duration_ms(Interval *iv)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration %.0f s is above the limit of %d s", secs, pgbl_max_duration),
 				 errhint("A superuser can raise pgbench_lab.max_duration.")));
-	return (int64) (secs * 1000.0);
+	if (pg_mul_s64_overflow((int64) iv->day, USECS_PER_DAY, &days_us) ||
+		pg_mul_s64_overflow((int64) iv->month, DAYS_PER_MONTH * USECS_PER_DAY, &months_us) ||
+		pg_add_s64_overflow(iv->time, days_us, &us) ||
+		pg_add_s64_overflow(us, months_us, &us))
+		us = (int64) (secs * USECS_PER_SEC);	/* parts that cancel out: rounding is fine */
+	if (us < 1000)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration %.3f ms is shorter than 1 ms", (double) us / 1000.0),
+				 errhint("A run's duration is counted in whole milliseconds: give at least '1 ms', "
+						 "or transactions => N for a run of a number of transactions.")));
+	return us / 1000;
 }
 
 /* A setting's value as text: a JSON string, number or boolean. */
