@@ -197,6 +197,32 @@ def test_run_settings_cannot_raise_privileges(lab, settings):
 
 
 
+def test_system_facts_recorded_only_for_a_role_that_may_call_system_info(lab):
+    """system_info() is pg_monitor's: a role granted run() but not
+    system_info() (42501) finds no machine facts in its own run's row
+    either (the coordinator records them as the extension's owner), and
+    report() says why; granted EXECUTE, its next run has them."""
+    assert state(lab, "SELECT * FROM pgbench_lab.system_info()", "alice") == "42501"
+    rid = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)", user="alice")[0][0]
+    assert lab.scalar("SELECT system IS NULL FROM pgbench_lab.runs WHERE run_id = %s", (rid,),
+                      user="alice") is True
+    text = " ".join(" ".join(r[0].split()) for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,),
+                                                              user="alice"))
+    assert "role alice may not call pgbench_lab.system_info()" in text, text
+    # a superuser's run, and alice's once granted, record them
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.system_info() TO alice")
+    try:
+        rid2 = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)", user="alice")[0][0]
+        rid3 = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)")[0][0]
+        assert lab.sql("SELECT run_id, system ? 'data_directory' FROM pgbench_lab.runs "
+                       "WHERE run_id IN (%s, %s) ORDER BY 1", (rid2, rid3)) == [(rid2, True), (rid3, True)]
+        text = " ".join(" ".join(r[0].split()) for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid2,)))
+        assert "may not call pgbench_lab.system_info()" not in text
+    finally:
+        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.system_info() FROM alice")
+    no_workers(lab)
+
+
 def test_cache_status_locks_nothing_it_may_not_read(lab):
     """A pg_monitor member without SELECT on a table gets 42501 from
     cache_status(table) at once: it queues no lock behind a session that
