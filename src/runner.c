@@ -734,6 +734,28 @@ run_is_alive(int64 run_id, Datum handle, bool has_handle)
 	"WHERE run_id OPERATOR(pg_catalog.=) $1) p " \
 	"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND r.status OPERATOR(pg_catalog.=) 'running'"
 
+/*
+ * Experiments whose procedure stopped without ending them (an error, a
+ * cancel, a lost session, a restart), aborted with the runs, so that the
+ * row says what report() says; by experiment_stopped(), which 0.1's script
+ * (served until ALTER EXTENSION UPDATE) lacks.
+ */
+static void
+reap_experiments(void)
+{
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure("
+					"'pgbench_lab_internal.experiment_stopped(pgbench_lab.experiments)') IS NOT NULL",
+					true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look up pgbench_lab_internal.experiment_stopped");
+	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
+		return;
+	if (SPI_execute("UPDATE pgbench_lab.experiments e SET status = 'aborted', "
+					"finished_at = pg_catalog.clock_timestamp() "
+					"WHERE e.status OPERATOR(pg_catalog.=) 'running' "
+					"AND pgbench_lab_internal.experiment_stopped(e)", false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark stopped experiments aborted");
+}
+
 /* Runs as the extension's owner, through SecureAsOwner(). */
 static void
 reap_orphans(void *arg)
@@ -762,14 +784,15 @@ reap_orphans(void *arg)
 		if (SPI_execute_with_args(REAP_SQL, 1, &type, &arg_id, NULL, false, 0) < 0)
 			elog(ERROR, "could not mark run " INT64_FORMAT " aborted", run_id);
 	}
+	reap_experiments();
 	SPI_finish();
 }
 
 /*
  * Mark as aborted the runs whose coordinator is gone without recording them
  * (an immediate shutdown, a crash, a terminated coordinator), keeping what
- * their progress rows measured.  Runs as the extension's owner: the result
- * tables are not writable by their readers.
+ * their progress rows measured, and the experiments whose procedure is
+ * gone.  As the extension's owner: the tables are not writable by readers.
  */
 void
 RunnerReapOrphans(void)
