@@ -117,6 +117,8 @@ static const char *const dataset_step_names[DATASET_NSTEPS] = {
 void
 DatasetInit(void)
 {
+	bool		pending = LimitsPending(PGBL_GUC_PREFIX ".max_scale");
+
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_scale",
 							"Largest scale pgbench_lab.init() accepts.",
 							"Each scale unit is 100000 accounts, about 15 MB.",
@@ -125,6 +127,7 @@ DatasetInit(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_scale", pending);
 }
 
 const char *
@@ -517,6 +520,7 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	DatasetShared *sh;
 	bool		remote = PG_NARGS() > 4 && !PG_ARGISNULL(4);
 
+	LimitsCheck();				/* max_scale is the one configured */
 	read_params(fcinfo, &p, pgbl_max_scale);
 	if (IsTransactionBlock())
 		ereport(ERROR,

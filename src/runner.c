@@ -55,6 +55,9 @@ bool		pgbl_instrument = true;
 void
 RunnerInit(void)
 {
+	bool		clients_pending = LimitsPending(PGBL_GUC_PREFIX ".max_clients");
+	bool		duration_pending = LimitsPending(PGBL_GUC_PREFIX ".max_duration");
+
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_clients",
 							"Most clients one run may have.",
 							"An in-server client is a background worker (and the free worker "
@@ -67,6 +70,8 @@ RunnerInit(void)
 							"Only superusers may raise this.",
 							&pgbl_max_duration, 3600, 1, INT_MAX,
 							PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_clients", clients_pending);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_duration", duration_pending);
 	DefineCustomBoolVariable(PGBL_GUC_PREFIX ".instrument",
 							 "Whether run clients time each transaction and count its buffers.",
 							 "Off leaves only transaction counts: for measuring what the "
@@ -359,6 +364,7 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 						errmsg("workload must not be NULL"),
 						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
 								"or give pgbench scripts with script => or scripts =>.")));
+	LimitsCheck();
 	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
 		refuse("clients must be at least 1", NULL);
 	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
