@@ -222,6 +222,15 @@ BEGIN
                            pgbench_lab_internal.path_text(r.via, r.target_display));
     END IF;
     RETURN QUERY SELECT pgbench_lab_internal.rate_notes(r);
+    -- runs.system is recorded only for a role that may call system_info()
+    IF r.system IS NULL AND r.source_server IS NULL AND r.status OPERATOR(pg_catalog.<>) 'running'
+       AND EXISTS (SELECT FROM pg_catalog.pg_roles a WHERE a.oid OPERATOR(pg_catalog.=) r.owner::pg_catalog.oid)
+       AND NOT pg_catalog.has_function_privilege(r.owner::pg_catalog.oid,
+                                                 pg_catalog.to_regprocedure('pgbench_lab.system_info()')::pg_catalog.oid,
+                                                 'EXECUTE') THEN
+        RETURN QUERY SELECT pg_catalog.format('The machine''s facts (runs.system) were not recorded: role %s may not call pgbench_lab.system_info() (a superuser may grant it EXECUTE, or pg_monitor).',
+                           r.owner);
+    END IF;
     IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
                            r.scale, r.clients, r.scale);
