@@ -2,7 +2,7 @@
  *
  * runner_limits.c
  *		The limits only a superuser may change (pgbench_lab.max_clients,
- *		max_duration, max_scale) kept binding in a session that loads the
+ *		max_duration, max_scale, max_samples) kept binding in a session that loads the
  *		library late.
  *
  * pgbench_lab needs no shared_preload_libraries, so until a session first

@@ -265,6 +265,11 @@ def test_per_role_limits_bind_the_role(lab):
                                        match="pgbench_lab.max_clients does not have the value configured "
                                              "for this session"):
                         conn.execute(sql)
+        # the same for the samples' limit, which bounds what a run keeps
+        with lab.connect(user="bob", options="-c pgbench_lab.max_samples=1") as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege,
+                               match="pgbench_lab.max_samples does not have the value configured"):
+                conn.execute("SELECT pgbench_lab.start('select-only', transactions => 1)")
         # within the limits bob runs, and other roles keep the defaults
         row = lab.sql("CALL pgbench_lab.run('select-only', clients => 1, duration => '1 s')", user="bob")[0]
         assert row[1] == "done", row
