@@ -8,7 +8,9 @@
  *
  * scripts => takes entries "name@weight" (weight 1 when not given, as
  * pgbench's -b and -f): the built-in names run pgbench's own scripts
- * through the interpreter, any other name is a script saved in
+ * through the interpreter, every name in them qualified (the tables with
+ * the schema found here, in the server, or on the targets of a libpq run
+ * by ScriptSetupTargetScale()); any other name is a script saved in
  * pgbench_lab.scripts by the role the clients run as (the current user);
  * another role's script is named "owner/name", and running it says so in
  * a NOTICE.  A script's text is read once, here, and the run keeps it in
@@ -18,10 +20,12 @@
  * Every script is parsed here, so that a bad one is refused, with its
  * line and column, before anything starts.  The variables (pgbench's -D)
  * are a JSON object of names and scalar values; scale, unless given, is
- * pgbench_branches' row count when the caller can read that table through
- * its search_path, else 1; client_id, random_seed and default_seed are set
- * as pgbench sets them.  The clients resolve the scripts' names through the
- * launching session's search_path, as pgbench's would through its user's.
+ * pgbench_branches' row count (in the built-in scripts' schema when the
+ * run has one) when the caller can read that table through its
+ * search_path, else 1; client_id, random_seed and default_seed are set as
+ * pgbench sets them.  The clients resolve the names of the user's scripts
+ * through the launching session's search_path, as pgbench's would through
+ * its user's.
  *
  *-------------------------------------------------------------------------
  */
@@ -46,7 +50,16 @@
 #include "runner.h"
 #include "script_run.h"
 
-/* pgbench's built-in scripts, as it shows them with --show-script */
+/*
+ * pgbench's built-in scripts, as it shows them with --show-script, but with
+ * every name qualified: the same \set lines (the same draws, in the same
+ * order), the same statements with the same :variables, and the same
+ * transaction boundaries, with the operators named in pg_catalog and the
+ * tables in %s, their schema (quoted), found once before anything starts.
+ * pgbench's own text would resolve its bare = and + through the search_path
+ * of the clients' sessions, where a database owner could plant look-alikes
+ * that run as the role of the run.
+ */
 static const struct
 {
 	const char *name;
@@ -58,11 +71,14 @@ static const struct
 		"\\set tid random(1, 10 * :scale)\n"
 		"\\set delta random(-5000, 5000)\n"
 		"BEGIN;\n"
-		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
-		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE tid OPERATOR(pg_catalog.=) :tid;\n"
+		"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE bid OPERATOR(pg_catalog.=) :bid;\n"
+		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 		"END;\n"},
 	{"simple-update",
@@ -71,14 +87,15 @@ static const struct
 		"\\set tid random(1, 10 * :scale)\n"
 		"\\set delta random(-5000, 5000)\n"
 		"BEGIN;\n"
-		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 		"END;\n"},
 	{"select-only",
 		"\\set aid random(1, 100000 * :scale)\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"}
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"}
 };
 
 #define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \
@@ -92,9 +109,41 @@ typedef struct SetupScript
 	char	   *body;
 	char	   *owner;			/* the role that saved it; NULL: none */
 	bool		owner_named;	/* given as "owner/name" */
+	const char *builtin;		/* a built-in script's text, %s for the schema */
 	int			weight;
 	int			ncommands;
 } SetupScript;
+
+/* The text of a built-in script named name, %s for the schema; or NULL. */
+static const char *
+builtin_template(const char *name)
+{
+	for (int i = 0; i < lengthof(builtin_scripts); i++)
+		if (strcmp(name, builtin_scripts[i].name) == 0)
+			return builtin_scripts[i].body;
+	return NULL;
+}
+
+/* A built-in script's text with every %s the schema, quoted. */
+static char *
+builtin_text(const char *template, const char *schema)
+{
+	const char *quoted = quote_identifier(schema);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (const char *c = template; *c; c++)
+	{
+		if (c[0] == '%' && c[1] == 's')
+		{
+			appendStringInfoString(&buf, quoted);
+			c++;
+		}
+		else
+			appendStringInfoChar(&buf, *c);
+	}
+	return buf.data;
+}
 
 static void
 refuse(int code, const char *msg, const char *hint)
@@ -232,11 +281,46 @@ read_entry(const char *entry, SetupScript *s)
 				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
 		s->weight = (int) w;
 	}
-	for (int i = 0; i < lengthof(builtin_scripts); i++)
-		if (strcmp(s->name, builtin_scripts[i].name) == 0)
-			s->body = pstrdup(builtin_scripts[i].body);
-	if (s->body == NULL)
-		saved_script(s);
+	s->builtin = builtin_template(s->name);
+	if (s->builtin != NULL)
+		return;					/* its text: qualify_builtins() */
+	saved_script(s);
+}
+
+/*
+ * The built-in scripts' texts, with their tables in the schema where the
+ * caller's search_path finds pgbench_accounts, checked as the built-in
+ * workloads check theirs (the same privileges, the same errors); pgbench
+ * needs the tables for its built-in scripts too.  Returns the scale read
+ * from them, 0 if none was.  For a libpq run the tables are on the targets:
+ * the texts name pg_catalog, where no pgbench table can be, until
+ * ScriptSetupTargetScale() puts in the schema found there (*pending).
+ */
+static int64
+qualify_builtins(RunShared *p, SetupScript *s, int n, bool *pending)
+{
+	int64		scale = 0;
+
+	*pending = false;
+	for (int i = 0; i < n; i++)
+	{
+		WorkloadParams wl;
+
+		if (s[i].builtin == NULL)
+			continue;
+		if (p->via != RUN_VIA_SPI)
+		{
+			s[i].body = builtin_text(s[i].builtin, "pg_catalog");
+			*pending = true;
+			continue;
+		}
+		memset(&wl, 0, sizeof(wl));
+		wl.kind = WorkloadParse(s[i].name);
+		WorkloadResolve(&wl);
+		s[i].body = builtin_text(s[i].builtin, wl.schema);
+		scale = wl.scale;
+	}
+	return scale;
 }
 
 static SetupScript *
@@ -331,7 +415,7 @@ append_text(StringInfo buf, const char *text)
 /* The area, laid out: header, scripts, texts, then room for the counters. */
 static Size
 build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *json,
-		   const char *scale, char **out)
+		   const char *scale, int64 tables_scale, char **out)
 {
 	Size		head = MAXALIGN(offsetof(RunScriptArea, script) + sizeof(RunScript) * n);
 	StringInfoData buf;
@@ -393,6 +477,8 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 		if (*end != '\0' || errno != 0 || area->scale < 1 || area->scale > PG_INT32_MAX)
 			area->scale = 1;
 	}
+	else if (tables_scale > 0)
+		area->scale = tables_scale; /* the built-in scripts' tables */
 	else if (p->via == RUN_VIA_SPI)
 		area->scale = default_scale();
 	else
@@ -438,7 +524,10 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 	SetupScript *s;
 	StringInfoData pairs;
 	const char *scale;
+	int64		tables_scale;
+	bool		pending;
 	int			n;
+	Size		size;
 
 	*area = NULL;
 	if (!has_script && !has_scripts)
@@ -453,6 +542,7 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
 			   "scripts to mix it in, as 'tpcb-like@9'.");
 	s = read_scripts(fcinfo, script_arg, scripts_arg, &n);
+	tables_scale = qualify_builtins(p, s, n, &pending);
 	for (int i = 0; i < n; i++)
 		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
 	initStringInfo(&pairs);
@@ -462,9 +552,11 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are too long",
 			   psprintf("The variables may take %d bytes as names and texts.", SCRIPT_RUN_MAX_VARIABLES_TEXT));
 	workload_name(p, s, n);
-	return build_area(p, s, n, &pairs,
+	size = build_area(p, s, n, &pairs,
 					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",
-					  scale, area);
+					  scale, tables_scale, area);
+	((RunScriptArea *) *area)->tables_pending = pending;
+	return size;
 }
 
 /* ------------------------------------------------------------------------
@@ -604,12 +696,71 @@ ScriptSetupRecord(RunShared *run, bool final)
 	}
 }
 
-/* A libpq run: the scale its target has, unless the variables give one. */
+/*
+ * A libpq run's area again, with the built-in scripts' texts naming their
+ * tables in schema: the same scripts, owners, weights, marks and variables,
+ * the texts of the others as they were.
+ */
+static void
+requalify(RunShared *p, const char *schema)
+{
+	RunScriptArea *old = (RunScriptArea *) p->script_local;
+	Size		head = MAXALIGN(offsetof(RunScriptArea, script) + sizeof(RunScript) * old->nscripts);
+	const char *json = RunScriptText(old, old->variables_json);
+	Size		tail = old->variables_json + strlen(json) + 1 - old->variables;
+	StringInfoData buf;
+	RunScriptArea *area;
+	Size		size;
+	Size		shift;
+
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, (char *) old, head);
+	for (int i = 0; i < old->nscripts; i++)
+	{
+		const char *name = RunScriptText(old, old->script[i].name);
+		const char *template = builtin_template(name);
+		const char *body = template ? builtin_text(template, schema)
+			: RunScriptText(old, old->script[i].body);
+		Size		at_name = append_text(&buf, name);
+		Size		at_body = append_text(&buf, body);
+		Size		at_owner = old->script[i].owner ?
+			append_text(&buf, RunScriptText(old, old->script[i].owner)) : 0;
+
+		((RunScriptArea *) buf.data)->script[i].name = at_name;
+		((RunScriptArea *) buf.data)->script[i].body = at_body;
+		((RunScriptArea *) buf.data)->script[i].owner = at_owner;
+	}
+	shift = buf.len - old->variables;
+	appendBinaryStringInfo(&buf, (char *) old + old->variables, tail);
+	size = MAXALIGN(buf.len) + sizeof(ScriptCounter) * old->ncounters * (Size) p->clients;
+	area = palloc0(size);
+	memcpy(area, buf.data, buf.len);
+	area->variables += shift;
+	area->search_path += shift;
+	area->variables_json += shift;
+	area->counters = MAXALIGN(buf.len);
+	area->tables_pending = false;
+	p->script_local = (char *) area;
+	p->script_area_size = size;
+}
+
+/*
+ * A libpq run, once its targets are resolved: the built-in scripts' tables
+ * in the schema found on the targets, and the scale the first target has,
+ * unless the variables give one.
+ */
 void
 ScriptSetupTargetScale(RunShared *p)
 {
 	RunScriptArea *area = (RunScriptArea *) p->script_local;
 
-	if (area != NULL && !area->scale_given)
+	if (area == NULL)
+		return;
+	if (area->tables_pending)
+	{
+		requalify(p, ScriptSetupTargetSchema(p));
+		area = (RunScriptArea *) p->script_local;
+	}
+	if (!area->scale_given)
 		area->scale = p->wl.scale;
 }

@@ -122,6 +122,26 @@ def test_workers_run_as_the_granted_role(lab):
     no_workers(lab)
 
 
+def test_a_workload_needs_every_privilege_it_uses(lab):
+    """A role that may only read pgbench's tables runs select-only, and is
+    refused the workloads that write before anything starts, by the first
+    table it may not change: having one of the privileges asked is not
+    having them all."""
+    lab.sql("CREATE ROLE reader LOGIN")
+    lab.sql(f"GRANT SELECT ON {', '.join(TABLES)} TO reader")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO reader")
+    with lab.connect(user="reader") as conn:
+        r = conn.execute("CALL pgbench_lab.run('select-only', clients => 1, transactions => 5)").fetchone()
+        assert r[1] == "done" and r[2] == 5, r
+        for workload in ("simple-update", "tpcb-like"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege) as e:
+                conn.execute("CALL pgbench_lab.run(%s, clients => 1, transactions => 5)", (workload,))
+            assert e.value.diag.message_primary == "permission denied for table pgbench_accounts", e.value
+            assert e.value.diag.message_detail.startswith(f"The {workload} workload needs SELECT and UPDATE"), \
+                e.value.diag.message_detail
+    no_workers(lab)
+
+
 def test_only_the_owner_and_superusers_control_a_run(lab):
     run_id = lab.scalar("SELECT pgbench_lab.start('select-only', clients => 2, duration => '60 s')",
                         user="alice")

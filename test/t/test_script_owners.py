@@ -109,6 +109,13 @@ def test_another_roles_script_is_named_with_its_owner(lab):
     r2 = run(lab, scripts=["select-only"], clients=1, transactions=1)
     doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (r2["run_id"],))
     assert "owner" not in doc["runs"][0]["scripts"][0]
+    # over libpq, where the built-in's text is written again once the
+    # target's tables are found, the owner stays with its script
+    r3 = run(lab, scripts=["bob/hot_accounts@1", "select-only@1"], clients=1, transactions=4,
+             via="libpq")
+    assert r3["status"] == "done", r3
+    rows = recorded(lab, r3["run_id"])
+    assert rows[0] == ("hot_accounts", "bob", body) and rows[1][:2] == ("select-only", None), rows
 
 
 def test_a_name_the_caller_never_saved_is_refused(lab):

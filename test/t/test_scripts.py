@@ -215,6 +215,11 @@ RUNTIME = [
     ("SELECT 1;\nSELECT * FROM no_such_table;", "42P01", "no_such_table", "command 2"),
     ("\\if false\nBEGIN;\n\\endif\nBEGIN;\nSELECT 1;\n\\if true\nSELECT 2;\n\\else\nCOMMIT;\n\\endif",
      "2D000", "ended inside a transaction", "command"),
+    # a sleep whose nanoseconds, or whose end, would not fit in 64 bits: refused, not wrapped round
+    ("\\set v 9223372036854775807\n\\sleep :v s", "22003", "sleep time 9223372036854775807 s is out of range",
+     "command 2"),
+    ("\\set v 9223372036854775\n\\sleep :v us", "22003", "sleep time 9223372036854775 us is out of range",
+     "command 2"),
 ]
 
 
