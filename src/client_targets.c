@@ -181,6 +181,8 @@ resolve_tables(PGconn *conn, RunShared *p)
  * A run of scripts needs no pgbench table; its scale variable, unless
  * given, is pgbench_branches' row count where the target's role can read
  * it, else 1 (wl.scale, for the launcher to put in the scripts' area).
+ * Where it is, wl.schema ('' if nowhere), is where the built-in scripts'
+ * tables are (ScriptSetupTargetSchema()).
  */
 static void
 script_scale(PGconn *conn, RunShared *p)
@@ -190,12 +192,14 @@ script_scale(PGconn *conn, RunShared *p)
 	char	   *sql;
 
 	p->wl.scale = 1;
+	p->wl.schema[0] = '\0';
 	if (query_row(conn, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
 				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
 				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') "
 				  "AND pg_catalog.has_table_privilege(c.oid, 'SELECT') "
 				  "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')", row, 1) != 1)
 		return;
+	strlcpy(p->wl.schema, row[0], NAMEDATALEN);
 	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
 	if (nsp == NULL)
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");

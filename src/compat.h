@@ -270,4 +270,14 @@ extern void pgbl_bulk_finish(PgblBulkWrite *bulk);
 #define PgblCreateWaitEventSet(nevents) CreateWaitEventSet(TopMemoryContext, (nevents))
 #endif
 
+/*
+ * Every setting and placeholder (runner_limits.c reads how a limit was set):
+ * PostgreSQL 16 builds the array on request and returns its length.
+ */
+#if PG_VERSION_NUM >= 160000
+#define PGBL_GUC_VARIABLES(nvars)	get_guc_variables(nvars)
+#else
+#define PGBL_GUC_VARIABLES(nvars)	(*(nvars) = GetNumConfigOptions(), get_guc_variables())
+#endif
+
 #endif							/* PGBL_COMPAT_H */

@@ -117,6 +117,8 @@ static const char *const dataset_step_names[DATASET_NSTEPS] = {
 void
 DatasetInit(void)
 {
+	bool		pending = LimitsPending(PGBL_GUC_PREFIX ".max_scale");
+
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_scale",
 							"Largest scale pgbench_lab.init() accepts.",
 							"Each scale unit is 100000 accounts, about 15 MB.",
@@ -125,6 +127,7 @@ DatasetInit(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_scale", pending);
 }
 
 const char *
@@ -428,7 +431,7 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 	sh->login_role = GetSessionUserId();
 	sh->run_role = GetUserId();
 	pg_atomic_init_u32(&sh->state, DATASET_STATE_NEW);
-	pg_atomic_init_u32(&sh->step, DATASET_STEP_DROP);
+	pg_atomic_init_u32(&sh->step, DATASET_NSTEPS);	/* none begun */
 
 	snprintf(name, sizeof(name), "pgbench_lab init for PID %d", MyProcPid);
 	old = MemoryContextSwitchTo(TopTransactionContext);
@@ -442,19 +445,25 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 	return seg;
 }
 
-/* Raise the worker's error here, with its SQLSTATE. */
+/*
+ * Raise the worker's error here, with its SQLSTATE, naming the step under
+ * way (none yet while it checks the tables and the disk).
+ */
 static void
 dataset_raise(DatasetShared *sh)
 {
-	const char *step = DatasetStepName(pg_atomic_read_u32(&sh->step));
+	uint32		step = pg_atomic_read_u32(&sh->step);
+	const char *where = step < DATASET_NSTEPS
+		? psprintf("during step \"%s\"", DatasetStepName(step)) : "before its first step";
 
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_FAILED)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("pgbench_lab init worker exited during step \"%s\" without reporting", step),
+				 errmsg("pgbench_lab init worker exited %s without reporting", where),
 				 errhint("The server log has the worker's messages.")));
-	WorkerErrorRaise(&sh->error,
-					 psprintf("pgbench_lab.init step \"%s\", in a background worker", step));
+	WorkerErrorRaise(&sh->error, step < DATASET_NSTEPS
+					 ? psprintf("pgbench_lab.init step \"%s\", in a background worker", DatasetStepName(step))
+					 : "pgbench_lab.init, in a background worker, before its first step");
 }
 
 /* ---- SQL-callable ------------------------------------------------------ */
@@ -511,6 +520,7 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	DatasetShared *sh;
 	bool		remote = PG_NARGS() > 4 && !PG_ARGISNULL(4);
 
+	LimitsCheck();				/* max_scale is the one configured */
 	read_params(fcinfo, &p, pgbl_max_scale);
 	if (IsTransactionBlock())
 		ereport(ERROR,

@@ -105,6 +105,10 @@ extern void DatasetRefuseTable(const char *schema, const char *name);
 extern void DatasetEmitSteps(FunctionCallInfo fcinfo, const DatasetTimings *t);
 extern int64 DatasetRows(const DatasetParams *p, const char *table);
 
+/* dataset_disk.c: the space init needs, checked by its worker */
+extern double DatasetEstimateBytes(const DatasetParams *p);
+extern void DatasetCheckDisk(const DatasetParams *p);
+
 /* dataset_pages.c */
 extern void DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
 								 bool blank_filler, int64 nrows);

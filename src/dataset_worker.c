@@ -149,6 +149,8 @@ drop_create_generate(DatasetShared *sh)
 	nspoid = get_namespace_oid(p->schema, false);
 	/* init() checked too, but the tables may have changed since */
 	DatasetCheckExisting(nspoid);
+	/* before anything is dropped or created: room for the new tables */
+	DatasetCheckDisk(p);
 
 	step_begin(sh, DATASET_STEP_DROP);
 	run_statements(sh, DATASET_STEP_DROP);

@@ -38,4 +38,9 @@ extern void CacheInit(void);
 extern void DatasetInit(void);
 extern void TelemetryInit(void);
 
+/* runner_limits.c: the superuser-only limits, kept binding (LimitsCheck) */
+extern bool LimitsPending(const char *name);
+extern void LimitsDefined(const char *name, bool pending);
+extern void LimitsCheck(void);
+
 #endif							/* PGBENCH_LAB_H */

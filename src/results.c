@@ -326,13 +326,20 @@ ResultsFailed(RunShared *run, const char *message)
  * The machine the run ran on, as system_info() sees it (when present): for
  * a libpq run, its (first) target's, read there at launch (left NULL when the
  * target has no system_info() the role may call, rather than this
- * machine's facts under another server's run).
+ * machine's facts under another server's run).  Here too only for a run
+ * whose role may call system_info(): the coordinator reads it as the
+ * extension's owner, and the run's row is its role's to read, so without
+ * that check a role refused system_info() (42501) would find the data
+ * directory, its device, the kernel and the free space in its own row.
+ * report() says why the facts are missing.
  */
 static void
 record_system(RunShared *run)
 {
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		v[2] = {Int64GetDatum(run->run_id), (Datum) 0};
+	Oid			role_type = OIDOID;
+	Datum		role = ObjectIdGetDatum(run->run_role);
 
 	if (run->via != RUN_VIA_SPI && !run->target_local)
 	{
@@ -343,8 +350,10 @@ record_system(RunShared *run)
 			 "WHERE run_id OPERATOR(pg_catalog.=) $1", 2, types, v, NULL, SPI_OK_UPDATE);
 		return;
 	}
-	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()') IS NOT NULL",
-					true, 1) != SPI_OK_SELECT ||
+	if (SPI_execute_with_args("SELECT COALESCE(f.oid IS NOT NULL AND "
+							  "pg_catalog.has_function_privilege($1, f.oid, 'EXECUTE'), false) "
+							  "FROM (SELECT pg_catalog.to_regprocedure('pgbench_lab.system_info()')::pg_catalog.oid "
+							  "AS oid) f", 1, &role_type, &role, NULL, true, 1) != SPI_OK_SELECT ||
 		strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
 		return;
 	exec("UPDATE pgbench_lab.runs SET system = (SELECT pg_catalog.jsonb_object_agg(name, value) "

@@ -27,6 +27,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -54,6 +55,9 @@ bool		pgbl_instrument = true;
 void
 RunnerInit(void)
 {
+	bool		clients_pending = LimitsPending(PGBL_GUC_PREFIX ".max_clients");
+	bool		duration_pending = LimitsPending(PGBL_GUC_PREFIX ".max_duration");
+
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_clients",
 							"Most clients one run may have.",
 							"An in-server client is a background worker (and the free worker "
@@ -66,6 +70,8 @@ RunnerInit(void)
 							"Only superusers may raise this.",
 							&pgbl_max_duration, 3600, 1, INT_MAX,
 							PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_clients", clients_pending);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_duration", duration_pending);
 	DefineCustomBoolVariable(PGBL_GUC_PREFIX ".instrument",
 							 "Whether run clients time each transaction and count its buffers.",
 							 "Off leaves only transaction counts: for measuring what the "
@@ -111,12 +117,20 @@ refuse(const char *msg, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
-/* Interval to milliseconds, refusing what cannot be a run's length. */
+/*
+ * Interval to milliseconds, refusing what cannot be a run's length.  0 ms
+ * means "no duration" to the coordinator, so a positive interval under 1 ms
+ * (which would run until max_duration) is refused too.  The milliseconds
+ * come from the interval's whole microseconds, not from doubles.
+ */
 static int64
 duration_ms(Interval *iv)
 {
 	double		secs = (double) iv->time / USECS_PER_SEC +
 		(double) iv->day * SECS_PER_DAY + (double) iv->month * DAYS_PER_MONTH * SECS_PER_DAY;
+	int64		days_us;
+	int64		months_us;
+	int64		us;
 
 	if (!isfinite(secs) || secs <= 0)
 		refuse("duration must be positive", "Give an interval such as '30 s' or '5 min'.");
@@ -125,7 +139,18 @@ duration_ms(Interval *iv)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration %.0f s is above the limit of %d s", secs, pgbl_max_duration),
 				 errhint("A superuser can raise pgbench_lab.max_duration.")));
-	return (int64) (secs * 1000.0);
+	if (pg_mul_s64_overflow((int64) iv->day, USECS_PER_DAY, &days_us) ||
+		pg_mul_s64_overflow((int64) iv->month, DAYS_PER_MONTH * USECS_PER_DAY, &months_us) ||
+		pg_add_s64_overflow(iv->time, days_us, &us) ||
+		pg_add_s64_overflow(us, months_us, &us))
+		us = (int64) (secs * USECS_PER_SEC);	/* parts that cancel out: rounding is fine */
+	if (us < 1000)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration %.3f ms is shorter than 1 ms", (double) us / 1000.0),
+				 errhint("A run's duration is counted in whole milliseconds: give at least '1 ms', "
+						 "or transactions => N for a run of a number of transactions.")));
+	return us / 1000;
 }
 
 /* A setting's value as text: a JSON string, number or boolean. */
@@ -339,6 +364,7 @@ read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 						errmsg("workload must not be NULL"),
 						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
 								"or give pgbench scripts with script => or scripts =>.")));
+	LimitsCheck();
 	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
 		refuse("clients must be at least 1", NULL);
 	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
@@ -714,6 +740,28 @@ run_is_alive(int64 run_id, Datum handle, bool has_handle)
 	"WHERE run_id OPERATOR(pg_catalog.=) $1) p " \
 	"WHERE r.run_id OPERATOR(pg_catalog.=) $1 AND r.status OPERATOR(pg_catalog.=) 'running'"
 
+/*
+ * Experiments whose procedure stopped without ending them (an error, a
+ * cancel, a lost session, a restart), aborted with the runs, so that the
+ * row says what report() says; by experiment_stopped(), which 0.1's script
+ * (served until ALTER EXTENSION UPDATE) lacks.
+ */
+static void
+reap_experiments(void)
+{
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure("
+					"'pgbench_lab_internal.experiment_stopped(pgbench_lab.experiments)') IS NOT NULL",
+					true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look up pgbench_lab_internal.experiment_stopped");
+	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
+		return;
+	if (SPI_execute("UPDATE pgbench_lab.experiments e SET status = 'aborted', "
+					"finished_at = pg_catalog.clock_timestamp() "
+					"WHERE e.status OPERATOR(pg_catalog.=) 'running' "
+					"AND pgbench_lab_internal.experiment_stopped(e)", false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark stopped experiments aborted");
+}
+
 /* Runs as the extension's owner, through SecureAsOwner(). */
 static void
 reap_orphans(void *arg)
@@ -742,14 +790,15 @@ reap_orphans(void *arg)
 		if (SPI_execute_with_args(REAP_SQL, 1, &type, &arg_id, NULL, false, 0) < 0)
 			elog(ERROR, "could not mark run " INT64_FORMAT " aborted", run_id);
 	}
+	reap_experiments();
 	SPI_finish();
 }
 
 /*
  * Mark as aborted the runs whose coordinator is gone without recording them
  * (an immediate shutdown, a crash, a terminated coordinator), keeping what
- * their progress rows measured.  Runs as the extension's owner: the result
- * tables are not writable by their readers.
+ * their progress rows measured, and the experiments whose procedure is
+ * gone.  As the extension's owner: the tables are not writable by readers.
  */
 void
 RunnerReapOrphans(void)

@@ -32,11 +32,15 @@ static uint64 samples_over = 0;
 void
 SamplesInit(void)
 {
+	/* a limit: a value the session was configured with stays (runner_limits.c) */
+	bool		pending = LimitsPending(PGBL_GUC_PREFIX ".max_samples");
+
 	DefineCustomIntVariable(PGBL_GUC_PREFIX ".max_samples",
 							"Most per-transaction samples one run keeps in pgbench_lab.run_samples.",
 							"Samples past it are counted, not kept; only superusers may raise this.",
 							&pgbl_max_samples, 1000000, 0, INT_MAX,
 							PGC_SUSET, 0, NULL, NULL, NULL);
+	LimitsDefined(PGBL_GUC_PREFIX ".max_samples", pending);
 }
 
 static inline SampleRing *

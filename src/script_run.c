@@ -42,6 +42,7 @@
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
@@ -502,11 +503,18 @@ ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr)
 					 "on every branch of its \\if commands.")));
 }
 
-/* A \sleep's length in ns: its number or variable, in its unit; 0 for none. */
-int64
-ScriptSleepNs(ScriptClient *sc, Cmd *c)
+/*
+ * A \sleep's end, from now: its number or variable in its unit, in *until;
+ * false for none (0 or less).  A time whose end does not fit in 64-bit
+ * nanoseconds is refused (an error of the script, the client's failure),
+ * not wrapped round into no sleep at all.
+ */
+bool
+ScriptSleepUntil(ScriptClient *sc, Cmd *c, int64 now, int64 *until)
 {
 	int64		n = c->cmd->sleep_value;
+	int64		unit = c->cmd->sleep_unit_usec;
+	int64		ns;
 
 	if (c->slot >= 0)
 	{
@@ -516,18 +524,25 @@ ScriptSleepNs(ScriptClient *sc, Cmd *c)
 		if (!ScriptVarValue(ScriptDefinedVar(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
 			ScriptRaiseError(&error);
 	}
-	return n <= 0 ? 0 : n * c->cmd->sleep_unit_usec * 1000;
+	if (n <= 0)
+		return false;
+	if (pg_mul_s64_overflow(n, unit * 1000, &ns) || pg_add_s64_overflow(now, ns, until))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("sleep time " INT64_FORMAT " %s is out of range", n,
+						unit == 1 ? "us" : unit == 1000 ? "ms" : "s"),
+				 errhint("A \\sleep lasts at most about 292 years: its time in nanoseconds must fit "
+						 "in a 64-bit integer.")));
+	return true;
 }
 
 static void
 run_sleep(ScriptClient *sc, Cmd *c)
 {
-	int64		ns = ScriptSleepNs(sc, c);
 	int64		until;
 
-	if (ns == 0)
+	if (!ScriptSleepUntil(sc, c, WorkerNowNs(), &until))
 		return;
-	until = WorkerNowNs() + ns;
 	for (;;)
 	{
 		int64		now = WorkerNowNs();

@@ -50,6 +50,7 @@ typedef struct RunScript
 								 * script's own, then one per command */
 	Size		name;			/* offsets of its name and text in the area */
 	Size		body;
+	Size		owner;			/* ... of the role that saved it; 0: none */
 } RunScript;
 
 /* The area: this header, the scripts, the texts, then the counters. */
@@ -60,6 +61,8 @@ typedef struct RunScriptArea
 	int			ncounters;		/* per client: scripts and their commands */
 	int64		scale;			/* the scale variable, unless given */
 	bool		scale_given;	/* ... among the variables */
+	bool		tables_pending; /* a libpq run's built-in scripts do not yet
+								 * name their tables' schema: never run */
 	uint64		random_seed;	/* the random_seed variable: the run's seed */
 	Size		variables;		/* offset of name\0text\0 ... \0 */
 	Size		search_path;	/* offset of the launcher's search_path */
@@ -90,6 +93,7 @@ RunScriptCounters(RunScriptArea *area, int client)
 extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared *p,
 							char **area);
 extern void ScriptSetupTargetScale(struct RunShared *p);
+extern const char *ScriptSetupTargetSchema(struct RunShared *p);
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
 /* script_readonly.c: whether every script only reads (for a standby) */

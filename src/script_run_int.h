@@ -125,7 +125,7 @@ extern ScriptVar *ScriptDefinedVar(ScriptClient *sc, int slot);
 extern void ScriptSetFromLibpq(void *arg, int ntuples, int ncols, char **names, char **values);
 extern void ScriptParamTexts(ScriptClient *sc, Stmt *st);
 extern void ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr);
-extern int64 ScriptSleepNs(ScriptClient *sc, Cmd *c);
+extern bool ScriptSleepUntil(ScriptClient *sc, Cmd *c, int64 now, int64 *until);
 extern int ScriptRunCommand(ScriptClient *sc, Prog *pr, int i);
 extern void ScriptAddLocation(ScriptClient *sc, Prog *pr, ErrorData *edata);
 

@@ -8,15 +8,24 @@
  *
  * scripts => takes entries "name@weight" (weight 1 when not given, as
  * pgbench's -b and -f): the built-in names run pgbench's own scripts
- * through the interpreter, any other name is a script saved in
- * pgbench_lab.scripts.  script => is one script's text, named "script".
+ * through the interpreter, every name in them qualified (the tables with
+ * the schema found here, in the server, or on the targets of a libpq run
+ * by ScriptSetupTargetScale()); any other name is a script saved in
+ * pgbench_lab.scripts by the role the clients run as (the current user);
+ * another role's script is named "owner/name", and running it says so in
+ * a NOTICE.  A script's text is read once, here, and the run keeps it in
+ * its shared memory: what it saved later changes no run under way, and
+ * run_scripts records the text run.  script => is one script's text,
+ * named "script".
  * Every script is parsed here, so that a bad one is refused, with its
  * line and column, before anything starts.  The variables (pgbench's -D)
  * are a JSON object of names and scalar values; scale, unless given, is
- * pgbench_branches' row count when the caller can read that table through
- * its search_path, else 1; client_id, random_seed and default_seed are set
- * as pgbench sets them.  The clients resolve the scripts' names through the
- * launching session's search_path, as pgbench's would through its user's.
+ * pgbench_branches' row count (in the built-in scripts' schema when the
+ * run has one) when the caller can read that table through its
+ * search_path, else 1; client_id, random_seed and default_seed are set as
+ * pgbench sets them.  The clients resolve the names of the user's scripts
+ * through the launching session's search_path, as pgbench's would through
+ * its user's.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +34,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "common/md5.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -40,7 +50,16 @@
 #include "runner.h"
 #include "script_run.h"
 
-/* pgbench's built-in scripts, as it shows them with --show-script */
+/*
+ * pgbench's built-in scripts, as it shows them with --show-script, but with
+ * every name qualified: the same \set lines (the same draws, in the same
+ * order), the same statements with the same :variables, and the same
+ * transaction boundaries, with the operators named in pg_catalog and the
+ * tables in %s, their schema (quoted), found once before anything starts.
+ * pgbench's own text would resolve its bare = and + through the search_path
+ * of the clients' sessions, where a database owner could plant look-alikes
+ * that run as the role of the run.
+ */
 static const struct
 {
 	const char *name;
@@ -52,11 +71,14 @@ static const struct
 		"\\set tid random(1, 10 * :scale)\n"
 		"\\set delta random(-5000, 5000)\n"
 		"BEGIN;\n"
-		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
-		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE tid OPERATOR(pg_catalog.=) :tid;\n"
+		"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE bid OPERATOR(pg_catalog.=) :bid;\n"
+		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 		"END;\n"},
 	{"simple-update",
@@ -65,26 +87,63 @@ static const struct
 		"\\set tid random(1, 10 * :scale)\n"
 		"\\set delta random(-5000, 5000)\n"
 		"BEGIN;\n"
-		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
+		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
+		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 		"END;\n"},
 	{"select-only",
 		"\\set aid random(1, 100000 * :scale)\n"
-		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"}
+		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"}
 };
 
 #define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \
 	"or the name of a script saved in pgbench_lab.scripts; the weight is a whole number, 1 when not given."
+#define HINT_OWNER "A name in scripts is a script the calling role saved; another role's is named " \
+	"with its owner, as 'bob/hot_accounts'."
 
 typedef struct SetupScript
 {
 	char	   *name;
 	char	   *body;
+	char	   *owner;			/* the role that saved it; NULL: none */
+	bool		owner_named;	/* given as "owner/name" */
+	const char *builtin;		/* a built-in script's text, %s for the schema */
 	int			weight;
 	int			ncommands;
 } SetupScript;
+
+/* The text of a built-in script named name, %s for the schema; or NULL. */
+static const char *
+builtin_template(const char *name)
+{
+	for (int i = 0; i < lengthof(builtin_scripts); i++)
+		if (strcmp(name, builtin_scripts[i].name) == 0)
+			return builtin_scripts[i].body;
+	return NULL;
+}
+
+/* A built-in script's text with every %s the schema, quoted. */
+static char *
+builtin_text(const char *template, const char *schema)
+{
+	const char *quoted = quote_identifier(schema);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (const char *c = template; *c; c++)
+	{
+		if (c[0] == '%' && c[1] == 's')
+		{
+			appendStringInfoString(&buf, quoted);
+			c++;
+		}
+		else
+			appendStringInfoChar(&buf, *c);
+	}
+	return buf.data;
+}
 
 static void
 refuse(int code, const char *msg, const char *hint)
@@ -92,33 +151,120 @@ refuse(int code, const char *msg, const char *hint)
 	ereport(ERROR, (errcode(code), errmsg("%s", msg), hint ? errhint("%s", hint) : 0));
 }
 
-/* A saved script's text, or NULL: as the caller sees pgbench_lab.scripts. */
-static char *
-saved_script(const char *name)
+/* The roles other than the caller that saved a name: the first, and up to 5. */
+typedef struct OtherOwners
 {
-	Oid			type = TEXTOID;
-	Datum		arg = CStringGetTextDatum(name);
+	char	   *first;			/* NULL: none */
+	char	   *list;			/* "bob", "carol" */
+	int64		count;
+} OtherOwners;
+
+/* The text that role "owner" saved as "name", or NULL; then who else did. */
+static char *
+saved_text(const char *owner, const char *name, OtherOwners *others)
+{
+	Oid			types[2] = {NAMEOID, TEXTOID};
+	Datum		args[2];
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *body = NULL;
 
+	args[0] = DirectFunctionCall1(namein, CStringGetDatum(owner));
+	args[1] = CStringGetTextDatum(name);
+	memset(others, 0, sizeof(OtherOwners));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT body FROM pgbench_lab.scripts WHERE name OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args("SELECT s.body FROM pgbench_lab.scripts s "
+							  "WHERE s.created_by OPERATOR(pg_catalog.=) $1 AND s.name OPERATOR(pg_catalog.=) $2",
+							  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.scripts");
 	if (SPI_processed == 1)
-		body = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	if (body != NULL)
-		body = MemoryContextStrdup(cxt, body);
+		body = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	else if (SPI_execute_with_args("SELECT pg_catalog.min(o.created_by::pg_catalog.text) "
+								   "FILTER (WHERE o.n OPERATOR(pg_catalog.=) 1), "
+								   "pg_catalog.string_agg(pg_catalog.format('\"%s\"', o.created_by), ', ' "
+								   "ORDER BY o.created_by) FILTER (WHERE o.n OPERATOR(pg_catalog.<=) 5), "
+								   "pg_catalog.count(*) "
+								   "FROM (SELECT s.created_by, pg_catalog.row_number() OVER (ORDER BY s.created_by) AS n "
+								   "FROM pgbench_lab.scripts s WHERE s.created_by OPERATOR(pg_catalog.<>) $1 "
+								   "AND s.name OPERATOR(pg_catalog.=) $2) o",
+								   2, types, args, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		HeapTuple	row = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+
+		others->count = DatumGetInt64(SPI_getbinval(row, desc, 3, &isnull));
+		if (others->count > 0)
+		{
+			others->first = MemoryContextStrdup(cxt, SPI_getvalue(row, desc, 1));
+			others->list = MemoryContextStrdup(cxt, SPI_getvalue(row, desc, 2));
+		}
+	}
 	SPI_finish();
 	return body;
+}
+
+/* Another role's text is about to run as this one: say whose and what. */
+static void
+announce(const SetupScript *s, const char *me)
+{
+	char		md5[33];
+	const char *errstr = NULL;
+	bool		hashed = pg_md5_hash(s->body, strlen(s->body), md5, &errstr);
+
+	ereport(NOTICE,
+			(errmsg("script \"%s\" is role \"%s\"'s: its text runs as role \"%s\"",
+					s->name, s->owner, me),
+			 errdetail("The text has %zu bytes%s%s; run_scripts keeps it as the run runs it.",
+					   strlen(s->body), hashed ? ", md5 " : "", hashed ? md5 : "")));
+}
+
+/*
+ * A saved script, by its entry's name: "name" is the current user's own
+ * script (the role the clients run as), "owner/name" the one that role
+ * "owner" saved (a name has no '/', a role's name may).  A bare name that
+ * only other roles saved is refused: another role's text runs only when
+ * named so, and a NOTICE then says whose it is, for a reviewer to compare.
+ */
+static void
+saved_script(SetupScript *s)
+{
+	const char *slash = strrchr(s->name, '/');
+	char	   *me = GetUserNameFromId(GetUserId(), false);
+	OtherOwners others;
+
+	s->owner_named = slash != NULL;
+	s->owner = slash ? pnstrdup(s->name, slash - s->name) : me;
+	if (slash)
+		s->name = pstrdup(slash + 1);
+	if (s->owner[0] == '\0' || s->name[0] == '\0')
+		refuse(ERRCODE_INVALID_PARAMETER_VALUE,
+			   psprintf("invalid scripts entry \"%s/%s\"", s->owner, s->name), HINT_OWNER);
+	s->body = saved_text(s->owner, s->name, &others);
+	if (s->body == NULL && others.count > 0 && !slash)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("role \"%s\" has no script named \"%s\"", me, s->name),
+				 others.count == 1 ? errdetail("Role %s saved a script of that name.", others.list)
+				 : errdetail("Roles %s%s saved scripts of that name.", others.list,
+							 others.count > 5 ? " and others" : ""),
+				 errhint("A name in scripts is a script the calling role saved; to run another role's, "
+						 "name its owner, as '%s/%s'.", others.first, s->name)));
+	if (s->body == NULL)
+		refuse(ERRCODE_UNDEFINED_OBJECT,
+			   slash ? psprintf("role \"%s\" has no script named \"%s\"", s->owner, s->name)
+			   : psprintf("no script named \"%s\"", s->name),
+			   slash ? HINT_OWNER : HINT_SCRIPTS);
+	if (strcmp(s->owner, me) != 0)
+		announce(s, me);
 }
 
 /* One "name@weight" entry of scripts. */
 static void
 read_entry(const char *entry, SetupScript *s)
 {
-	const char *at = strrchr(entry, '@');
+	const char *slash = strrchr(entry, '/');
+	const char *at = strrchr(slash ? slash : entry, '@');	/* a role's name may have '@' */
 	char	   *end;
 
 	s->name = at ? pnstrdup(entry, at - entry) : pstrdup(entry);
@@ -135,14 +281,46 @@ read_entry(const char *entry, SetupScript *s)
 				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
 		s->weight = (int) w;
 	}
-	for (int i = 0; i < lengthof(builtin_scripts); i++)
-		if (strcmp(s->name, builtin_scripts[i].name) == 0)
-			s->body = pstrdup(builtin_scripts[i].body);
-	if (s->body == NULL)
-		s->body = saved_script(s->name);
-	if (s->body == NULL)
-		refuse(ERRCODE_UNDEFINED_OBJECT,
-			   psprintf("no script named \"%s\"", s->name), HINT_SCRIPTS);
+	s->builtin = builtin_template(s->name);
+	if (s->builtin != NULL)
+		return;					/* its text: qualify_builtins() */
+	saved_script(s);
+}
+
+/*
+ * The built-in scripts' texts, with their tables in the schema where the
+ * caller's search_path finds pgbench_accounts, checked as the built-in
+ * workloads check theirs (the same privileges, the same errors); pgbench
+ * needs the tables for its built-in scripts too.  Returns the scale read
+ * from them, 0 if none was.  For a libpq run the tables are on the targets:
+ * the texts name pg_catalog, where no pgbench table can be, until
+ * ScriptSetupTargetScale() puts in the schema found there (*pending).
+ */
+static int64
+qualify_builtins(RunShared *p, SetupScript *s, int n, bool *pending)
+{
+	int64		scale = 0;
+
+	*pending = false;
+	for (int i = 0; i < n; i++)
+	{
+		WorkloadParams wl;
+
+		if (s[i].builtin == NULL)
+			continue;
+		if (p->via != RUN_VIA_SPI)
+		{
+			s[i].body = builtin_text(s[i].builtin, "pg_catalog");
+			*pending = true;
+			continue;
+		}
+		memset(&wl, 0, sizeof(wl));
+		wl.kind = WorkloadParse(s[i].name);
+		WorkloadResolve(&wl);
+		s[i].body = builtin_text(s[i].builtin, wl.schema);
+		scale = wl.scale;
+	}
+	return scale;
 }
 
 static SetupScript *
@@ -237,7 +415,7 @@ append_text(StringInfo buf, const char *text)
 /* The area, laid out: header, scripts, texts, then room for the counters. */
 static Size
 build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *json,
-		   const char *scale, char **out)
+		   const char *scale, int64 tables_scale, char **out)
 {
 	Size		head = MAXALIGN(offsetof(RunScriptArea, script) + sizeof(RunScript) * n);
 	StringInfoData buf;
@@ -255,10 +433,12 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 		RunScript  *rs = &((RunScriptArea *) buf.data)->script[i];
 		Size		name = append_text(&buf, s[i].name);
 		Size		body = append_text(&buf, s[i].body);
+		Size		owner = s[i].owner ? append_text(&buf, s[i].owner) : 0;
 
 		rs = &((RunScriptArea *) buf.data)->script[i];	/* buf may move */
 		rs->name = name;
 		rs->body = body;
+		rs->owner = owner;
 		rs->weight = s[i].weight;
 		rs->ncommands = s[i].ncommands;
 		rs->counter = counter;
@@ -297,6 +477,8 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 		if (*end != '\0' || errno != 0 || area->scale < 1 || area->scale > PG_INT32_MAX)
 			area->scale = 1;
 	}
+	else if (tables_scale > 0)
+		area->scale = tables_scale; /* the built-in scripts' tables */
 	else if (p->via == RUN_VIA_SPI)
 		area->scale = default_scale();
 	else
@@ -316,7 +498,8 @@ workload_name(RunShared *p, SetupScript *s, int n)
 	initStringInfo(&buf);
 	for (int i = 0; i < n; i++)
 	{
-		appendStringInfo(&buf, "%s%s", i > 0 ? " " : "", s[i].name);
+		appendStringInfo(&buf, "%s%s%s%s", i > 0 ? " " : "", s[i].owner_named ? s[i].owner : "",
+						 s[i].owner_named ? "/" : "", s[i].name);
 		if (n > 1)
 			appendStringInfo(&buf, "@%d", s[i].weight);
 	}
@@ -341,7 +524,10 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 	SetupScript *s;
 	StringInfoData pairs;
 	const char *scale;
+	int64		tables_scale;
+	bool		pending;
 	int			n;
+	Size		size;
 
 	*area = NULL;
 	if (!has_script && !has_scripts)
@@ -356,6 +542,7 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
 			   "scripts to mix it in, as 'tpcb-like@9'.");
 	s = read_scripts(fcinfo, script_arg, scripts_arg, &n);
+	tables_scale = qualify_builtins(p, s, n, &pending);
 	for (int i = 0; i < n; i++)
 		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
 	initStringInfo(&pairs);
@@ -365,9 +552,11 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are too long",
 			   psprintf("The variables may take %d bytes as names and texts.", SCRIPT_RUN_MAX_VARIABLES_TEXT));
 	workload_name(p, s, n);
-	return build_area(p, s, n, &pairs,
+	size = build_area(p, s, n, &pairs,
 					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",
-					  scale, area);
+					  scale, tables_scale, area);
+	((RunScriptArea *) *area)->tables_pending = pending;
+	return size;
 }
 
 /* ------------------------------------------------------------------------
@@ -393,16 +582,19 @@ record_scripts(RunShared *run, RunScriptArea *area)
 		RunScript  *rs = &area->script[s];
 		const char *body = RunScriptText(area, rs->body);
 		ScriptProgram *prog = ScriptParse(RunScriptText(area, rs->name), body);
-		Oid			types[5] = {INT8OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
-		Datum		v[5];
+		Oid			types[6] = {INT8OID, INT4OID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+		Datum		v[6];
+		char		nulls[7] = "      ";
 
 		v[0] = Int64GetDatum(run->run_id);
 		v[1] = Int32GetDatum(s + 1);
 		v[2] = CStringGetTextDatum(prog->name);
 		v[3] = Int32GetDatum(rs->weight);
 		v[4] = CStringGetTextDatum(body);
-		exec("INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body) "
-			 "VALUES ($1, $2, $3, $4, $5)", 5, types, v, NULL, SPI_OK_INSERT);
+		v[5] = rs->owner ? CStringGetTextDatum(RunScriptText(area, rs->owner)) : (Datum) 0;
+		nulls[5] = rs->owner ? ' ' : 'n';
+		exec("INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, owner) "
+			 "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.name)", 6, types, v, nulls, SPI_OK_INSERT);
 		for (int c = 0; c < prog->ncommands; c++)
 		{
 			ScriptCommand *cmd = &prog->commands[c];
@@ -504,12 +696,71 @@ ScriptSetupRecord(RunShared *run, bool final)
 	}
 }
 
-/* A libpq run: the scale its target has, unless the variables give one. */
+/*
+ * A libpq run's area again, with the built-in scripts' texts naming their
+ * tables in schema: the same scripts, owners, weights, marks and variables,
+ * the texts of the others as they were.
+ */
+static void
+requalify(RunShared *p, const char *schema)
+{
+	RunScriptArea *old = (RunScriptArea *) p->script_local;
+	Size		head = MAXALIGN(offsetof(RunScriptArea, script) + sizeof(RunScript) * old->nscripts);
+	const char *json = RunScriptText(old, old->variables_json);
+	Size		tail = old->variables_json + strlen(json) + 1 - old->variables;
+	StringInfoData buf;
+	RunScriptArea *area;
+	Size		size;
+	Size		shift;
+
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, (char *) old, head);
+	for (int i = 0; i < old->nscripts; i++)
+	{
+		const char *name = RunScriptText(old, old->script[i].name);
+		const char *template = builtin_template(name);
+		const char *body = template ? builtin_text(template, schema)
+			: RunScriptText(old, old->script[i].body);
+		Size		at_name = append_text(&buf, name);
+		Size		at_body = append_text(&buf, body);
+		Size		at_owner = old->script[i].owner ?
+			append_text(&buf, RunScriptText(old, old->script[i].owner)) : 0;
+
+		((RunScriptArea *) buf.data)->script[i].name = at_name;
+		((RunScriptArea *) buf.data)->script[i].body = at_body;
+		((RunScriptArea *) buf.data)->script[i].owner = at_owner;
+	}
+	shift = buf.len - old->variables;
+	appendBinaryStringInfo(&buf, (char *) old + old->variables, tail);
+	size = MAXALIGN(buf.len) + sizeof(ScriptCounter) * old->ncounters * (Size) p->clients;
+	area = palloc0(size);
+	memcpy(area, buf.data, buf.len);
+	area->variables += shift;
+	area->search_path += shift;
+	area->variables_json += shift;
+	area->counters = MAXALIGN(buf.len);
+	area->tables_pending = false;
+	p->script_local = (char *) area;
+	p->script_area_size = size;
+}
+
+/*
+ * A libpq run, once its targets are resolved: the built-in scripts' tables
+ * in the schema found on the targets, and the scale the first target has,
+ * unless the variables give one.
+ */
 void
 ScriptSetupTargetScale(RunShared *p)
 {
 	RunScriptArea *area = (RunScriptArea *) p->script_local;
 
-	if (area != NULL && !area->scale_given)
+	if (area == NULL)
+		return;
+	if (area->tables_pending)
+	{
+		requalify(p, ScriptSetupTargetSchema(p));
+		area = (RunScriptArea *) p->script_local;
+	}
+	if (!area->scale_given)
 		area->scale = p->wl.scale;
 }

@@ -117,8 +117,6 @@ step_sql(ScriptClient *sc, Cmd *c)
 static bool
 step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
 {
-	int64		ns;
-
 	if (sc->sub > 0)
 	{
 		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE)
@@ -127,10 +125,8 @@ step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
 					 errmsg("the run ended during \\sleep")));
 		return true;
 	}
-	ns = ScriptSleepNs(sc, c);
-	if (ns == 0)
+	if (!ScriptSleepUntil(sc, c, WorkerNowNs(), wake))
 		return true;
-	*wake = WorkerNowNs() + ns;
 	sc->sub = 1;
 	return false;
 }

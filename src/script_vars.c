@@ -269,6 +269,8 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 	sc->me = &run->client[client];
 	sc->libpq = run->via != RUN_VIA_SPI;
 	sc->area = RunScriptAreaOf(run, run->script_area);
+	if (sc->area->tables_pending)
+		elog(ERROR, "the built-in scripts' tables were not resolved before the run started");
 	sc->row = RunScriptCounters(sc->area, client);
 	sc->cxt = cxt;
 	sc->timed = timed;

@@ -441,33 +441,46 @@ disk_deltas(Telemetry *tel, double interval_seconds, Datum *v, char *nulls)
  * position is read per row, after the WAL senders' positions (the view
  * reads them all first): read before, a standby could pass it meanwhile
  * and its lag come out negative.
+ *
+ * The coordinator reads pg_stat_replication as the extension's owner, but
+ * the rows are the run's role's to read: each column is kept only where
+ * that role would see it in pg_stat_replication itself.  The standby's
+ * name and its WAL sender's pid are shown to every role; the WAL sender's
+ * state, positions and lags only to members of pg_read_all_stats (the
+ * WAL senders' function shows nothing else to anyone else); its client
+ * address also to a role that has the privileges of the WAL sender's role
+ * (pg_stat_activity's rule).  Elsewhere the column is NULL.
  */
 static void
 write_replication(Telemetry *tel, int second)
 {
-	Oid			types[2] = {INT8OID, INT4OID};
-	Datum		v[2];
+	Oid			types[3] = {INT8OID, INT4OID, OIDOID};
+	Datum		v[3];
 	int			rc;
 
 	v[0] = Int64GetDatum(tel->run->run_id);
 	v[1] = Int32GetDatum(second);
+	v[2] = ObjectIdGetDatum(tel->run->run_role);
 	rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_replication (run_id, second, standby, client_addr, "
 							   "state, sync_state, sent_lag_bytes, write_lag_bytes, flush_lag_bytes, "
 							   "replay_lag_bytes, write_lag_ms, flush_lag_ms, replay_lag_ms) "
 							   "SELECT $1, $2, pg_catalog.format('%s (%s)', s.application_name, s.pid), "
-							   "pg_catalog.host(s.client_addr), s.state, s.sync_state, "
-							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn), "
-							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn), "
-							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn), "
-							   "pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn), "
-							   "pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000, "
-							   "pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000, "
-							   "pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) 1000 "
-							   "FROM pg_catalog.pg_stat_replication s "
+							   "CASE WHEN v.all_stats OR pg_catalog.pg_has_role($3, s.usesysid, 'USAGE') "
+							   "THEN pg_catalog.host(s.client_addr) END, "
+							   "CASE WHEN v.all_stats THEN s.state END, CASE WHEN v.all_stats THEN s.sync_state END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn) END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn) END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn) END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn) END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000 END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000 END, "
+							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) 1000 END "
+							   "FROM (SELECT pg_catalog.pg_has_role($3, 'pg_read_all_stats'::pg_catalog.name, 'USAGE') AS all_stats) v "
+							   "CROSS JOIN pg_catalog.pg_stat_replication s "
 							   "CROSS JOIN LATERAL (SELECT s.pid, CASE WHEN pg_catalog.pg_is_in_recovery() "
 							   "THEN pg_catalog.pg_last_wal_receive_lsn() "
 							   "ELSE pg_catalog.pg_current_wal_lsn() END AS lsn OFFSET 0) h",
-							   2, types, v, NULL, false, 0);
+							   3, types, v, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record the standbys' lag: %s", SPI_result_code_string(rc));
 }

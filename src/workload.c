@@ -64,7 +64,8 @@ check_table(Oid nsp, const char *relname, AclMode need, const char *why)
 				 errmsg("relation \"%s.%s\" does not exist",
 						get_namespace_name(nsp), relname),
 				 errhint("Create pgbench's tables with pgbench_lab.init(scale => 10) or pgbench -i.")));
-	if (pg_class_aclcheck(relid, GetUserId(), need) != ACLCHECK_OK)
+	/* every privilege of need (pg_class_aclcheck() is content with any) */
+	if (pg_class_aclmask(relid, GetUserId(), need, ACLMASK_ALL) != need)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for table %s", relname),

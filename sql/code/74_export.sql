@@ -74,7 +74,7 @@ AS $$
             "system_note": "text", "conflicts_error": "text"}'::pg_catalog.jsonb
         -- a run of scripts (0.2): its scripts, each with its commands
         WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
-            "body": "text!", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
+            "body": "text!", "owner": "text", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
             "retries": "nonneg"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'command' THEN '{"command": "count!", "line": "count!", "kind": "text!",
             "command_text": "text!", "executions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
@@ -510,10 +510,11 @@ BEGIN
                r OPERATOR(pg_catalog.->) 'variables'
           FROM d),
     scripts AS (
-        INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, transactions,
+        INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, owner, transactions,
                                              latency_avg_ms, failures, retries)
         SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'script')::numeric::integer, x OPERATOR(pg_catalog.->>) 'name',
                (x OPERATOR(pg_catalog.->>) 'weight')::numeric::integer, x OPERATOR(pg_catalog.->>) 'body',
+               (x OPERATOR(pg_catalog.->>) 'owner')::pg_catalog.name,
                (x OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
                (x OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint
           FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'scripts', '[]')) AS s(x)),
@@ -667,7 +668,7 @@ AS $$
         OPERATOR(pg_catalog.||) coalesce((
             SELECT pg_catalog.jsonb_build_object('scripts', pg_catalog.jsonb_agg(
                        pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'run_id',
-                                                          '{transactions,latency_avg_ms,failures,retries}')
+                                                          '{owner,transactions,latency_avg_ms,failures,retries}')
                        OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('commands',
                            (SELECT pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(
                                        pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) '{run_id,script}'::pg_catalog.text[],

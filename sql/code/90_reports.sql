@@ -222,6 +222,15 @@ BEGIN
                            pgbench_lab_internal.path_text(r.via, r.target_display));
     END IF;
     RETURN QUERY SELECT pgbench_lab_internal.rate_notes(r);
+    -- runs.system is recorded only for a role that may call system_info()
+    IF r.system IS NULL AND r.source_server IS NULL AND r.status OPERATOR(pg_catalog.<>) 'running'
+       AND EXISTS (SELECT FROM pg_catalog.pg_roles a WHERE a.oid OPERATOR(pg_catalog.=) r.owner::pg_catalog.oid)
+       AND NOT pg_catalog.has_function_privilege(r.owner::pg_catalog.oid,
+                                                 pg_catalog.to_regprocedure('pgbench_lab.system_info()')::pg_catalog.oid,
+                                                 'EXECUTE') THEN
+        RETURN QUERY SELECT pg_catalog.format('The machine''s facts (runs.system) were not recorded: role %s may not call pgbench_lab.system_info() (a superuser may grant it EXECUTE, or pg_monitor).',
+                           r.owner);
+    END IF;
     IF r.workload OPERATOR(pg_catalog.=) 'tpcb-like' AND r.scale OPERATOR(pg_catalog.<) r.clients THEN
         RETURN QUERY SELECT pg_catalog.format('Scale %s is below %s clients: every tpcb-like transaction updates one of only %s pgbench_branches rows, so clients queue on those row locks (branch-row contention) and the figures measure that more than the server. Use a scale of at least the client count.',
                            r.scale, r.clients, r.scale);
@@ -261,8 +270,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT line FROM (
         SELECT s.script, 0 AS command, 0 AS part,
-               pg_catalog.format('  script %s "%s", weight %s: %s transactions (%s %%), latency avg %s ms, failures %s, retries %s',
-                   s.script, s.name, s.weight, coalesce(s.transactions::pg_catalog.text, '-'),
+               pg_catalog.format('  script %s "%s"%s, weight %s: %s transactions (%s %%), latency avg %s ms, failures %s, retries %s',
+                   s.script, s.name, ' saved by ' OPERATOR(pg_catalog.||) s.owner, s.weight, coalesce(s.transactions::pg_catalog.text, '-'),
                    pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) s.transactions
                        OPERATOR(pg_catalog./) CASE WHEN pg_catalog.sum(s.transactions) OVER () OPERATOR(pg_catalog.>) 0
                                                    THEN pg_catalog.sum(s.transactions) OVER () END, 1),

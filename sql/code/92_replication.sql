@@ -41,6 +41,7 @@ BEGIN
     RETURN QUERY SELECT 'Standbys: how far each was behind this server, replayed WAL per second in the TPS chart''s columns (▁ = none, █ = its largest lag)';
     FOR s IN
         SELECT x.standby, pg_catalog.max(x.client_addr) AS addr,
+               pg_catalog.bool_and(x.state IS NULL) AS hidden,
                pg_catalog.max(x.replay_lag_bytes) AS top_bytes, pg_catalog.max(x.replay_lag_ms) AS top_ms,
                pg_catalog.avg(x.replay_lag_ms) AS avg_ms,
                (pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second DESC))[1] AS last_bytes,
@@ -50,6 +51,14 @@ BEGIN
          WHERE x.run_id OPERATOR(pg_catalog.=) replication_lines.run_id
          GROUP BY x.standby ORDER BY x.standby
     LOOP
+        IF s.hidden THEN
+            -- recorded as pg_stat_replication showed it to the run's role
+            RETURN QUERY SELECT pg_catalog.format('  %s', pg_catalog.left(s.standby, 24));
+            RETURN QUERY SELECT pg_catalog.format('    %s: lag not recorded: the run''s role %s may not see the WAL senders'' positions in pg_stat_replication (members of pg_read_all_stats do)',
+                                                  coalesce(s.addr, 'address not shown'),
+                                                  (SELECT r.owner FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) replication_lines.run_id));
+            CONTINUE;
+        END IF;
         RETURN QUERY
             SELECT pg_catalog.format('  %s │%s', pg_catalog.left(s.standby, 24),
                                      pgbench_lab_internal.spark(pg_catalog.array_agg(g.v ORDER BY g.k), 0,
@@ -116,7 +125,8 @@ BEGIN
            pg_catalog.max(s.top_bytes) AS t_bytes
       INTO l
       FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) s;
-    IF l.n OPERATOR(pg_catalog.=) 0 THEN
+    -- no lag recorded at all (the runs' role may not see it): nothing to say
+    IF l.n OPERATOR(pg_catalog.=) 0 OR l.t_bytes IS NULL THEN
         RETURN;
     END IF;
     IF l.g_clients IS NULL THEN

@@ -5,23 +5,29 @@
 
 -- pgbench scripts: those saved by name, and what each run of scripts ran
 -- and measured, per script and per command (as pgbench -r reports them).
+-- A role's names are its own: two roles may save the same name, and a name
+-- in scripts => is the calling role's script; another role's is named as
+-- 'owner/name' (so a name has no '/', and no '@', which starts a weight).
 CREATE TABLE pgbench_lab.scripts (
-    name text PRIMARY KEY,
+    name text NOT NULL,
     body text NOT NULL,
     created_by name NOT NULL DEFAULT CURRENT_USER,
     created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (created_by, name),
     CONSTRAINT scripts_name_check
         CHECK (name OPERATOR(pg_catalog.<>) ALL (ARRAY['', 'tpcb-like', 'simple-update', 'select-only', 'script'])
-               AND pg_catalog.strpos(name, '@') OPERATOR(pg_catalog.=) 0)
+               AND pg_catalog.strpos(name, '@') OPERATOR(pg_catalog.=) 0
+               AND pg_catalog.strpos(name, '/') OPERATOR(pg_catalog.=) 0)
 );
 COMMENT ON TABLE pgbench_lab.scripts IS
-    'pgbench script files saved by name, for scripts => ''{name@weight, ...}''; each role changes only its own';
+    'pgbench script files saved by name, per role, for scripts => ''{name@weight, owner/name@weight, ...}''; each role changes only its own';
 CREATE TABLE pgbench_lab.run_scripts (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,
     script integer NOT NULL,
     name text NOT NULL,
     weight integer NOT NULL,
     body text NOT NULL,
+    owner name,
     transactions bigint,
     latency_avg_ms double precision,
     failures bigint,
@@ -29,7 +35,7 @@ CREATE TABLE pgbench_lab.run_scripts (
     PRIMARY KEY (run_id, script)
 );
 COMMENT ON TABLE pgbench_lab.run_scripts IS
-    'The scripts a run ran, with their weights and text as run, and per script its transactions, latency, failures and retries';
+    'The scripts a run ran, with their weights, text as run and the role that saved it (NULL: a built-in or script =>), and per script its transactions, latency, failures and retries';
 CREATE TABLE pgbench_lab.run_commands (
     run_id bigint NOT NULL,
     script integer NOT NULL,

@@ -13,6 +13,10 @@ relations unless named last, and a domain's CHECK runs code).  So:
   `pgbench_lab.runs`; constructs that look an operator up by name with no
   way to qualify it (IN, NULLIF, BETWEEN, LIKE, IS DISTINCT FROM, a simple
   CASE) are refused;
+- so is every SQL command of the pgbench scripts written in src/*.c (the
+  built-in scripts the interpreter runs by name: a string that opens with a
+  meta-command such as `\\set`), its :variables taken as the parameters $n
+  the interpreter binds them as;
 - every function of the install and upgrade scripts (sql/data/, sql/code/,
   sql/upgrade/) passes the same
   check over its whole body, and has `SET search_path = pg_catalog, pg_temp`
@@ -179,6 +183,38 @@ def looks_like_sql(text):
     return bool(SQL_START.match(text))
 
 
+# A pgbench script among the C strings: lines, the first a meta-command.
+SCRIPT_START = re.compile(r"^\s*\\(set|sleep|if|startpipeline)\b")
+# A script's :variable, :'variable' or :"variable" (not a :: cast).
+SCRIPT_VARIABLE = re.compile(r"(?<![:\w]):(?:'\w+'|\"\w+\"|[A-Za-z_]\w*)")
+
+
+def looks_like_script(text):
+    return bool(SCRIPT_START.match(text)) and "\n" in text.strip()
+
+
+def script_to_sql(text):
+    """A pgbench script's SQL commands as one SQL text, as the interpreter
+    runs them: the meta-command lines (\\set ...) left out, each :variable
+    a parameter $n (a \\; compound is one command of several statements)."""
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("\\")]
+    sql = "\n".join(lines).replace("\\;", ";")
+    n = itertools.count(1)
+    return SCRIPT_VARIABLE.sub(lambda m: f"${next(n)}", sql)
+
+
+def c_sql_texts(root=ROOT):
+    """(file, line, text, sql) for every SQL text of src/: the strings that
+    look like SQL, and the SQL commands of the pgbench scripts there."""
+    for path, line, text in c_strings(root):
+        if any(text.startswith(p) for p in PROSE):
+            continue
+        if looks_like_sql(text):
+            yield path, line, text, text
+        elif looks_like_script(text):
+            yield path, line, text, script_to_sql(text)
+
+
 # What a %s of a template may stand for: a name, a literal, nothing (an
 # optional keyword) or a column list.
 PRINTF_STRINGS = ("x", "'x'", "", "x pg_catalog.int4")
@@ -304,9 +340,9 @@ def check_c(root=ROOT):
             continue
         if BARE_CAST.search(text) and (looks_like_sql(text) or re.search(r"\$\d+::|\)::|'::", text)):
             bad.append((path, line, "a cast to a type without its schema (::name)", text))
-        if looks_like_sql(text):
-            for problem in check_sql(printf_to_sql(text)):
-                bad.append((path, line, problem, text))
+    for path, line, text, sql in c_sql_texts(root):
+        for problem in check_sql(printf_to_sql(sql)):
+            bad.append((path, line, problem, text))
     return bad
 
 
@@ -448,9 +484,8 @@ def _names_in(tree, kind):
 def _sql_texts(root=ROOT):
     """Every parseable SQL text of the extension: src/ strings, the install
     script's statements, and the bodies of its SQL and PL/pgSQL functions."""
-    for _, _, text in c_strings(root):
-        if looks_like_sql(text):
-            yield printf_to_sql(text), None
+    for _, _, _, sql in c_sql_texts(root):
+        yield printf_to_sql(sql), None
     for stmt, source in _statements(install_script(root)):
         yield None, stmt
         if not isinstance(stmt, ast.CreateFunctionStmt):

@@ -5,6 +5,7 @@ a second database of the same cluster, and every comparison is between the
 two, so nothing here hard-codes what pgbench produces.
 """
 import os
+import re
 
 import psycopg
 import pytest
@@ -237,6 +238,43 @@ def test_worker_error_keeps_old_tables(lab):
                           "WHERE backend_type = 'pgbench_lab init'") == 0
     finally:
         lab.sql("DROP VIEW branch_view")
+
+
+UNITS = {"bytes": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40, "PB": 1 << 50}
+
+
+def test_refuses_a_scale_the_disk_cannot_hold(lab):
+    """init estimates what it will write and refuses (53100) before it
+    drops or creates anything when the free space of its tablespace's file
+    system cannot hold it.  The scale is chosen from the free space read
+    here, so the test does not depend on the disk's size; the estimate per
+    scale unit covers what a real init(1) wrote, with no more than 30 %
+    to spare."""
+    init(lab, params=(1,))
+    written = float(lab.scalar("SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+                               "WHERE c.relname LIKE 'pgbench%' AND c.relkind = 'r' "
+                               "AND c.relnamespace = 'public'::regnamespace"))
+    before = lab.scalar("SELECT 'pgbench_accounts'::regclass::oid")
+    st = os.statvfs(lab.datadir)
+    scale = st.f_bavail * st.f_frsize // 10_000_000 + 1   # written is about 16 MB a unit
+    with lab.connect() as conn:
+        conn.execute("SET pgbench_lab.max_scale = 2147483647")
+        for unlogged in (False, True):
+            with pytest.raises(psycopg.errors.DiskFull) as e:
+                conn.execute("SELECT * FROM pgbench_lab.init(%s, unlogged => %s)", (scale, unlogged))
+            diag = e.value.diag
+            assert "Nothing was dropped or created." in diag.message_detail, diag.message_detail
+            assert diag.context == "pgbench_lab.init, in a background worker, before its first step"
+            m = re.fullmatch(r"init\((\d+)\) needs about ([\d.]+) (\w+) of disk, and the file system of "
+                             r"tablespace \"pg_default\" has ([\d.]+) (\w+) free", diag.message_primary)
+            assert m and int(m[1]) == scale, diag.message_primary
+            need, free = float(m[2]) * UNITS[m[3]], float(m[4]) * UNITS[m[5]]
+            assert need > free, diag.message_primary
+        # unlogged: no WAL counted, only the tables and their keys
+        assert written <= need / scale <= 1.3 * written, (need / scale, written)
+    assert lab.scalar("SELECT 'pgbench_accounts'::regclass::oid") == before
+    assert lab.scalar("SELECT count(*) FROM pgbench_branches") == 1
+    assert lab.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbench_lab init'") == 0
 
 
 @pytest.fixture(scope="module")

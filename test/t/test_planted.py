@@ -150,7 +150,11 @@ CALLS = {
     "start": ["SELECT pgbench_lab.start('select-only', clients => 1, transactions => 5)",
               "SELECT pgbench_lab.start('tpcb-like', clients => 1, transactions => 5, "
               "settings => '{{\"work_mem\": \"8MB\"}}', via => 'libpq')"],
-    "run": ["CALL pgbench_lab.run('simple-update', clients => 1, transactions => 5)"],
+    "run": ["CALL pgbench_lab.run('simple-update', clients => 1, transactions => 5)",
+            # the built-in scripts by name, run by the interpreter as text
+            "CALL pgbench_lab.run(scripts => '{{tpcb-like, select-only}}', clients => 1, transactions => 5)",
+            "CALL pgbench_lab.run(scripts => '{{simple-update}}', clients => 1, transactions => 5, "
+            "via => 'libpq')"],
     "wait": ["CALL pgbench_lab.wait(-1)", "CALL pgbench_lab.wait({run})"],
     "cancel": ["SELECT pgbench_lab.cancel({run})"],
     "run_live": ["SELECT * FROM pgbench_lab_internal.run_live({run})"],

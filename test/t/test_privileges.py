@@ -122,6 +122,26 @@ def test_workers_run_as_the_granted_role(lab):
     no_workers(lab)
 
 
+def test_a_workload_needs_every_privilege_it_uses(lab):
+    """A role that may only read pgbench's tables runs select-only, and is
+    refused the workloads that write before anything starts, by the first
+    table it may not change: having one of the privileges asked is not
+    having them all."""
+    lab.sql("CREATE ROLE reader LOGIN")
+    lab.sql(f"GRANT SELECT ON {', '.join(TABLES)} TO reader")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO reader")
+    with lab.connect(user="reader") as conn:
+        r = conn.execute("CALL pgbench_lab.run('select-only', clients => 1, transactions => 5)").fetchone()
+        assert r[1] == "done" and r[2] == 5, r
+        for workload in ("simple-update", "tpcb-like"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege) as e:
+                conn.execute("CALL pgbench_lab.run(%s, clients => 1, transactions => 5)", (workload,))
+            assert e.value.diag.message_primary == "permission denied for table pgbench_accounts", e.value
+            assert e.value.diag.message_detail.startswith(f"The {workload} workload needs SELECT and UPDATE"), \
+                e.value.diag.message_detail
+    no_workers(lab)
+
+
 def test_only_the_owner_and_superusers_control_a_run(lab):
     run_id = lab.scalar("SELECT pgbench_lab.start('select-only', clients => 2, duration => '60 s')",
                         user="alice")
@@ -195,6 +215,91 @@ def test_run_settings_cannot_raise_privileges(lab, settings):
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
     no_workers(lab)
 
+
+
+def test_system_facts_recorded_only_for_a_role_that_may_call_system_info(lab):
+    """system_info() is pg_monitor's: a role granted run() but not
+    system_info() (42501) finds no machine facts in its own run's row
+    either (the coordinator records them as the extension's owner), and
+    report() says why; granted EXECUTE, its next run has them."""
+    assert state(lab, "SELECT * FROM pgbench_lab.system_info()", "alice") == "42501"
+    rid = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)", user="alice")[0][0]
+    assert lab.scalar("SELECT system IS NULL FROM pgbench_lab.runs WHERE run_id = %s", (rid,),
+                      user="alice") is True
+    text = " ".join(" ".join(r[0].split()) for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,),
+                                                              user="alice"))
+    assert "role alice may not call pgbench_lab.system_info()" in text, text
+    # a superuser's run, and alice's once granted, record them
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.system_info() TO alice")
+    try:
+        rid2 = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)", user="alice")[0][0]
+        rid3 = lab.sql("CALL pgbench_lab.run('select-only', transactions => 5)")[0][0]
+        assert lab.sql("SELECT run_id, system ? 'data_directory' FROM pgbench_lab.runs "
+                       "WHERE run_id IN (%s, %s) ORDER BY 1", (rid2, rid3)) == [(rid2, True), (rid3, True)]
+        text = " ".join(" ".join(r[0].split()) for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid2,)))
+        assert "may not call pgbench_lab.system_info()" not in text
+    finally:
+        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.system_info() FROM alice")
+    no_workers(lab)
+
+
+def test_per_role_limits_bind_the_role(lab):
+    """The limits are superuser settings, so a superuser can set them per
+    role (ALTER ROLE ... SET) and the role cannot raise them: not with SET
+    (42501), not with ALTER ROLE on itself (42501), not with a SET made
+    before the library was loaded (a placeholder, dropped with a WARNING when
+    the library loads), nor back to the default with a connection option."""
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO bob")
+    for name, value in (("max_clients", "1"), ("max_duration", "2s"), ("max_scale", "1")):
+        lab.sql(f"ALTER ROLE bob SET pgbench_lab.{name} = '{value}'")
+    try:
+        refused = {
+            "SELECT pgbench_lab.start('select-only', clients => 2, transactions => 1)": "2 clients is above the limit of 1",
+            "SELECT pgbench_lab.start('select-only', duration => '3 s')": "duration 3 s is above the limit of 2 s",
+            "SELECT * FROM pgbench_lab.init(2)": "scale 2 is out of range",
+        }
+        with lab.connect(user="bob") as conn:
+            for sql, message in refused.items():
+                with pytest.raises(psycopg.errors.InvalidParameterValue, match=message):
+                    conn.execute(sql)
+            # the library is loaded now
+            for name in ("max_clients", "max_duration", "max_scale"):
+                assert state_on(conn, f"SET pgbench_lab.{name} = 1000") == "42501", name
+                assert state_on(conn, f"ALTER ROLE bob SET pgbench_lab.{name} = 1000") == "42501", name
+        # a SET before anything loads the library is dropped as it loads,
+        # and the role's value stays
+        with lab.connect(user="bob") as conn:
+            conn.execute("SET pgbench_lab.max_clients = 1000")
+            with pytest.raises(psycopg.errors.InvalidParameterValue, match="above the limit of 1"):
+                conn.execute("SELECT pgbench_lab.start('select-only', clients => 2, transactions => 1)")
+            assert conn.execute("SHOW pgbench_lab.max_clients").fetchone()[0] == "1"
+        # a value given at connection replaces the role's; dropped as the
+        # library loads, it would leave the default (even one equal to it):
+        # everything the limits bound is refused in that session instead
+        for value in ("1000", "5000"):
+            with lab.connect(user="bob", options=f"-c pgbench_lab.max_clients={value}") as conn:
+                for sql in ("SELECT pgbench_lab.start('select-only', clients => 2, transactions => 1)",
+                            "CALL pgbench_lab.run('select-only', transactions => 1)",
+                            "SELECT * FROM pgbench_lab.init(1)"):
+                    with pytest.raises(psycopg.errors.InsufficientPrivilege,
+                                       match="pgbench_lab.max_clients does not have the value configured "
+                                             "for this session"):
+                        conn.execute(sql)
+        # the same for the samples' limit, which bounds what a run keeps
+        with lab.connect(user="bob", options="-c pgbench_lab.max_samples=1") as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege,
+                               match="pgbench_lab.max_samples does not have the value configured"):
+                conn.execute("SELECT pgbench_lab.start('select-only', transactions => 1)")
+        # within the limits bob runs, and other roles keep the defaults
+        row = lab.sql("CALL pgbench_lab.run('select-only', clients => 1, duration => '1 s')", user="bob")[0]
+        assert row[1] == "done", row
+        row = lab.sql("CALL pgbench_lab.run('select-only', clients => 2, transactions => 1)", user="alice")[0]
+        assert row[1] == "done", row
+    finally:
+        for name in ("max_clients", "max_duration", "max_scale"):
+            lab.sql(f"ALTER ROLE bob RESET pgbench_lab.{name}")
+        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) FROM bob")
+    no_workers(lab)
 
 
 def test_cache_status_locks_nothing_it_may_not_read(lab):

@@ -75,6 +75,48 @@ def test_without_standbys_nothing_is_recorded(pair, new_cluster):
     assert lags(primary, rid) == [], "telemetry off records no lag either"
 
 
+@pytest.mark.parametrize("stats", [False, True])
+def test_a_role_records_what_pg_stat_replication_shows_it(pair, stats):
+    """The coordinator reads pg_stat_replication as the extension's owner,
+    but a run's rows hold only what the run's role sees there itself: the
+    standby's name always; its WAL sender's state, positions and lags, and
+    the client address of a WAL sender of another role, only with the
+    privileges of pg_read_all_stats."""
+    primary, _ = pair
+    role = "lagstats" if stats else "lagnone"
+    primary.sql(f"CREATE ROLE {role} LOGIN")
+    primary.sql(f"GRANT SELECT, INSERT, UPDATE ON pgbench_accounts, pgbench_branches, pgbench_tellers, "
+                f"pgbench_history TO {role}")
+    primary.sql(f"GRANT EXECUTE ON PROCEDURE pgbench_lab.run TO {role}")
+    if stats:
+        primary.sql(f"GRANT pg_read_all_stats TO {role}")
+    seen = primary.sql("SELECT state IS NOT NULL, replay_lsn IS NOT NULL, client_addr IS NOT NULL "
+                       "FROM pg_stat_replication", user=role)
+    assert seen == [(stats, stats, stats)], seen
+    row = primary.sql("CALL pgbench_lab.run('tpcb-like', clients => 1, duration => '2 s')", user=role)[0]
+    assert row[1] == "done", row
+    rows = lags(primary, row[0])
+    pid = primary.scalar("SELECT pid FROM pg_stat_replication")
+    assert rows and all(r[1] == f"standby1 ({pid})" for r in rows), rows
+    if stats:
+        assert all(r[2] == "127.0.0.1" and r[3] == "streaming" and r[4] is not None for r in rows), rows
+    else:
+        assert all(r[2:] == (None,) * 6 for r in rows), rows
+        nulls = primary.scalar("SELECT bool_and(num_nulls(sync_state, write_lag_bytes, write_lag_ms, "
+                               "flush_lag_ms, replay_lag_ms) = 5) FROM pgbench_lab.run_replication "
+                               "WHERE run_id = %s", (row[0],))
+        assert nulls is True
+    text = report(primary, row[0])
+    i = text.index(next(x for x in text if x.startswith("Standbys:")))
+    if stats:
+        assert text[i + 2].startswith("    127.0.0.1: replay lag at most "), text[i:i + 3]
+    else:
+        assert text[i + 1:i + 3] == [f"  standby1 ({pid})",
+                                     f"    address not shown: lag not recorded: the run's role {role} may not "
+                                     "see the WAL senders' positions in pg_stat_replication (members of "
+                                     "pg_read_all_stats do)"], text[i:i + 3]
+
+
 def test_export_import_carry_the_standbys_lag(pair, new_cluster):
     import json
     primary, _ = pair

@@ -321,6 +321,32 @@ def test_immediate_shutdown_marks_run_aborted(new_cluster):
     assert a == t == b == h
 
 
+def test_immediate_shutdown_marks_experiment_aborted(new_cluster):
+    """An experiment whose procedure the restart took: report() reads it as
+    aborted at once, and its row says so from the first call that reaps
+    runs (here wait()), with its run, not only when the next experiment
+    begins."""
+    c = new_cluster("crash-sweep", {"shared_buffers": "32MB"})
+    c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    conn = c.connect()
+    call = Background(conn, "CALL pgbench_lab.sweep('select-only', '{1}', '60 s', label => 'cut short')")
+    c.poll("SELECT count(*) = 1 FROM pgbench_lab.run_progress p JOIN pgbench_lab.runs r USING (run_id) "
+           "WHERE r.status = 'running'")
+    eid, run_id = c.sql("SELECT e.experiment_id, r.run_id FROM pgbench_lab.experiments e, pgbench_lab.runs r "
+                        "WHERE e.label = 'cut short' AND r.status = 'running'")[0]
+    c.stop("immediate")
+    assert isinstance(call.join(), psycopg.OperationalError), call.error
+    conn.close()
+    c.start()
+    status = "SELECT status, finished_at IS NOT NULL FROM pgbench_lab.experiments WHERE experiment_id = %s"
+    report = [r[0] for r in c.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    assert any(x.startswith("status aborted, started ") for x in report), report
+    row = c.sql("CALL pgbench_lab.wait(%s)", (run_id,))[0]
+    assert row[1] == "aborted" and "restart" in row[7], row
+    assert c.sql(status, (eid,)) == [("aborted", True)]
+
+
 def test_drop_extension_while_waiting(new_cluster):
     """DROP EXTENSION while a session waits for a run: the run's workers
     end, and the waiting call ends with a clear error (42704 naming the

@@ -345,10 +345,12 @@ KINDS = [
 
 
 def same_line(their_message, their_line, our_line):
-    """pgbench 15 gives "\\gset must follow an SQL command" the line where
-    the next command starts, not the \\gset's (pgbench 18 gives its own)."""
-    if PG_MAJOR < 18 and their_message.startswith("\\gset must follow"):
-        return their_line >= our_line
+    """pgbench 15 gives "\\gset must follow an SQL command" the line of a
+    neighbouring command, not the \\gset's or \\aset's: where the next
+    command starts, or, after a blank line, where the SQL before it ended
+    (pgbench 18 gives the meta-command's own line, as we do)."""
+    if PG_MAJOR < 18 and re.match(r"\\[ga]set must follow", their_message):
+        return True
     return their_line == our_line
 
 

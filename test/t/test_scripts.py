@@ -215,6 +215,11 @@ RUNTIME = [
     ("SELECT 1;\nSELECT * FROM no_such_table;", "42P01", "no_such_table", "command 2"),
     ("\\if false\nBEGIN;\n\\endif\nBEGIN;\nSELECT 1;\n\\if true\nSELECT 2;\n\\else\nCOMMIT;\n\\endif",
      "2D000", "ended inside a transaction", "command"),
+    # a sleep whose nanoseconds, or whose end, would not fit in 64 bits: refused, not wrapped round
+    ("\\set v 9223372036854775807\n\\sleep :v s", "22003", "sleep time 9223372036854775807 s is out of range",
+     "command 2"),
+    ("\\set v 9223372036854775\n\\sleep :v us", "22003", "sleep time 9223372036854775 us is out of range",
+     "command 2"),
 ]
 
 
@@ -288,7 +293,7 @@ def test_readme_example_runs(lab):
         r = conn.execute(call).fetchone()
         assert r[1] == "done", r
         report = "\n".join(x for (x,) in conn.execute("SELECT * FROM pgbench_lab.report(%s)", (r[0],)))
-    assert 'script 1 "hot_accounts", weight 3' in report, report
+    assert 'script 1 "hot_accounts" saved by postgres, weight 3' in report, report
     rows = lab.sql("SELECT command, executions FROM pgbench_lab.run_commands WHERE run_id = %s "
                    "AND script = 1 ORDER BY command", (r[0],))
     by = dict(rows)

@@ -82,5 +82,31 @@ def test_reads_c_strings_and_install_bodies(tmp_path):
     assert ("pgbench_lab.f", "operator + without its schema (write OPERATOR(pg_catalog.+))") in sql, sql
 
 
+def test_reads_the_scripts_written_in_c(tmp_path):
+    """A pgbench script in a C string (as the built-in scripts are): its SQL
+    commands are checked, :variables as parameters, \\set lines left out;
+    pgbench's own text fails, the qualified text passes."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "sql" / "code").mkdir(parents=True)
+    (tmp_path / "src" / "x.c").write_text(textwrap.dedent('''\
+        static const char *scripts[] = {
+            "\\\\set aid random(1, 100000 * :scale)\\n"
+            "\\\\set delta random(-5000, 5000)\\n"
+            "BEGIN;\\n"
+            "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\\n"
+            "END;\\n",
+            "\\\\set aid random(1, 100000 * :scale)\\n"
+            "SELECT abalance, :aid::pg_catalog.int8 FROM %s.pgbench_accounts "
+            "WHERE aid OPERATOR(pg_catalog.=) :aid;\\n",
+        };
+        '''))
+    c = [(p, problem) for p, _, problem, _ in sqlnames.check_c(str(tmp_path))]
+    assert sorted(c) == [("src/x.c", "operator + without its schema (write OPERATOR(pg_catalog.+))"),
+                         ("src/x.c", "operator = without its schema (write OPERATOR(pg_catalog.=))"),
+                         ("src/x.c", "relation pgbench_accounts without its schema")], c
+    assert sqlnames.script_to_sql("\\set a 1\nSELECT :a, :'b', :a::pg_catalog.int4;\n") == \
+        "SELECT $1, $2, $3::pg_catalog.int4;"
+
+
 def test_the_sources_are_clean():
     assert sqlnames.check_c() == [] and sqlnames.check_install() == []
