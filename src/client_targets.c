@@ -196,6 +196,7 @@ script_scale(PGconn *conn, RunShared *p)
 	if (query_row(conn, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
 				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
 				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') "
+				  "AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]) "
 				  "AND pg_catalog.has_table_privilege(c.oid, 'SELECT') "
 				  "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')", row, 1) != 1)
 		return;

@@ -33,6 +33,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "common/md5.h"
 #include "executor/spi.h"
@@ -379,7 +380,7 @@ given_scale(const char *pairs)
 	return NULL;
 }
 
-/* pgbench_branches' rows, if the caller can read it; else 1, as pgbench. */
+/* pgbench_branches' rows, if it is a table the caller can read; else 1, as pgbench. */
 static int64
 default_scale(void)
 {
@@ -389,7 +390,10 @@ default_scale(void)
 	bool		isnull;
 	char	   *sql;
 
-	if (!OidIsValid(rel) || pg_class_aclcheck(rel, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+	/* a table: counting a view's rows would run its owner's code */
+	if (!OidIsValid(rel) ||
+		(get_rel_relkind(rel) != RELKIND_RELATION && get_rel_relkind(rel) != RELKIND_PARTITIONED_TABLE) ||
+		pg_class_aclcheck(rel, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
 		PGBL_NAMESPACE_ACLCHECK(get_rel_namespace(rel), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 		return 1;
 	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.%s",

@@ -24,11 +24,13 @@
 #include "runner.h"
 #include "script_run.h"
 
-/* pgbench_branches where the target's role finds it and may read it */
+/* pgbench_branches, a table (counting a view's rows runs its owner's code),
+ * where the target's role finds it and may read it */
 #define TABLES_SCHEMA_SQL \
 	"SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n " \
 	"ON n.oid OPERATOR(pg_catalog.=) c.relnamespace " \
 	"WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') " \
+	"AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]) " \
 	"AND pg_catalog.has_table_privilege(c.oid, 'SELECT') " \
 	"AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')"
 

@@ -17,6 +17,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -63,6 +64,15 @@ check_table(Oid nsp, const char *relname, AclMode need, const char *why)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation \"%s.%s\" does not exist",
 						get_namespace_name(nsp), relname),
+				 errhint("Create pgbench's tables with pgbench_lab.init(scale => 10) or pgbench -i.")));
+	/* a table: a view (or a foreign table) runs its owner's code as the run's role */
+	if (get_rel_relkind(relid) != RELKIND_RELATION && get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s.%s\" is not a table", get_namespace_name(nsp), relname),
+				 errdetail("The built-in workloads run on pgbench's tables; reading a view or a foreign "
+						   "table would run what its owner put in it, as role \"%s\".",
+						   GetUserNameFromId(GetUserId(), false)),
 				 errhint("Create pgbench's tables with pgbench_lab.init(scale => 10) or pgbench -i.")));
 	/* every privilege of need (pg_class_aclcheck() is content with any) */
 	if (pg_class_aclmask(relid, GetUserId(), need, ACLMASK_ALL) != need)

@@ -255,3 +255,43 @@ def test_in_server_the_tables_are_found_as_the_workloads_find_theirs(pair):
                          "transactions => 5)").fetchone()
         assert r[1] == "done" and r[2] == 5, r
     assert_nothing_fired(primary, standby)
+
+
+def test_views_named_like_the_tables_are_not_read(pair):
+    """dbo's schema holds a view named pgbench_branches (counting its rows,
+    as the scale is found, would run what dbo put in it) beside a real
+    pgbench_accounts: the workloads and the built-in names refuse it
+    (42809) in the server, a libpq run finds no table there (42P01), and a
+    user's script takes scale 1 rather than count it."""
+    primary, standby = pair
+    with primary.connect(DB, user="dbo") as conn:
+        conn.execute("CREATE SCHEMA viewy")
+        conn.execute("CREATE TABLE viewy.pgbench_accounts (aid int PRIMARY KEY, bid int, abalance int, "
+                     "filler char(84))")
+        conn.execute("CREATE VIEW viewy.pgbench_branches AS SELECT 1 AS bid, 0 AS bbalance, "
+                     "NULL::char(88) AS filler WHERE public.planted_fire('view pgbench_branches')")
+        conn.execute("GRANT USAGE ON SCHEMA viewy TO PUBLIC")
+        conn.execute("GRANT SELECT ON ALL TABLES IN SCHEMA viewy TO PUBLIC")
+    try:
+        path = "-c search_path=viewy,public,pg_catalog"
+        with primary.connect(DB, options=path) as conn:
+            for args in ("'select-only', clients => 1, transactions => 1",
+                         "scripts => '{select-only}', clients => 1, transactions => 1"):
+                with pytest.raises(psycopg.errors.WrongObjectType) as e:
+                    conn.execute(f"CALL pgbench_lab.run({args})")
+                assert '"viewy.pgbench_branches" is not a table' in str(e.value), e.value
+            r = conn.execute("CALL pgbench_lab.run(script => 'SELECT :scale;', clients => 1, "
+                             "transactions => 1)").fetchone()
+            assert r[1] == "done", r
+        assert safe(primary, "SELECT scale FROM pgbench_lab.runs WHERE run_id OPERATOR(pg_catalog.=) %s",
+                    (r[0],)) == [(1,)]
+        primary.sql(f"ALTER ROLE elsewhere IN DATABASE {DB} SET search_path = viewy, public")
+        with primary.connect(DB) as conn:
+            with pytest.raises(psycopg.errors.UndefinedTable):
+                conn.execute("CALL pgbench_lab.run('select-only', clients => 1, transactions => 1, "
+                             "via => 'libpq', target => %s)", (conninfo(primary, "elsewhere"),))
+        assert_nothing_fired(primary, standby)
+    finally:
+        primary.sql(f"ALTER ROLE elsewhere IN DATABASE {DB} SET search_path = lab2, public")
+        with primary.connect(DB, user="dbo") as conn:
+            conn.execute("DROP SCHEMA viewy CASCADE")
