@@ -182,8 +182,25 @@ resolve_tables(PGconn *conn, RunShared *p)
  * given, is pgbench_branches' row count where the target's role can read
  * it, else 1 (wl.scale, for the launcher to put in the scripts' area).
  * Where it is, wl.schema ('' if nowhere), is where the built-in scripts'
- * tables are (ScriptSetupTargetSchema()).
+ * tables are (checked on every target by ScriptSetupCheckSchema()).
  */
+static bool
+tables_schema(PGconn *conn, char *out)
+{
+	char	   *row[1];
+
+	out[0] = '\0';
+	if (query_row(conn, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') "
+				  "AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]) "
+				  "AND pg_catalog.has_table_privilege(c.oid, 'SELECT') "
+				  "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')", row, 1) != 1)
+		return false;
+	strlcpy(out, row[0], NAMEDATALEN);
+	return true;
+}
+
 static void
 script_scale(PGconn *conn, RunShared *p)
 {
@@ -192,16 +209,9 @@ script_scale(PGconn *conn, RunShared *p)
 	char	   *sql;
 
 	p->wl.scale = 1;
-	p->wl.schema[0] = '\0';
-	if (query_row(conn, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
-				  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
-				  "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('pgbench_branches') "
-				  "AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog.\"char\"[]) "
-				  "AND pg_catalog.has_table_privilege(c.oid, 'SELECT') "
-				  "AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')", row, 1) != 1)
+	if (!tables_schema(conn, p->wl.schema))
 		return;
-	strlcpy(p->wl.schema, row[0], NAMEDATALEN);
-	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
+	nsp = PQescapeIdentifier(conn, p->wl.schema, strlen(p->wl.schema));
 	if (nsp == NULL)
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
 	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
@@ -555,6 +565,16 @@ LibpqResolve(RunShared *p)
 				resolve_tables(conn, p);
 				same_tables(&first, &p->wl, which);
 			}
+			else if (ScriptSetupTablesPending(p))
+			{
+				char		schema[NAMEDATALEN];
+
+				(void) tables_schema(conn, schema);
+				ScriptSetupCheckSchema(p, i, schema, first.schema);
+			}
+			/* the built-in scripts' tables, where the first target has them */
+			if (i == 0 && p->script_area_size > 0 && ScriptSetupTablesPending(p))
+				ScriptSetupCheckSchema(p, 0, p->wl.schema, p->wl.schema);
 			read_target_facts(conn, p, i);
 		}
 		PG_FINALLY();

@@ -93,7 +93,9 @@ RunScriptCounters(RunScriptArea *area, int client)
 extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared *p,
 							char **area);
 extern void ScriptSetupTargetScale(struct RunShared *p);
-extern const char *ScriptSetupTargetSchema(struct RunShared *p);
+extern bool ScriptSetupTablesPending(const struct RunShared *p);
+extern void ScriptSetupCheckSchema(const struct RunShared *p, int i, const char *schema,
+								   const char *first);
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
 /* script_readonly.c: whether every script only reads (for a standby) */

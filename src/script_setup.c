@@ -762,7 +762,7 @@ ScriptSetupTargetScale(RunShared *p)
 		return;
 	if (area->tables_pending)
 	{
-		requalify(p, ScriptSetupTargetSchema(p));
+		requalify(p, p->wl.schema);	/* checked on every target: LibpqResolve() */
 		area = (RunScriptArea *) p->script_local;
 	}
 	if (!area->scale_given)
