@@ -232,6 +232,17 @@ def call_run(c, workload, **kw):
     return row[0]
 
 
+def fired_dir(c):
+    """A new folder in c's base that the server may write into: where a
+    planted function's COPY ... TO (allowed to a superuser only) leaves its
+    evidence.  Returns its path."""
+    path = os.path.join(c.base, "fired")
+    os.mkdir(path)
+    if os.geteuid() == 0:
+        shutil.chown(path, "postgres", "postgres")
+    return path
+
+
 @contextlib.contextmanager
 def mute_server(connect_timeout=2):
     """A conninfo with connect_timeout for a server that never answers: a

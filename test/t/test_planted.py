@@ -25,14 +25,13 @@ absent.
 """
 import os
 import re
-import shutil
 import sys
 import time
 
 import psycopg
 import pytest
 
-from conftest import Cluster, PG_MAJOR
+from conftest import Cluster, PG_MAJOR, fired_dir
 from test_lookalike import AGGS, FUNCS, OPS, routine_statements
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lint"))
@@ -315,10 +314,7 @@ def lab():
                             "pgbench_lab.cache_min_size": "0", "log_min_messages": "warning"})
     try:  # a failed set-up must not leave a server running
         c.start()
-        c.fired = os.path.join(c.base, "fired")
-        os.mkdir(c.fired)
-        if os.geteuid() == 0:
-            shutil.chown(c.fired, "postgres", "postgres")
+        c.fired = fired_dir(c)
         for role in ("nobody", "granted", "dbo"):
             c.sql(f"CREATE ROLE {role} LOGIN")
         c.sql(f"CREATE DATABASE {DB} OWNER dbo")

@@ -17,13 +17,12 @@ same \\set lines, every name qualified.
 import itertools
 import os
 import re
-import shutil
 import subprocess
 
 import psycopg
 import pytest
 
-from conftest import primary_and_standby
+from conftest import primary_and_standby, fired_dir
 
 DB = "lab"
 INTS = ["int2", "int4", "int8"]
@@ -86,10 +85,7 @@ def conninfo(c, user="postgres"):
 @pytest.fixture(scope="module")
 def pair():
     for primary, standby in primary_and_standby("psprimary", "psstandby", scale=1):
-        primary.fired = standby.fired = os.path.join(primary.base, "fired")
-        os.mkdir(primary.fired)
-        if os.geteuid() == 0:
-            shutil.chown(primary.fired, "postgres", "postgres")
+        primary.fired = standby.fired = fired_dir(primary)
         primary.sql("CREATE ROLE dbo LOGIN")
         primary.sql(f"CREATE DATABASE {DB} OWNER dbo")
         primary.run_client("pgbench", "-i", "-s", "1", "-q", DB)

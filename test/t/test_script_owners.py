@@ -6,12 +6,11 @@ keeps, the text read when it started, whatever its owner saves later."""
 
 import hashlib
 import os
-import shutil
 
 import psycopg
 import pytest
 
-from conftest import pgbench_cluster
+from conftest import pgbench_cluster, fired_dir
 from test_planted import fire_function
 
 # What a squatter saves under the README's example name: if the superuser
@@ -24,10 +23,7 @@ MINE = "SELECT abalance FROM pgbench_accounts WHERE aid = 1;\n"
 @pytest.fixture(scope="module")
 def lab():
     for c in pgbench_cluster("owners", {"shared_buffers": "32MB", "max_worker_processes": "16"}, scale=1):
-        c.fired = os.path.join(c.base, "fired")
-        os.mkdir(c.fired)
-        if os.geteuid() == 0:
-            shutil.chown(c.fired, "postgres", "postgres")
+        c.fired = fired_dir(c)
         c.sql(fire_function("public", c.fired))
         c.sql("CREATE TABLE marks (who text, v text)")
         c.sql("GRANT INSERT, SELECT ON marks TO PUBLIC")
