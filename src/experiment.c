@@ -55,6 +55,7 @@
 
 #include "experiment.h"
 #include "pgbench_lab.h"
+#include "script_run.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
 
@@ -369,7 +370,16 @@ ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan)
 		SettingsCheckSystem(s->system, &any_system);
 		if (!args->args[RUNNER_ARG_SETTINGS].isnull)
 			SettingsCheckSession(DatumGetJsonbP(args->args[RUNNER_ARG_SETTINGS].value));
-		(void) RunnerPrepare(args, RUNNER_TAIL_START);
+		ScriptSetupChecking = true;
+		PG_TRY();
+		{
+			(void) RunnerPrepare(args, RUNNER_TAIL_START);
+		}
+		PG_FINALLY();
+		{
+			ScriptSetupChecking = false;
+		}
+		PG_END_TRY();
 	}
 	if (any_system != plan->has_system)
 		elog(ERROR, "the plan of %s lists its reload-level settings wrongly", kind->procedure);

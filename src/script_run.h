@@ -93,6 +93,7 @@ RunScriptCounters(RunScriptArea *area, int client)
 extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared *p,
 							char **area);
 extern void ScriptSetupTargetScale(struct RunShared *p);
+extern PGDLLIMPORT bool ScriptSetupChecking;
 extern bool ScriptSetupTablesPending(const struct RunShared *p);
 extern void ScriptSetupCheckSchema(const struct RunShared *p, int i, const char *schema,
 								   const char *first);

@@ -205,6 +205,12 @@ saved_text(const char *owner, const char *name, OtherOwners *others)
 	return body;
 }
 
+/*
+ * Set while an experiment checks its steps' runs before any of them starts:
+ * the NOTICE of another role's script is given as each run starts, once.
+ */
+bool		ScriptSetupChecking = false;
+
 /* Another role's text is about to run as this one: say whose and what. */
 static void
 announce(const SetupScript *s, const char *me)
@@ -257,7 +263,8 @@ saved_script(SetupScript *s)
 			   : psprintf("no script named \"%s\"", s->name),
 			   slash ? HINT_OWNER : HINT_SCRIPTS);
 	if (strcmp(s->owner, me) != 0)
-		announce(s, me);
+		if (!ScriptSetupChecking)
+			announce(s, me);
 }
 
 /* One "name@weight" entry of scripts. */

@@ -105,6 +105,13 @@ def test_another_roles_script_is_named_with_its_owner(lab):
     r2 = run(lab, scripts=["select-only"], clients=1, transactions=1)
     doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (r2["run_id"],))
     assert "owner" not in doc["runs"][0]["scripts"][0]
+    # an experiment checks every step's run before the first starts: the
+    # NOTICE comes as each run starts, once per run
+    notices = []
+    r4 = run(lab, notices=notices, proc="sweep", scripts=["bob/hot_accounts"], clients=[1, 2],
+             duration="1 s")
+    assert r4["experiment_id"] is not None, r4
+    assert len([n for n in notices if 'role "bob"' in n[0]]) == 2, notices
     # over libpq, where the built-in's text is written again once the
     # target's tables are found, the owner stays with its script
     r3 = run(lab, scripts=["bob/hot_accounts@1", "select-only@1"], clients=1, transactions=4,
