@@ -134,13 +134,26 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 	return n;
 }
 
+/* pgbench_branches' rows in schema, as pgbench reads the scale (0: none). */
+static int32
+branches_count(PGconn *conn, const char *schema)
+{
+	char	   *row[1];
+	char	   *nsp = PQescapeIdentifier(conn, schema, strlen(schema));
+	char	   *sql;
+
+	if (nsp == NULL)
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
+	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
+	PQfreemem(nsp);
+	return query_row(conn, sql, row, 1) == 1 ? pg_strtoint32(row[0]) : 0;
+}
+
 /* Find the tables as the target's statements will (its search_path). */
 static void
 resolve_tables(PGconn *conn, RunShared *p)
 {
 	char	   *row[2];
-	char	   *nsp;
-	char	   *sql;
 
 	/*
 	 * Tables, not views: counting a view's rows would run whatever
@@ -163,13 +176,7 @@ resolve_tables(PGconn *conn, RunShared *p)
 						 "in a schema on the search_path of target's role.")));
 	strlcpy(p->wl.schema, row[0], NAMEDATALEN);
 	p->wl.aid_bigint = strcmp(row[1], "t") == 0;
-	nsp = PQescapeIdentifier(conn, row[0], strlen(row[0]));
-	if (nsp == NULL)
-		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
-	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
-	PQfreemem(nsp);
-	(void) query_row(conn, sql, row, 1);
-	p->wl.scale = pg_strtoint32(row[0]);
+	p->wl.scale = branches_count(conn, p->wl.schema);
 	if (p->wl.scale <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -178,11 +185,8 @@ resolve_tables(PGconn *conn, RunShared *p)
 }
 
 /*
- * A run of scripts needs no pgbench table; its scale variable, unless
- * given, is pgbench_branches' row count where the target's role can read
- * it, else 1 (wl.scale, for the launcher to put in the scripts' area).
- * Where it is, wl.schema ('' if nowhere), is where the built-in scripts'
- * tables are (checked on every target by ScriptSetupCheckSchema()).
+ * The schema of pgbench_branches, a table the target's role finds through
+ * its search_path and may read, into out; false ('') where there is none.
  */
 static bool
 tables_schema(PGconn *conn, char *out)
@@ -201,23 +205,19 @@ tables_schema(PGconn *conn, char *out)
 	return true;
 }
 
+/*
+ * A run of scripts needs no pgbench table; its scale variable, unless
+ * given, is pgbench_branches' row count where the target's role can read
+ * it, else 1 (wl.scale, for the launcher to put in the scripts' area).
+ * Where it is, wl.schema ('' if nowhere), is where the built-in scripts'
+ * tables are (checked on every target by ScriptSetupCheckSchema()).
+ */
 static void
 script_scale(PGconn *conn, RunShared *p)
 {
-	char	   *row[1];
-	char	   *nsp;
-	char	   *sql;
-
 	p->wl.scale = 1;
-	if (!tables_schema(conn, p->wl.schema))
-		return;
-	nsp = PQescapeIdentifier(conn, p->wl.schema, strlen(p->wl.schema));
-	if (nsp == NULL)
-		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
-	sql = psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp);
-	PQfreemem(nsp);
-	if (query_row(conn, sql, row, 1) == 1)
-		p->wl.scale = Max(pg_strtoint32(row[0]), 1);
+	if (tables_schema(conn, p->wl.schema))
+		p->wl.scale = Max(branches_count(conn, p->wl.schema), 1);
 }
 
 /*

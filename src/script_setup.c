@@ -262,9 +262,8 @@ saved_script(SetupScript *s)
 			   slash ? psprintf("role \"%s\" has no script named \"%s\"", s->owner, s->name)
 			   : psprintf("no script named \"%s\"", s->name),
 			   slash ? HINT_OWNER : HINT_SCRIPTS);
-	if (strcmp(s->owner, me) != 0)
-		if (!ScriptSetupChecking)
-			announce(s, me);
+	if (strcmp(s->owner, me) != 0 && !ScriptSetupChecking)
+		announce(s, me);
 }
 
 /* One "name@weight" entry of scripts. */
