@@ -30,7 +30,7 @@ LICENSES = {
 SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
                     r"(?:-?[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$")
 TERM = re.compile(r"^[^/\\\s\x00-\x1f\x7f]{2,}$")
-TAG = re.compile(r"^[^/\\\x00-\x1f\x7f]{1,255}$")
+TAG = re.compile(r"^[^/\\\x00-\x1f\x7f]{2,255}$")
 VERSION_OP = re.compile(r"^\s*(==|!=|>=|<=|>|<)?\s*(.+?)\s*$")
 PHASES = {"configure", "build", "test", "runtime", "develop"}
 RELATIONS = {"requires", "recommends", "suggests", "conflicts"}
@@ -167,7 +167,7 @@ def check_spec(meta):
         else:
             for i, t in enumerate(tags):
                 if not isinstance(t, str) or not TAG.match(t):
-                    err(f"tags[{i}]", "must be a string of 1 to 255 characters, no slash or backslash")
+                    err(f"tags[{i}]", "must be a string of 2 to 255 characters, no slash or backslash")
 
     ni = meta.get("no_index")
     if ni is not None:

@@ -12,6 +12,9 @@
 #   PGBL_VERSIONS=18 scripts/test.sh -k runner
 #                                   one major; extra arguments go to pytest
 #   PGBL_ASAN= scripts/test.sh      18's real-server suite without ASan
+#   PGBL_PACKAGING=0 scripts/test.sh
+#                                   without the packaging checks (the PGXN
+#                                   archive, the .deb, the PostgreSQL 16 build)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 pgbl_setup
@@ -64,12 +67,30 @@ record() {	# version suite pass fail
 	total_fail=$((total_fail + $4))
 }
 
+# suite VERSION NAME COMMAND...: one check that passes or fails whole.
+suite() {
+	local v=$1 name=$2
+	shift 2
+	if "$@" >"$work/$name.log" 2>&1; then
+		cat "$work/$name.log"; record "$v" "$name" 1 0
+	else
+		cat "$work/$name.log"; record "$v" "$name" 0 1
+	fi
+}
+
 # Names resolved through search_path fail the build, whatever the major.
 pgbl_say "qualified names in the extension's SQL (test/lint/sqlnames.py)"
 if "$PGBL_PY" test/lint/sqlnames.py >"$work/sqlnames" 2>&1; then
 	record all sql-names 1 0
 else
 	cat "$work/sqlnames"; record all sql-names 0 1
+fi
+
+# Packaging: the source archive PGXN takes, built and installed from an
+# unpacked copy with Debian's PostgreSQL 15 (scripts/dist.sh).
+if [ "${PGBL_PACKAGING:-1}" != 0 ]; then
+	pgbl_say "source archive (META.json, make dist)"
+	suite all pgxn-dist bash scripts/dist.sh /usr/lib/postgresql/15/bin/pg_config
 fi
 
 # The major whose real-server suite runs under ASan: 18 whenever 18 is
