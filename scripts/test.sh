@@ -87,10 +87,15 @@ else
 fi
 
 # Packaging: the source archive PGXN takes, built and installed from an
-# unpacked copy with Debian's PostgreSQL 15 (scripts/dist.sh).
+# unpacked copy with Debian's PostgreSQL 15 (scripts/dist.sh), and the
+# Debian package.
 if [ "${PGBL_PACKAGING:-1}" != 0 ]; then
 	pgbl_say "source archive (META.json, make dist)"
 	suite all pgxn-dist bash scripts/dist.sh /usr/lib/postgresql/15/bin/pg_config
+	# The .deb built with pg_buildext, installed into Debian's own
+	# PostgreSQL 15, make installcheck on a stock cluster, then dpkg -r.
+	pgbl_say "Debian package (scripts/deb.sh)"
+	suite 15 deb-package bash scripts/deb.sh
 fi
 
 # The major whose real-server suite runs under ASan: 18 whenever 18 is
