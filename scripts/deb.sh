@@ -44,7 +44,7 @@ git ls-files -z --cached --others --exclude-standard --deduplicate |
 pgbl_say "building $pkg $version (dpkg-buildpackage, pg_buildext)"
 # nocheck: the installcheck is step 3, against the installed package.
 # PG_UPDATECONTROL: debian/control follows the majors installed here.
-if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=2" DEB_BUILD_PROFILES=nocheck \
+if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck noddebs parallel=2" DEB_BUILD_PROFILES=nocheck \
 	PG_UPDATECONTROL=yes dpkg-buildpackage -b -us -uc >"$tmp/build.log" 2>&1); then
 	tail -60 "$tmp/build.log"
 	pgbl_die "dpkg-buildpackage failed"

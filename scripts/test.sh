@@ -71,13 +71,14 @@ record() {	# version suite pass fail
 
 # suite VERSION NAME COMMAND...: one check that passes or fails whole.
 suite() {
-	local v=$1 name=$2
+	local v=$1 name=$2 t0=$SECONDS
 	shift 2
 	if "$@" >"$work/$name.log" 2>&1; then
 		cat "$work/$name.log"; record "$v" "$name" 1 0
 	else
 		cat "$work/$name.log"; record "$v" "$name" 0 1
 	fi
+	pgbl_say "$name: $((SECONDS - t0)) s"
 }
 
 # Names resolved through search_path fail the build, whatever the major.
