@@ -37,6 +37,9 @@ trap cleanup EXIT
 # 1. Build, from the files git knows (committed or not, less what
 # .gitignore leaves out), so that the checkout's own build stays untouched.
 version=$(dpkg-parsechangelog -S Version)
+meta_version=$(sed -nE 's/^   "version": "([^"]+)",?$/\1/p' META.json)
+[ "${version%-*}" = "$meta_version" ] ||
+	pgbl_die "debian/changelog's version $version does not follow META.json's $meta_version"
 src="$tmp/pgbench-lab-${version%-*}"
 mkdir -p "$src"
 git ls-files -z --cached --others --exclude-standard --deduplicate |
