@@ -15,7 +15,7 @@ cd "$PGBL_REPO"
 PGBL_PY=${PGBL_PY:-python3}
 [ "$(id -u)" = 0 ] || pgbl_die "scripts/deb.sh installs a package: run it as root"
 
-PGBL_APT_PACKAGES="build-essential debhelper dpkg-dev fakeroot postgresql-15 \
+PGBL_APT_PACKAGES="build-essential debhelper dpkg-dev postgresql-15 \
 postgresql-server-dev-15 postgresql-server-dev-all" pgbl_apt
 bindir=/usr/lib/postgresql/15/bin
 pkg=postgresql-15-pgbench-lab
