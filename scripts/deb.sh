@@ -2,13 +2,16 @@
 # The Debian package, proved end to end against Debian's own PostgreSQL 15
 # (/usr/lib/postgresql/15, not the private copies in .deps/):
 #   1. builds postgresql-15-pgbench-lab with dpkg-buildpackage and
-#      pg_buildext (debian/), from a copy of the checkout;
+#      pg_buildext (debian/), from an unpacked copy of the PGXN archive;
 #   2. installs it with dpkg -i;
 #   3. makes a stock cluster of that server (initdb's defaults; only its port
 #      and socket folder are set) and runs `make installcheck` against it;
 #   4. removes the package with dpkg -r and checks that its files are gone.
 # Installs the Debian packages it lacks (debhelper, postgresql-server-dev-all).
 # Run by scripts/test.sh; exits non-zero on any failure.
+#
+#   scripts/deb.sh [DIST_DIR]   DIST_DIR: where scripts/dist.sh unpacked the
+#                               archive (else it runs it itself)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$PGBL_REPO"
@@ -34,16 +37,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 1. Build, from the files git knows (committed or not, less what
-# .gitignore leaves out), so that the checkout's own build stays untouched.
+# 1. Build, from an unpacked copy of the PGXN archive (scripts/dist.sh;
+# make dist archives HEAD) with debian/ added, as Debian builds from an
+# upstream archive: the proof that the archive builds and installs.
 version=$(dpkg-parsechangelog -S Version)
 meta_version=$(sed -nE 's/^   "version": "([^"]+)",?$/\1/p' META.json)
 [ "${version%-*}" = "$meta_version" ] ||
 	pgbl_die "debian/changelog's version $version does not follow META.json's $meta_version"
-src="$tmp/pgbench-lab-${version%-*}"
-mkdir -p "$src"
-git ls-files -z --cached --others --exclude-standard --deduplicate |
-	tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$src"
+dist=${1:-}
+if [ -z "$dist" ]; then
+	dist="$tmp/dist"
+	bash scripts/dist.sh "$dist" >/dev/null
+fi
+src="$tmp/pgbench-lab-$meta_version"
+cp -a "$dist/pgbench_lab-$meta_version" "$src" ||
+	pgbl_die "no unpacked pgbench_lab-$meta_version in $dist (scripts/dist.sh makes it)"
+cp -a debian "$src/"
 pgbl_say "building $pkg $version (dpkg-buildpackage, pg_buildext)"
 # nocheck: the installcheck is step 3, against the installed package.
 # PG_UPDATECONTROL: debian/control follows the majors installed here.

@@ -89,16 +89,16 @@ else
 	cat "$work/sqlnames"; record all sql-names 0 1
 fi
 
-# Packaging: the source archive PGXN takes, built and installed from an
-# unpacked copy with Debian's PostgreSQL 15 (scripts/dist.sh), and the
-# Debian package.
+# Packaging: the source archive PGXN takes (scripts/dist.sh), and the
+# Debian package built from it (scripts/deb.sh).
 if [ "${PGBL_PACKAGING:-1}" != 0 ]; then
 	pgbl_say "source archive (META.json, make dist)"
-	suite all pgxn-dist bash scripts/dist.sh /usr/lib/postgresql/15/bin/pg_config
-	# The .deb built with pg_buildext, installed into Debian's own
-	# PostgreSQL 15, make installcheck on a stock cluster, then dpkg -r.
+	suite all pgxn-dist bash scripts/dist.sh "$work/dist"
+	# The .deb built with pg_buildext from that archive, installed into
+	# Debian's own PostgreSQL 15, make installcheck on a stock cluster, then
+	# dpkg -r.
 	pgbl_say "Debian package (scripts/deb.sh)"
-	suite 15 deb-package bash scripts/deb.sh
+	suite 15 deb-package bash scripts/deb.sh "$work/dist"
 fi
 
 # PostgreSQL 16: build only, with warnings as errors, against the
