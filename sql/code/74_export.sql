@@ -595,10 +595,11 @@ BEGIN
 END
 $$;
 
--- The whole document checked before anything is written; returns it as
--- import writes it: each row as its table reads it (doc_rows()), with the
--- id of its run (and script) or experiment, and a run's or experiment's
--- source server and id.
+-- The whole document checked before anything is written; returns what
+-- import writes: {"runs": [...], "experiments": [...]}, each row as its
+-- table reads it (doc_rows()), with its source server and id, and with
+-- the arrays that needed rewriting (a run's others are read from the
+-- document as they are).
 CREATE FUNCTION pgbench_lab_internal.doc_validate(doc jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
