@@ -7,6 +7,7 @@ cold_vs_warm runs over libpq to this server and is refused over a target
 refuses is refused before anything runs or is recorded, with its SQLSTATE
 and a hint.  Runs of 1 s; nothing asserts a speed."""
 import psycopg
+import psycopg.sql
 import pytest
 
 from conftest import primary_and_standby
@@ -235,3 +236,28 @@ def test_sweep_target_clients_that_fit(pair):
     assert rows[0][0] == "done", rows
     assert primary.sql("SELECT target, clients FROM pgbench_lab.run_targets WHERE run_id = %s ORDER BY target",
                        (rows[0][5],)) == [(1, 1), (2, 2)]
+
+
+def test_validate_recommendation_over_targets_needs_a_session_level_change(pair):
+    """With recommend()'s session-level values live, nothing is left that
+    travels to the targets: refused (55000), with a hint naming what works.
+    Run last: it changes the primary's settings, and puts them back."""
+    primary, standby = pair
+    names = primary.sql("SELECT name, recommended FROM pgbench_lab.recommend() "
+                        "WHERE changes AND within_limits AND context = 'session'")
+    try:
+        for name, value in names:
+            primary.sql(psycopg.sql.SQL("ALTER SYSTEM SET {} = {}").format(
+                psycopg.sql.Identifier(name), psycopg.sql.Literal(value)))
+        primary.sql("SELECT pg_reload_conf()")
+        primary.poll("SELECT count(*) = 0 FROM pgbench_lab.recommend() "
+                     "WHERE changes AND within_limits AND context = 'session'")
+        e = refused(primary, "CALL pgbench_lab.validate_recommendation('select-only', clients => 2, "
+                             "duration => '1 s', rounds => 1, targets => %s)",
+                    ([conninfo(primary), conninfo(standby)],), "55000",
+                    "only those can be measured over target or targets")
+        assert "via => 'libpq' and no target" in e.diag.message_hint, e.diag.message_hint
+    finally:
+        for name, _ in names:
+            primary.sql(psycopg.sql.SQL("ALTER SYSTEM RESET {}").format(psycopg.sql.Identifier(name)))
+        primary.sql("SELECT pg_reload_conf()")
