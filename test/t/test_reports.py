@@ -313,8 +313,7 @@ def test_compare_settings_checks_every_set_before_the_first_run(lab):
     assert "settings of pgbench_lab.sweep()" in (e.value.diag.context or "")
     # a setting the caller may not set, though a superuser may
     lab.sql("CREATE ROLE rep_tuner LOGIN")
-    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, "
-            "integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) TO rep_tuner")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings TO rep_tuner")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         lab.sql("""CALL pgbench_lab.compare_settings('select-only',
                        ARRAY['{}', '{"log_min_duration_statement": "0"}']::jsonb[], duration => '1 s')""",

@@ -12,7 +12,8 @@ from conftest import Background, pgbench_cluster
 from test_settings_ab import auto_conf, prepare_auto_conf
 
 SIG = ("text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, "
-       "interval, jsonb, bigint, text")
+       "interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, "
+       "text[], integer[]")
 
 
 @pytest.fixture(scope="module")

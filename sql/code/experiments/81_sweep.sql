@@ -349,35 +349,56 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 -- The plan: one run per client count, in rising order.  run() checks the
 -- workload, each count against pgbench_lab.max_clients and the settings;
 -- the knee threshold is checked here and recorded with the parameters, so
--- that the verdict, the report and the plot use the sweep's own.
+-- that the verdict, the report and the plot use the sweep's own.  Every
+-- run option goes to every run (run_options()), but two: a rate (every
+-- count would commit the same throughput: no peak, no knee) and
+-- target_clients, which fixes the clients a sweep varies (unless the
+-- sweep has the one count they add up to).
 CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
                                        label text, settings jsonb, knee_threshold double precision,
                                        scripts text[], variables jsonb, via text, threads integer,
-                                       targets text[], caller jsonb)
-RETURNS jsonb LANGUAGE sql STABLE
+                                       targets text[], max_tries integer, random_seed bigint, target text,
+                                       rate double precision, latency_limit interval, script text,
+                                       sample_rate double precision, target_clients integer[], caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
-               'label', label,
-               'params', p.params OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                             'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables,
-                             'via', p.via, 'threads', threads,
-                             'targets', pg_catalog.cardinality(targets))),
+DECLARE
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(max_tries => max_tries, random_seed => random_seed,
+        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
+        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
+        targets => targets, target_clients => target_clients);
+    name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
+    params pg_catalog.jsonb;
+    total pg_catalog.int8;
+BEGIN
+    params := pgbench_lab_internal.sweep_params(name, clients, duration, settings, knee_threshold);
+    IF rate IS NOT NULL THEN
+        PERFORM pgbench_lab_internal.refuse_option('sweep', 'rate',
+            'at a fixed rate every client count commits the same throughput, so there is no peak and no knee to find',
+            'latency_curve() measures latency at a ladder of rates; a sweep may take latency_limit alone, which counts the late transactions of each count.');
+    END IF;
+    IF target_clients IS NOT NULL THEN
+        SELECT pg_catalog.sum(c) INTO total FROM pg_catalog.unnest(target_clients) c;
+        IF EXISTS (SELECT FROM pg_catalog.jsonb_array_elements_text(params OPERATOR(pg_catalog.->) 'clients') c
+                    WHERE total IS NULL OR total OPERATOR(pg_catalog.<>) c::pg_catalog.int8) THEN
+            PERFORM pgbench_lab_internal.refuse_option('sweep', 'target_clients',
+                pg_catalog.format('it fixes each target''s clients (%s in all), and the sweep varies them', coalesce(total::pg_catalog.text, 'none')),
+                'Leave target_clients out: each run then spreads its clients over the targets in turn (client i to target (i - 1) % n + 1).');
+        END IF;
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label,
+               'params', pgbench_lab_internal.run_options_params(options) OPERATOR(pg_catalog.||) params,
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                     'variant', c.i, 'round', 1, 'about', 'settings',
-                                    'run', pg_catalog.jsonb_build_object('clients', c.n,
-                                               'duration', p.params OPERATOR(pg_catalog.->) 'duration',
-                                               'label', label, 'settings', p.params OPERATOR(pg_catalog.->) 'settings',
-                                               'via', p.via, 'threads', threads, 'targets', pg_catalog.to_jsonb(targets))
-                                           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
+                                    'run', pgbench_lab_internal.step_run(workload, options)
+                                           OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', c.n,
+                                               'duration', params OPERATOR(pg_catalog.->) 'duration',
+                                               'label', label, 'settings', params OPERATOR(pg_catalog.->) 'settings'))
                                 ORDER BY c.i)
-                           FROM pg_catalog.jsonb_array_elements(p.params OPERATOR(pg_catalog.->) 'clients')
-                                WITH ORDINALITY AS c(n, i)))
-      FROM (SELECT pgbench_lab_internal.sweep_params(pgbench_lab_internal.experiment_workload(workload, scripts),
-                                                     clients, duration, settings, knee_threshold) AS params,
-                   -- several servers are reached over libpq; the conninfos (which may
-                   -- hold passwords) go to the runs' arguments only, never to params
-                   coalesce(via, CASE WHEN targets IS NOT NULL THEN 'libpq' END) AS via) p
+                           FROM pg_catalog.jsonb_array_elements(params OPERATOR(pg_catalog.->) 'clients')
+                                WITH ORDINALITY AS c(n, i)));
+END
 $$;
 
 -- The procedure's INOUT columns.
@@ -509,18 +530,26 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT peak_clients integer DEFAULT NULL,
     INOUT peak_tps double precision DEFAULT NULL,
     INOUT knee_clients integer DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[]) IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text)',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[])',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], integer, bigint, text, double precision, interval, text, double precision, integer[], jsonb)', NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

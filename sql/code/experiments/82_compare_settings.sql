@@ -126,17 +126,46 @@ $$;
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text,
                                           scripts text[], variables jsonb, rate double precision,
-                                          latency_limit interval, restart_settings jsonb, caller jsonb)
+                                          latency_limit interval, restart_settings jsonb,
+                                          max_tries integer, random_seed bigint, via text, target text,
+                                          script text, sample_rate double precision, threads integer,
+                                          targets text[], target_clients integer[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     sets pg_catalog.jsonb[] := settings;
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(max_tries => max_tries, random_seed => random_seed,
+        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
+        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
+        targets => targets, target_clients => target_clients);
+    name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     params pg_catalog.jsonb;
     run pg_catalog.jsonb;
     warm pg_catalog.jsonb;
+    here pg_catalog.text;
 BEGIN
+    -- ALTER SYSTEM and a restart change this server: runs that go to
+    -- another one would not see them (session settings travel with the
+    -- runs' connections, and are compared there)
+    IF restart_settings IS NOT NULL AND pgbench_lab_internal.runs_elsewhere(options) THEN
+        PERFORM pgbench_lab_internal.refuse_option('compare_settings', 'restart_settings over target or targets',
+            'they are written to this server''s postgresql.auto.conf and take effect at its restart, and the runs go to another server',
+            'Run compare_settings on that server itself, or here with via => ''libpq'' and no target (the clients then connect to this server''s own socket).',
+            '0A000');
+    END IF;
+    IF restart_settings IS NULL AND pgbench_lab_internal.runs_elsewhere(options) THEN
+        SELECT pg_catalog.string_agg(DISTINCT k.key, ', ') INTO here
+          FROM pg_catalog.unnest(settings) AS a(s),
+               pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key);
+        IF here IS NOT NULL THEN
+            PERFORM pgbench_lab_internal.refuse_option('compare_settings', 'reload-level settings over target or targets',
+                pg_catalog.format('%s would be changed on this server with ALTER SYSTEM, and the runs go to another server', here),
+                'Session settings travel with the runs'' connections and may be compared over targets; compare reload-level settings on that server itself, or here with via => ''libpq'' and no target (this server''s own socket).',
+                '0A000');
+        END IF;
+    END IF;
     IF restart_settings IS NOT NULL THEN
         IF settings IS NOT NULL THEN
             RAISE EXCEPTION 'restart_settings and settings cannot be given together'
@@ -154,17 +183,15 @@ BEGIN
                                FROM pg_catalog.jsonb_each(restart_settings) AS e(key, value));
         sets := ARRAY['{}'::pg_catalog.jsonb, restart_settings];
     END IF;
-    params := pgbench_lab_internal.compare_params(pgbench_lab_internal.experiment_workload(workload, scripts),
-                                                  sets, clients, duration, rounds)
+    params := pgbench_lab_internal.run_options_params(options)
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.compare_params(name, sets, clients, duration, rounds)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                  'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables, 'rate', rate,
-                  'latency_limit', latency_limit::pg_catalog.text, 'restart_settings', restart_settings));
-    run := pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('clients', clients,
-               'duration', params OPERATOR(pg_catalog.->) 'duration', 'label', label, 'rate', rate,
-               'latency_limit', latency_limit::pg_catalog.text))
-           OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables);
+                  'restart_settings', restart_settings));
+    run := pgbench_lab_internal.step_run(workload, options)
+           OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('clients', clients,
+               'duration', params OPERATOR(pg_catalog.->) 'duration', 'label', label));
     IF restart_settings IS NULL THEN
-        RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+        RETURN pg_catalog.jsonb_build_object('workload', name,
                'label', label, 'params', params,
                'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                                   FROM pg_catalog.unnest(sets) AS a(s),
@@ -186,7 +213,7 @@ BEGIN
                JOIN pg_catalog.pg_class c ON c.relname OPERATOR(pg_catalog.=) t.name
               WHERE c.relnamespace OPERATOR(pg_catalog.=) (SELECT a.relnamespace FROM pg_catalog.pg_class a
                                           WHERE a.oid OPERATOR(pg_catalog.=) (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid));
-    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+    RETURN pg_catalog.jsonb_build_object('workload', name,
            'label', label, 'params', params, 'system_names', '[]'::pg_catalog.jsonb, 'restart', restart_settings,
            'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                 'variant', v.v, 'round', r.r, 'phase', v.v,
@@ -306,10 +333,19 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     latency_limit interval DEFAULT NULL,
     restart_settings jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    via text DEFAULT NULL,
+    target text DEFAULT NULL,
+    script text DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) IS
+COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[]) IS
     'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; or restart-level settings in two phases (resume()); TPS ratios with their spread';
 
 -- The second phase of a two-phase compare_settings (src/experiment_restart.c).
@@ -321,14 +357,14 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_resume';
 COMMENT ON PROCEDURE pgbench_lab.resume(bigint, text) IS
     'Second phase of a restart-level compare_settings: checks the restart, measures set B, writes A''s values back (a second restart returns to them); superusers only';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[]) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbench_lab.resume(bigint, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab_internal.settings_prepare(bigint, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text)',
-        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, jsonb)',
+VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[])',
+        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, integer, bigint, text, text, text, double precision, integer, text[], integer[], jsonb)',
         'pgbench_lab_internal.settings_prepare(bigint, jsonb)',
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload under each set of session or reload-level settings, rounds interleaved (restart-level: two phases); TPS ratios to set A')

@@ -198,15 +198,25 @@ $$;
 -- Everything that can be refused is refused before anything is evicted or
 -- recorded.  caller->'accounts' is the pgbench_accounts the caller's
 -- search_path finds (the driver looks it up in the caller's session).  A
--- working set that does not fit is warned of here, before the runs.
+-- working set that does not fit is warned of here, before the runs.  Every
+-- run option goes to the three runs (run_options()), over libpq too (to
+-- this server's own socket), but not to another server: target and
+-- targets are refused, this server makes only its own caches cold.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
-                                              relations regclass[], scripts text[], variables jsonb, caller jsonb)
+                                              relations regclass[], scripts text[], variables jsonb,
+                                              settings jsonb, max_tries integer, random_seed bigint, via text,
+                                              target text, rate double precision, latency_limit interval,
+                                              script text, sample_rate double precision, threads integer,
+                                              targets text[], target_clients integer[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    rels pg_catalog.regclass[] := pgbench_lab_internal.cold_vs_warm_relations(relations,
-        (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(settings => settings, max_tries => max_tries,
+        random_seed => random_seed, via => via, target => target, rate => rate, latency_limit => latency_limit,
+        script => script, scripts => scripts, variables => variables, sample_rate => sample_rate,
+        threads => threads, targets => targets, target_clients => target_clients);
+    rels pg_catalog.regclass[];
     warm pg_catalog.jsonb;
     fit pg_catalog.record;
 BEGIN
@@ -215,7 +225,15 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   DETAIL = 'It evicts buffers with pgbench_lab.make_cold(), which only superusers may do: it affects every session.';
     END IF;
-    IF workload IS NULL OR clients IS NULL OR duration IS NULL THEN
+    IF pgbench_lab_internal.runs_elsewhere(options) THEN
+        PERFORM pgbench_lab_internal.refuse_option('cold_vs_warm', 'target or targets',
+            'this server makes only its own caches cold (make_cold and warm act on its shared buffers and its OS page cache), and the runs would go to another server, whose caches would stay as they are',
+            'Run cold_vs_warm on that server itself, or here with via => ''libpq'' and no target: the clients then connect to this server''s own socket, and its caches are the ones made cold.',
+            '0A000');
+    END IF;
+    rels := pgbench_lab_internal.cold_vs_warm_relations(relations,
+        (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
+    IF (workload IS NULL AND NOT options OPERATOR(pg_catalog.?|) ARRAY['script', 'scripts']) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION 'workload, clients and duration must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
@@ -234,8 +252,8 @@ BEGIN
                                            pg_catalog.pg_size_pretty(pgbench_lab_internal.warm_needed(fit.working_set)::numeric
                                                                      OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
-    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts), 'label', NULL,
-        'params', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('scripts', pg_catalog.to_jsonb(scripts), 'variables', variables))
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options), 'label', NULL,
+        'params', pgbench_lab_internal.run_options_params(options)
             OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
             'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
             -- the relations and their indexes and TOAST, for the cache states
@@ -256,8 +274,8 @@ BEGIN
                                  'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
                                                  FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
                                  'warm', CASE WHEN v OPERATOR(pg_catalog.=) 3 THEN warm END),
-                             'run', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text)
-                                    OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables)) ORDER BY v)
+                             'run', pgbench_lab_internal.step_run(workload, options)
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text)) ORDER BY v)
                     FROM pg_catalog.generate_series(1, 3) AS v));
 END
 $$;
@@ -555,16 +573,28 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    settings jsonb DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    via text DEFAULT NULL,
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text) IS
+COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) IS
     'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
-REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text)',
-        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], text[], jsonb, jsonb)',
+VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[])',
+        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], jsonb)',
         'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
         'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')

@@ -12,20 +12,42 @@
 -- The in-server run needs a worker slot per client: when this server has
 -- too few free, it is left out and said so (a connection storm of hundreds
 -- of clients is what the libpq paths, a few workers each, are for).
+--
+-- Every run option goes to the runs (run_options()), but via, which the
+-- experiment varies, and rate, at which every path would commit the same
+-- throughput; the options that only libpq has (target, targets,
+-- target_clients, threads) go to the libpq runs only.
 CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients integer, duration interval,
                                                  target text, label text, scripts text[], variables jsonb,
-                                                 caller jsonb)
+                                                 settings jsonb, max_tries integer, random_seed bigint, via text,
+                                                 rate double precision, latency_limit interval, script text,
+                                                 sample_rate double precision, threads integer, targets text[],
+                                                 target_clients integer[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(settings => settings, max_tries => max_tries,
+        random_seed => random_seed, target => target, latency_limit => latency_limit, script => script,
+        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
+        targets => targets, target_clients => target_clients) OPERATOR(pg_catalog.-) 'via';
     vias pg_catalog.text[] := ARRAY['spi', 'libpq', 'libpq-connect'];
     free_slots pg_catalog.int4;
     left_out pg_catalog.text;
 BEGIN
-    IF (workload IS NULL AND scripts IS NULL) OR clients IS NULL OR duration IS NULL THEN
+    IF via IS NOT NULL THEN
+        PERFORM pgbench_lab_internal.refuse_option('connection_cost', 'via',
+            'it runs the workload each way itself: in-server (spi), over kept libpq connections (libpq) and with a new connection per transaction (libpq-connect)',
+            'Leave via out; target or targets send the libpq runs to another server.');
+    END IF;
+    IF rate IS NOT NULL THEN
+        PERFORM pgbench_lab_internal.refuse_option('connection_cost', 'rate',
+            'at a fixed rate every path commits the same throughput, so their ratios say nothing of what a connection costs',
+            'Leave rate out (latency_limit alone may be given); to compare the paths'' latency at a fixed load, CALL run() with the rate once per via.');
+    END IF;
+    IF (workload IS NULL AND scripts IS NULL AND script IS NULL) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
                         CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
@@ -47,20 +69,22 @@ BEGIN
                                                   OPERATOR(pg_catalog.-) free_slots) OPERATOR(pg_catalog.+) clients) OPERATOR(pg_catalog.+) 1));
         END IF;
     END IF;
-    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options),
         'label', name, 'stop_on_failure', true,
-        'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
+        'params', pgbench_lab_internal.run_options_params(options) OPERATOR(pg_catalog.-) 'settings'
+                  OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
                       'settings', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('via', v.via) ORDER BY v.i)
                                      FROM pg_catalog.unnest(vias) WITH ORDINALITY AS v(via, i)))
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables,
                       'in_server_left_out', left_out)),
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', v.i, 'round', 1,
                              'about', pg_catalog.format('the %s run', v.via),
-                             'run', pg_catalog.jsonb_build_object('clients', clients,
-                                        'duration', duration::pg_catalog.text, 'label', name, 'via', v.via,
-                                        'target', CASE WHEN v.via OPERATOR(pg_catalog.<>) 'spi' THEN target END)
-                                    OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
+                             'run', pgbench_lab_internal.step_run(workload,
+                                        CASE WHEN v.via OPERATOR(pg_catalog.=) 'spi'
+                                             THEN options OPERATOR(pg_catalog.-) ARRAY['target', 'targets', 'target_clients', 'threads']
+                                             ELSE options END)
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients,
+                                        'duration', duration::pg_catalog.text, 'label', name, 'via', v.via))
                              ORDER BY v.i)
                     FROM pg_catalog.unnest(vias) WITH ORDINALITY AS v(via, i)));
 END
@@ -151,16 +175,27 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     INOUT connection_avg_ms double precision DEFAULT NULL,
     INOUT spi_vs_libpq double precision DEFAULT NULL,
     INOUT libpq_vs_connect double precision DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    settings jsonb DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    via text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) IS
+COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[]) IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction; TPS and ratios';
-REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[]) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text)',
-        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb)', NULL,
+VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[])',
+        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], jsonb)', NULL,
         'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_connection_cost(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

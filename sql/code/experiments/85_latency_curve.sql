@@ -44,45 +44,59 @@ BEGIN
 END
 $$;
 
--- The plan: the maximum first, then the rates in increasing order.
+-- The plan: the maximum first, then the rates in increasing order.  Every
+-- run option goes to every run (run_options()) but rate: the curve sets
+-- each run's rate itself.
 CREATE FUNCTION pgbench_lab_internal.latency_curve_plan(workload text, clients integer, duration interval,
                                                 target_ms double precision, percentile double precision,
                                                 rates double precision[], shares double precision[],
-                                                label text, scripts text[], variables jsonb, caller jsonb)
+                                                label text, scripts text[], variables jsonb,
+                                                settings jsonb, max_tries integer, random_seed bigint, via text,
+                                                target text, rate double precision, latency_limit interval,
+                                                script text, sample_rate double precision, threads integer,
+                                                targets text[], target_clients integer[], caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'latency_curve ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(settings => settings, max_tries => max_tries,
+        random_seed => random_seed, via => via, target => target, latency_limit => latency_limit, script => script,
+        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
+        targets => targets, target_clients => target_clients);
     ladder pg_catalog.float8[];
 BEGIN
-    IF (workload IS NULL AND scripts IS NULL) OR clients IS NULL OR duration IS NULL THEN
+    IF (workload IS NULL AND scripts IS NULL AND script IS NULL) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
                         CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'latency_curve runs one workload (or scripts), by time, at each rate.';
     END IF;
+    IF rate IS NOT NULL THEN
+        PERFORM pgbench_lab_internal.refuse_option('latency_curve', 'rate',
+            'the curve sets each run''s rate itself: the first run at full speed, then one run per rate',
+            'Give the rates to try with rates => ''{500,1000,2000}'', or shares of the measured maximum with shares => ''{0.5,0.9}''; latency_limit may be given.');
+    END IF;
     PERFORM pgbench_lab_internal.latency_curve_check(target_ms, percentile, rates, shares);
     ladder := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(coalesce(rates, shares)) x ORDER BY x);
-    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, scripts),
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options),
         'label', name, 'stop_on_failure', false,
-        'params', pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
+        'params', pgbench_lab_internal.run_options_params(options)
+                  OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
                       'target_ms', target_ms, 'percentile', percentile,
-                      CASE WHEN rates IS NULL THEN 'shares' ELSE 'rates' END, pg_catalog.to_jsonb(ladder))
-                  OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                      'scripts', pg_catalog.to_jsonb(scripts), 'variables', variables)),
+                      CASE WHEN rates IS NULL THEN 'shares' ELSE 'rates' END, pg_catalog.to_jsonb(ladder)),
         'steps', pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('variant', 1, 'round', 1,
                      'about', 'the run at full speed',
-                     'run', pg_catalog.jsonb_build_object('clients', clients,
-                                'duration', duration::pg_catalog.text, 'label', name)
-                            OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables)))
+                     'run', pgbench_lab_internal.step_run(workload, options)
+                            OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients,
+                                'duration', duration::pg_catalog.text, 'label', name)))
             OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('variant', l.i OPERATOR(pg_catalog.+) 1, 'round', 1,
                          'about', CASE WHEN rates IS NULL THEN pg_catalog.format('the run at %s %% of the maximum', l.x OPERATOR(pg_catalog.*) 100)
                                        ELSE pg_catalog.format('the run at %s tps', l.x) END,
-                         'run', pg_catalog.jsonb_build_object('clients', clients,
-                                    'duration', duration::pg_catalog.text, 'label', name, 'rate', CASE WHEN rates IS NOT NULL THEN l.x END)
-                                OPERATOR(pg_catalog.||) pgbench_lab_internal.step_workload(workload, scripts, variables))
+                         'run', pgbench_lab_internal.step_run(workload, options)
+                                OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients,
+                                    'duration', duration::pg_catalog.text, 'label', name, 'rate', CASE WHEN rates IS NOT NULL THEN l.x END))
                          OPERATOR(pg_catalog.||) CASE WHEN rates IS NULL THEN pg_catalog.jsonb_build_object('rate_share', l.x, 'rate_of', 1)
                                                       ELSE '{}' END ORDER BY l.i)
                         FROM pg_catalog.unnest(ladder) WITH ORDINALITY AS l(x, i)));
@@ -239,16 +253,28 @@ CREATE PROCEDURE pgbench_lab.latency_curve(
     INOUT best_rate double precision DEFAULT NULL,
     INOUT best_tps double precision DEFAULT NULL,
     INOUT best_latency_ms double precision DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    settings jsonb DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    via text DEFAULT NULL,
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text) IS
+COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) IS
     'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target';
-REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text)',
-        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb)', NULL,
+VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[])',
+        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], jsonb)', NULL,
         'pgbench_lab_internal.latency_curve_result(bigint)', 'pgbench_lab_internal.report_latency_curve(bigint)',
         'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

@@ -13,12 +13,23 @@
 -- The plan: variant 1 the current settings, then one variant per group
 -- with changes to measure (session, reload), interleaved in each round.
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
-                                                   rounds integer, label text, caller jsonb)
+                                                   rounds integer, label text,
+                                                   max_tries integer, random_seed bigint, via text, target text,
+                                                   rate double precision, latency_limit interval, script text,
+                                                   scripts text[], variables jsonb, sample_rate double precision,
+                                                   threads integer, targets text[], target_clients integer[],
+                                                   caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
+    options pg_catalog.jsonb := pgbench_lab_internal.run_options(max_tries => max_tries, random_seed => random_seed,
+        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
+        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
+        targets => targets, target_clients => target_clients);
+    name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
+    elsewhere pg_catalog.bool := pgbench_lab_internal.runs_elsewhere(options);
     changes pg_catalog.jsonb;
     sets pg_catalog.jsonb[] := ARRAY['{}'::pg_catalog.jsonb];
     groups pg_catalog.text[] := ARRAY['current'];
@@ -26,7 +37,7 @@ DECLARE
     s pg_catalog.jsonb;
     params pg_catalog.jsonb;
 BEGIN
-    IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
+    IF name IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
         RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
@@ -37,12 +48,19 @@ BEGIN
                   HINT = 'Three rounds or more give a spread worth reading.';
     END IF;
     -- recommend()'s changes, each with its group (session, reload, restart,
-    -- sysctl); those outside the server's limits are not measured
+    -- sysctl); those outside the server's limits are not measured, nor,
+    -- when the runs go to another server (target or targets), the reload-
+    -- level ones: ALTER SYSTEM here would not reach it (session settings
+    -- travel with the runs' connections)
     SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', r.name, 'current', r.current,
                         'recommended', r.recommended, 'grp', r.context,
-                        'measured', r.within_limits AND r.context OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload']),
-                        'two_phase', r.within_limits AND r.context OPERATOR(pg_catalog.=) 'restart'
+                        'measured', r.within_limits AND (r.context OPERATOR(pg_catalog.=) 'session'
+                                                         OR (r.context OPERATOR(pg_catalog.=) 'reload' AND NOT elsewhere)),
+                        'two_phase', r.within_limits AND r.context OPERATOR(pg_catalog.=) 'restart' AND NOT elsewhere
                                      AND pgbench_lab_internal.restart_comparable(r.name))
+                        OPERATOR(pg_catalog.||) CASE WHEN elsewhere AND r.within_limits AND r.context OPERATOR(pg_catalog.=) 'reload'
+                                                     THEN '{"why": "reload-level, and the runs went to another server"}'::pg_catalog.jsonb
+                                                     ELSE '{}'::pg_catalog.jsonb END
                         ORDER BY r.context, r.name), '[]')
       INTO changes FROM pgbench_lab.recommend() r
      WHERE r.changes;
@@ -56,14 +74,19 @@ BEGIN
             groups := groups OPERATOR(pg_catalog.||) g;
         END IF;
     END LOOP;
-    IF pg_catalog.cardinality(sets) OPERATOR(pg_catalog.<) 2 THEN
+    IF pg_catalog.cardinality(sets) OPERATOR(pg_catalog.<) 2 AND elsewhere THEN
+        RAISE EXCEPTION 'recommend() proposes no session-level change for this server, and only those can be measured over target or targets'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Reload- and restart-level settings change this server with ALTER SYSTEM, not the one the runs go to: run validate_recommendation on that server itself, or here with via => ''libpq'' and no target (this server''s own socket).';
+    ELSIF pg_catalog.cardinality(sets) OPERATOR(pg_catalog.<) 2 THEN
         RAISE EXCEPTION 'recommend() proposes no session- or reload-level change for this server'
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'SELECT * FROM pgbench_lab.recommend() shows its recommendations; those it would change need a restart, or none differ from the live values.';
     END IF;
-    params := pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
+    params := pgbench_lab_internal.run_options_params(options)
+              OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
                   'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds);
-    RETURN pg_catalog.jsonb_build_object('workload', workload, 'label', label, 'params', params,
+    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
         'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                            FROM pg_catalog.unnest(sets) AS a(s),
                                 pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
@@ -72,7 +95,8 @@ BEGIN
                              'about', CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'the current settings'
                                            ELSE pg_catalog.format('the recommended %s settings', groups[v.v]) END,
                              'system', pgbench_lab_internal.settings_part(sets[v.v], true),
-                             'run', pg_catalog.jsonb_build_object('workload', workload, 'clients', clients,
+                             'run', pgbench_lab_internal.step_run(workload, options)
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients,
                                         'duration', duration::pg_catalog.text, 'label', label,
                                         'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
                              ORDER BY r.r, v.v)
@@ -132,13 +156,25 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pg_catalog.format('CALL pgbench_lab.compare_settings(%s, restart_settings => %s, clients => %s, '
-                             'duration => %s, rounds => %s)',
-                             pg_catalog.quote_literal(e.workload),
+                             'duration => %s, rounds => %s%s)',
+                             CASE WHEN e.params OPERATOR(pg_catalog.?) 'scripts' THEN 'NULL'
+                                  ELSE pg_catalog.quote_literal(e.workload) END,
                              pg_catalog.quote_literal(pg_catalog.jsonb_object_agg(c OPERATOR(pg_catalog.->>) 'name',
                                                                                   c OPERATOR(pg_catalog.->>) 'recommended')::pg_catalog.text),
                              e.params OPERATOR(pg_catalog.->>) 'clients',
                              pg_catalog.quote_literal(e.params OPERATOR(pg_catalog.->>) 'duration'),
-                             e.params OPERATOR(pg_catalog.->>) 'rounds')
+                             e.params OPERATOR(pg_catalog.->>) 'rounds',
+                             -- the run options the experiment was made with (a script's
+                             -- text is not recorded: it is in the runs' run_scripts)
+                             (SELECT pg_catalog.string_agg(pg_catalog.format(', %s => %s', o.k,
+                                         pg_catalog.quote_literal(CASE WHEN o.k OPERATOR(pg_catalog.=) 'scripts'
+                                                                       THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'scripts'))::pg_catalog.text
+                                                                       WHEN o.k OPERATOR(pg_catalog.=) 'variables'
+                                                                       THEN (e.params OPERATOR(pg_catalog.->) o.k)::pg_catalog.text
+                                                                       ELSE e.params OPERATOR(pg_catalog.->>) o.k END)), '' ORDER BY o.i)
+                                FROM pg_catalog.unnest(ARRAY['max_tries', 'random_seed', 'via', 'rate', 'latency_limit', 'scripts',
+                                                             'variables', 'sample_rate', 'threads']) WITH ORDINALITY AS o(k, i)
+                               WHERE e.params OPERATOR(pg_catalog.?) o.k))
       FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
      WHERE e.experiment_id OPERATOR(pg_catalog.=) id
        AND (c OPERATOR(pg_catalog.->>) 'two_phase')::pg_catalog.bool
@@ -179,8 +215,9 @@ AS $$
                                               'restart, an OS one (sysctl) the kernel''s setting; then run the same workload again.',
                                               pg_catalog.string_agg(pg_catalog.format('%s %s → %s (%s)', c OPERATOR(pg_catalog.->>) 'name',
                                                   c OPERATOR(pg_catalog.->>) 'current', c OPERATOR(pg_catalog.->>) 'recommended',
+                                                  COALESCE(c OPERATOR(pg_catalog.->>) 'why',
                                                   CASE WHEN c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) ANY (ARRAY['session', 'reload'])
-                                                       THEN 'outside the server''s limits' ELSE c OPERATOR(pg_catalog.->>) 'grp' END),
+                                                       THEN 'outside the server''s limits' ELSE c OPERATOR(pg_catalog.->>) 'grp' END)),
                                                   ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name'))
                        FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
                       WHERE e.experiment_id OPERATOR(pg_catalog.=) id
@@ -242,17 +279,30 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     rounds integer DEFAULT 3,
     label text DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
-    INOUT finding text DEFAULT NULL)
+    INOUT finding text DEFAULT NULL,
+    max_tries integer DEFAULT NULL,
+    random_seed bigint DEFAULT NULL,
+    via text DEFAULT NULL,
+    target text DEFAULT NULL,
+    rate double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    script text DEFAULT NULL,
+    scripts text[] DEFAULT NULL,
+    variables jsonb DEFAULT NULL,
+    sample_rate double precision DEFAULT NULL,
+    threads integer DEFAULT NULL,
+    targets text[] DEFAULT NULL,
+    target_clients integer[] DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text) IS
+COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
     'recommend()''s session- and reload-level changes measured against the current settings, rounds interleaved, restored after; the restart-level rest listed';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text)',
-        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, jsonb)', NULL,
+VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[])',
+        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], jsonb)', NULL,
         'pgbench_lab_internal.validate_result(bigint)', 'pgbench_lab_internal.report_validate(bigint)',
         'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
