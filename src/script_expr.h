@@ -117,6 +117,7 @@ extern void ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out);
 /* script_funcs.c: pgbench's seeding of its clients */
 extern void ScriptSeedClients(uint64 random_seed, int nclients,
 							  pg_prng_state *client_states, int64 *default_seed);
+extern void ScriptSeedClient(uint64 random_seed, int client, pg_prng_state *state);
 
 /*
  * ------------------------------------------------------------------------
