@@ -107,7 +107,7 @@ for v in $versions; do
 
 	pgbl_say "PostgreSQL $v: pgTAP"
 	"$bindir/psql" -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE pgtap_test" >/dev/null
-	PGDATABASE=pgtap_test pg_prove --ext .sql -r test/pgtap >"$work/pgtap.$v" 2>&1
+	PGOPTIONS="-c pgbench_lab.progress_after=-1" PGDATABASE=pgtap_test pg_prove --ext .sql -r test/pgtap >"$work/pgtap.$v" 2>&1
 	cat "$work/pgtap.$v"
 	read -r p f < <(pgtap_counts "$work/pgtap.$v")
 	record "$v" pgTAP "$p" "$f"
