@@ -625,8 +625,9 @@ client_run(ClientCtx *cx)
 }
 
 /*
- * The client's generators: the workload's draws, and the schedule's, seeded
- * apart so that a rate does not change the draws of a seed.
+ * The client's generators: the workload's draws (with a seed, those of
+ * pgbench's client of the same number), and the schedule's and sampling's,
+ * seeded apart so that a rate does not change the draws of a seed.
  */
 void
 ClientSeed(ClientCtx *cx)
@@ -635,7 +636,7 @@ ClientSeed(ClientCtx *cx)
 
 	if (cx->run->seed_given)
 	{
-		pg_prng_seed(&cx->rng, cx->run->seed ^ mix);
+		WorkloadSeed(cx->run->seed, cx->index, &cx->rng);
 		pg_prng_seed(&cx->sched_rng, ~(cx->run->seed ^ mix));
 		pg_prng_seed(&cx->sample_rng, (cx->run->seed ^ mix) + UINT64CONST(0x5A4D504C));
 	}

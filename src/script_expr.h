@@ -100,16 +100,18 @@ typedef struct ScriptExpr ScriptExpr;
 extern ScriptExpr *ScriptExprParse(const char *text, int len, ScriptError *error);
 extern int	ScriptExprVarRefs(ScriptExpr *expr, ScriptVarRef ***refs);
 
-/* script_expr_eval.c: evaluation and values */
+/* script_expr_eval.c: evaluation */
 extern bool ScriptExprEval(const ScriptExpr *expr, const ScriptEvalEnv *env,
 						   ScriptValue *result, ScriptError *error);
+extern void ScriptErrorRaise(const ScriptError *error, const char *expr_text);
+
+/* script_values.c: values as text, variables' names */
 extern bool ScriptValueFromText(const char *name, const char *text,
 								ScriptValue *value, ScriptError *error);
 extern int	ScriptValueFormat(const ScriptValue *value, char *buf, size_t size);
 extern bool ScriptValueTruth(const ScriptValue *value);
 extern bool ScriptVariableNameValid(const char *name);
 extern void ScriptErrorUndefined(ScriptError *error, const char *name);
-extern void ScriptErrorRaise(const ScriptError *error, const char *expr_text);
 
 /* script_expr_sql.c: a variables argument as name\0text\0 ... \0 */
 extern void ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out);
@@ -117,6 +119,7 @@ extern void ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out);
 /* script_funcs.c: pgbench's seeding of its clients */
 extern void ScriptSeedClients(uint64 random_seed, int nclients,
 							  pg_prng_state *client_states, int64 *default_seed);
+extern void ScriptSeedClient(uint64 random_seed, int client, pg_prng_state *state);
 
 /*
  * ------------------------------------------------------------------------
@@ -200,7 +203,11 @@ typedef struct ScriptLexer
 extern bool ScriptLex(ScriptLexer *lexer, ScriptToken *token, ScriptError *error);
 extern bool ScriptLexIsSpace(char c);
 
-/* script_expr_eval.c: pgbench's coercions, false with the error set */
+/* script_values.c: pgbench's coercions, false with the error set */
+#define SCRIPT_HINT_OVERFLOW "Integer arithmetic is on 64 bits and an overflow is an error, " \
+	"as in pgbench; double() computes in floating point."
+
+extern bool ScriptCoerceError(const ScriptValue *value, const char *to, ScriptError *error);
 extern bool ScriptToInt(const ScriptValue *value, int64 *result, ScriptError *error);
 extern bool ScriptToDouble(const ScriptValue *value, double *result, ScriptError *error);
 

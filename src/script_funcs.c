@@ -309,3 +309,16 @@ ScriptSeedClients(uint64 random_seed, int nclients, pg_prng_state *client_states
 		pg_prng_seed(&client_states[i], pg_prng_uint64(&base));
 	*default_seed = (int64) pg_prng_uint64(&base);
 }
+
+/* The function generator of client number "client" (from 0) alone. */
+void
+ScriptSeedClient(uint64 random_seed, int client, pg_prng_state *state)
+{
+	pg_prng_state base;
+	uint64		own = 0;
+
+	pg_prng_seed(&base, random_seed);
+	for (int i = 0; i <= client; i++)
+		own = pg_prng_uint64(&base);
+	pg_prng_seed(state, own);
+}

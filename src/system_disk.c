@@ -28,7 +28,7 @@
 #include "miscadmin.h"
 
 #include "pgbench_lab.h"
-#include "system.h"
+#include "system_facts.h"
 
 /* statfs() f_type values of common file systems (linux/magic.h) */
 typedef struct FsMagic

@@ -33,7 +33,7 @@
 #include "miscadmin.h"
 
 #include "pgbench_lab.h"
-#include "system.h"
+#include "system_facts.h"
 
 /* At or above this many bytes a cgroup limit means "no limit" (1 EiB). */
 #define PGBL_SYSTEM_UNLIMITED ((uint64) 1 << 60)

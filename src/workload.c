@@ -6,7 +6,10 @@
  *
  * Draws follow pgbench: uniform and inclusive, from a per-client pg_prng
  * state, in the order its scripts \set them (aid, bid, tid, delta); the
- * three ids are independent.  The tables are found once, in the launching
+ * three ids are independent.  With a seed, client n's state is seeded as
+ * pgbench --random-seed seeds its client n (WorkloadSeed), so that a run
+ * of the same seed and clients draws, and commits, pgbench's rows; the
+ * interpreter's copy of the script draws the same (ScriptSeedClients).  The tables are found once, in the launching
  * session through its search_path, and named with their schema in every
  * statement, and the operators are named with theirs (pgbench's text
  * otherwise), so no search_path can send a statement elsewhere.
@@ -27,6 +30,7 @@
 #include "utils/lsyscache.h"
 
 #include "compat.h"
+#include "script_expr.h"
 #include "workload.h"
 
 #define NACCOUNTS	100000
@@ -194,6 +198,17 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 		prepare(params, "UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
 				"WHERE bid OPERATOR(pg_catalog.=) $2",
 				2, upd_id);
+}
+
+/*
+ * The draws of client number "client" (from 0) of a run with this seed:
+ * pgbench's generator of that client's \set random(...).  Once per client,
+ * before its first transaction.
+ */
+void
+WorkloadSeed(uint64 seed, int client, pg_prng_state *rng)
+{
+	ScriptSeedClient(seed, client, rng);
 }
 
 static inline int64

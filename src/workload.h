@@ -49,6 +49,7 @@ extern WorkloadKind WorkloadParse(const char *name);
 extern const char *WorkloadName(WorkloadKind kind);
 extern void WorkloadResolve(WorkloadParams *params);
 extern void WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans);
+extern void WorkloadSeed(uint64 seed, int client, pg_prng_state *rng);
 extern void WorkloadDrawNext(const WorkloadParams *params, pg_prng_state *rng,
 							 WorkloadDraw *draw);
 extern void WorkloadExecute(const WorkloadParams *params, const WorkloadPlans *plans,
