@@ -1,36 +1,13 @@
 
 -- ---------------------------------------------------------------------------
--- Experiments: the recording functions every kind's driver calls (through
--- record(), as the extension's owner) and the check the readers share.  The
--- driver is src/experiment.c; each kind is a file of its own (81_sweep.sql,
+-- Experiments: the check the readers share and the helpers of the kinds'
+-- planners.  The driver is src/experiment.c, which records experiments
+-- through the functions of 72_record.sql; each kind is a file of its own (81_sweep.sql,
 -- 82_compare_settings.sql, 83_cold_vs_warm.sql, 84_connection_cost.sql) that
 -- ends with its row of pgbench_lab.experiment_kinds.  A new kind is one
 -- planner, one report function (and optionally a finding and a step
 -- preparation), its procedure bound to the driver, and one row.
 -- ---------------------------------------------------------------------------
-
-CREATE FUNCTION pgbench_lab_internal.experiment_begin(kind text, workload text, label text, params jsonb)
-RETURNS bigint LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT (pgbench_lab_internal.record('experiment_begin', pg_catalog.jsonb_build_object('kind', kind,
-            'workload', workload, 'label', label, 'params', params)) OPERATOR(pg_catalog.->>) 'experiment_id')::bigint
-$$;
-
-CREATE FUNCTION pgbench_lab_internal.experiment_add(experiment_id bigint, run_id bigint, variant integer, round integer)
-RETURNS void LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT FROM pgbench_lab_internal.record('experiment_add', pg_catalog.jsonb_build_object('experiment_id', experiment_id,
-            'run_id', run_id, 'variant', variant, 'round', round))
-$$;
-
-CREATE FUNCTION pgbench_lab_internal.experiment_end(experiment_id bigint)
-RETURNS void LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT FROM pgbench_lab_internal.record('experiment_end', pg_catalog.jsonb_build_object('experiment_id', experiment_id))
-$$;
 
 -- An experiment of one of the kinds a function reads, or an error naming
 -- the kind it is (the functions would otherwise read another kind's runs

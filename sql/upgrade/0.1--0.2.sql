@@ -119,6 +119,13 @@ COMMENT ON COLUMN pgbench_lab.runs.samples IS
 COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
     'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
 
+-- The query mode (pgbench -M).  (Development version: this belongs to the
+-- 0.2 to 0.3 update once 0.2 is frozen.)
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared']));
+COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
+    'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
+
 -- Two-phase experiments of restart-level settings (compare_settings with
 -- restart_settings, then resume()): a status between the phases, and when
 -- the second phase began.
