@@ -1,24 +1,28 @@
 # pgbench_lab: PGXS build.  PG_CONFIG picks the server (scripts/test.sh
 # builds once per supported major).
 EXTENSION = pgbench_lab
-EXTVERSION = 0.2
+EXTVERSION = 0.3
 
 MODULE_big = pgbench_lab
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 
 # The install script is assembled from one fragment per part: first
 # sql/data/ (schemas, tables, row-level security: what an upgrade keeps),
-# then sql/code/ (functions, procedures, views: what an upgrade replaces).
-# The update script from the last release is assembled the same way: a
-# hand-written prelude (sql/upgrade/) that brings the kept objects to this
-# version's shape and drops every function, procedure and view of the old
-# one, then sql/code/ again.  Released install scripts stay as they were
-# shipped (sql/pgbench_lab--0.1.sql), so that old versions can still be
-# installed and updated (test/t/test_upgrade.py).
+# then sql/code/ (functions, procedures, views: what an upgrade replaces),
+# whose folders hold the parts (api, internal, export, experiments,
+# reports) and whose files run in the order of their numbered names,
+# whatever their folder.  The update script from the last release is
+# assembled the same way: a hand-written prelude (sql/upgrade/) that brings
+# the kept objects to this version's shape and drops every function,
+# procedure and view of the old one, then sql/code/ again.  Released
+# scripts stay as they were shipped (sql/pgbench_lab--0.1.sql,
+# sql/pgbench_lab--0.2.sql and the update between them), so that old
+# versions can still be installed and updated (test/t/test_upgrade.py).
+PGBL_RELEASED = 0.2
 PGBL_INSTALL_SQL = sql/$(EXTENSION)--$(EXTVERSION).sql
-PGBL_UPDATE_SQL = sql/$(EXTENSION)--0.1--$(EXTVERSION).sql
+PGBL_UPDATE_SQL = sql/$(EXTENSION)--$(PGBL_RELEASED)--$(EXTVERSION).sql
 DATA_built = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
-DATA = sql/$(EXTENSION)--0.1.sql
+DATA = sql/$(EXTENSION)--0.1.sql sql/$(EXTENSION)--0.1--0.2.sql sql/$(EXTENSION)--0.2.sql
 EXTRA_CLEAN = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
 
 TESTS = $(sort $(wildcard test/sql/*.sql))
@@ -42,17 +46,18 @@ include $(PGXS)
 # does not know; drop them so -Werror stays meaningful.
 override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 
-PGBL_CODE_SQL = $(sort $(wildcard sql/code/*.sql))
+# sql/code/'s files in the order of their names, folders aside.
+PGBL_CODE_SQL = $(foreach f,$(sort $(foreach f,$(wildcard sql/code/*/*.sql),$(notdir $(f))@$(f))),$(lastword $(subst @, ,$(f))))
 
 $(PGBL_INSTALL_SQL): $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
 	cat $^ > $@
 
-# The files of sql/data/ that 0.1 did not have: the update creates them
-# whole, after its prelude (changes to the files 0.1 had are in the prelude).
-PGBL_NEW_DATA = sql/data/12_telemetry.sql sql/data/13_replication.sql sql/data/14_targets.sql sql/data/15_scripts.sql sql/data/16_samples.sql \
-	sql/data/25_settings.sql
+# The files of sql/data/ that the last release did not have: the update
+# creates them whole, after its prelude (changes to the files it had are
+# in the prelude).
+PGBL_NEW_DATA =
 
-$(PGBL_UPDATE_SQL): sql/upgrade/0.1--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
+$(PGBL_UPDATE_SQL): sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
 	cat $^ > $@
 
 .PHONY: pgspot

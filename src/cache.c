@@ -3,7 +3,7 @@
  * cache.c
  *		Where a relation's pages are: shared buffers and the operating
  *		system's page cache (cache_status, which the SQL function
- *		cache_snapshot() of sql/code/50_cache.sql also records).
+ *		cache_snapshot() of sql/code/api/50_cache.sql also records).
  *
  * cache_status must be cheap enough to call while a benchmark runs, so it
  * makes one pass over the buffer descriptors whatever the number of

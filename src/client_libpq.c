@@ -809,7 +809,6 @@ LibpqRecord(RunShared *run, bool final)
 	v[0] = Int64GetDatum(run->run_id);
 	v[1] = CStringGetTextDatum(names[run->via]);
 	v[2] = CStringGetTextDatum(LibpqTargetsDisplay(run));
-	ResultsTargets(run, final);
 	if (!final)
 	{
 		if (SPI_execute_with_args("UPDATE pgbench_lab.runs SET via = $2, target_display = $3 "

@@ -30,7 +30,22 @@ extern PGconn *LibpqConnectStart(const RunShared *run, int target, int statement
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
-extern char *LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level);
+
+/*
+ * client_targets.c: what the read at a run's end found on each standby,
+ * kept (in the coordinator's process) for the results' transaction that
+ * follows: its counters ('' when it has none for the database), or why
+ * they were not read.
+ */
+typedef struct TargetEnd
+{
+	bool		read;			/* the read was made or tried */
+	char	   *conflicts;		/* jsonb text, or NULL */
+	char	   *error;			/* why not, or NULL */
+} TargetEnd;
+
+extern void TargetsReadEnd(RunShared *run);
+extern const TargetEnd *TargetsEnd(int target);
 extern char **LibpqBuiltinTexts(PGconn *conn, const RunShared *run);
 extern int	LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 							   char bufs[4][24], const char *params[4]);

@@ -368,7 +368,7 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
  * reached or read in time (the caller leaves the figures NULL, with why);
  * '' when it has no counters for the database.
  */
-char *
+static char *
 LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level)
 {
 	char	   *out = palloc0(PGBL_CONFLICTS_MAX);
@@ -387,6 +387,88 @@ LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level)
 	PG_END_TRY();
 	return out;
 }
+
+/* What the read at the end found on each standby (TargetsReadEnd). */
+static TargetEnd target_end[PGBL_TARGETS_MAX];
+
+const TargetEnd *
+TargetsEnd(int target)
+{
+	return &target_end[target];
+}
+
+/*
+ * At the run's end, before the results' transaction and outside any (the
+ * coordinator calls it after its clients are gone): each standby's
+ * counters read again, for the results to write (TargetsEnd).  A cancel() during the read
+ * stops it (unless the run was cancelled already: then each read has only
+ * its deadline); a standby not read in time is noted with why, in the log
+ * too, and the next one is read.
+ */
+void
+TargetsReadEnd(RunShared *run)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	uint32		level;
+
+	if (run->via == RUN_VIA_SPI)
+		return;
+	Assert(!IsTransactionState());
+	/*
+	 * Whether the run's role must connect with a password is a catalog
+	 * lookup: made here in a short transaction of its own, so that the
+	 * connects below find it cached (no catalog is read outside one, and no
+	 * invalidation is taken in until the next transaction).
+	 */
+	StartTransactionCommand();
+	(void) superuser_arg(run->run_role);
+	CommitTransactionCommand();
+	level = pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL ? 0 : RUN_STOP_CANCEL;
+	cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab targets' end", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		TargetEnd  *end = &target_end[t];
+
+		if (!run->target[t].in_recovery || run->target[t].conflicts_start[0] == '\0')
+			continue;
+		end->read = true;
+		if (level > 0 && pg_atomic_read_u32(&run->stop) >= level)
+		{
+			end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled before it was read");
+			continue;
+		}
+		pgstat_report_activity(STATE_RUNNING,
+							   psprintf("pgbench_lab coordinator: reading the recovery conflicts of target %d",
+										t + 1));
+		PG_TRY();
+		{
+			end->conflicts = MemoryContextStrdup(TopMemoryContext, LibpqTargetConflicts(run, t, level));
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			if (level > 0 && pg_atomic_read_u32(&run->stop) >= level &&
+				edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+				end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled while it was read");
+			else
+				end->error = MemoryContextStrdup(TopMemoryContext, edata->message);
+			ereport(LOG,
+					(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d were not read at its end: %s",
+							run->run_id, t + 1, edata->message)));
+		}
+		PG_END_TRY();
+		MemoryContextReset(cxt);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+
 
 /*
  * Can a standby run the run's workload: does it, or do some of its

@@ -33,6 +33,7 @@
 #include "utils/wait_event.h"
 #include "utils/snapmgr.h"
 
+#include "client_libpq.h"
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
@@ -352,7 +353,7 @@ pgbench_lab_coordinator_main(Datum arg)
 	{
 		monitor(run, &res);
 		/* what is read on the targets at the end: outside any transaction */
-		ResultsTargetsReadEnd(run);
+		TargetsReadEnd(run);
 		ResultsFinish(run, &res);
 	}
 	PG_CATCH();

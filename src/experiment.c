@@ -657,6 +657,26 @@ ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved)
 }
 
 /*
+ * The install script's experiment writers are this library's: an older
+ * script (0.2's, served until ALTER EXTENSION UPDATE) records through
+ * record(), which no longer takes experiments.
+ */
+static void
+require_writers(void)
+{
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab_internal.experiment_begin_as("
+					"pg_catalog.regrole, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb)') "
+					"IS NULL", true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not look up pgbench_lab_internal.experiment_begin_as");
+	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the experiments of this install of pgbench_lab cannot run with the library of version %s",
+						PGBL_VERSION),
+				 errhint("Run ALTER EXTENSION pgbench_lab UPDATE.")));
+}
+
+/*
  * CALL pgbench_lab.<kind>(...): the procedure of every experiment kind.
  */
 
@@ -675,6 +695,7 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	/* everything is checked first, even where it could not then run */
 	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	require_writers();
 	kind = ExperimentReadKind(fcinfo->flinfo->fn_oid, cxt);
 	plan = ExperimentReadPlan(call_planner(fcinfo, &kind), cxt);
 	if (plan.restart != NULL)

@@ -172,6 +172,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 														  SPI_tuptable->tupdesc, 2, &isnull));
 	cache_snapshot(run->run_id, "cache_before", "before");
 	LibpqRecord(run, false);
+	ResultsTargets(run, false);
 	WorkerXactCommit();
 }
 
@@ -546,6 +547,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	SamplesRecord(run, true);
 	record_system(run);
 	LibpqRecord(run, true);
+	ResultsTargets(run, true);
 	cache_snapshot(run->run_id, "cache_after", "after");
 	WorkerXactCommit();
 }

@@ -23,12 +23,11 @@
  * the server's counters, so they count every session's conflicts in that
  * database over the run, not only the run's clients'.
  *
- * The read at the end (ResultsTargetsReadEnd) comes before the results'
- * transaction, outside any: while it waits for a standby, this server
- * holds no snapshot and no xid for it.  It has a deadline (client_targets.c)
- * and cancel() stops it.  A standby that cannot be reached or read in time
- * at the end (or sends something unreadable) leaves its conflicts NULL with
- * why in conflicts_error: the run's results stand.
+ * This file only writes the rows: what is read on the targets, at the
+ * start and at the end (TargetsReadEnd), is read by client_targets.c, and
+ * a standby that could not be reached or read in time at the end (or sent
+ * something unreadable) leaves its conflicts NULL with why in
+ * conflicts_error: the run's results stand.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,21 +46,6 @@
 #include "client_libpq.h"
 #include "runner.h"
 #include "script_run.h"
-
-/*
- * What the read at the end found on each standby, kept (in the
- * coordinator's process) for the results' transaction that follows: its
- * counters ('' when it has none for the database), or why they were not
- * read.
- */
-typedef struct TargetEnd
-{
-	bool		read;			/* the read was made or tried */
-	char	   *conflicts;		/* jsonb text, or NULL */
-	char	   *error;			/* why not, or NULL */
-} TargetEnd;
-
-static TargetEnd target_end[PGBL_TARGETS_MAX];
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
@@ -114,80 +98,8 @@ insert_targets(RunShared *run)
 }
 
 /*
- * At the run's end, before the results' transaction and outside any (the
- * coordinator calls it after its clients are gone): each standby's
- * counters read again, for finish_conflicts.  A cancel() during the read
- * stops it (unless the run was cancelled already: then each read has only
- * its deadline); a standby not read in time is noted with why, in the log
- * too, and the next one is read.
- */
-void
-ResultsTargetsReadEnd(RunShared *run)
-{
-	MemoryContext cxt;
-	MemoryContext old;
-	uint32		level;
-
-	if (run->via == RUN_VIA_SPI)
-		return;
-	Assert(!IsTransactionState());
-	/*
-	 * Whether the run's role must connect with a password is a catalog
-	 * lookup: made here in a short transaction of its own, so that the
-	 * connects below find it cached (no catalog is read outside one, and no
-	 * invalidation is taken in until the next transaction).
-	 */
-	StartTransactionCommand();
-	(void) superuser_arg(run->run_role);
-	CommitTransactionCommand();
-	level = pg_atomic_read_u32(&run->stop) == RUN_STOP_CANCEL ? 0 : RUN_STOP_CANCEL;
-	cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab targets' end", ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(cxt);
-	for (int t = 0; t < run->ntargets; t++)
-	{
-		TargetEnd  *end = &target_end[t];
-
-		if (!run->target[t].in_recovery || run->target[t].conflicts_start[0] == '\0')
-			continue;
-		end->read = true;
-		if (level > 0 && pg_atomic_read_u32(&run->stop) >= level)
-		{
-			end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled before it was read");
-			continue;
-		}
-		pgstat_report_activity(STATE_RUNNING,
-							   psprintf("pgbench_lab coordinator: reading the recovery conflicts of target %d",
-										t + 1));
-		PG_TRY();
-		{
-			end->conflicts = MemoryContextStrdup(TopMemoryContext, LibpqTargetConflicts(run, t, level));
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			FlushErrorState();
-			if (level > 0 && pg_atomic_read_u32(&run->stop) >= level &&
-				edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
-				end->error = MemoryContextStrdup(TopMemoryContext, "the run was cancelled while it was read");
-			else
-				end->error = MemoryContextStrdup(TopMemoryContext, edata->message);
-			ereport(LOG,
-					(errmsg("pgbench_lab run " INT64_FORMAT ": the recovery conflicts of target %d were not read at its end: %s",
-							run->run_id, t + 1, edata->message)));
-		}
-		PG_END_TRY();
-		MemoryContextReset(cxt);
-	}
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(cxt);
-}
-
-/*
  * The end, for a standby whose counters were read at the start and again
- * at the end (ResultsTargetsReadEnd): store the difference, in a
+ * at the end (TargetsReadEnd, client_targets.c): store the difference, in a
  * subtransaction, so that counters that do not subtract leave conflicts
  * NULL, with a line in the server log, rather than failing the run's
  * results; or why they were not read.
@@ -197,7 +109,7 @@ finish_conflicts(RunShared *run, int t)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	TargetEnd  *te = &target_end[t];
+	const TargetEnd *te = TargetsEnd(t);
 
 	if (!te->read)
 		return;

@@ -269,7 +269,6 @@ extern char *LibpqTargetsDisplay(const RunShared *run);
 
 /* results_targets.c: pgbench_lab.run_targets, one row per target */
 extern void ResultsTargets(RunShared *run, bool final);
-extern void ResultsTargetsReadEnd(RunShared *run);
 
 /*
  * ... and a script's SQL over it (script_run.c), sent on the connection of

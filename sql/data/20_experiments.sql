@@ -8,7 +8,7 @@
 
 
 -- The kinds of experiment, one row each, written by the install script's
--- code part (sql/code/8x_*.sql: each kind's file ends with its row).  One
+-- code part (sql/code/experiments/8x_*.sql: each kind's file ends with its row).  One
 -- driver (src/experiment.c) runs every kind: the kind's procedure is a C
 -- procedure bound to that driver, which finds its row here by the
 -- procedure's oid, calls the planner with the procedure's IN arguments, runs

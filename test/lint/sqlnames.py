@@ -354,9 +354,10 @@ def install_script(root=ROOT):
         d = os.path.join(root, "sql", sub)
         if not os.path.isdir(d):
             continue
-        for f in sorted(os.listdir(d)):
+        files = sorted(os.path.join(top, f) for top, _, names in os.walk(d) for f in names)
+        for f in files:
             if f.endswith(".sql"):
-                with open(os.path.join(d, f)) as fh:
+                with open(f) as fh:
                     # psql meta-commands (\echo ... \quit) are not SQL
                     parts.append(re.sub(r"(?m)^\\.*$", "", fh.read()))
     return "\n".join(parts)

@@ -1,11 +1,13 @@
-"""Updating from 0.1: the released 0.1 script still installs with today's
-library, ALTER EXTENSION ... UPDATE gives the same catalog as a fresh
-install of the current version, and the results recorded under 0.1 survive
-the update and read through the new functions.
+"""Updating from the released versions: the released 0.1 and 0.2 scripts
+still install with today's library, ALTER EXTENSION ... UPDATE gives the
+same catalog as a fresh install of the current version (from 0.2 directly,
+and from 0.1 through 0.2), and the results recorded under the old version
+survive the update and read through the new functions.
 
-One cluster, two databases: "updated" gets 0.1, real results (a dataset,
-runs, a cache snapshot, a sweep), then the update; "fresh" gets the default
-version.  The catalogs of the two are described object by object (every
+Per released version, one cluster, two databases: "updated" gets that
+version, real results (a dataset, runs, a cache snapshot, a sweep; under
+0.2 also a script's run, a libpq run and its target), then the update;
+"fresh" gets the default version.  The catalogs of the two are described object by object (every
 member of the extension and everything in its schemas) and compared; a
 difference is printed as the object, the property and both values.
 A user's object that depends on a 0.1 function stops the update instead of
@@ -24,14 +26,24 @@ from psycopg.types.json import Jsonb
 from conftest import BINDIR, Cluster
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OLD = "0.1"
-# The 0.1 script as released (the files of sql/install/ at 91d9cd0 in name
-# order).  A released script is never edited: an update script changes
-# what has to change.
-OLD_SCRIPT_MD5 = "97b9de7e2c0854583d884cef1cd7a1ac"
-# The tables holding what users recorded, with the sequences behind their ids.
-RESULT_TABLES = ("runs", "run_progress", "run_latency", "experiments", "experiment_runs",
-                 "cache_snapshots", "cache_snapshot_relations", "storage_tests")
+# The released scripts as shipped: 0.1 (the files of sql/install/ at
+# 91d9cd0 in name order), the update to 0.2 and 0.2 (assembled at 0db72cd).
+# A released script is never edited: an update script changes what has to
+# change.
+RELEASED_MD5 = {
+    "pgbench_lab--0.1.sql": "97b9de7e2c0854583d884cef1cd7a1ac",
+    "pgbench_lab--0.1--0.2.sql": "cd1dfcdff888d360d7d54ec52ce49865",
+    "pgbench_lab--0.2.sql": "81e628b487aab397b27cca96c1ef24cd",
+}
+RELEASES = ("0.1", "0.2")
+# The tables holding what users recorded, with the sequences behind their
+# ids: those 0.1 had, and those 0.2 added.
+RESULT_TABLES = {
+    "0.1": ("runs", "run_progress", "run_latency", "experiments", "experiment_runs",
+            "cache_snapshots", "cache_snapshot_relations", "storage_tests"),
+}
+RESULT_TABLES["0.2"] = RESULT_TABLES["0.1"] + ("run_telemetry", "run_targets", "scripts", "run_scripts",
+                                               "run_commands", "run_samples")
 SEQUENCES = ("runs_run_id_seq", "cache_snapshot_id_seq", "storage_tests_id_seq")
 
 
@@ -52,13 +64,13 @@ def call(c, sql, params=None, dbname="updated"):
         return dict(zip([d.name for d in cur.description], cur.fetchone()))
 
 
-def results(c, dbname):
+def results(c, dbname, old):
     """Per result table: its row count and a digest of its rows; per
     sequence: its last value.  A row is digested as JSON without its null
     fields, so that the columns an update adds (null in the rows it keeps)
     change nothing, while any value kept, lost or gained does."""
     out = {}
-    for t in RESULT_TABLES:
+    for t in RESULT_TABLES[old]:
         row = "jsonb_strip_nulls(to_jsonb(t))::text"
         out[t] = c.sql(f"SELECT count(*), md5(coalesce(string_agg({row}, '|' ORDER BY {row}), '')) "
                        f"FROM pgbench_lab.{t} t", dbname=dbname)[0]
@@ -67,43 +79,67 @@ def results(c, dbname):
     return out
 
 
-@pytest.fixture(scope="module")
-def lab():
-    c = Cluster("upgrade", {"shared_buffers": "32MB"})
+def record_under_01(c):
+    """Results recorded under 0.1, through 0.1's functions."""
+    old = {
+        "runs": [call(c, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 200, "
+                         "label => 'before the update')")["run_id"],
+                 call(c, "CALL pgbench_lab.run('tpcb-like', transactions => 50)")["run_id"]],
+        "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
+    }
+    # 0.1's start() (ten arguments, via and target last) with today's
+    # library, which reads arguments past them only where they exist
+    started = c.scalar("SELECT pgbench_lab.start('select-only', 1, NULL, 20::bigint, 'positional', "
+                       "'{}', 1, NULL::bigint, 'spi', NULL)", dbname="updated")
+    assert call(c, "CALL pgbench_lab.wait(%s)", (started,))["status"] == "done"
+    old["runs"].append(started)
+    # a sweep as 0.1 recorded it, through its recording functions (0.1's
+    # sweep() itself needs 0.1's library: with today's it says to update)
+    old["sweep"] = c.scalar(
+        "SELECT pgbench_lab.experiment_begin('sweep', 'select-only', NULL, "
+        "'{\"clients\": [1, 2], \"duration\": \"00:00:01\", \"settings\": {}}')", dbname="updated")
+    for variant, clients in ((1, 1), (2, 2)):
+        rid = call(c, f"CALL pgbench_lab.run('select-only', clients => {clients}, duration => '1 s')")["run_id"]
+        c.sql("SELECT pgbench_lab.experiment_add(%s, %s, %s, 1)", (old["sweep"], rid, variant),
+              dbname="updated")
+    c.sql("SELECT pgbench_lab.experiment_end(%s)", (old["sweep"],), dbname="updated")
+    with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+        call(c, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
+    assert "ALTER EXTENSION pgbench_lab UPDATE" in (e.value.diag.message_hint or "")
+    return old
+
+
+def record_under_02(c):
+    """Results recorded under 0.2, through 0.2's declarations with today's
+    library: built-in runs, a saved script's run with a sample, a libpq
+    run (its target row), a sweep."""
+    c.sql("INSERT INTO pgbench_lab.scripts (name, body) VALUES ('one', 'SELECT 1')", dbname="updated")
+    old = {
+        "runs": [call(c, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 200, "
+                         "label => 'before the update')")["run_id"],
+                 call(c, "CALL pgbench_lab.run(scripts => '{one}', transactions => 20, "
+                         "sample_rate => 1)")["run_id"],
+                 call(c, "CALL pgbench_lab.run('select-only', transactions => 20, via => 'libpq')")["run_id"]],
+        "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
+    }
+    old["sweep"] = call(c, "CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s')")["experiment_id"]
+    return old
+
+
+@pytest.fixture(scope="module", params=RELEASES)
+def lab(request):
+    old = request.param
+    c = Cluster("upgrade" + old.replace(".", ""), {"shared_buffers": "32MB"})
     try:
         c.start()
         c.sql("CREATE DATABASE updated")
         c.sql("CREATE DATABASE fresh")
-        c.sql(f"CREATE EXTENSION pgbench_lab VERSION '{OLD}' CASCADE", dbname="updated")
+        c.sql(f"CREATE EXTENSION pgbench_lab VERSION '{old}' CASCADE", dbname="updated")
         c.sql("CREATE EXTENSION pgbench_lab CASCADE", dbname="fresh")
-        # results recorded under 0.1, through 0.1's functions
         c.sql("SELECT * FROM pgbench_lab.init(scale => 1)", dbname="updated")
-        c.old = {
-            "runs": [call(c, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 200, "
-                             "label => 'before the update')")["run_id"],
-                     call(c, "CALL pgbench_lab.run('tpcb-like', transactions => 50)")["run_id"]],
-            "snapshot": c.scalar("SELECT pgbench_lab.cache_snapshot('before the update')", dbname="updated"),
-        }
-        # 0.1's start() (ten arguments, via and target last) with today's
-        # library, which reads arguments past them only where they exist
-        started = c.scalar("SELECT pgbench_lab.start('select-only', 1, NULL, 20::bigint, 'positional', "
-                           "'{}', 1, NULL::bigint, 'spi', NULL)", dbname="updated")
-        assert call(c, "CALL pgbench_lab.wait(%s)", (started,))["status"] == "done"
-        c.old["runs"].append(started)
-        # a sweep as 0.1 recorded it, through its recording functions (0.1's
-        # sweep() itself needs 0.1's library: with today's it says to update)
-        c.old["sweep"] = c.scalar(
-            "SELECT pgbench_lab.experiment_begin('sweep', 'select-only', NULL, "
-            "'{\"clients\": [1, 2], \"duration\": \"00:00:01\", \"settings\": {}}')", dbname="updated")
-        for variant, clients in ((1, 1), (2, 2)):
-            rid = call(c, f"CALL pgbench_lab.run('select-only', clients => {clients}, duration => '1 s')")["run_id"]
-            c.sql("SELECT pgbench_lab.experiment_add(%s, %s, %s, 1)", (c.old["sweep"], rid, variant),
-                  dbname="updated")
-        c.sql("SELECT pgbench_lab.experiment_end(%s)", (c.old["sweep"],), dbname="updated")
-        with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
-            call(c, "CALL pgbench_lab.sweep('select-only', '{1}', '1 s')")
-        assert "ALTER EXTENSION pgbench_lab UPDATE" in (e.value.diag.message_hint or "")
-        c.before = results(c, "updated")
+        c.version = old
+        c.old = record_under_01(c) if old == "0.1" else record_under_02(c)
+        c.before = results(c, "updated", old)
         c.sql("ALTER EXTENSION pgbench_lab UPDATE", dbname="updated")
         yield c
     finally:
@@ -112,16 +148,18 @@ def lab():
 
 # -- the old script with today's library ------------------------------------
 
-def test_old_script_is_as_released():
-    with open(os.path.join(ROOT, "sql", f"pgbench_lab--{OLD}.sql"), "rb") as f:
-        assert hashlib.md5(f.read()).hexdigest() == OLD_SCRIPT_MD5, \
-            f"sql/pgbench_lab--{OLD}.sql was edited; released scripts stay as shipped"
+@pytest.mark.parametrize("name", sorted(RELEASED_MD5))
+def test_released_script_is_as_shipped(name):
+    with open(os.path.join(ROOT, "sql", name), "rb") as f:
+        assert hashlib.md5(f.read()).hexdigest() == RELEASED_MD5[name], \
+            f"sql/{name} was edited; released scripts stay as shipped"
 
 
-def test_old_script_symbols_exist():
-    """Every C function of the 0.1 script names a symbol that the current
-    library exports: 0.1 can still be installed (and then updated)."""
-    with open(os.path.join(pg_config("--sharedir"), "extension", f"pgbench_lab--{OLD}.sql")) as f:
+@pytest.mark.parametrize("old", RELEASES)
+def test_old_script_symbols_exist(old):
+    """Every C function of a released script names a symbol that the
+    current library exports: it can still be installed (and then updated)."""
+    with open(os.path.join(pg_config("--sharedir"), "extension", f"pgbench_lab--{old}.sql")) as f:
         script = f.read()
     symbols = re.findall(r"'MODULE_PATHNAME'\s*,\s*'(\w+)'", script)
     assert symbols and len(symbols) == script.count("MODULE_PATHNAME")
@@ -130,7 +168,7 @@ def test_old_script_symbols_exist():
                         check=True, capture_output=True, text=True).stdout
     exported = {line.split()[-1] for line in nm.splitlines() if line.strip()}
     missing = sorted(set(symbols) - exported)
-    assert not missing, f"0.1 calls C functions the library lacks: {', '.join(missing)}"
+    assert not missing, f"{old} calls C functions the library lacks: {', '.join(missing)}"
 
 
 def test_versions(lab):
@@ -324,19 +362,23 @@ def test_catalog_is_a_fresh_install(lab):
     assert any(o.startswith("view pgbench_lab.") for o in fresh)
     assert "extension pgbench_lab" in fresh
     diffs = differences(updated, fresh)
-    assert not diffs, (f"{len(diffs)} differences between the update from {OLD} and a fresh install:\n"
+    assert not diffs, (f"{len(diffs)} differences between the update from {lab.version} and a fresh install:\n"
                        + "\n".join(diffs[:100]))
 
 
 # -- the results ----------------------------------------------------------------
 
 def test_results_kept(lab):
-    after = results(lab, "updated")
+    after = results(lab, "updated", lab.version)
     assert after == lab.before
-    assert lab.before["runs"][0] >= 4		# two runs and the sweep's two
-    for t in ("run_progress", "run_latency", "experiments", "experiment_runs",
-              "cache_snapshots", "cache_snapshot_relations"):
-        assert lab.before[t][0] > 0, f"nothing was recorded in {t} under {OLD}"
+    assert lab.before["runs"][0] >= 4		# the runs and the sweep's two
+    recorded = ["run_progress", "run_latency", "experiments", "experiment_runs",
+                "cache_snapshots", "cache_snapshot_relations"]
+    if lab.version == "0.2":
+        recorded += ["run_telemetry", "run_targets", "scripts", "run_scripts", "run_commands",
+                     "run_samples"]
+    for t in recorded:
+        assert lab.before[t][0] > 0, f"nothing was recorded in {t} under {lab.version}"
 
 
 def test_old_results_read_through_new_functions(lab):
@@ -349,7 +391,7 @@ def test_old_results_read_through_new_functions(lab):
     doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s, %s]::bigint[])",
                      (lab.old["runs"][0], lab.old["sweep"]), dbname="updated")
     assert lab.old["runs"][0] in {r["run_id"] for r in doc["runs"]}
-    # what 0.1 recorded is a valid document for a fresh install of today's version
+    # what the old version recorded is a valid document for a fresh install of today's version
     kinds = [r[0] for r in lab.sql("SELECT kind FROM pgbench_lab.import(%s)", (Jsonb(doc),), dbname="fresh")]
     assert "run" in kinds and "experiment" in kinds, kinds
     snap = lab.sql("SELECT count(*) FROM pgbench_lab.cache_snapshot_relations WHERE snapshot_id = %s",
@@ -360,7 +402,8 @@ def test_old_results_read_through_new_functions(lab):
 def test_new_run_after_update(lab):
     new = call(lab, "CALL pgbench_lab.run('select-only', transactions => 100, label => 'after the update')")
     assert new["status"] == "done" and new["transactions_done"] == 100, new
-    # the arguments 0.2 adds, on the updated declarations; 0.1's runs have none
+    # arguments 0.1 did not have, on the updated declarations; the old runs
+    # had no rate
     paced = call(lab, "CALL pgbench_lab.run('select-only', transactions => 50, rate => 500, "
                       "latency_limit => '1 s')")
     assert lab.sql("SELECT rate, late, rate_sustained FROM pgbench_lab.runs WHERE run_id = %s",
@@ -375,6 +418,8 @@ def test_new_run_after_update(lab):
 
 
 def test_comparison_sees_differences(lab):
+    if lab.version != RELEASES[0]:
+        pytest.skip("the description is checked once")
     """The description is not blind: small changes to a fresh install, one
     per kind of object, each show up as a difference."""
     lab.sql("CREATE DATABASE changed")
@@ -414,8 +459,10 @@ def test_comparison_sees_differences(lab):
 
 
 def test_update_refuses_to_drop_user_objects(lab):
-    """The update drops 0.1's functions without CASCADE: a user's view on
-    one of them stops it, names the view, and leaves 0.1 as it was."""
+    """The update drops the old version's functions without CASCADE: a
+    user's view on one of them stops it, names the view, and leaves the old
+    version as it was."""
+    OLD = lab.version
     lab.sql("CREATE DATABASE keeps")
     lab.sql(f"CREATE EXTENSION pgbench_lab VERSION '{OLD}' CASCADE", dbname="keeps")
     lab.sql("CREATE VIEW public.my_budget AS SELECT * FROM pgbench_lab.memory_budget()", dbname="keeps")

@@ -1,0 +1,232 @@
+-- pgbench_lab update from 0.2 to 0.3.  The Makefile assembles the update
+-- script from this prelude, then the files of sql/data/ that 0.2 did not
+-- have (PGBL_NEW_DATA: an update creates their objects as a fresh install
+-- does), then every file of sql/code/ in the order of their names, the
+-- same files the 0.3 install script ends with.  So an update keeps what
+-- sql/data/ holds (schemas, tables, sequences, row-level security: the
+-- results users recorded), brings it to 0.3's shape here, drops every
+-- function, procedure and view of 0.2, and creates those of 0.3 exactly
+-- as a fresh install does, grants and comments included.
+-- test/t/test_upgrade.py checks that an updated database (from 0.2, and
+-- from 0.1 through 0.2) and a fresh 0.3 one have the same catalog, object
+-- by object.
+-- Rules as for the install script: every name schema-qualified, and no
+-- CASCADE anywhere: a drop that would reach into user data must fail, not
+-- take the data with it.
+
+\echo Use "ALTER EXTENSION pgbench_lab UPDATE TO '0.3'" to load this file. \quit
+
+-- ---------------------------------------------------------------------------
+-- 1. What the update keeps (sql/data/): from 0.2's shape to 0.3's.
+-- ---------------------------------------------------------------------------
+-- Every change made after 0.2 to a file of sql/data/ that 0.2 had is
+-- repeated here, in the same order, so that the updated objects end up as
+-- a fresh install makes them.
+
+-- >>> data changes 0.2 -> 0.3: add them below this line.
+
+-- The query mode of a run (pgbench -M), sql/data/10_runs.sql.
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared']));
+COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
+    'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
+
+-- <<< end of the data changes.
+
+-- ---------------------------------------------------------------------------
+-- 2. What the update replaces (sql/code/): 0.2's functions, procedures and
+--    views, all dropped; sql/code/ then creates 0.3's.
+-- ---------------------------------------------------------------------------
+-- The list is 0.2's, read from its catalog: every routine and view that is
+-- a member of the extension, except pgbench_lab_internal.may_read_run(),
+-- which sql/data/ made (the row-level security policies use it).  A
+-- dropped function's privileges and comment go with it; sql/code/ sets
+-- them again.  The views go first: they use some of the functions.
+DROP VIEW pgbench_lab.active_runs;
+DROP VIEW pgbench_lab.storage_latest;
+DROP FUNCTION pgbench_lab.autoprewarm_status();
+DROP FUNCTION pgbench_lab.cache_snapshot(pg_catalog.text);
+DROP FUNCTION pgbench_lab.cache_status(pg_catalog.regclass);
+DROP FUNCTION pgbench_lab.cancel(bigint);
+DROP PROCEDURE pgbench_lab.cold_vs_warm(pg_catalog.text,integer,interval,pg_catalog.regclass[],pg_catalog.text[],pg_catalog.jsonb,bigint,pg_catalog.text);
+DROP FUNCTION pgbench_lab.cold_vs_warm_finding(bigint);
+DROP FUNCTION pgbench_lab.cold_vs_warm_runs(bigint);
+DROP FUNCTION pgbench_lab.compare(bigint[]);
+DROP PROCEDURE pgbench_lab.compare_settings(pg_catalog.text,pg_catalog.jsonb[],integer,interval,integer,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,double precision,interval,pg_catalog.jsonb,bigint,pg_catalog.text);
+DROP PROCEDURE pgbench_lab.connection_cost(pg_catalog.text,integer,interval,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,pg_catalog.text,bigint,bigint,bigint,double precision,double precision,double precision,double precision,double precision,double precision,double precision,pg_catalog.text);
+DROP FUNCTION pgbench_lab.export(bigint[]);
+DROP FUNCTION pgbench_lab.fsync_test(numeric);
+DROP FUNCTION pgbench_lab.import(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab.init(integer,integer,boolean,boolean,pg_catalog.text);
+DROP FUNCTION pgbench_lab.init_sql(integer,integer,boolean,boolean);
+DROP FUNCTION pgbench_lab.io_test(pg_catalog.text,numeric);
+DROP PROCEDURE pgbench_lab.latency_curve(pg_catalog.text,integer,interval,double precision,double precision,double precision[],double precision[],pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,bigint,double precision,double precision,double precision,double precision,pg_catalog.text);
+DROP FUNCTION pgbench_lab.make_cold(pg_catalog.regclass,boolean,boolean);
+DROP FUNCTION pgbench_lab.memory_budget(pg_catalog.text,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,integer,pg_catalog.text);
+DROP FUNCTION pgbench_lab.plot(bigint[],pg_catalog.text);
+DROP FUNCTION pgbench_lab.printable(pg_catalog.text);
+DROP FUNCTION pgbench_lab.progress(bigint,interval);
+DROP FUNCTION pgbench_lab.recommend(pg_catalog.text,numeric,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab.recommend_sql(pg_catalog.text,numeric,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab.report(bigint);
+DROP FUNCTION pgbench_lab.restore_settings();
+DROP PROCEDURE pgbench_lab.resume(bigint,pg_catalog.text);
+DROP PROCEDURE pgbench_lab.run(pg_catalog.text,integer,interval,bigint,pg_catalog.text,pg_catalog.jsonb,integer,bigint,bigint,pg_catalog.text,bigint,double precision,double precision,double precision,bigint,pg_catalog.text,pg_catalog.text,pg_catalog.text,double precision,interval,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,double precision,integer,pg_catalog.text[],integer[]);
+DROP FUNCTION pgbench_lab.settings_ratios(bigint);
+DROP FUNCTION pgbench_lab.start(pg_catalog.text,integer,interval,bigint,pg_catalog.text,pg_catalog.jsonb,integer,bigint,pg_catalog.text,pg_catalog.text,double precision,interval,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,double precision,integer,pg_catalog.text[],integer[]);
+DROP FUNCTION pgbench_lab.storage_class(numeric);
+DROP PROCEDURE pgbench_lab.sweep(pg_catalog.text,integer[],interval,pg_catalog.text,pg_catalog.jsonb,double precision,pg_catalog.text[],pg_catalog.jsonb,pg_catalog.text,integer,pg_catalog.text[],bigint,integer,double precision,integer,pg_catalog.text);
+DROP FUNCTION pgbench_lab.sweep_summary(bigint);
+DROP FUNCTION pgbench_lab.sweep_verdict(bigint,double precision);
+DROP FUNCTION pgbench_lab.system_info();
+DROP PROCEDURE pgbench_lab.validate_recommendation(pg_catalog.text,integer,interval,integer,pg_catalog.text,bigint,pg_catalog.text);
+DROP PROCEDURE pgbench_lab.wait(bigint,pg_catalog.text,bigint,double precision,double precision,double precision,bigint,pg_catalog.text);
+DROP FUNCTION pgbench_lab.warm(pg_catalog.regclass,pg_catalog.text,boolean);
+DROP FUNCTION pgbench_lab_internal.auto_conf(pg_catalog.text[]);
+DROP FUNCTION pgbench_lab_internal.chart_rows(double precision[],double precision,integer);
+DROP FUNCTION pgbench_lab_internal.check_experiment(bigint,pg_catalog.text[],pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.check_flat(integer,pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.check_ids(bigint[],boolean);
+DROP FUNCTION pgbench_lab_internal.check_knee_threshold(double precision);
+DROP FUNCTION pgbench_lab_internal.clients_text(integer);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_fit(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_fit_words(bigint,bigint,bigint);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_plan(pg_catalog.text,integer,interval,pg_catalog.regclass[],pg_catalog.text[],pg_catalog.jsonb,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_prepare(bigint,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_relations(pg_catalog.regclass[],pg_catalog.regclass);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_result(bigint);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_state(integer);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_warm_plan(pg_catalog.regclass[]);
+DROP FUNCTION pgbench_lab_internal.cold_vs_warm_warning(bigint);
+DROP FUNCTION pgbench_lab_internal.compare_params(pg_catalog.text,pg_catalog.jsonb[],integer,interval,integer);
+DROP FUNCTION pgbench_lab_internal.conflicts_text(bigint,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.connection_cost_plan(pg_catalog.text,integer,interval,pg_catalog.text,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.connection_cost_result(bigint);
+DROP FUNCTION pgbench_lab_internal.doc_check(pg_catalog.jsonb,pg_catalog.jsonb,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.doc_check_each(pg_catalog.jsonb,pg_catalog.jsonb,pg_catalog.text,pg_catalog.text[]);
+DROP FUNCTION pgbench_lab_internal.doc_check_params(pg_catalog.jsonb,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.doc_fields(pg_catalog.jsonb,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.doc_first_bad(pg_catalog.jsonb,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.doc_invalid(pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.doc_spec(pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.doc_validate(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.experiment_add(bigint,bigint,integer,integer);
+DROP FUNCTION pgbench_lab_internal.experiment_add_as(pg_catalog.regrole,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.experiment_begin(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.experiment_begin_as(pg_catalog.regrole,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.experiment_end(bigint);
+DROP FUNCTION pgbench_lab_internal.experiment_end_as(pg_catalog.regrole,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.experiment_stopped(pgbench_lab.experiments);
+DROP FUNCTION pgbench_lab_internal.experiment_workload(pg_catalog.text,pg_catalog.text[]);
+DROP FUNCTION pgbench_lab_internal.export_run(pgbench_lab.runs);
+DROP FUNCTION pgbench_lab_internal.fmt(double precision,integer);
+DROP FUNCTION pgbench_lab_internal.hbar(double precision,double precision,integer);
+DROP FUNCTION pgbench_lab_internal.import_as(pg_catalog.regrole,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.io_knee_reason(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.json_int(pg_catalog.jsonb,numeric,numeric);
+DROP FUNCTION pgbench_lab_internal.json_wrap(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.lag_trend(numeric[]);
+DROP FUNCTION pgbench_lab_internal.latency_curve_check(double precision,double precision,double precision[],double precision[]);
+DROP FUNCTION pgbench_lab_internal.latency_curve_plan(pg_catalog.text,integer,interval,double precision,double precision,double precision[],double precision[],pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.latency_curve_result(bigint);
+DROP FUNCTION pgbench_lab_internal.latency_curve_steps(bigint);
+DROP FUNCTION pgbench_lab_internal.latency_curve_why(pg_catalog.text,boolean,double precision,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.log2_from(integer,integer);
+DROP FUNCTION pgbench_lab_internal.ms_text(interval);
+DROP FUNCTION pgbench_lab_internal.os_page_size();
+DROP FUNCTION pgbench_lab_internal.path_text(pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.pct_change(double precision,double precision);
+DROP FUNCTION pgbench_lab_internal.plot_latency_curve(bigint);
+DROP FUNCTION pgbench_lab_internal.plot_runs(bigint[],pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.plot_sweep_data(bigint[]);
+DROP FUNCTION pgbench_lab_internal.plot_sweep_panels(pg_catalog.jsonb,numeric);
+DROP FUNCTION pgbench_lab_internal.plot_sweep_series(pg_catalog.jsonb,integer);
+DROP FUNCTION pgbench_lab_internal.plot_sweeps(bigint[]);
+DROP FUNCTION pgbench_lab_internal.rate_notes(pgbench_lab.runs);
+DROP FUNCTION pgbench_lab_internal.rate_text(double precision);
+DROP FUNCTION pgbench_lab_internal.ratio(double precision,double precision);
+DROP FUNCTION pgbench_lab_internal.reads_as(pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.record(pg_catalog.text,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.record_as(pg_catalog.regrole,pg_catalog.text,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.replication_lines(bigint);
+DROP FUNCTION pgbench_lab_internal.report_cold_vs_warm(bigint);
+DROP FUNCTION pgbench_lab_internal.report_cold_vs_warm_plan(bigint);
+DROP FUNCTION pgbench_lab_internal.report_connection_cost(bigint);
+DROP FUNCTION pgbench_lab_internal.report_experiment(bigint);
+DROP FUNCTION pgbench_lab_internal.report_knee_rule(bigint);
+DROP FUNCTION pgbench_lab_internal.report_latency_curve(bigint);
+DROP FUNCTION pgbench_lab_internal.report_run(bigint);
+DROP FUNCTION pgbench_lab_internal.report_settings(bigint);
+DROP FUNCTION pgbench_lab_internal.report_sweep(bigint);
+DROP FUNCTION pgbench_lab_internal.report_validate(bigint);
+DROP FUNCTION pgbench_lab_internal.restart_comparable(pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.run_charts(bigint);
+DROP FUNCTION pgbench_lab_internal.run_cpu_busy(bigint);
+DROP FUNCTION pgbench_lab_internal.run_live(bigint);
+DROP FUNCTION pgbench_lab_internal.run_notes(pgbench_lab.runs);
+DROP FUNCTION pgbench_lab_internal.running_experiment_of(pg_catalog.regrole,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.script_check(pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.script_eval(pg_catalog.text,pg_catalog.jsonb,bigint);
+DROP FUNCTION pgbench_lab_internal.script_lines(bigint);
+DROP FUNCTION pgbench_lab_internal.script_parse(pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.seconds_text(interval);
+DROP FUNCTION pgbench_lab_internal.server_name();
+DROP FUNCTION pgbench_lab_internal.settings_finding(bigint);
+DROP FUNCTION pgbench_lab_internal.settings_part(pg_catalog.jsonb,boolean);
+DROP FUNCTION pgbench_lab_internal.settings_plan(pg_catalog.text,pg_catalog.jsonb[],integer,interval,integer,pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb,double precision,interval,pg_catalog.jsonb,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.settings_prepare(bigint,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.settings_result(bigint);
+DROP FUNCTION pgbench_lab_internal.settings_text(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.share_text(double precision,double precision);
+DROP FUNCTION pgbench_lab_internal.spark(double precision[],double precision,double precision);
+DROP FUNCTION pgbench_lab_internal.spi_floor(integer,double precision,bigint);
+DROP FUNCTION pgbench_lab_internal.step_workload(pg_catalog.text,pg_catalog.text[],pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.svg_axis(double precision);
+DROP FUNCTION pgbench_lab_internal.svg_chart(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.jsonb,pg_catalog.text[]);
+DROP FUNCTION pgbench_lab_internal.svg_curve(pg_catalog.jsonb,double precision[],double precision[],pg_catalog.text,integer);
+DROP FUNCTION pgbench_lab_internal.svg_escape(pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.svg_grid(double precision[],double precision[],double precision[],integer,integer);
+DROP FUNCTION pgbench_lab_internal.svg_marks(pg_catalog.jsonb,double precision[],double precision[],pg_catalog.text,integer);
+DROP FUNCTION pgbench_lab_internal.svg_max(pg_catalog.jsonb,pg_catalog.text,pg_catalog.text);
+DROP FUNCTION pgbench_lab_internal.svg_num(double precision,integer);
+DROP FUNCTION pgbench_lab_internal.svg_open(pg_catalog.text,integer);
+DROP FUNCTION pgbench_lab_internal.svg_panel(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.jsonb,pg_catalog.text[],integer[]);
+DROP FUNCTION pgbench_lab_internal.svg_panel_height(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.svg_x(double precision,double precision[],integer);
+DROP FUNCTION pgbench_lab_internal.svg_y(double precision,double precision[],integer);
+DROP FUNCTION pgbench_lab_internal.sweep_counts(pg_catalog.text,integer[]);
+DROP FUNCTION pgbench_lab_internal.sweep_cpu(bigint,bigint);
+DROP FUNCTION pgbench_lab_internal.sweep_lag(bigint);
+DROP FUNCTION pgbench_lab_internal.sweep_lag_steps(bigint);
+DROP FUNCTION pgbench_lab_internal.sweep_params(pg_catalog.text,integer[],interval,pg_catalog.jsonb,double precision);
+DROP FUNCTION pgbench_lab_internal.sweep_plan(pg_catalog.text,integer[],interval,pg_catalog.text,pg_catalog.jsonb,double precision,pg_catalog.text[],pg_catalog.jsonb,pg_catalog.text,integer,pg_catalog.text[],pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.sweep_result(bigint);
+DROP FUNCTION pgbench_lab_internal.sweep_rule(bigint,double precision);
+DROP FUNCTION pgbench_lab_internal.sweep_steps(bigint);
+DROP FUNCTION pgbench_lab_internal.sweep_threshold(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.system_text(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.target_lines(bigint);
+DROP FUNCTION pgbench_lab_internal.telemetry_lines(bigint);
+DROP FUNCTION pgbench_lab_internal.telemetry_notes(bigint);
+DROP FUNCTION pgbench_lab_internal.threshold_text(double precision);
+DROP FUNCTION pgbench_lab_internal.threshold_usable(pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.to_float8(numeric);
+DROP FUNCTION pgbench_lab_internal.undrawn_runs(bigint);
+DROP FUNCTION pgbench_lab_internal.validate_finding(bigint);
+DROP FUNCTION pgbench_lab_internal.validate_groups(bigint);
+DROP FUNCTION pgbench_lab_internal.validate_plan(pg_catalog.text,integer,interval,integer,pg_catalog.text,pg_catalog.jsonb);
+DROP FUNCTION pgbench_lab_internal.validate_result(bigint);
+DROP FUNCTION pgbench_lab_internal.validate_two_phase(bigint);
+DROP FUNCTION pgbench_lab_internal.wait_profile(bigint);
+DROP FUNCTION pgbench_lab_internal.waits_text(bigint,integer);
+DROP FUNCTION pgbench_lab_internal.warm_blocks(pg_catalog.regclass[],bigint[]);
+DROP FUNCTION pgbench_lab_internal.warm_budget();
+DROP FUNCTION pgbench_lab_internal.warm_needed(bigint);
+DROP FUNCTION pgbench_lab_internal.warm_plan(pg_catalog.regclass[],bigint);
+DROP FUNCTION pgbench_lab_internal.without_nulls(pg_catalog.jsonb,pg_catalog.text[]);
+DROP FUNCTION pgbench_lab_internal.worker_slots_free(integer);
+DROP FUNCTION pgbench_lab_internal.wrap(pg_catalog.text,pg_catalog.text,integer);
+
+-- ---------------------------------------------------------------------------
+-- 3. sql/code/ follows: 0.3's functions, procedures and views.
+-- ---------------------------------------------------------------------------
