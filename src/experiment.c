@@ -473,6 +473,30 @@ record_as_owner(void *arg)
 	SPI_finish();
 }
 
+/*
+ * An install script older than these writers (0.2's, served until ALTER
+ * EXTENSION UPDATE) records through its own SQL functions, which go
+ * through record() as that version's record_as() expects.
+ */
+static bool
+has_writers(void)
+{
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab_internal.experiment_begin_as("
+					"pg_catalog.regrole, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb)') "
+					"IS NOT NULL", true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not look up pgbench_lab_internal.experiment_begin_as");
+	return strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") == 0;
+}
+
+/* The older writers: the same arguments but the caller, as the caller. */
+static Datum
+write_record_old(RecordCall *c, const char *sql)
+{
+	bool		isnull;
+
+	return select_value(sql, c->nargs, c->types, c->values, &isnull);
+}
+
 static Datum
 write_record(RecordCall *c)
 {
@@ -510,6 +534,8 @@ begin_experiment(const ExperimentKind *kind, const ExperimentPlan *plan)
 		c.values[i] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i, &isnull);
 		c.nulls[i] = isnull ? 'n' : ' ';
 	}
+	if (!has_writers())
+		return DatumGetInt64(write_record_old(&c, "SELECT pgbench_lab_internal.experiment_begin($1, $2, $3, $4)"));
 	return DatumGetInt64(write_record(&c));
 }
 
@@ -521,7 +547,10 @@ link_run(int64 experiment_id, const ExperimentStep *s, int64 run_id)
 	{Int64GetDatum(experiment_id), Int64GetDatum(run_id), Int32GetDatum(s->variant), Int32GetDatum(s->round)},
 	"    "};
 
-	(void) write_record(&c);
+	if (!has_writers())
+		(void) write_record_old(&c, "SELECT pgbench_lab_internal.experiment_add($1, $2, $3, $4)");
+	else
+		(void) write_record(&c);
 }
 
 /*
@@ -634,7 +663,10 @@ ExperimentEnd(int64 experiment_id)
 	RecordCall	c = {"SELECT pgbench_lab_internal.experiment_end_as($1::pg_catalog.regrole, $2)",
 	1, {INT8OID}, {Int64GetDatum(experiment_id)}, " "};
 
-	(void) write_record(&c);
+	if (!has_writers())
+		(void) write_record_old(&c, "SELECT pgbench_lab_internal.experiment_end($1)");
+	else
+		(void) write_record(&c);
 }
 
 /*
@@ -657,26 +689,6 @@ ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved)
 }
 
 /*
- * The install script's experiment writers are this library's: an older
- * script (0.2's, served until ALTER EXTENSION UPDATE) records through
- * record(), which no longer takes experiments.
- */
-static void
-require_writers(void)
-{
-	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab_internal.experiment_begin_as("
-					"pg_catalog.regrole, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb)') "
-					"IS NULL", true, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not look up pgbench_lab_internal.experiment_begin_as");
-	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the experiments of this install of pgbench_lab cannot run with the library of version %s",
-						PGBL_VERSION),
-				 errhint("Run ALTER EXTENSION pgbench_lab UPDATE.")));
-}
-
-/*
  * CALL pgbench_lab.<kind>(...): the procedure of every experiment kind.
  */
 
@@ -695,7 +707,6 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	/* everything is checked first, even where it could not then run */
 	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	require_writers();
 	kind = ExperimentReadKind(fcinfo->flinfo->fn_oid, cxt);
 	plan = ExperimentReadPlan(call_planner(fcinfo, &kind), cxt);
 	if (plan.restart != NULL)
