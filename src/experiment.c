@@ -494,7 +494,10 @@ write_record_old(RecordCall *c, const char *sql)
 {
 	bool		isnull;
 
-	return select_value(sql, c->nargs, c->types, c->values, &isnull);
+	if (SPI_execute_with_args(sql, c->nargs, c->types, c->values, c->nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "pgbench_lab: no row from \"%s\"", sql);
+	return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 }
 
 static Datum
