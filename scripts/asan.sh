@@ -56,7 +56,7 @@ t0=$(date +%s)
 
 pgbl_say "PostgreSQL $v: ASan build into $copy"
 make -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
-if ! make -s -j2 PG_CONFIG="$bindir/pg_config" \
+if ! make -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" \
 	COPT="-fsanitize=address -fno-omit-frame-pointer -g" >"$work/build.log" 2>&1 ||
 	grep -q 'warning:' "$work/build.log"; then
 	cat "$work/build.log"

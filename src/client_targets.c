@@ -27,6 +27,7 @@
 
 #include <ctype.h>
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
 #include "common/string.h"
@@ -34,6 +35,7 @@
 #include "lib/stringinfo.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "postmaster/postmaster.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -41,6 +43,7 @@
 #include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 

@@ -53,6 +53,7 @@
 
 #include "pgbench_lab.h"
 #include "dataset.h"
+#include "progress.h"
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_init);
@@ -222,6 +223,59 @@ dataset_raise(DatasetShared *sh)
 
 
 /*
+ * The progress of init's steps (progress.c), seen by the caller as it
+ * waits: each step's share of the work, for the estimate of the time left,
+ * is a rough one (writing the rows, then vacuuming and the keys, take most
+ * of it at any scale).
+ */
+static const double init_share[DATASET_NSTEPS] = {0.01, 0.01, 0.02, 0.66, 0.25, 0.05};
+
+typedef struct InitWatch
+{
+	DatasetShared *sh;
+	int			next;			/* the next step to announce */
+	int			nsteps;
+	Progress	progress;
+} InitWatch;
+
+/*
+ * Announce the steps up to "upto" (from 0) that have not been: each one's
+ * start, and the end of the one before it, with its rows when it has
+ * any.  The caller sees the worker's step only when it looks, so a fast
+ * step is announced late, never left out.
+ */
+static void
+init_announce(InitWatch *w, int upto)
+{
+	DatasetTimings *t = &w->sh->timings;
+
+	for (; w->next <= upto && w->next <= w->nsteps; w->next++)
+	{
+		int			done = w->next - 1;
+
+		if (done >= 0 && t->step_done[done] && t->rows[done] >= 0)
+			ProgressStepDone(&w->progress, done + 1, "%s, " INT64_FORMAT " rows in %.1f s",
+							 DatasetStepName(done), t->rows[done], t->seconds[done]);
+		else if (done >= 0)
+			ProgressStepDone(&w->progress, done + 1, "%s", DatasetStepName(done));
+		if (w->next < w->nsteps)
+			ProgressStep(&w->progress, w->next + 1, init_share[w->next], "%s", DatasetStepName(w->next));
+	}
+}
+
+/* WorkerWait's check: the worker's step under way, and those before it. */
+static bool
+init_watch(void *arg)
+{
+	InitWatch  *w = arg;
+	uint32		step = pg_atomic_read_u32(&w->sh->step);
+
+	if (step < DATASET_NSTEPS)
+		init_announce(w, (int) step);
+	return false;
+}
+
+/*
  * pgbench_lab.init(scale int, fillfactor int DEFAULT 100,
  *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
  *                  target text DEFAULT NULL)
@@ -238,6 +292,7 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	BackgroundWorkerHandle *handle;
 	dsm_segment *seg;
 	DatasetShared *sh;
+	InitWatch	watch;
 	bool		remote = PG_NARGS() > 4 && !PG_ARGISNULL(4);
 
 	LimitsCheck();				/* max_scale is the one configured */
@@ -263,10 +318,17 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	seg = dataset_launch(&p, &handle);
-	(void) WorkerWait(handle, NULL, NULL, 1000L, "pgbench_lab.init");
 	sh = dsm_segment_address(seg);
+	watch.sh = sh;
+	watch.next = 0;
+	watch.nsteps = p.foreign_keys ? DATASET_NSTEPS : DATASET_NSTEPS - 1;
+	ProgressBegin(&watch.progress, "init()", watch.nsteps,
+				  p.foreign_keys ? 1.0 : 1.0 - init_share[DATASET_STEP_FKEYS], false);
+	(void) WorkerWait(handle, init_watch, &watch, 200L, "pgbench_lab.init");
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_DONE)
 		dataset_raise(sh);
+	init_announce(&watch, watch.nsteps);	/* the last step's end */
+	ProgressEnd(&watch.progress);
 	DatasetEmitSteps(fcinfo, &sh->timings);
 	cancel_on_dsm_detach(seg, dataset_terminate, PointerGetDatum(handle));
 	dsm_detach(seg);

@@ -16,6 +16,7 @@
 #include "utils/guc.h"
 
 #include "pgbench_lab.h"
+#include "progress.h"
 #include "samples.h"
 
 PGBL_MODULE_MAGIC;
@@ -29,5 +30,6 @@ _PG_init(void)
 	CacheInit();
 	DatasetInit();
 	TelemetryInit();
+	ProgressInit();
 	MarkGUCPrefixReserved(PGBL_GUC_PREFIX);
 }

@@ -59,6 +59,7 @@
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "progress.h"
 #include "storage.h"
 
 #define PGBL_FSYNC_FILE_SIZE (16 * 1024 * 1024)
@@ -433,12 +434,33 @@ fsync_run(FsyncMethod *m, double share, const char *buf)
 	m->seconds += elapsed;
 }
 
-/* Every method in two halves of its share: in order, then in reverse. */
+/*
+ * Every method in two halves of its share: in order, then in reverse, each
+ * half a step of the call's progress.
+ */
 static void
 fsync_run_all(FsyncMethod *m, int n, double seconds, const char *buf)
 {
+	Progress	progress;
+
+	ProgressBegin(&progress, "fsync_test()", 2 * n, seconds, true);
 	for (int k = 0; k < 2 * n; k++)
-		fsync_run(&m[k < n ? k : 2 * n - 1 - k], seconds / (2 * n), buf);
+	{
+		FsyncMethod *method = &m[k < n ? k : 2 * n - 1 - k];
+		int64		ops = method->ops;
+		double		secs = method->seconds;
+
+		ProgressStep(&progress, k + 1, seconds / (2 * n), "%s%s, %d write(s) of %d bytes per sync, %s half",
+					 method->name, method->direct ? " (O_DIRECT)" : "", method->writes, method->size,
+					 k < n ? "first" : "second");
+		fsync_run(method, seconds / (2 * n), buf);
+		if (method->seconds > secs)
+			ProgressStepDone(&progress, k + 1, "%s, %.0f ops/s", method->name,
+							 (method->ops - ops) / (method->seconds - secs));
+		else
+			ProgressStepDone(&progress, k + 1, "%s, not supported here", method->name);
+	}
+	ProgressEnd(&progress);
 	for (int i = 0; i < n; i++)
 	{
 		if (!m[i].supported)

@@ -53,6 +53,7 @@
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "progress.h"
 #include "storage.h"
 
 #define PGBL_IO_CHUNK (1024 * 1024)
@@ -588,6 +589,7 @@ pgbench_lab_io_test(PG_FUNCTION_ARGS)
 	instr_time	start;
 	char	   *buf;
 	char	   *depths;
+	Progress	progress;
 
 	StorageRequireSuperuser("io_test");
 	size = io_size_arg(fcinfo);
@@ -600,9 +602,17 @@ pgbench_lab_io_test(PG_FUNCTION_ARGS)
 	INSTR_TIME_SET_CURRENT(start);
 	PG_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	{
+		ProgressBegin(&progress, "io_test()", 3, seconds, true);
+		ProgressStep(&progress, 1, seconds / 3, "writing the %s test file", io_pretty(size));
 		r.file_bytes = io_write(&r, size, seconds / 3, buf);
+		ProgressStepDone(&progress, 1, "%s written", io_pretty(r.file_bytes));
+		ProgressStep(&progress, 2, seconds / 3, "reading it in order");
 		io_read_sequential(&r, seconds / 3, buf);
+		ProgressStepDone(&progress, 2, "read in order");
+		ProgressStep(&progress, 3, seconds / 3, "random reads at queue depths 1 to %d", PGBL_IO_MAX_DEPTH);
 		io_read_depths(&r, seconds / 3, buf);
+		ProgressStepDone(&progress, 3, "%.1f random reads per second at depth 1", r.random_iops);
+		ProgressEnd(&progress);
 		r.elapsed = StorageElapsed(start);
 		depths = io_depths_json(&r);
 		StorageRecord("io", started, PG_GETARG_DATUM(1), r.file_bytes,

@@ -113,9 +113,21 @@ def quiet_check(settle=0, own=None):
     At the end (own: this benchmark's cluster, still running): the load
     average is mostly the benchmark's own work, so only other processes
     than its cluster's count."""
-    deadline = time.monotonic() + settle
-    while not machine_quiet(own) and time.monotonic() < deadline:
-        time.sleep(10)
+    start = time.monotonic()
+    deadline = start + settle
+    if settle > 0 and not machine_quiet(own):
+        cores = os.cpu_count() or 1
+        print(f"== waiting up to {settle:.0f} s for a quiet machine: "
+              + (f"load average at most {0.3 * cores:.2f} (1 min) and {0.5 * cores:.2f} (5 min) on {cores} CPUs, and "
+                 if own is None else "")
+              + "no PostgreSQL or pgbench process but this benchmark's", flush=True)
+        while not machine_quiet(own) and time.monotonic() < deadline:
+            time.sleep(10)
+            load1, load5, _ = os.getloadavg()
+            print(f"   after {time.monotonic() - start:.0f} s: load average {load1:.2f} (1 min) {load5:.2f} (5 min), "
+                  f"{other_postgres(own)} other PostgreSQL processes", flush=True)
+        if not machine_quiet(own):
+            print(f"== gave up waiting after {time.monotonic() - start:.0f} s", flush=True)
     return machine_quiet(own, report=True)
 
 
@@ -140,9 +152,8 @@ def own_processes(own):
     return pids
 
 
-def machine_quiet(own=None, report=False):
-    cores = os.cpu_count() or 1
-    load1, load5, _ = os.getloadavg()
+def other_postgres(own=None):
+    """PostgreSQL and pgbench processes that are not the cluster own's."""
     mine = own_processes(own)
     others = 0
     for pid in os.listdir("/proc"):
@@ -153,6 +164,13 @@ def machine_quiet(own=None, report=False):
                         others += 1
             except OSError:
                 pass
+    return others
+
+
+def machine_quiet(own=None, report=False):
+    cores = os.cpu_count() or 1
+    load1, load5, _ = os.getloadavg()
+    others = other_postgres(own)
     loaded = own is None and (load1 > 0.3 * cores or load5 > 0.5 * cores)
     busy = loaded or others > 0
     if not report:

@@ -113,7 +113,7 @@ SELECT is(pgbench_lab.printable(E'a\x1b[31mb\nc\u009bd\u00e9'), E'a\\x1b[31mb\\x
 SELECT is(pgbench_lab.printable('plain \x1b text'), 'plain \x1b text', 'and leaves text without them as it is');
 -- refusals before anything is done, with SQLSTATE 22023
 SELECT throws_ok(format('SELECT * FROM pgbench_lab.import(%L)', jsonb_set(:'fixture', '{runs,0,via}', '"bogus"')),
-                 '22023', 'invalid export document: $.runs[0].via is not one of spi, libpq, libpq-connect',
+                 '22023', 'invalid export document: $.runs[0].via "bogus" is not allowed by the check runs_via_check of pgbench_lab.runs',
                  'import() refuses a value the runs table''s CHECK would refuse, naming the field');
 SELECT throws_ok(format('SELECT * FROM pgbench_lab.sweep_summary(%s)',
                         (SELECT max(experiment_id) FROM pgbench_lab.experiments WHERE kind = 'compare_settings')),

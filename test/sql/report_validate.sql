@@ -1,6 +1,7 @@
 -- import() of every experiment kind, and a validator that refuses with
--- 22023 everything the tables would refuse (their types and CHECK
--- constraints), so that no document reaches a constraint or a cast.
+-- 22023 everything the tables would refuse (their types, NOT NULL and
+-- CHECK constraints and keys, read from the catalog), so that no document
+-- reaches a constraint or a cast.
 \encoding UTF8
 SET client_min_messages = warning;
 SET timezone = 'UTC';
@@ -8,9 +9,8 @@ SELECT pg_catalog.setval('pgbench_lab.runs_run_id_seq', 4000, false) AS next_id;
 \set fixture `cat test/fixtures/lab_a.json`
 \set SHOW_CONTEXT never
 
--- The CHECK constraints of the tables import writes.  Each has a kind in
--- doc_first_bad() (via, run_status, kind, exp_status); a new one needs
--- its kind there, and a line below.
+-- The CHECK constraints of the tables import writes: import evaluates
+-- each on the document's rows (a new one needs no code, only a line below).
 SELECT conrelid::regclass AS "table", pg_get_constraintdef(oid) AS "check"
   FROM pg_constraint
  WHERE contype = 'c'
@@ -110,3 +110,20 @@ SELECT count(*) AS progress_rows, min(second), max(second), sum(transactions)
   FROM pgbench_lab.run_progress WHERE run_id = (SELECT max(run_id) FROM pgbench_lab.runs);
 -- and a duplicate second at the end is found there
 SELECT * FROM pgbench_lab.import(jsonb_set((SELECT doc FROM long_run), '{runs,0,progress,39999,second}', '7'));
+
+-- a constraint added to a table is the validator's at once: it names the
+-- row and the constraint
+BEGIN;
+ALTER TABLE pgbench_lab.run_latency ADD CONSTRAINT few_per_bucket CHECK (count < 1000000);
+SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{runs,2,latency,1,count}', '1000000'));
+ROLLBACK;
+-- what a run's row does not carry is not read from a document (owner,
+-- the coordinator's pid, a run id in a progress row), and nulls take the
+-- import's defaults
+SELECT kind, source_id FROM pgbench_lab.import(jsonb_set(jsonb_set(jsonb_set(jsonb_set(:'fixture'::jsonb - 'experiments',
+           '{runs,0,owner}', '"nobody"'), '{runs,0,coordinator_pid}', '"abc"'),
+           '{runs,0,progress,0,run_id}', '"abc"'), '{runs,0,via}', 'null'))
+ WHERE source_id = 901;
+SELECT owner = current_user::regrole AS owned_by_importer, coordinator_pid, via,
+       (SELECT count(*) FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id) AS progress_rows
+  FROM pgbench_lab.runs r WHERE source_run_id = 901 ORDER BY run_id DESC LIMIT 1;

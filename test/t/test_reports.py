@@ -6,17 +6,14 @@ import os
 import re
 import shutil
 import statistics
-import struct
-import subprocess
 import tempfile
 import threading
 import time
-import zlib
 
 import psycopg
 import pytest
 
-from conftest import Background, Cluster, pgbench_cluster
+from conftest import Background, Cluster, chromium_screenshot, pgbench_cluster, png_pixels
 
 
 @pytest.fixture(scope="module")
@@ -327,65 +324,14 @@ def test_compare_settings_checks_every_set_before_the_first_run(lab):
     assert lab.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'") == 0
 
 
-def png_pixels(path):
-    """Decode an 8-bit RGB/RGBA PNG (what Chromium writes) into pixel tuples."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype in (2, 6), (depth, ctype)
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    prev = bytearray(stride)
-    pixels = []
-    for y in range(height):
-        ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-            if ftype == 1:
-                line[i] = (line[i] + a) & 255
-            elif ftype == 2:
-                line[i] = (line[i] + b) & 255
-            elif ftype == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif ftype == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        pixels.extend(tuple(line[i:i + 3]) for i in range(0, stride, bpp))
-        prev = line
-    return pixels
-
-
 def render(svg):
     """Screenshot an SVG document with headless Chromium; return the pixels."""
-    browser = shutil.which("chromium")
-    if browser is None:
-        pytest.skip("chromium is not installed (scripts/lib.sh installs Debian's chromium)")
     tmp = tempfile.mkdtemp(prefix="pgbl-svg-")
     try:
         src, png = os.path.join(tmp, "plot.svg"), os.path.join(tmp, "plot.png")
         with open(src, "w") as f:
             f.write(svg)
-        subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={tmp}/profile", "--window-size=800,600",
-                        f"--screenshot={png}", "file://" + src],
-                       check=True, capture_output=True, timeout=120,
-                       # the ASan pass preloads libasan for the servers; not for the browser
-                       env={k: v for k, v in os.environ.items()
-                            if k not in ("LD_PRELOAD", "ASAN_OPTIONS")})
+        chromium_screenshot(src, png, "800,600")
         return png_pixels(png)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

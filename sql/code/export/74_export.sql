@@ -1,6 +1,17 @@
 -- ---------------------------------------------------------------------------
 -- Export and import.  The document (format "pgbench_lab export", version 1)
 -- is described in README.md; import validates all of it before writing.
+--
+-- What a row of the document may hold is read from its table: each array
+-- (runs, their progress, latency, scripts and commands, telemetry,
+-- replication and targets, experiments and their runs) is read into the
+-- table's row type with jsonb_populate_recordset, in a subtransaction, and
+-- checked against the table's NOT NULL and CHECK constraints and its keys,
+-- all taken from the catalog (doc_rows).  Written here by hand: which
+-- columns of runs and experiments travel (doc_carried), the ranges the
+-- tables do not hold (doc_rules), what spans objects (the runs an
+-- experiment names, the kinds of this server, the document's format), and
+-- the parameters of experiments, by kind (doc_check_params).
 -- ---------------------------------------------------------------------------
 
 -- True if s reads as a value of the type (timestamptz or interval).
@@ -20,71 +31,321 @@ EXCEPTION WHEN data_exception THEN
 END
 $$;
 
--- The fields of each object of a document (version 1), with their kinds
--- for doc_check(): export writes the fields of 'run' and 'experiment' and
--- no others (a column another part adds to runs, such as a local snapshot
--- id, does not travel), import reads these.  Each kind holds what the
--- column's type and CHECK constraint hold (see doc_first_bad()), so that
--- the tables refuse nothing the validator passes.  The parameters of an
--- experiment are checked by its kind.
+-- Every complaint about a document has the same shape and hint; detail,
+-- when given, says what the table holds.
+CREATE FUNCTION pgbench_lab_internal.doc_invalid(problem text, detail text DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF detail IS NULL THEN
+        RAISE EXCEPTION 'invalid export document: %', problem
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+    END IF;
+    RAISE EXCEPTION 'invalid export document: %', problem
+        USING ERRCODE = 'invalid_parameter_value', DETAIL = detail,
+              HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+END
+$$;
+
+-- The columns of runs and experiments that travel: export writes these
+-- and no others (a column another part adds to runs, such as a local
+-- snapshot id, does not travel), import reads these.  The rows of the
+-- other tables travel whole, without the keys of their run (or script, or
+-- experiment).
+CREATE FUNCTION pgbench_lab_internal.doc_carried(what text)
+RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN what OPERATOR(pg_catalog.=) 'run' THEN '{run_id, label, workload, via, clients, scale, duration,
+            transactions_per_client, max_tries, random_seed, started_at, finished_at, status, measured_seconds,
+            transactions, failures, retries, tps, latency_avg_ms, latency_stddev_ms, latency_p50_ms, latency_p90_ms,
+            latency_p95_ms, latency_p99_ms, latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints,
+            settings, system, error, source_server, source_run_id, target_display, connections, connection_avg_ms,
+            tps_without_connections, rate, latency_limit, lag_avg_ms, lag_max_ms, late, skipped, scheduled,
+            rate_sustained, variables}'::pg_catalog.text[]
+        WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{experiment_id, kind, workload, label, params, started_at,
+            finished_at, status, source_server, source_experiment_id}'::pg_catalog.text[] END
+$$;
+
+-- The fields of a row that the document carries.
+CREATE FUNCTION pgbench_lab_internal.doc_fields(row_doc jsonb, what text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(pg_catalog.jsonb_object_agg(r.key, r.value), '{}')
+      FROM pg_catalog.jsonb_each(row_doc) r
+     WHERE r.key OPERATOR(pg_catalog.=) ANY (pgbench_lab_internal.doc_carried(what))
+$$;
+
+-- What a document's rows must hold beyond their tables' types and
+-- constraints, by table and column: "positive" and "nonneg" whole numbers
+-- (ids, counts, seconds), a "ratio" from 0 to 1, or the values allowed (a
+-- document holds finished runs and experiments).
+CREATE FUNCTION pgbench_lab_internal.doc_rules()
+RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '{"runs": {"run_id": "positive", "clients": "positive", "scale": "positive",
+                "transactions_per_client": "positive", "source_run_id": "positive", "max_tries": "nonneg",
+                "transactions": "nonneg", "failures": "nonneg", "retries": "nonneg", "blks_hit": "nonneg",
+                "blks_read": "nonneg", "checkpoints": "nonneg", "connections": "nonneg", "late": "nonneg",
+                "skipped": "nonneg", "scheduled": "nonneg", "hit_ratio": "ratio",
+                "status": ["done", "cancelled", "failed", "aborted"]},
+             "run_progress": {"second": "positive", "transactions": "nonneg", "failures": "nonneg",
+                "hit_ratio": "ratio", "late": "nonneg", "skipped": "nonneg"},
+             "run_latency": {"count": "nonneg"},
+             "run_telemetry": {"second": "positive", "wait_samples": "nonneg"},
+             "run_replication": {"second": "positive"},
+             "run_targets": {"target": "positive", "clients": "positive", "first_client": "positive",
+                "clients_failed": "nonneg", "transactions": "nonneg", "failures": "nonneg"},
+             "run_scripts": {"script": "positive", "weight": "nonneg", "transactions": "nonneg",
+                "failures": "nonneg", "retries": "nonneg"},
+             "run_commands": {"command": "positive", "line": "positive", "executions": "nonneg",
+                "failures": "nonneg", "retries": "nonneg"},
+             "experiments": {"experiment_id": "positive", "source_experiment_id": "positive",
+                "status": ["done", "failed", "aborted"]},
+             "experiment_runs": {"run_id": "positive", "ordinal": "positive", "variant": "positive",
+                "round": "positive"}}'::pg_catalog.jsonb
+$$;
+
+-- The columns of table tbl that the document carries (fields, or every
+-- column but skip), in their order, with what a value of each must be:
+-- the JSON type that reads as the column's type (number, boolean, array,
+-- object for jsonb, else string), the words for it, the bounds of a whole
+-- number (its type's, narrowed by doc_rules()), the rule, and whether the
+-- document must give it (NOT NULL, unless the import fills it: defaults).
+CREATE FUNCTION pgbench_lab_internal.doc_columns(tbl regclass, skip text[], fields text[], defaults jsonb)
+RETURNS TABLE (attnum smallint, name text, typ oid, jtype text, words text, lo numeric, hi numeric,
+               rule jsonb, required boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT a.attnum, a.attname::pg_catalog.text, a.atttypid, j.jtype,
+           CASE WHEN pg_catalog.jsonb_typeof(r.rule) OPERATOR(pg_catalog.=) 'array'
+                THEN 'one of ' OPERATOR(pg_catalog.||)
+                     (SELECT pg_catalog.string_agg(v, ', ') FROM pg_catalog.jsonb_array_elements_text(r.rule) AS v)
+                WHEN b.hi IS NULL AND r.rule OPERATOR(pg_catalog.=) '"ratio"' THEN 'a number from 0 to 1'
+                WHEN b.hi IS NULL THEN j.words
+                WHEN b.hi OPERATOR(pg_catalog.<) 9223372036854775807
+                THEN pg_catalog.format('a whole number from %s to %s', l.lo, b.hi)
+                WHEN l.lo OPERATOR(pg_catalog.=) 1 THEN 'a positive whole number'
+                WHEN l.lo OPERATOR(pg_catalog.=) 0 THEN 'a whole number of 0 or more'
+                ELSE 'a whole number' END,
+           l.lo, b.hi, r.rule, a.attnotnull AND NOT defaults OPERATOR(pg_catalog.?) a.attname::pg_catalog.text
+      FROM pg_catalog.pg_attribute a
+      JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid
+      JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid
+      CROSS JOIN LATERAL (SELECT pgbench_lab_internal.doc_rules() OPERATOR(pg_catalog.->) c.relname::pg_catalog.text
+                                 OPERATOR(pg_catalog.->) a.attname::pg_catalog.text) AS r(rule)
+      LEFT JOIN (VALUES ('pg_catalog.int2'::pg_catalog.regtype, '-32768'::numeric, 32767::numeric),
+                        ('pg_catalog.int4'::pg_catalog.regtype, -2147483648, 2147483647),
+                        ('pg_catalog.int8'::pg_catalog.regtype, -9223372036854775808, 9223372036854775807))
+                AS b(typ, lo, hi) ON b.typ::pg_catalog.oid OPERATOR(pg_catalog.=) a.atttypid
+      CROSS JOIN LATERAL (SELECT CASE WHEN r.rule OPERATOR(pg_catalog.=) '"positive"' THEN 1
+                                      WHEN r.rule OPERATOR(pg_catalog.=) '"nonneg"' THEN 0 ELSE b.lo END) AS l(lo)
+      CROSS JOIN LATERAL (VALUES (
+            CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'N' THEN 'number'
+                 WHEN t.typcategory OPERATOR(pg_catalog.=) 'B' THEN 'boolean'
+                 WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' THEN 'array'
+                 WHEN a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.jsonb'::pg_catalog.regtype THEN 'object'
+                 ELSE 'string' END,
+            CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'N' THEN 'a number'
+                 WHEN t.typcategory OPERATOR(pg_catalog.=) 'B' THEN 'true or false'
+                 WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' THEN 'an array'
+                 WHEN t.typcategory OPERATOR(pg_catalog.=) 'S' THEN 'a string'
+                 WHEN a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.jsonb'::pg_catalog.regtype THEN 'an object'
+                 WHEN a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.timestamptz'::pg_catalog.regtype THEN 'a timestamp'
+                 WHEN a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.interval'::pg_catalog.regtype THEN 'an interval'
+                 ELSE 'a value of type ' OPERATOR(pg_catalog.||) pg_catalog.format_type(a.atttypid, NULL) END))
+            AS j(jtype, words)
+     WHERE a.attrelid OPERATOR(pg_catalog.=) tbl AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+       AND CASE WHEN fields IS NULL THEN NOT a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY (skip)
+                ELSE a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY (fields) END
+$$;
+
+-- The elements of the array arr (NULL: none), rows of table tbl, checked
+-- as the table would check them, in this order: the JSON type and range of
+-- each value (doc_columns()) and the values the document must give; the
+-- values read into the table's row type (jsonb_populate_recordset, in a
+-- subtransaction: a timestamp or an interval that does not read); the
+-- table's CHECK constraints; its primary and unique keys among the
+-- elements (without the columns of skip: the run's, the same for each).
+-- The first problem raises an error naming its path (path[i].column).
+-- Returns the elements as the table reads them: the columns carried,
+-- without nulls, over defaults, whole numbers written as such (2.0 as 2);
+-- or NULL, if as_is allows it, when the document's elements read as they
+-- are (a run's 40 000 progress rows are not copied).
+CREATE FUNCTION pgbench_lab_internal.doc_rows(tbl regclass, arr jsonb, path text, skip text[],
+                                              fields text[] DEFAULT NULL, defaults jsonb DEFAULT '{}',
+                                              as_is boolean DEFAULT false)
+RETURNS jsonb LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    typed pg_catalog.text := (SELECT pg_catalog.format('NULL::%I.%I', n.nspname, c.relname)
+                                FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+                               WHERE c.oid OPERATOR(pg_catalog.=) tbl);
+    rows pg_catalog.jsonb;
+    bad pg_catalog.record;
+    con pg_catalog.record;
+    i pg_catalog.int8;
+    val pg_catalog.jsonb;
+    msg pg_catalog.text;
+BEGIN
+    IF arr IS NULL OR pg_catalog.jsonb_array_length(arr) OPERATOR(pg_catalog.=) 0 THEN
+        RETURN '[]';
+    END IF;
+    -- the first value that is not what its column holds, by element and
+    -- column; failing that, whether an element needs rewriting (''): a
+    -- whole number written otherwise (2.0), a column of skip given
+    WITH cols AS MATERIALIZED (SELECT * FROM pgbench_lab_internal.doc_columns(tbl, skip, fields, defaults)),
+    elems AS (SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
+                FROM pg_catalog.jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n))
+    SELECT p.i, p.name, p.problem, p.typ INTO bad FROM (
+        SELECT e.i, NULL::pg_catalog.text AS name, NULL::pg_catalog.oid AS typ, 0 AS attnum,
+               CASE WHEN pg_catalog.jsonb_typeof(e.elem) OPERATOR(pg_catalog.<>) 'object' THEN 'must be an object'
+                    WHEN e.elem OPERATOR(pg_catalog.?|) skip THEN '' END AS problem
+          FROM elems e
+        UNION ALL
+        SELECT e.i, c.name, c.typ, c.attnum,
+               CASE WHEN t.jt IS NULL OR t.jt OPERATOR(pg_catalog.=) 'null' THEN CASE WHEN c.required THEN 'is missing' END
+                    WHEN t.jt OPERATOR(pg_catalog.<>) c.jtype THEN 'is not ' OPERATOR(pg_catalog.||) c.words
+                    WHEN t.num IS NULL THEN
+                        CASE WHEN pg_catalog.jsonb_typeof(c.rule) OPERATOR(pg_catalog.=) 'array'
+                                  AND NOT c.rule OPERATOR(pg_catalog.?) (t.v OPERATOR(pg_catalog.#>>) '{}')
+                             THEN 'is not ' OPERATOR(pg_catalog.||) c.words END
+                    WHEN c.hi IS NOT NULL THEN
+                        CASE WHEN t.num OPERATOR(pg_catalog.<>) pg_catalog.trunc(t.num) OR t.num OPERATOR(pg_catalog.<) c.lo
+                                  OR t.num OPERATOR(pg_catalog.>) c.hi THEN 'is not ' OPERATOR(pg_catalog.||) c.words
+                             WHEN pg_catalog.scale(t.num) OPERATOR(pg_catalog.<>) 0 THEN '' END
+                    -- numbers that double precision holds, not too close to its limits
+                    WHEN NOT (pg_catalog.abs(t.num) OPERATOR(pg_catalog.<) 1e300
+                              AND (t.num OPERATOR(pg_catalog.=) 0 OR pg_catalog.abs(t.num) OPERATOR(pg_catalog.>=) 2.5e-324))
+                    THEN 'is out of range for double precision'
+                    WHEN c.rule OPERATOR(pg_catalog.=) '"ratio"' AND (t.num OPERATOR(pg_catalog.<) 0 OR t.num OPERATOR(pg_catalog.>) 1)
+                    THEN 'is not ' OPERATOR(pg_catalog.||) c.words END
+          FROM elems e CROSS JOIN cols c
+          CROSS JOIN LATERAL (SELECT x.v, pg_catalog.jsonb_typeof(x.v),
+                                     CASE WHEN pg_catalog.jsonb_typeof(x.v) OPERATOR(pg_catalog.=) 'number' THEN x.v::numeric END
+                                FROM (SELECT e.elem OPERATOR(pg_catalog.->) c.name) AS x(v) OFFSET 0) AS t(v, jt, num)
+         WHERE pg_catalog.jsonb_typeof(e.elem) OPERATOR(pg_catalog.=) 'object') AS p
+     WHERE p.problem IS NOT NULL
+     ORDER BY p.problem OPERATOR(pg_catalog.=) '', p.i, p.attnum
+     LIMIT 1;
+    IF bad.problem OPERATOR(pg_catalog.<>) '' THEN
+        PERFORM pgbench_lab_internal.doc_invalid(
+            pg_catalog.format('%s[%s]%s %s', path, bad.i, '.' OPERATOR(pg_catalog.||) bad.name, bad.problem),
+            pg_catalog.format('The column %s of %s is %s.', bad.name, tbl, pg_catalog.format_type(bad.typ, NULL)));
+    END IF;
+    -- the elements as the table reads them (NULL when as_is allows it and
+    -- they read as they are: the table's values, its whole numbers as such)
+    IF fields IS NULL AND defaults OPERATOR(pg_catalog.=) '{}' AND bad.problem IS NULL THEN
+        rows := arr;
+    ELSE
+        WITH cols AS MATERIALIZED (SELECT * FROM pgbench_lab_internal.doc_columns(tbl, skip, fields, defaults))
+        SELECT pg_catalog.jsonb_agg(defaults OPERATOR(pg_catalog.||) coalesce((
+                   SELECT pg_catalog.jsonb_object_agg(c.name, CASE WHEN c.hi IS NULL THEN v.v
+                                                                   ELSE pg_catalog.to_jsonb(pg_catalog.trunc(v.v::numeric)) END)
+                     FROM cols c CROSS JOIN LATERAL (SELECT a.elem OPERATOR(pg_catalog.->) c.name) AS v(v)
+                    WHERE pg_catalog.jsonb_typeof(v.v) OPERATOR(pg_catalog.<>) 'null'), '{}') ORDER BY a.n)
+          INTO rows
+          FROM pg_catalog.jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n);
+        as_is := false;
+    END IF;
+    -- read into the row type; what does not read is found value by value
+    BEGIN
+        EXECUTE pg_catalog.format('SELECT FROM pg_catalog.jsonb_populate_recordset(%s, $1)', typed) USING rows;
+    EXCEPTION WHEN data_exception THEN
+        FOR con IN SELECT a.n OPERATOR(pg_catalog.-) 1 AS i, k.name, k.words, pg_catalog.jsonb_build_object(k.name, a.elem OPERATOR(pg_catalog.->) k.name) AS v
+                   FROM pg_catalog.jsonb_array_elements(rows) WITH ORDINALITY AS a(elem, n)
+                   JOIN pgbench_lab_internal.doc_columns(tbl, skip, fields, defaults) AS k ON a.elem OPERATOR(pg_catalog.?) k.name
+                  ORDER BY a.n, k.attnum LOOP
+            BEGIN
+                EXECUTE pg_catalog.format('SELECT pg_catalog.jsonb_populate_record(%s, $1)', typed) USING con.v;
+            EXCEPTION WHEN data_exception THEN
+                GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+                PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s[%s].%s is not %s', path, con.i, con.name, con.words), msg);
+            END;
+        END LOOP;
+        RAISE;
+    END;
+    -- the table's CHECK constraints, evaluated as the table would (their
+    -- expressions as the catalog gives them, under this function's
+    -- search_path): the first element that one of them refuses
+    FOR con IN SELECT k.conname, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expr, pg_catalog.pg_get_constraintdef(k.oid) AS def,
+                    (SELECT a.attname FROM pg_catalog.pg_attribute a
+                      WHERE a.attrelid OPERATOR(pg_catalog.=) k.conrelid AND a.attnum OPERATOR(pg_catalog.=) k.conkey[1]
+                        AND pg_catalog.cardinality(k.conkey) OPERATOR(pg_catalog.=) 1) AS col
+               FROM pg_catalog.pg_constraint k
+              WHERE k.conrelid OPERATOR(pg_catalog.=) tbl AND k.contype OPERATOR(pg_catalog.=) 'c'
+              ORDER BY k.conname LOOP
+        EXECUTE pg_catalog.format('SELECT t.ordinality OPERATOR(pg_catalog.-) 1, pg_catalog.to_jsonb(t)
+                                     FROM pg_catalog.jsonb_populate_recordset(%s, $1) WITH ORDINALITY AS t
+                                    WHERE (%s) IS FALSE ORDER BY t.ordinality LIMIT 1', typed, con.expr)
+            INTO i, val USING rows;
+        IF i IS NOT NULL THEN
+            PERFORM pgbench_lab_internal.doc_invalid(
+                pg_catalog.format('%s[%s]%s is not allowed by the check %s of %s', path, i,
+                                  CASE WHEN con.col IS NOT NULL
+                                       THEN pg_catalog.format('.%s %s', con.col, val OPERATOR(pg_catalog.->) con.col::pg_catalog.text) END,
+                                  con.conname, tbl),
+                pg_catalog.format('%s: %s', con.conname, con.def));
+        END IF;
+    END LOOP;
+    -- the table's keys (without the run's columns): the first element
+    -- whose key an earlier element has
+    FOR con IN SELECT k.conname, pg_catalog.pg_get_constraintdef(k.oid) AS def,
+                    ARRAY(SELECT a.attname::pg_catalog.text
+                            FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY AS u(attnum, o)
+                            JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) k.conrelid
+                                                          AND a.attnum OPERATOR(pg_catalog.=) u.attnum
+                           WHERE NOT a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY (skip)
+                           ORDER BY u.o) AS cols
+               FROM pg_catalog.pg_constraint k
+              WHERE k.conrelid OPERATOR(pg_catalog.=) tbl
+                AND (k.contype OPERATOR(pg_catalog.=) 'p' OR k.contype OPERATOR(pg_catalog.=) 'u')
+              ORDER BY k.contype, k.conname LOOP
+        CONTINUE WHEN pg_catalog.cardinality(con.cols) OPERATOR(pg_catalog.=) 0;
+        EXECUTE pg_catalog.format('SELECT d.i, d.v FROM (
+                                     SELECT t.ordinality OPERATOR(pg_catalog.-) 1 AS i, pg_catalog.jsonb_build_object(%s) AS v,
+                                            pg_catalog.row_number() OVER (PARTITION BY %s ORDER BY t.ordinality) AS k
+                                       FROM pg_catalog.jsonb_populate_recordset(%s, $1) WITH ORDINALITY AS t) AS d
+                                    WHERE d.k OPERATOR(pg_catalog.>) 1 ORDER BY d.i LIMIT 1',
+                                  (SELECT pg_catalog.string_agg(pg_catalog.format('%L, t.%I', x, x), ', ') FROM pg_catalog.unnest(con.cols) AS x),
+                                  (SELECT pg_catalog.string_agg(pg_catalog.format('t.%I', x), ', ') FROM pg_catalog.unnest(con.cols) AS x),
+                                  typed)
+            INTO i, val USING rows;
+        IF i IS NOT NULL THEN
+            RAISE EXCEPTION 'invalid export document: %[%]% appears twice', path, i,
+                            CASE WHEN pg_catalog.cardinality(con.cols) OPERATOR(pg_catalog.=) 1
+                                 THEN pg_catalog.format('.%s %s', con.cols[1], val OPERATOR(pg_catalog.->) con.cols[1])
+                                 ELSE ': ' OPERATOR(pg_catalog.||) val::pg_catalog.text END
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = pg_catalog.format('%s holds one row for each %s: %s %s.', tbl,
+                                                 pg_catalog.array_to_string(con.cols, ', '), con.conname, con.def),
+                      HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
+        END IF;
+    END LOOP;
+    RETURN CASE WHEN NOT as_is THEN rows END;
+END
+$$;
+
+-- ---------------------------------------------------------------------------
+-- The parameters of experiments, by kind: what run() arguments an
+-- experiment's kind takes (until run_options() describes them, these are
+-- written here).  doc_check_params() reads them with doc_spec(kind); the
+-- kinds of value are those of doc_first_bad().
+-- ---------------------------------------------------------------------------
+
+-- The parameters of each kind of experiment, {"key": "kind[!]"} ('!' =
+-- required).
 CREATE FUNCTION pgbench_lab_internal.doc_spec(what text)
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN what OPERATOR(pg_catalog.=) 'run' THEN '{"run_id": "id!", "label": "text",
-            "workload": "text!", "via": "via", "clients": "count!", "scale": "count",
-            "duration": "interval", "transactions_per_client": "count8", "max_tries": "nonneg4!",
-            "random_seed": "int", "started_at": "time!", "finished_at": "time",
-            "status": "run_status!", "measured_seconds": "num", "transactions": "nonneg",
-            "failures": "nonneg", "retries": "nonneg", "tps": "num", "latency_avg_ms": "num",
-            "latency_stddev_ms": "num", "latency_p50_ms": "num", "latency_p90_ms": "num",
-            "latency_p95_ms": "num", "latency_p99_ms": "num", "latency_max_ms": "num",
-            "blks_hit": "nonneg", "blks_read": "nonneg", "hit_ratio": "ratio", "wal_bytes": "num",
-            "checkpoints": "nonneg", "settings": "object", "system": "object", "error": "text",
-            "source_server": "text", "source_run_id": "id", "target_display": "text",
-            "connections": "nonneg", "connection_avg_ms": "num",
-            "tps_without_connections": "num", "rate": "num", "latency_limit": "interval",
-            "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg",
-            "scheduled": "nonneg", "rate_sustained": "bool", "variables": "object"}'::pg_catalog.jsonb
-        WHEN what OPERATOR(pg_catalog.=) 'progress' THEN '{"second": "count!", "interval_seconds": "num!",
-            "transactions": "nonneg!", "tps": "num!", "latency_avg_ms": "num",
-            "latency_max_ms": "num", "failures": "nonneg!", "hit_ratio": "ratio",
-            "lag_avg_ms": "num", "lag_max_ms": "num", "late": "nonneg", "skipped": "nonneg"}'::pg_catalog.jsonb
-        WHEN what OPERATOR(pg_catalog.=) 'latency' THEN '{"bucket_upper_us": "num!", "count": "nonneg!"}'::pg_catalog.jsonb
-        -- where the time went (0.2): per second; the counters are deltas,
-        -- negative when the server's statistics were reset during the run
-        WHEN what OPERATOR(pg_catalog.=) 'telemetry' THEN '{"second": "count!", "interval_seconds": "num!",
-            "cpu_user_pct": "num", "cpu_system_pct": "num", "cpu_iowait_pct": "num", "cpu_steal_pct": "num",
-            "cpu_idle_pct": "num", "run_cpu_seconds": "num", "checkpoints": "int", "buffers_checkpoint": "int",
-            "buffers_clean": "int", "buffers_backend": "int", "wal_records": "int", "wal_fpi": "int",
-            "wal_bytes": "num", "wait_samples": "nonneg4!", "waits": "object", "temp_files": "int",
-            "temp_bytes": "int", "disk_reads": "int", "disk_read_bytes": "int", "disk_writes": "int",
-            "disk_write_bytes": "int", "disk_busy_pct": "num"}'::pg_catalog.jsonb
-        -- each standby's lag per second (0.2), for a run on a primary
-        WHEN what OPERATOR(pg_catalog.=) 'replication' THEN '{"second": "count!", "standby": "text!",
-            "client_addr": "text", "state": "text", "sync_state": "text", "sent_lag_bytes": "num",
-            "write_lag_bytes": "num", "flush_lag_bytes": "num", "replay_lag_bytes": "num",
-            "write_lag_ms": "num", "flush_lag_ms": "num", "replay_lag_ms": "num"}'::pg_catalog.jsonb
-        -- a libpq run's servers (0.2): each target's facts and figures
-        WHEN what OPERATOR(pg_catalog.=) 'target' THEN '{"target": "count!", "target_display": "text!",
-            "server_version": "text", "in_recovery": "bool", "settings": "object", "clients": "count!",
-            "clients_failed": "nonneg4", "transactions": "nonneg", "failures": "nonneg", "tps": "num",
-            "latency_avg_ms": "num", "error": "text", "scripts": "array", "system": "object",
-            "conflicts": "int", "conflicts_by_kind": "object", "first_client": "count",
-            "system_note": "text", "conflicts_error": "text"}'::pg_catalog.jsonb
-        -- a run of scripts (0.2): its scripts, each with its commands
-        WHEN what OPERATOR(pg_catalog.=) 'script' THEN '{"script": "count!", "name": "text!", "weight": "nonneg4!",
-            "body": "text!", "owner": "text", "transactions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
-            "retries": "nonneg"}'::pg_catalog.jsonb
-        WHEN what OPERATOR(pg_catalog.=) 'command' THEN '{"command": "count!", "line": "count!", "kind": "text!",
-            "command_text": "text!", "executions": "nonneg", "latency_avg_ms": "num", "failures": "nonneg",
-            "retries": "nonneg"}'::pg_catalog.jsonb
-        WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{"experiment_id": "id!", "kind": "kind!", "workload": "text!",
-            "label": "text", "params": "object!", "started_at": "time!", "finished_at": "time",
-            "status": "exp_status!", "source_server": "text", "source_experiment_id": "id"}'::pg_catalog.jsonb
-        WHEN what OPERATOR(pg_catalog.=) 'experiment_run' THEN '{"run_id": "id!", "ordinal": "count!", "variant": "count!",
-            "round": "count!"}'::pg_catalog.jsonb
-        -- params, by kind
+    SELECT CASE
         WHEN what OPERATOR(pg_catalog.=) 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object",
             "scripts": "array", "variables": "object",
             "knee_threshold": "share"}'::pg_catalog.jsonb
@@ -103,80 +364,36 @@ AS $$
         END
 $$;
 
--- The fields of a row that the document carries.
-CREATE FUNCTION pgbench_lab_internal.doc_fields(row_doc jsonb, what text)
-RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT coalesce(pg_catalog.jsonb_object_agg(r.key, r.value), '{}')
-      FROM pg_catalog.jsonb_each(row_doc) r
-     WHERE pgbench_lab_internal.doc_spec(what) OPERATOR(pg_catalog.?) r.key
-$$;
-
--- Every complaint about a document has the same shape and hint.
-CREATE FUNCTION pgbench_lab_internal.doc_invalid(problem text)
-RETURNS void LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    RAISE EXCEPTION 'invalid export document: %', problem
-        USING ERRCODE = 'invalid_parameter_value',
-              HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
-END
-$$;
 
 -- The first problem of the elements of arr (an array of objects) against
 -- spec {"key": "kind[!]"} ('!' = required), in the order of the elements
 -- and then of the keys: the element's index (from 0), the key (NULL when
 -- the element is no object) and what is wrong.  No row: no problem.
 --
--- One query over every element and key, the kinds written out in it: a
--- function call per value would cost more than the checks (a run can have
--- tens of thousands of progress rows).  The kinds are the tables' column
--- types and CHECK constraints: whole numbers within integer or bigint
--- (count, count8, id, int, nonneg, nonneg4, oid), double precision (num:
--- under 1e300 and not so small that it would read as 0; ratio: also 0 to
--- 1; share: above 0 and below 1), timestamps and intervals that PostgreSQL reads, booleans, and the values the
--- CHECK constraints allow (run_status, exp_status, kind, via).
+-- One query over every element and key, the kinds written out in it:
+-- strings, objects, arrays, timestamps and intervals that PostgreSQL
+-- reads, numbers (num: under 1e300 and not so small that it would read as
+-- 0; share: above 0 and below 1) and whole numbers (count: 1 to
+-- 2147483647; oid: 0 to 4294967295).
 CREATE FUNCTION pgbench_lab_internal.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
 RETURNS SETOF record LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH x AS (
-        -- the kinds in the order they were defined
-        SELECT ARRAY(SELECT k.kind FROM pgbench_lab.experiment_kinds k
-                      ORDER BY k.procedure::pg_catalog.oid) AS kinds),
-    s AS MATERIALIZED (
+    WITH s AS MATERIALIZED (
         SELECT f.key, f.want OPERATOR(pg_catalog.~~) '%!' AS required, k.*
-          FROM x CROSS JOIN pg_catalog.jsonb_each_text(spec) AS f(key, want)
-          JOIN LATERAL (VALUES
-                ('text', false, false, NULL::numeric, NULL::numeric, NULL::pg_catalog.text[], 'a string'),
-                ('object', false, false, NULL, NULL, NULL, 'an object'),
-                ('bool', false, false, NULL, NULL, NULL, 'true or false'),
-                ('array', false, false, NULL, NULL, NULL, 'an array'),
-                ('time', false, false, NULL, NULL, NULL, 'a timestamp'),
-                ('interval', false, false, NULL, NULL, NULL, 'an interval'),
-                ('num', true, false, NULL, NULL, NULL, 'a number'),
-                ('ratio', true, false, 0, 1, NULL, 'a number from 0 to 1'),
-                ('share', true, false, 0, 1, NULL, 'a number above 0 and below 1'),
-                ('int', true, true, -9223372036854775808, 9223372036854775807, NULL, 'a whole number'),
-                ('nonneg', true, true, 0, 9223372036854775807, NULL, 'a whole number of 0 or more'),
-                ('nonneg4', true, true, 0, 2147483647, NULL, 'a whole number from 0 to 2147483647'),
-                ('count', true, true, 1, 2147483647, NULL, 'a whole number from 1 to 2147483647'),
-                ('count8', true, true, 1, 9223372036854775807, NULL,
-                 'a whole number from 1 to 9223372036854775807'),
-                ('id', true, true, 1, 9223372036854775807, NULL, 'a positive whole number'),
-                ('oid', true, true, 0, 4294967295, NULL, 'a whole number from 0 to 4294967295'),
-                ('run_status', false, false, NULL, NULL, ARRAY['done', 'cancelled', 'failed', 'aborted'],
-                 'one of done, cancelled, failed, aborted'),
-                ('exp_status', false, false, NULL, NULL, ARRAY['done', 'failed', 'aborted'],
-                 'one of done, failed, aborted'),
-                ('kind', false, false, NULL, NULL, x.kinds,
-                 'one of ' OPERATOR(pg_catalog.||) pg_catalog.array_to_string(x.kinds, ', ')),
-                ('via', false, false, NULL, NULL, ARRAY['spi', 'libpq', 'libpq-connect'],
-                 'one of spi, libpq, libpq-connect'))
-            AS k(kind, is_number, whole, lo, hi, vals, descr)
+          FROM pg_catalog.jsonb_each_text(spec) AS f(key, want)
+          JOIN (VALUES
+                ('text', false, false, NULL::numeric, NULL::numeric, 'a string'),
+                ('object', false, false, NULL, NULL, 'an object'),
+                ('array', false, false, NULL, NULL, 'an array'),
+                ('time', false, false, NULL, NULL, 'a timestamp'),
+                ('interval', false, false, NULL, NULL, 'an interval'),
+                ('num', true, false, NULL, NULL, 'a number'),
+                ('share', true, false, 0, 1, 'a number above 0 and below 1'),
+                ('count', true, true, 1, 2147483647, 'a whole number from 1 to 2147483647'),
+                ('oid', true, true, 0, 4294967295, 'a whole number from 0 to 4294967295'))
+            AS k(kind, is_number, whole, lo, hi, descr)
             ON k.kind OPERATOR(pg_catalog.=) pg_catalog.rtrim(f.want, '!')),
     e AS (
         SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i FROM pg_catalog.jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)),
@@ -201,10 +418,8 @@ AS $$
                              THEN 'is not ' OPERATOR(pg_catalog.||) s.descr END
                     WHEN NOT CASE WHEN pg_catalog.jsonb_typeof(v.v) OPERATOR(pg_catalog.<>) CASE WHEN s.kind OPERATOR(pg_catalog.=) 'object' THEN 'object'
                                                                         WHEN s.kind OPERATOR(pg_catalog.=) 'array' THEN 'array'
-                                                                        WHEN s.kind OPERATOR(pg_catalog.=) 'bool' THEN 'boolean'
                                                                         ELSE 'string' END
                                   THEN false
-                                  WHEN s.vals IS NOT NULL THEN (v.v OPERATOR(pg_catalog.#>>) '{}') OPERATOR(pg_catalog.=) ANY (s.vals)
                                   WHEN s.kind OPERATOR(pg_catalog.=) 'time' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'timestamptz')
                                   WHEN s.kind OPERATOR(pg_catalog.=) 'interval' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'interval')
                                   ELSE true END
@@ -270,7 +485,7 @@ BEGIN
         RAISE EXCEPTION 'invalid export document: %[%]% % appears twice', path, dup.i,
                         CASE WHEN dup.key OPERATOR(pg_catalog.=) '' THEN '' ELSE '.' OPERATOR(pg_catalog.||) dup.key END, dup.val
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Each run, progress second, latency bucket, target of a run, experiment, ordinal, run of an experiment and sweep client count appears once.';
+                  HINT = 'Each client count of a sweep, and each rate or share of a latency curve, appears once.';
     END IF;
     IF bad.i IS NOT NULL THEN
         PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s[%s]%s %s', path, bad.i,
@@ -279,7 +494,6 @@ BEGIN
 END
 $$;
 
--- [v1, v2] as [{"": v1}, {"": v2}], to check array elements with doc_check_each.
 CREATE FUNCTION pgbench_lab_internal.json_wrap(arr jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -357,13 +571,49 @@ BEGIN
 END
 $$;
 
+
+-- ---------------------------------------------------------------------------
+-- The document as a whole: its format, each array read as its table reads
+-- it (doc_rows), and what spans objects.
+-- ---------------------------------------------------------------------------
+
+-- obj->key, an array of the object at path, or NULL when it is missing
+-- and not required.
+CREATE FUNCTION pgbench_lab_internal.doc_array(obj jsonb, key text, path text, required boolean)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF pg_catalog.jsonb_typeof(obj OPERATOR(pg_catalog.->) key) OPERATOR(pg_catalog.=) 'array' THEN
+        RETURN obj OPERATOR(pg_catalog.->) key;
+    ELSIF pg_catalog.jsonb_typeof(obj OPERATOR(pg_catalog.->) key) OPERATOR(pg_catalog.<>) 'null' THEN
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.%s is not an array', path, key));
+    ELSIF required THEN
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.%s is missing', path, key));
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+-- The whole document checked before anything is written; returns what
+-- import writes: {"runs": [...], "experiments": [...]}, each row as its
+-- table reads it (doc_rows()), with its source server and id, and with
+-- the arrays that needed rewriting (a run's others are read from the
+-- document as they are).
 CREATE FUNCTION pgbench_lab_internal.doc_validate(doc jsonb)
-RETURNS void LANGUAGE plpgsql IMMUTABLE
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     r pg_catalog.record;
-    missing pg_catalog.int8;
+    part pg_catalog.record;
+    runs pg_catalog.jsonb[] := '{}';
+    experiments pg_catalog.jsonb[] := '{}';
+    one pg_catalog.jsonb;
+    got pg_catalog.jsonb;
+    path pg_catalog.text;
+    kinds pg_catalog.text[];
+    bad pg_catalog.int8;
 BEGIN
     IF doc IS NULL OR pg_catalog.jsonb_typeof(doc) OPERATOR(pg_catalog.=) 'null' THEN
         RAISE EXCEPTION 'export document must not be null'
@@ -379,254 +629,180 @@ BEGIN
                   HINT = 'This version of pgbench_lab reads format "pgbench_lab export" version 1.';
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc OPERATOR(pg_catalog.->) 'server', '{"name": "text!", "server_version": "text"}', '$.server');
-    PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('run')
-        OPERATOR(pg_catalog.||) '{"progress": "array!", "latency": "array!", "scripts": "array", "telemetry": "array", "replication": "array", "targets": "array"}', '$.runs', '{run_id}');
-    FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
-               FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n) LOOP
-        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'progress', pgbench_lab_internal.doc_spec('progress'),
-                                           pg_catalog.format('$.runs[%s].progress', r.i), '{second}');
-        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'latency', pgbench_lab_internal.doc_spec('latency'),
-                                           pg_catalog.format('$.runs[%s].latency', r.i), '{bucket_upper_us}');
-        IF r.elem OPERATOR(pg_catalog.?) 'telemetry' THEN
-            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'telemetry', pgbench_lab_internal.doc_spec('telemetry'),
-                                               pg_catalog.format('$.runs[%s].telemetry', r.i), '{second}');
-            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.runs[%s].telemetry[%s].waits: each wait event needs a whole number of samples (0 to 999999999)',
-                                                                       r.i, t.n OPERATOR(pg_catalog.-) 1))
-               FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'telemetry') WITH ORDINALITY AS t(x, n)
-              WHERE pg_catalog.jsonb_typeof(t.x OPERATOR(pg_catalog.->) 'waits') OPERATOR(pg_catalog.=) 'object'
-                AND EXISTS (SELECT FROM pg_catalog.jsonb_each(t.x OPERATOR(pg_catalog.->) 'waits') AS w
-                             WHERE NOT (pg_catalog.jsonb_typeof(w.value) OPERATOR(pg_catalog.=) 'number'
-                                        AND w.value::pg_catalog.text OPERATOR(pg_catalog.~) '^[0-9]{1,9}$'));
-        END IF;
-        IF r.elem OPERATOR(pg_catalog.?) 'replication' THEN
-            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'replication', pgbench_lab_internal.doc_spec('replication'),
-                                               pg_catalog.format('$.runs[%s].replication', r.i), '{}');
-            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.runs[%s].replication: second %s of standby %s appears more than once',
-                                                                       r.i, d.second, pgbench_lab.printable(d.standby)))
-               FROM (SELECT t.x OPERATOR(pg_catalog.->>) 'second' AS second, t.x OPERATOR(pg_catalog.->>) 'standby' AS standby
-                       FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'replication') AS t(x)
-                      GROUP BY 1, 2 HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1) d;
-        END IF;
-        IF r.elem OPERATOR(pg_catalog.?) 'targets' THEN
-            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'targets', pgbench_lab_internal.doc_spec('target'),
-                                               pg_catalog.format('$.runs[%s].targets', r.i), '{target}');
-        END IF;
-        IF r.elem OPERATOR(pg_catalog.?) 'scripts' THEN
-            PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'scripts',
-                                               pgbench_lab_internal.doc_spec('script') OPERATOR(pg_catalog.||) '{"commands": "array!"}',
-                                               pg_catalog.format('$.runs[%s].scripts', r.i), '{script}');
-            PERFORM pgbench_lab_internal.doc_check_each(x.s OPERATOR(pg_catalog.->) 'commands', pgbench_lab_internal.doc_spec('command'),
-                                               pg_catalog.format('$.runs[%s].scripts[%s].commands', r.i, x.n OPERATOR(pg_catalog.-) 1), '{command}')
-              FROM pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'scripts') WITH ORDINALITY AS x(s, n);
-        END IF;
+
+    -- the runs, then the arrays of each
+    FOR r IN SELECT a.elem, x.row, a.n OPERATOR(pg_catalog.-) 1 AS i
+               FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(elem, n)
+               JOIN pg_catalog.jsonb_array_elements(pgbench_lab_internal.doc_rows('pgbench_lab.runs', doc OPERATOR(pg_catalog.->) 'runs',
+                        '$.runs', '{}', pgbench_lab_internal.doc_carried('run'),
+                        pg_catalog.jsonb_build_object('via', 'spi', 'settings', '{}'::pg_catalog.jsonb,
+                                                      'source_server', doc OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->) 'name')))
+                    WITH ORDINALITY AS x(row, n) ON x.n OPERATOR(pg_catalog.=) a.n
+              ORDER BY a.n LOOP
+        path := pg_catalog.format('$.runs[%s]', r.i);
+        one := pg_catalog.jsonb_build_object('source_run_id', r.row OPERATOR(pg_catalog.->) 'run_id') OPERATOR(pg_catalog.||) r.row;
+        -- its arrays; those that read as they are stay in the document
+        FOR part IN SELECT * FROM (VALUES ('progress', 'pgbench_lab.run_progress'::pg_catalog.regclass, true),
+                                          ('latency', 'pgbench_lab.run_latency', true),
+                                          ('telemetry', 'pgbench_lab.run_telemetry', false),
+                                          ('replication', 'pgbench_lab.run_replication', false),
+                                          ('targets', 'pgbench_lab.run_targets', false)) AS x(key, tbl, required) LOOP
+            got := pgbench_lab_internal.doc_rows(part.tbl, pgbench_lab_internal.doc_array(r.elem, part.key, path, part.required),
+                                                 path OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) part.key, '{run_id}', NULL, '{}', true);
+            IF got IS NOT NULL THEN
+                one := one OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(part.key, got);
+            END IF;
+        END LOOP;
+        -- its scripts, each with its commands
+        one := one OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('scripts', (
+            SELECT coalesce(pg_catalog.jsonb_agg(s.row OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('commands',
+                       pgbench_lab_internal.doc_rows('pgbench_lab.run_commands',
+                           pgbench_lab_internal.doc_array(x.elem, 'commands', pg_catalog.format('%s.scripts[%s]', path, s.n OPERATOR(pg_catalog.-) 1), true),
+                           pg_catalog.format('%s.scripts[%s].commands', path, s.n OPERATOR(pg_catalog.-) 1), '{run_id,script}'))
+                       ORDER BY s.n), '[]')
+              FROM pg_catalog.jsonb_array_elements(pgbench_lab_internal.doc_rows('pgbench_lab.run_scripts',
+                       pgbench_lab_internal.doc_array(r.elem, 'scripts', path, false), path OPERATOR(pg_catalog.||) '.scripts', '{run_id}'))
+                   WITH ORDINALITY AS s(row, n)
+              JOIN pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'scripts') WITH ORDINALITY AS x(elem, n)
+                ON x.n OPERATOR(pg_catalog.=) s.n));
+        -- a wait event's samples are a whole number (telemetry's waits)
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.telemetry[%s].waits: each wait event needs a whole number of samples (0 to 999999999)',
+                                                                   path, t.n OPERATOR(pg_catalog.-) 1))
+           FROM pg_catalog.jsonb_array_elements(coalesce(one OPERATOR(pg_catalog.->) 'telemetry', r.elem OPERATOR(pg_catalog.->) 'telemetry')) WITH ORDINALITY AS t(x, n)
+          WHERE EXISTS (SELECT FROM pg_catalog.jsonb_each(t.x OPERATOR(pg_catalog.->) 'waits') AS w
+                         WHERE NOT (pg_catalog.jsonb_typeof(w.value) OPERATOR(pg_catalog.=) 'number'
+                                    AND w.value::pg_catalog.text OPERATOR(pg_catalog.~) '^[0-9]{1,9}$'));
+        runs := runs OPERATOR(pg_catalog.||) one;
     END LOOP;
-    IF NOT doc OPERATOR(pg_catalog.?) 'experiments' THEN
-        RETURN;
-    END IF;
-    PERFORM pgbench_lab_internal.doc_check_each(doc OPERATOR(pg_catalog.->) 'experiments', pgbench_lab_internal.doc_spec('experiment')
-        OPERATOR(pg_catalog.||) '{"runs": "array!"}', '$.experiments', '{experiment_id}');
-    -- the first experiment that names a run the document does not hold
-    SELECT e.n OPERATOR(pg_catalog.-) 1 INTO missing
-      FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'experiments') WITH ORDINALITY AS e(elem, n)
-     WHERE EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(e.elem OPERATOR(pg_catalog.->) 'runs') x
-                    WHERE pg_catalog.jsonb_typeof(x) OPERATOR(pg_catalog.=) 'object'
-                      AND NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') d
-                                       WHERE (d OPERATOR(pg_catalog.->) 'run_id') OPERATOR(pg_catalog.=) (x OPERATOR(pg_catalog.->) 'run_id')))
-     ORDER BY e.n LIMIT 1;
-    FOR r IN SELECT a.elem, a.n OPERATOR(pg_catalog.-) 1 AS i
-               FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'experiments') WITH ORDINALITY AS a(elem, n) LOOP
-        PERFORM pgbench_lab_internal.doc_check_each(r.elem OPERATOR(pg_catalog.->) 'runs', pgbench_lab_internal.doc_spec('experiment_run'),
-                                           pg_catalog.format('$.experiments[%s].runs', r.i), '{ordinal,run_id}');
-        PERFORM pgbench_lab_internal.doc_check_params(r.elem, pg_catalog.format('$.experiments[%s]', r.i));
-        IF r.i OPERATOR(pg_catalog.=) missing THEN
-            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('$.experiments[%s] names a run that is not in $.runs', r.i));
+
+    -- the experiments: one of this server's kinds, their runs those of
+    -- the document, their parameters by kind
+    kinds := ARRAY(SELECT k.kind FROM pgbench_lab.experiment_kinds k ORDER BY k.procedure::pg_catalog.oid);
+    FOR r IN SELECT a.elem, x.row, a.n OPERATOR(pg_catalog.-) 1 AS i
+               FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'experiments') WITH ORDINALITY AS a(elem, n)
+               JOIN pg_catalog.jsonb_array_elements(pgbench_lab_internal.doc_rows('pgbench_lab.experiments',
+                        doc OPERATOR(pg_catalog.->) 'experiments', '$.experiments', '{}', pgbench_lab_internal.doc_carried('experiment'),
+                        pg_catalog.jsonb_build_object('source_server', doc OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->) 'name')))
+                    WITH ORDINALITY AS x(row, n) ON x.n OPERATOR(pg_catalog.=) a.n
+              ORDER BY a.n LOOP
+        path := pg_catalog.format('$.experiments[%s]', r.i);
+        IF NOT (r.row OPERATOR(pg_catalog.->>) 'kind') OPERATOR(pg_catalog.=) ANY (kinds) THEN
+            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.kind is not one of %s', path, pg_catalog.array_to_string(kinds, ', ')),
+                                                     'The kinds of experiment are those of pgbench_lab.experiment_kinds.');
         END IF;
+        one := pg_catalog.jsonb_build_object('source_experiment_id', r.row OPERATOR(pg_catalog.->) 'experiment_id')
+            OPERATOR(pg_catalog.||) r.row OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('runs',
+                pgbench_lab_internal.doc_rows('pgbench_lab.experiment_runs', pgbench_lab_internal.doc_array(r.elem, 'runs', path, true),
+                                              path OPERATOR(pg_catalog.||) '.runs', '{experiment_id}'));
+        SELECT x.n OPERATOR(pg_catalog.-) 1 INTO bad
+          FROM pg_catalog.jsonb_array_elements(one OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS x(l, n)
+         WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(runs) AS d
+                            WHERE (d OPERATOR(pg_catalog.->) 'run_id') OPERATOR(pg_catalog.=) (x.l OPERATOR(pg_catalog.->) 'run_id'))
+         ORDER BY x.n LIMIT 1;
+        IF FOUND THEN
+            PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.runs[%s].run_id names a run that is not in $.runs', path, bad));
+        END IF;
+        PERFORM pgbench_lab_internal.doc_check_params(r.elem, path);
+        experiments := experiments OPERATOR(pg_catalog.||) one;
     END LOOP;
+    RETURN pg_catalog.jsonb_build_object('runs', pg_catalog.to_jsonb(runs), 'experiments', pg_catalog.to_jsonb(experiments));
 END
 $$;
 
 -- Import as caller: new local ids, source server and source ids kept.
 -- Set-based: each table is written by one statement for the whole
--- document, whatever its size.  The new ids are drawn first, in the order
--- of the document (runs, then experiments), so that progress, histograms
--- and experiments can refer to them.
+-- document, whatever its size, each row read into the table's row type
+-- from the document as doc_validate() returns it, with its new ids.  The
+-- new ids are drawn first, in the order of the document (runs, then
+-- experiments), so that the rows of each can refer to them.
 CREATE FUNCTION pgbench_lab_internal.import_as(caller regrole, doc jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    src pg_catalog.text;
+    rows pg_catalog.jsonb;
     ids pg_catalog.jsonb;
-    out_runs pg_catalog.jsonb;
-    out_experiments pg_catalog.jsonb;
+    marks pg_catalog.jsonb := pg_catalog.jsonb_build_object('owner', caller::pg_catalog.oid, 'imported_at', pg_catalog.now());
 BEGIN
     IF NOT pg_catalog.has_function_privilege(caller::pg_catalog.oid, 'pgbench_lab.import(jsonb)', 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied for function import'
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'A superuser can GRANT EXECUTE ON FUNCTION pgbench_lab.import(jsonb).';
     END IF;
-    PERFORM pgbench_lab_internal.doc_validate(doc);
-    src := doc OPERATOR(pg_catalog.->) 'server' OPERATOR(pg_catalog.->>) 'name';
-    -- numbers are read through numeric: a document may write 2 as 2.0
-    WITH d AS MATERIALIZED (
-        SELECT a.r, a.n, (a.r OPERATOR(pg_catalog.->>) 'run_id')::numeric::bigint AS source_id,
-               pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass) AS new_id
-          FROM pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS a(r, n)
-         ORDER BY a.n),
+    rows := pgbench_lab_internal.doc_validate(doc);
+    -- the new ids, {"run_id": {source id: new id}, "experiment_id": {...}}
+    SELECT pg_catalog.jsonb_object_agg(x.id, x.ids) INTO ids
+      FROM (SELECT w.id, pg_catalog.jsonb_object_agg(w.source_id, w.new_id) AS ids
+              FROM (SELECT w.id, a.e OPERATOR(pg_catalog.->>) w.id AS source_id,
+                           pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass) AS new_id
+                      FROM (VALUES (1, 'runs', 'run_id'), (2, 'experiments', 'experiment_id')) AS w(o, what, id)
+                      CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(rows OPERATOR(pg_catalog.->) w.what) WITH ORDINALITY AS a(e, n)
+                     ORDER BY w.o, a.n) AS w
+             GROUP BY w.id) AS x;
+    -- each row read into its table's row type, with its new ids; the
+    -- arrays of a run that read as they are from the document
+    WITH r AS (
+        SELECT n.r, o.r AS doc, ids OPERATOR(pg_catalog.->) 'run_id' OPERATOR(pg_catalog.->) (n.r OPERATOR(pg_catalog.->>) 'run_id') AS id
+          FROM pg_catalog.jsonb_array_elements(rows OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS n(r, i)
+          JOIN pg_catalog.jsonb_array_elements(doc OPERATOR(pg_catalog.->) 'runs') WITH ORDINALITY AS o(r, i) ON o.i OPERATOR(pg_catalog.=) n.i),
     runs AS (
-        INSERT INTO pgbench_lab.runs (run_id, label, workload, via, clients,
-            scale, duration, transactions_per_client, max_tries, random_seed, started_at, finished_at,
-            status, measured_seconds, transactions, failures, retries, tps, latency_avg_ms,
-            latency_stddev_ms, latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms,
-            latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints, settings,
-            system, owner, error, source_server, source_run_id, imported_at, target_display,
-            connections, connection_avg_ms, tps_without_connections, rate, latency_limit,
-            lag_avg_ms, lag_max_ms, late, skipped, scheduled, rate_sustained, variables)
-        OVERRIDING SYSTEM VALUE
-        SELECT d.new_id, r OPERATOR(pg_catalog.->>) 'label', r OPERATOR(pg_catalog.->>) 'workload', coalesce(r OPERATOR(pg_catalog.->>) 'via', 'spi'),
-               (r OPERATOR(pg_catalog.->>) 'clients')::numeric::integer, (r OPERATOR(pg_catalog.->>) 'scale')::numeric::integer,
-               (r OPERATOR(pg_catalog.->>) 'duration')::interval, (r OPERATOR(pg_catalog.->>) 'transactions_per_client')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'max_tries')::numeric::integer, (r OPERATOR(pg_catalog.->>) 'random_seed')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'started_at')::pg_catalog.timestamptz, (r OPERATOR(pg_catalog.->>) 'finished_at')::pg_catalog.timestamptz, r OPERATOR(pg_catalog.->>) 'status',
-               (r OPERATOR(pg_catalog.->>) 'measured_seconds')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_stddev_ms')::pg_catalog.float8,
-               (r OPERATOR(pg_catalog.->>) 'latency_p50_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_p90_ms')::pg_catalog.float8,
-               (r OPERATOR(pg_catalog.->>) 'latency_p95_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_p99_ms')::pg_catalog.float8,
-               (r OPERATOR(pg_catalog.->>) 'latency_max_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'blks_hit')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'blks_read')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'hit_ratio')::pg_catalog.float8,
-               (r OPERATOR(pg_catalog.->>) 'wal_bytes')::numeric, (r OPERATOR(pg_catalog.->>) 'checkpoints')::numeric::bigint,
-               coalesce(CASE WHEN pg_catalog.jsonb_typeof(r OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'object' THEN r OPERATOR(pg_catalog.->) 'settings' END, '{}'),
-               CASE WHEN pg_catalog.jsonb_typeof(r OPERATOR(pg_catalog.->) 'system') OPERATOR(pg_catalog.=) 'object' THEN r OPERATOR(pg_catalog.->) 'system' END, caller,
-               r OPERATOR(pg_catalog.->>) 'error', coalesce(r OPERATOR(pg_catalog.->>) 'source_server', src),
-               coalesce((r OPERATOR(pg_catalog.->>) 'source_run_id')::numeric::bigint, d.source_id), pg_catalog.now(),
-               r OPERATOR(pg_catalog.->>) 'target_display', (r OPERATOR(pg_catalog.->>) 'connections')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'connection_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'tps_without_connections')::pg_catalog.float8,
-               -- rate-limited runs (0.2); absent in 0.1's documents
-               (r OPERATOR(pg_catalog.->>) 'rate')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'latency_limit')::interval,
-               (r OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (r OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
-               (r OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint,
-               (r OPERATOR(pg_catalog.->>) 'scheduled')::numeric::bigint, (r OPERATOR(pg_catalog.->>) 'rate_sustained')::pg_catalog.bool,
-               r OPERATOR(pg_catalog.->) 'variables'
-          FROM d),
+        INSERT INTO pgbench_lab.runs OVERRIDING SYSTEM VALUE SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.runs,
+                   r.r OPERATOR(pg_catalog.||) marks OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
     scripts AS (
-        INSERT INTO pgbench_lab.run_scripts (run_id, script, name, weight, body, owner, transactions,
-                                             latency_avg_ms, failures, retries)
-        SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'script')::numeric::integer, x OPERATOR(pg_catalog.->>) 'name',
-               (x OPERATOR(pg_catalog.->>) 'weight')::numeric::integer, x OPERATOR(pg_catalog.->>) 'body',
-               (x OPERATOR(pg_catalog.->>) 'owner')::pg_catalog.name,
-               (x OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
-               (x OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (x OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'scripts', '[]')) AS s(x)),
+        INSERT INTO pgbench_lab.run_scripts SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(r.r OPERATOR(pg_catalog.->) 'scripts') AS s(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_scripts,
+                                 s.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
     commands AS (
-        INSERT INTO pgbench_lab.run_commands (run_id, script, command, line, kind, command_text,
-                                              executions, latency_avg_ms, failures, retries)
-        SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'script')::numeric::integer, (c OPERATOR(pg_catalog.->>) 'command')::numeric::integer,
-               (c OPERATOR(pg_catalog.->>) 'line')::numeric::integer, c OPERATOR(pg_catalog.->>) 'kind', c OPERATOR(pg_catalog.->>) 'command_text',
-               (c OPERATOR(pg_catalog.->>) 'executions')::numeric::bigint, (c OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
-               (c OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (c OPERATOR(pg_catalog.->>) 'retries')::numeric::bigint
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'scripts', '[]')) AS s(x)
-                 CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(x OPERATOR(pg_catalog.->) 'commands') AS m(c)),
+        INSERT INTO pgbench_lab.run_commands SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(r.r OPERATOR(pg_catalog.->) 'scripts') AS s(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(s.e OPERATOR(pg_catalog.->) 'commands') AS c(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_commands, c.e OPERATOR(pg_catalog.||)
+                                 pg_catalog.jsonb_build_object('run_id', r.id, 'script', s.e OPERATOR(pg_catalog.->) 'script')) AS v),
     progress AS (
-        INSERT INTO pgbench_lab.run_progress (run_id, second, interval_seconds, transactions, tps,
-                                              latency_avg_ms, latency_max_ms, failures, hit_ratio,
-                                              lag_avg_ms, lag_max_ms, late, skipped)
-        SELECT d.new_id, (p OPERATOR(pg_catalog.->>) 'second')::numeric::integer, (p OPERATOR(pg_catalog.->>) 'interval_seconds')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8, (p OPERATOR(pg_catalog.->>) 'latency_max_ms')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'hit_ratio')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'lag_avg_ms')::pg_catalog.float8, (p OPERATOR(pg_catalog.->>) 'lag_max_ms')::pg_catalog.float8,
-               (p OPERATOR(pg_catalog.->>) 'late')::numeric::bigint, (p OPERATOR(pg_catalog.->>) 'skipped')::numeric::bigint
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(d.r OPERATOR(pg_catalog.->) 'progress') AS x(p)),
-    telemetry AS (
-        INSERT INTO pgbench_lab.run_telemetry (run_id, second, interval_seconds, cpu_user_pct, cpu_system_pct,
-                                               cpu_iowait_pct, cpu_steal_pct, cpu_idle_pct, run_cpu_seconds,
-                                               checkpoints, buffers_checkpoint, buffers_clean, buffers_backend,
-                                               wal_records, wal_fpi, wal_bytes, wait_samples, waits,
-                                               temp_files, temp_bytes, disk_reads, disk_read_bytes,
-                                               disk_writes, disk_write_bytes, disk_busy_pct)
-        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'second')::numeric::integer, (t OPERATOR(pg_catalog.->>) 'interval_seconds')::pg_catalog.float8,
-               (t OPERATOR(pg_catalog.->>) 'cpu_user_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_system_pct')::pg_catalog.float8,
-               (t OPERATOR(pg_catalog.->>) 'cpu_iowait_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'cpu_steal_pct')::pg_catalog.float8,
-               (t OPERATOR(pg_catalog.->>) 'cpu_idle_pct')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'run_cpu_seconds')::pg_catalog.float8,
-               (t OPERATOR(pg_catalog.->>) 'checkpoints')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'buffers_checkpoint')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'buffers_clean')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'buffers_backend')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'wal_records')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'wal_fpi')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'wal_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'wait_samples')::numeric::integer,
-               t OPERATOR(pg_catalog.->) 'waits',
-               (t OPERATOR(pg_catalog.->>) 'temp_files')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'temp_bytes')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'disk_reads')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_read_bytes')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'disk_writes')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'disk_write_bytes')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'disk_busy_pct')::pg_catalog.float8
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'telemetry', '[]')) AS x(t)),
-    replication AS (
-        INSERT INTO pgbench_lab.run_replication (run_id, second, standby, client_addr, state, sync_state,
-                                                 sent_lag_bytes, write_lag_bytes, flush_lag_bytes, replay_lag_bytes,
-                                                 write_lag_ms, flush_lag_ms, replay_lag_ms)
-        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'second')::numeric::integer, t OPERATOR(pg_catalog.->>) 'standby',
-               t OPERATOR(pg_catalog.->>) 'client_addr', t OPERATOR(pg_catalog.->>) 'state', t OPERATOR(pg_catalog.->>) 'sync_state',
-               (t OPERATOR(pg_catalog.->>) 'sent_lag_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'write_lag_bytes')::numeric,
-               (t OPERATOR(pg_catalog.->>) 'flush_lag_bytes')::numeric, (t OPERATOR(pg_catalog.->>) 'replay_lag_bytes')::numeric,
-               (t OPERATOR(pg_catalog.->>) 'write_lag_ms')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'flush_lag_ms')::pg_catalog.float8,
-               (t OPERATOR(pg_catalog.->>) 'replay_lag_ms')::pg_catalog.float8
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'replication', '[]')) AS x(t)),
-    targets AS (
-        INSERT INTO pgbench_lab.run_targets (run_id, target, target_display, server_version, in_recovery, settings,
-                                             clients, clients_failed, transactions, failures, tps, latency_avg_ms,
-                                             error, scripts, system, conflicts, conflicts_by_kind, first_client,
-                                             system_note, conflicts_error)
-        SELECT d.new_id, (t OPERATOR(pg_catalog.->>) 'target')::numeric::integer, t OPERATOR(pg_catalog.->>) 'target_display',
-               t OPERATOR(pg_catalog.->>) 'server_version', (t OPERATOR(pg_catalog.->>) 'in_recovery')::pg_catalog.bool,
-               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) 'object' THEN t OPERATOR(pg_catalog.->) 'settings' END,
-               (t OPERATOR(pg_catalog.->>) 'clients')::numeric::integer, (t OPERATOR(pg_catalog.->>) 'clients_failed')::numeric::integer,
-               (t OPERATOR(pg_catalog.->>) 'transactions')::numeric::bigint, (t OPERATOR(pg_catalog.->>) 'failures')::numeric::bigint,
-               (t OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8, (t OPERATOR(pg_catalog.->>) 'latency_avg_ms')::pg_catalog.float8,
-               t OPERATOR(pg_catalog.->>) 'error',
-               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'scripts') OPERATOR(pg_catalog.=) 'array'
-                    THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(t OPERATOR(pg_catalog.->) 'scripts')) END,
-               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'system') OPERATOR(pg_catalog.=) 'object' THEN t OPERATOR(pg_catalog.->) 'system' END,
-               (t OPERATOR(pg_catalog.->>) 'conflicts')::numeric::bigint,
-               CASE WHEN pg_catalog.jsonb_typeof(t OPERATOR(pg_catalog.->) 'conflicts_by_kind') OPERATOR(pg_catalog.=) 'object'
-                    THEN t OPERATOR(pg_catalog.->) 'conflicts_by_kind' END,
-               (t OPERATOR(pg_catalog.->>) 'first_client')::numeric::integer,
-               t OPERATOR(pg_catalog.->>) 'system_note', t OPERATOR(pg_catalog.->>) 'conflicts_error'
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(d.r OPERATOR(pg_catalog.->) 'targets', '[]')) AS x(t)),
+        INSERT INTO pgbench_lab.run_progress SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'progress', r.doc OPERATOR(pg_catalog.->) 'progress')) AS x(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_progress,
+                                 x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
     latency AS (
-        INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count)
-        SELECT d.new_id, (l OPERATOR(pg_catalog.->>) 'bucket_upper_us')::pg_catalog.float8, (l OPERATOR(pg_catalog.->>) 'count')::numeric::bigint
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(d.r OPERATOR(pg_catalog.->) 'latency') AS x(l))
-    SELECT coalesce(pg_catalog.jsonb_object_agg(d.source_id, d.new_id), '{}'),
-           coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', 'run', 'source_id', d.source_id, 'id', d.new_id)
-                              ORDER BY d.n), '[]')
-      INTO ids, out_runs
-      FROM d;
-    WITH d AS MATERIALIZED (
-        SELECT a.e, a.n, (a.e OPERATOR(pg_catalog.->>) 'experiment_id')::numeric::bigint AS source_id,
-               pg_catalog.nextval('pgbench_lab.runs_run_id_seq'::pg_catalog.regclass) AS new_id
-          FROM pg_catalog.jsonb_array_elements(coalesce(doc OPERATOR(pg_catalog.->) 'experiments', '[]')) WITH ORDINALITY AS a(e, n)
-         ORDER BY a.n),
+        INSERT INTO pgbench_lab.run_latency SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'latency', r.doc OPERATOR(pg_catalog.->) 'latency')) AS x(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_latency,
+                                 x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
+    telemetry AS (
+        INSERT INTO pgbench_lab.run_telemetry SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'telemetry', r.doc OPERATOR(pg_catalog.->) 'telemetry')) AS x(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_telemetry,
+                                 x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
+    replication AS (
+        INSERT INTO pgbench_lab.run_replication SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'replication', r.doc OPERATOR(pg_catalog.->) 'replication')) AS x(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_replication,
+                                 x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v)
+    INSERT INTO pgbench_lab.run_targets SELECT v.*
+      FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'targets', r.doc OPERATOR(pg_catalog.->) 'targets')) AS x(e)
+      CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_targets,
+                             x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v;
+    WITH e AS (
+        SELECT n.e, ids OPERATOR(pg_catalog.->) 'experiment_id' OPERATOR(pg_catalog.->) (n.e OPERATOR(pg_catalog.->>) 'experiment_id') AS id
+          FROM pg_catalog.jsonb_array_elements(rows OPERATOR(pg_catalog.->) 'experiments') AS n(e)),
     experiments AS (
-        INSERT INTO pgbench_lab.experiments (experiment_id, kind, workload, label, params, started_at,
-            finished_at, status, owner, source_server, source_experiment_id, imported_at)
-        SELECT d.new_id, e OPERATOR(pg_catalog.->>) 'kind', e OPERATOR(pg_catalog.->>) 'workload', e OPERATOR(pg_catalog.->>) 'label', e OPERATOR(pg_catalog.->) 'params',
-               (e OPERATOR(pg_catalog.->>) 'started_at')::pg_catalog.timestamptz, (e OPERATOR(pg_catalog.->>) 'finished_at')::pg_catalog.timestamptz, e OPERATOR(pg_catalog.->>) 'status',
-               caller, coalesce(e OPERATOR(pg_catalog.->>) 'source_server', src),
-               coalesce((e OPERATOR(pg_catalog.->>) 'source_experiment_id')::numeric::bigint, d.source_id), pg_catalog.now()
-          FROM d),
-    links AS (
-        INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
-        SELECT d.new_id, (x OPERATOR(pg_catalog.->>) 'ordinal')::numeric::integer,
-               (ids OPERATOR(pg_catalog.->>) ((x OPERATOR(pg_catalog.->>) 'run_id')::numeric::bigint)::pg_catalog.text)::bigint,
-               (x OPERATOR(pg_catalog.->>) 'variant')::numeric::integer, (x OPERATOR(pg_catalog.->>) 'round')::numeric::integer
-          FROM d CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(d.e OPERATOR(pg_catalog.->) 'runs') AS l(x))
-    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', 'experiment', 'source_id', d.source_id,
-                                                 'id', d.new_id) ORDER BY d.n), '[]')
-      INTO out_experiments
-      FROM d;
-    RETURN out_runs OPERATOR(pg_catalog.||) out_experiments;
+        INSERT INTO pgbench_lab.experiments SELECT v.*
+          FROM e CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.experiments,
+                   e.e OPERATOR(pg_catalog.||) marks OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('experiment_id', e.id)) AS v)
+    INSERT INTO pgbench_lab.experiment_runs SELECT v.*
+      FROM e CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(e.e OPERATOR(pg_catalog.->) 'runs') AS l(x)
+      CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.experiment_runs, l.x OPERATOR(pg_catalog.||)
+                             pg_catalog.jsonb_build_object('experiment_id', e.id, 'run_id',
+                                 ids OPERATOR(pg_catalog.->) 'run_id' OPERATOR(pg_catalog.->) (l.x OPERATOR(pg_catalog.->>) 'run_id'))) AS v;
+    RETURN (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', w.kind, 'source_id', a.e OPERATOR(pg_catalog.->) w.id,
+                                                     'id', ids OPERATOR(pg_catalog.->) w.id OPERATOR(pg_catalog.->) (a.e OPERATOR(pg_catalog.->>) w.id))
+                                                ORDER BY w.o, a.n), '[]')
+              FROM (VALUES (1, 'runs', 'run', 'run_id'), (2, 'experiments', 'experiment', 'experiment_id')) AS w(o, what, kind, id)
+              CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(rows OPERATOR(pg_catalog.->) w.what) WITH ORDINALITY AS a(e, n));
 END
 $$;
-
 
 CREATE FUNCTION pgbench_lab.import(doc jsonb)
 RETURNS TABLE (kind text, source_id bigint, id bigint)
