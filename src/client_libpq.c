@@ -408,28 +408,23 @@ read_target_clients(ArrayType *arr, RunShared *p)
 }
 
 /*
- * Read via and target, the first two arguments of the tail of start() and
- * run() (runner.h), into *p.  Also refuses what dblink would refuse, before
- * anything starts.
+ * Read via, target, targets and target_clients of a run's options into
+ * *p.  Also refuses what dblink would refuse, before anything starts.
  */
 void
-LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
+LibpqReadArgs(const RunSpec *spec, RunShared *p)
 {
-	int			via_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VIA);
-	int			target_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET);
-	int			targets_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGETS);
-	int			tc_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_TARGET_CLIENTS);
-	bool		tc_given = tc_arg >= 0 && !PG_ARGISNULL(tc_arg);
+	bool		target_given = !RunSpecIsNull(spec, RUN_OPT_TARGET);
+	bool		targets_given = !RunSpecIsNull(spec, RUN_OPT_TARGETS);
+	bool		tc_given = !RunSpecIsNull(spec, RUN_OPT_TARGET_CLIENTS);
 	char	   *via;
 
-	if (via_arg < 0 || target_arg < 0)
-		elog(ERROR, "pgbench_lab: a run's declaration lacks via and target");
-	if (PG_ARGISNULL(via_arg))
+	if (RunSpecIsNull(spec, RUN_OPT_VIA))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("via must not be NULL"),
 				 errhint("Valid values are spi, libpq and libpq-connect.")));
-	via = text_to_cstring(PG_GETARG_TEXT_PP(via_arg));
+	via = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_VIA));
 	if (strcmp(via, "spi") == 0)
 		p->via = RUN_VIA_SPI;
 	else if (strcmp(via, "libpq") == 0)
@@ -443,12 +438,12 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 				 errhint("Valid values are spi, libpq and libpq-connect.")));
 	if (p->via == RUN_VIA_SPI)
 	{
-		if (!PG_ARGISNULL(target_arg))
+		if (target_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("target needs via libpq or libpq-connect"),
 					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
-		if (targets_arg >= 0 && !PG_ARGISNULL(targets_arg))
+		if (targets_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("targets needs via libpq or libpq-connect"),
@@ -461,28 +456,28 @@ LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p)
 					 errhint("target_clients says how many clients each element of targets takes.")));
 		return;
 	}
-	if (tc_given && (targets_arg < 0 || PG_ARGISNULL(targets_arg)))
+	if (tc_given && !targets_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("target_clients needs targets"),
 				 errhint("target_clients says how many clients each element of targets takes.")));
-	if (targets_arg >= 0 && !PG_ARGISNULL(targets_arg))
+	if (targets_given)
 	{
-		if (!PG_ARGISNULL(target_arg))
+		if (target_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("give target or targets, not both"),
 					 errhint("targets => ARRAY[...] lists every server of the run; "
 							 "target => names one.")));
-		read_targets(PG_GETARG_ARRAYTYPE_P(targets_arg), p);
+		read_targets(DatumGetArrayTypeP(RunSpecDatum(spec, RUN_OPT_TARGETS)), p);
 		if (tc_given)
-			read_target_clients(PG_GETARG_ARRAYTYPE_P(tc_arg), p);
+			read_target_clients(DatumGetArrayTypeP(RunSpecDatum(spec, RUN_OPT_TARGET_CLIENTS)), p);
 	}
-	else if (PG_ARGISNULL(target_arg))
+	else if (!target_given)
 		local_conninfo(p);
 	else
 	{
-		LibpqTargetConninfo(&p->target[0], text_to_cstring(PG_GETARG_TEXT_PP(target_arg)), "target");
+		LibpqTargetConninfo(&p->target[0], TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_TARGET)), "target");
 		p->ntargets = 1;
 	}
 }

@@ -28,6 +28,7 @@
 #include "utils/memutils.h"
 
 #include "client_mux.h"
+#include "script_run.h"
 
 static MuxConn *mux_current;	/* whose script step runs (LibpqScriptSend) */
 
@@ -81,6 +82,17 @@ LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int npar
 	if (prepared == NULL)
 	{
 		sent(c, PQsendQuery(c->conn, sql), NEXT_SCRIPT);
+		return;
+	}
+	/* query_mode simple and extended: nothing prepared on the connection */
+	if (run->query_mode == RUN_QUERY_SIMPLE)
+	{
+		sent(c, PQsendQuery(c->conn, ScriptInlineParams(sql, nparams, values)), NEXT_SCRIPT);
+		return;
+	}
+	if (run->query_mode == RUN_QUERY_EXTENDED)
+	{
+		sent(c, PQsendQueryParams(c->conn, sql, nparams, NULL, values, NULL, NULL, 0), NEXT_SCRIPT);
 		return;
 	}
 	snprintf(c->name, sizeof(c->name), "S_%d", id);

@@ -56,6 +56,7 @@
 #include "experiment.h"
 #include "pgbench_lab.h"
 #include "script_run.h"
+#include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
 
@@ -65,24 +66,6 @@ PG_FUNCTION_INFO_V1(pgbench_lab_compare_settings);
 PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
 
 #define PGBL_EXPERIMENT_MAX_ARGS 32
-
-/*
- * run()'s arguments that a step may give, in RunnerArg order (start()'s:
- * the checks of ExperimentCheckSteps() see them laid out as start() has them).
- */
-static const struct
-{
-	const char *name;
-	Oid			type;
-}			run_args[RUNNER_NARGS_START] = {
-	{"workload", TEXTOID}, {"clients", INT4OID}, {"duration", INTERVALOID},
-	{"transactions", INT8OID}, {"label", TEXTOID}, {"settings", JSONBOID},
-	{"max_tries", INT4OID}, {"random_seed", INT8OID}, {"via", TEXTOID},
-	{"target", TEXTOID}, {"rate", FLOAT8OID}, {"latency_limit", INTERVALOID},
-	{"script", TEXTOID}, {"scripts", TEXTARRAYOID}, {"variables", JSONBOID},
-	{"sample_rate", FLOAT8OID}, {"threads", INT4OID}, {"targets", TEXTARRAYOID},
-	{"target_clients", INT4ARRAYOID}
-};
 
 static FunctionName
 function_name(Oid fn)
@@ -222,18 +205,12 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->name = SPI_getvalue(row, desc, 3);
 	s->about = SPI_getvalue(row, desc, 4);
 	s->step = datumCopy(SPI_getbinval(row, desc, 5, &isnull), false, -1);
-	/* a plan's steps give every argument of run() (start()'s) */
-	for (int a = 0; a < RUNNER_NARGS_STEP; a++)
-	{
-		d = SPI_getbinval(row, desc, 6 + a, &s->args[a].isnull);
-
-		s->args[a].value = s->args[a].isnull ? (Datum) 0
-			: datumCopy(d, TupleDescAttr(desc, 5 + a)->attbyval, TupleDescAttr(desc, 5 + a)->attlen);
-	}
-	d = SPI_getbinval(row, desc, 7 + RUNNER_NARGS_STEP, &isnull);
+	d = SPI_getbinval(row, desc, 6, &isnull);
+	s->run = isnull ? NULL : DatumGetJsonbPCopy(d);
+	d = SPI_getbinval(row, desc, 8, &isnull);
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
-	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 8 + RUNNER_NARGS_STEP, &isnull));
-	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 9 + RUNNER_NARGS_STEP, &isnull));
+	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 9, &isnull));
+	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 10, &isnull));
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
@@ -249,26 +226,13 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 	if (SPI_execute_with_args("SELECT (s.v OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4, "
 							  "(s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4, "
 							  "s.v OPERATOR(pg_catalog.->>) 'name', s.v OPERATOR(pg_catalog.->>) 'about', s.v, "
-							  "r.workload, r.clients, r.duration, r.transactions, r.label, r.settings, "
-							  "r.max_tries, r.random_seed, r.via, r.target, r.rate, r.latency_limit, "
-							  "r.script, r.scripts, r.variables, r.sample_rate, r.threads, r.targets, r.target_clients, "
+							  "s.v OPERATOR(pg_catalog.->) 'run', "
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
 							  "s.v OPERATOR(pg_catalog.->) 'system', "
 							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
 							  "s.v OPERATOR(pg_catalog.?) 'prepare' "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
-							  "WITH ORDINALITY AS s(v, i), "
-							  "pg_catalog.jsonb_to_record(s.v OPERATOR(pg_catalog.->) 'run') AS r("
-							  "workload pg_catalog.text, clients pg_catalog.int4, "
-							  "duration pg_catalog.interval, transactions pg_catalog.int8, "
-							  "label pg_catalog.text, settings pg_catalog.jsonb, "
-							  "max_tries pg_catalog.int4, random_seed pg_catalog.int8, "
-							  "via pg_catalog.text, target pg_catalog.text, "
-							  "rate pg_catalog.float8, latency_limit pg_catalog.interval, "
-							  "script pg_catalog.text, scripts pg_catalog.text[], "
-							  "variables pg_catalog.jsonb, sample_rate pg_catalog.float8, "
-							  "threads pg_catalog.int4, targets pg_catalog.text[], "
-							  "target_clients pg_catalog.int4[]) ORDER BY s.i",
+							  "WITH ORDINALITY AS s(v, i) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);
@@ -284,8 +248,7 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 	MemoryContextSwitchTo(old);
 	/* the plan's flag, repeated on every step's row */
 	p.stop_on_failure = p.nsteps > 0 &&
-		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-								   6 + RUNNER_NARGS_STEP, &isnull));
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 7, &isnull));
 	/* the reload-level settings any step changes; the restart-level ones */
 	if (SPI_execute_with_args("SELECT ARRAY(SELECT pg_catalog.jsonb_array_elements_text("
 							  "COALESCE($1 OPERATOR(pg_catalog.->) 'system_names', '[]'))), "
@@ -308,19 +271,18 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 	return p;
 }
 
-/* A step's run label: its own, else "<kind> <experiment>: <step name>". */
-static NullableDatum
-step_label(const ExperimentKind *kind, const ExperimentStep *s, int64 experiment_id)
+/*
+ * A step's run options: its "run" object, labelled, when it gives no
+ * label, "<kind> <experiment>: <step name>".
+ */
+static void
+step_spec(const ExperimentKind *kind, const ExperimentStep *s, int64 experiment_id, RunSpec *spec)
 {
-	NullableDatum label = s->args[RUNNER_ARG_LABEL];
-
-	if (label.isnull && s->name != NULL)
-	{
-		label.value = CStringGetTextDatum(psprintf("%s " INT64_FORMAT ": %s",
-												   kind->kind, experiment_id, s->name));
-		label.isnull = false;
-	}
-	return label;
+	RunSpecFromJsonb(s->run, spec);
+	if (RunSpecIsNull(spec, RUN_OPT_LABEL) && s->name != NULL)
+		RunSpecSet(spec, RUN_OPT_LABEL,
+				   CStringGetTextDatum(psprintf("%s " INT64_FORMAT ": %s",
+												kind->kind, experiment_id, s->name)), false);
 }
 
 typedef struct CheckContext
@@ -352,28 +314,19 @@ ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan)
 	for (int i = 0; i < plan->nsteps; i++)
 	{
 		const ExperimentStep *s = &plan->steps[i];
-
-		LOCAL_FCINFO(args, RUNNER_NARGS_START);
+		RunSpec		spec;
 
 		CHECK_FOR_INTERRUPTS();
 		c.about = s->about;
-		InitFunctionCallInfoData(*args, NULL, RUNNER_NARGS_START, InvalidOid, NULL, NULL);
-		for (int a = 0; a < RUNNER_NARGS_START; a++)
-			args->args[a] = s->args[a];
-		/* run()'s defaults, where they matter to the checks */
-		if (args->args[RUNNER_ARG_MAX_TRIES].isnull)
-			args->args[RUNNER_ARG_MAX_TRIES] = (NullableDatum) {Int32GetDatum(1), false};
-		if (args->args[RUNNER_ARG_VIA].isnull)
-			args->args[RUNNER_ARG_VIA] = (NullableDatum) {CStringGetTextDatum("spi"), false};
-		args->args[RUNNER_ARG_LABEL] = step_label(kind, s, PG_INT64_MAX);
+		step_spec(kind, s, PG_INT64_MAX, &spec);
 		/* the settings first: a refused one means the step cannot run at all */
 		SettingsCheckSystem(s->system, &any_system);
-		if (!args->args[RUNNER_ARG_SETTINGS].isnull)
-			SettingsCheckSession(DatumGetJsonbP(args->args[RUNNER_ARG_SETTINGS].value));
+		if (!RunSpecIsNull(&spec, RUN_OPT_SETTINGS))
+			SettingsCheckSession(DatumGetJsonbP(RunSpecDatum(&spec, RUN_OPT_SETTINGS)));
 		ScriptSetupChecking = true;
 		PG_TRY();
 		{
-			(void) RunnerPrepare(args, RUNNER_TAIL_START);
+			(void) RunnerPrepare(&spec);
 		}
 		PG_FINALLY();
 		{
@@ -448,54 +401,33 @@ relative_rate(const ExperimentStep *s, int64 experiment_id)
 }
 
 /*
- * The step's CALL of run(), non-atomic (run() commits before it waits),
- * with the step's arguments as parameters, never spelled into the text (a
- * target's password must not show in an error's context).  Returns the run
- * id; with stop_on_failure, a run that did not finish is an error.
+ * The step's run, launched and waited for as run() does (it commits before
+ * it waits).  Returns the run id; with stop_on_failure, a run that did not
+ * finish is an error.
  */
 static int64
 run_step(const ExperimentKind *kind, const ExperimentPlan *plan, const ExperimentStep *s, int64 experiment_id)
 {
-	SPIExecuteOptions opts;
-	StringInfoData named;
-	NullableDatum label = step_label(kind, s, experiment_id);
+	RunSpec		spec;
 	NullableDatum relative = relative_rate(s, experiment_id);
-	int			n = 0;
-	bool		isnull;
+	Oid			type = INT8OID;
+	Datum		id;
 	int64		run_id;
 	char	   *status;
 
-	memset(&opts, 0, sizeof(opts));
-	opts.allow_nonatomic = true;
-	opts.params = makeParamList(RUNNER_NARGS_START);
-	initStringInfo(&named);
-	for (int a = 0; a < RUNNER_NARGS_START; a++)
-	{
-		NullableDatum v = a == RUNNER_ARG_LABEL ? label : s->args[a];
-
-		if (a == RUNNER_ARG_RATE && !relative.isnull)
-			v = relative;
-		if (v.isnull)
-			continue;
-		opts.params->params[n].value = v.value;
-		opts.params->params[n].isnull = false;
-		opts.params->params[n].pflags = PARAM_FLAG_CONST;
-		opts.params->params[n].ptype = run_args[a].type;
-		appendStringInfo(&named, "%s%s => $%d", n > 0 ? ", " : "", run_args[a].name, n + 1);
-		n++;
-	}
-	opts.params->numParams = n;
-	if (SPI_execute_extended(psprintf("CALL pgbench_lab.run(%s)", named.data), &opts) < 0 ||
-		SPI_tuptable == NULL || SPI_processed != 1)
-		elog(ERROR, "CALL pgbench_lab.run() returned no row");
-	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-										 SPI_fnumber(SPI_tuptable->tupdesc, "run_id"), &isnull));
-	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-						  SPI_fnumber(SPI_tuptable->tupdesc, "status"));
+	step_spec(kind, s, experiment_id, &spec);
+	if (!relative.isnull)
+		RunSpecSet(&spec, RUN_OPT_RATE, relative.value, false);
+	run_id = RunnerRun(&spec);
+	id = Int64GetDatum(run_id);
+	if (SPI_execute_with_args("SELECT r.status, r.error FROM pgbench_lab.runs r "
+							  "WHERE r.run_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &id, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "run " INT64_FORMAT " has no row", run_id);
+	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	if (plan->stop_on_failure && strcmp(status, "done") != 0)
 	{
-		char	   *error = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-										 SPI_fnumber(SPI_tuptable->tupdesc, "error"));
+		char	   *error = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
 
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -508,31 +440,120 @@ run_step(const ExperimentKind *kind, const ExperimentPlan *plan, const Experimen
 	return run_id;
 }
 
+/*
+ * A write of the experiment's record: one of the writers of 72_record.sql,
+ * called by name as the extension's owner on behalf of the role running
+ * the experiment (the first argument, which the writer checks).
+ */
+typedef struct RecordCall
+{
+	const char *sql;
+	int			nargs;
+	Oid			types[5];
+	Datum		values[5];
+	char		nulls[5];
+	Datum		result;			/* by value: bigint, integer; text: copied */
+	bool		isnull;
+} RecordCall;
+
+static void
+record_as_owner(void *arg)
+{
+	RecordCall *c = (RecordCall *) arg;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args(c->sql, c->nargs, c->types, c->values, c->nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "pgbench_lab: no row from \"%s\"", c->sql);
+	c->result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &c->isnull);
+	if (!c->isnull)
+		c->result = SPI_datumTransfer(c->result, TupleDescAttr(SPI_tuptable->tupdesc, 0)->attbyval,
+									  TupleDescAttr(SPI_tuptable->tupdesc, 0)->attlen);
+	SPI_finish();
+}
+
+/*
+ * An install script older than these writers (0.2's, served until ALTER
+ * EXTENSION UPDATE) records through its own SQL functions, which go
+ * through record() as that version's record_as() expects.
+ */
+static bool
+has_writers(void)
+{
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab_internal.experiment_begin_as("
+					"pg_catalog.regrole, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb)') "
+					"IS NOT NULL", true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not look up pgbench_lab_internal.experiment_begin_as");
+	return strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") == 0;
+}
+
+/* The older writers: the same arguments but the caller, as the caller. */
+static Datum
+write_record_old(RecordCall *c, const char *sql)
+{
+	bool		isnull;
+
+	if (SPI_execute_with_args(sql, c->nargs, c->types, c->values, c->nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "pgbench_lab: no row from \"%s\"", sql);
+	return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+}
+
+static Datum
+write_record(RecordCall *c)
+{
+	/* the caller first, noted before becoming the owner */
+	memmove(&c->types[1], &c->types[0], sizeof(Oid) * c->nargs);
+	memmove(&c->values[1], &c->values[0], sizeof(Datum) * c->nargs);
+	memmove(&c->nulls[1], &c->nulls[0], c->nargs);
+	c->types[0] = OIDOID;
+	c->values[0] = ObjectIdGetDatum(GetUserId());
+	c->nulls[0] = ' ';
+	c->nargs++;
+	SecureAsOwner(record_as_owner, c);
+	return c->result;
+}
+
 /* Record the experiment; its id. */
 static int64
 begin_experiment(const ExperimentKind *kind, const ExperimentPlan *plan)
 {
-	Oid			types[2] = {TEXTOID, JSONBOID};
-	Datum		values[2] = {CStringGetTextDatum(kind->kind), plan->plan};
+	Oid			types[1] = {JSONBOID};
 	bool		isnull;
+	RecordCall	c = {"SELECT pgbench_lab_internal.experiment_begin_as($1::pg_catalog.regrole, $2, $3, $4, $5)",
+	4, {TEXTOID, TEXTOID, TEXTOID, JSONBOID}, {0}, "    "};
 
-	return DatumGetInt64(select_value("SELECT pgbench_lab_internal.experiment_begin($1, "
-									  "$2 OPERATOR(pg_catalog.->>) 'workload', "
-									  "$2 OPERATOR(pg_catalog.->>) 'label', "
-									  "COALESCE($2 OPERATOR(pg_catalog.->) 'params', '{}'))",
-									  2, types, values, &isnull));
+	/* the plan's workload, label and parameters */
+	if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.->>) 'workload', "
+							  "$1 OPERATOR(pg_catalog.->>) 'label', "
+							  "COALESCE($1 OPERATOR(pg_catalog.->) 'params', '{}')",
+							  1, types, (Datum *) &plan->plan, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read an experiment's plan");
+	c.values[0] = CStringGetTextDatum(kind->kind);
+	for (int i = 1; i < 4; i++)
+	{
+		c.values[i] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i, &isnull);
+		c.nulls[i] = isnull ? 'n' : ' ';
+	}
+	if (!has_writers())
+		return DatumGetInt64(write_record_old(&c, "SELECT pgbench_lab_internal.experiment_begin($1, $2, $3, $4)"));
+	return DatumGetInt64(write_record(&c));
 }
 
 static void
 link_run(int64 experiment_id, const ExperimentStep *s, int64 run_id)
 {
-	Oid			types[4] = {INT8OID, INT8OID, INT4OID, INT4OID};
-	Datum		values[4] = {Int64GetDatum(experiment_id), Int64GetDatum(run_id),
-	Int32GetDatum(s->variant), Int32GetDatum(s->round)};
-	bool		isnull;
+	RecordCall	c = {"SELECT pgbench_lab_internal.experiment_add_as($1::pg_catalog.regrole, $2, $3, $4, $5)",
+		4, {INT8OID, INT8OID, INT4OID, INT4OID},
+	{Int64GetDatum(experiment_id), Int64GetDatum(run_id), Int32GetDatum(s->variant), Int32GetDatum(s->round)},
+	"    "};
 
-	(void) select_value("SELECT pgbench_lab_internal.experiment_add($1, $2, $3, $4)",
-						4, types, values, &isnull);
+	if (!has_writers())
+		(void) write_record_old(&c, "SELECT pgbench_lab_internal.experiment_add($1, $2, $3, $4)");
+	else
+		(void) write_record(&c);
 }
 
 /*
@@ -642,11 +663,13 @@ ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan, int64
 void
 ExperimentEnd(int64 experiment_id)
 {
-	Oid			type = INT8OID;
-	Datum		id = Int64GetDatum(experiment_id);
-	bool		isnull;
+	RecordCall	c = {"SELECT pgbench_lab_internal.experiment_end_as($1::pg_catalog.regrole, $2)",
+	1, {INT8OID}, {Int64GetDatum(experiment_id)}, " "};
 
-	(void) select_value("SELECT pgbench_lab_internal.experiment_end($1)", 1, &type, &id, &isnull);
+	if (!has_writers())
+		(void) write_record_old(&c, "SELECT pgbench_lab_internal.experiment_end($1)");
+	else
+		(void) write_record(&c);
 }
 
 /*

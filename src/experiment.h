@@ -48,7 +48,7 @@ typedef struct ExperimentStep
 	Jsonb	   *system;			/* reload-level settings, or NULL */
 	int32		phase;			/* two-phase plans: 1 or 2; else 0 */
 	bool		prepare;		/* has a "prepare": the kind's preparation runs */
-	NullableDatum args[RUNNER_NARGS_START];
+	Jsonb	   *run;			/* its run's options (RunSpecFromJsonb), or NULL */
 } ExperimentStep;
 
 typedef struct ExperimentPlan

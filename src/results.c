@@ -98,6 +98,25 @@ record_rate_asked(RunShared *run)
 		 "WHERE run_id OPERATOR(pg_catalog.=) $1", 3, types, v, nulls, SPI_OK_UPDATE);
 }
 
+/*
+ * The query_mode given (NULL, prepared, is not written: an install script
+ * older than the option has no such column).
+ */
+static void
+record_query_mode(RunShared *run)
+{
+	static const char *const names[] = {"prepared", "simple", "extended"};
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		v[2];
+
+	if (!run->query_mode_given)
+		return;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = CStringGetTextDatum(names[run->query_mode]);
+	exec("UPDATE pgbench_lab.runs SET query_mode = $2 WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 2, types, v, NULL, SPI_OK_UPDATE);
+}
+
 /* Insert the run row (committed at once) and note the server's counters. */
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
@@ -139,6 +158,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	run->run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											  SPI_tuptable->tupdesc, 1, &isnull));
 	record_rate_asked(run);
+	record_query_mode(run);
 	ScriptSetupRecord(run, false);
 	SamplesRecord(run, false);
 

@@ -1,20 +1,20 @@
 /*-------------------------------------------------------------------------
  *
  * results_record.c
- *		pgbench_lab.record(): the one door through which experiments and
- *		imports write results.
+ *		pgbench_lab_internal.record(): the door through which imports
+ *		write results.
  *
  * Reports, comparisons, plots and exports are plain SQL (sql/code/): they
  * only read tables under row-level security.  Writing
  * is different: the result tables belong to the extension's owner and no
- * user may write them directly, yet the rows a user's sweep or import makes
- * must be owned by that user.  A SECURITY DEFINER function cannot tell who
- * called it, and the procedures that run experiments cannot be SECURITY
- * DEFINER because they commit between runs.  So this C function notes the
+ * user may write them directly, yet the rows a user's import makes must be
+ * owned by that user.  A SECURITY DEFINER function cannot tell who called
+ * it.  So this C function notes the
  * calling role, becomes the extension's owner (SecureAsOwner, as a SECURITY
  * DEFINER function with a safe search_path would) and hands both to
  * record_as(), which is not executable by PUBLIC and checks that the caller
- * may do what it asks.  record_as() is looked up in record()'s own schema:
+ * may do what it asks.  (Experiments write the same way from their driver,
+ * experiment.c, through a writer per step of their life.)  record_as() is looked up in record()'s own schema:
  * pgbench_lab_internal since version 0.2, pgbench_lab in 0.1, whose
  * install script this library still serves until ALTER EXTENSION UPDATE.
  *
@@ -78,7 +78,7 @@ pgbench_lab_record(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("action must not be null"),
-				 errhint("Valid actions are experiment_begin, experiment_add, experiment_end and import.")));
+				 errhint("The only action is import; experiments record themselves.")));
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

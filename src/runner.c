@@ -241,19 +241,14 @@ parse_settings(Jsonb *settings, RunShared *run)
 
 /*
  * rate, latency_limit and sample_rate (pgbench -R, -L and
- * --sampling-rate), when the declaration has them: the rate is the whole
- * run's, shared by its clients.
+ * --sampling-rate): the rate is the whole run's, shared by its clients.
  */
 static void
-read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
+read_rate_args(const RunSpec *spec, RunShared *p)
 {
-	int			rate_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_RATE);
-	int			limit_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_LATENCY_LIMIT);
-	int			sample_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SAMPLE_RATE);
-
-	if (rate_arg >= 0 && !PG_ARGISNULL(rate_arg))
+	if (!RunSpecIsNull(spec, RUN_OPT_RATE))
 	{
-		p->rate = PG_GETARG_FLOAT8(rate_arg);
+		p->rate = DatumGetFloat8(RunSpecDatum(spec, RUN_OPT_RATE));
 		/* written so that NaN fails too */
 		if (!(p->rate > 0 && p->rate <= PGBL_RATE_MAX))
 			ereport(ERROR,
@@ -264,9 +259,9 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 							 "of the whole run, shared by its clients (as pgbench -R), or NULL for "
 							 "no rate.", PGBL_RATE_MAX)));
 	}
-	if (limit_arg >= 0 && !PG_ARGISNULL(limit_arg))
+	if (!RunSpecIsNull(spec, RUN_OPT_LATENCY_LIMIT))
 	{
-		Interval   *iv = PG_GETARG_INTERVAL_P(limit_arg);
+		Interval   *iv = DatumGetIntervalP(RunSpecDatum(spec, RUN_OPT_LATENCY_LIMIT));
 		double		secs = (double) iv->time / USECS_PER_SEC + (double) iv->day * SECS_PER_DAY +
 			(double) iv->month * DAYS_PER_MONTH * SECS_PER_DAY;
 
@@ -278,9 +273,9 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
 							 "'10 ms' (as pgbench -L), or NULL for no limit.")));
 		p->latency_limit_ns = (int64) (secs * 1e9);
 	}
-	if (sample_arg >= 0 && !PG_ARGISNULL(sample_arg))
+	if (!RunSpecIsNull(spec, RUN_OPT_SAMPLE_RATE))
 	{
-		p->sample_rate = PG_GETARG_FLOAT8(sample_arg);
+		p->sample_rate = DatumGetFloat8(RunSpecDatum(spec, RUN_OPT_SAMPLE_RATE));
 		if (!(p->sample_rate >= 0 && p->sample_rate <= 1))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -297,26 +292,53 @@ read_rate_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
  * never more than the clients.
  */
 static void
-read_threads(FunctionCallInfo fcinfo, int tail, RunShared *p)
+read_threads(const RunSpec *spec, RunShared *p)
 {
-	int			arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_THREADS);
 	int			cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
 
 	p->threads = Min(Max(cpus, 1), p->clients);
-	if (arg < 0 || PG_ARGISNULL(arg))
+	if (RunSpecIsNull(spec, RUN_OPT_THREADS))
 		return;
 	if (p->via == RUN_VIA_SPI)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("threads needs via libpq or libpq-connect"),
 				 errhint("In-server runs (via spi) have one worker per client; leave threads NULL.")));
-	p->threads = PG_GETARG_INT32(arg);
+	p->threads = DatumGetInt32(RunSpecDatum(spec, RUN_OPT_THREADS));
 	if (p->threads < 1 || p->threads > p->clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("threads must be from 1 to the clients (%d), not %d", p->clients, p->threads),
 				 errhint("Each thread is a worker driving its share of the clients' connections, "
 						 "as pgbench -j; NULL gives as many as the CPUs, at most the clients.")));
+}
+
+/*
+ * query_mode (pgbench -M): how a script's statements go to the server.
+ * NULL is prepared, as runs were made before the option came.
+ */
+static void
+read_query_mode(const RunSpec *spec, RunShared *p)
+{
+	static const char *const names[] = {"prepared", "simple", "extended"};
+	char	   *mode;
+
+	p->query_mode = RUN_QUERY_PREPARED;
+	if (RunSpecIsNull(spec, RUN_OPT_QUERY_MODE))
+		return;
+	mode = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_QUERY_MODE));
+	for (int m = 0; m < lengthof(names); m++)
+		if (strcmp(mode, names[m]) == 0)
+		{
+			p->query_mode = (RunQueryMode) m;
+			p->query_mode_given = true;
+			return;
+		}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown query_mode \"%s\"", mode),
+			 errhint("Valid values are simple, extended and prepared (pgbench -M), "
+					 "or NULL for prepared statements.")));
 }
 
 /*
@@ -347,66 +369,69 @@ check_descriptors(const RunShared *p)
 						 "the open-file limit of the server (ulimit -n) and restart it.")));
 }
 
-/*
- * Validate the arguments shared by start() and run() into *p; the tail of
- * fcinfo's arguments starts at "tail" (runner.h).
- */
+/* Validate a run's options into *p. */
 static void
-read_args(FunctionCallInfo fcinfo, int tail, RunShared *p)
+read_args(const RunSpec *spec, RunShared *p)
 {
-	int			script_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPT);
-	int			scripts_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPTS);
-
 	/* what runs comes first: a NULL workload with no scripts says nothing */
-	if (PG_ARGISNULL(RUNNER_ARG_WORKLOAD) &&
-		(script_arg < 0 || PG_ARGISNULL(script_arg)) && (scripts_arg < 0 || PG_ARGISNULL(scripts_arg)))
+	if (RunSpecIsNull(spec, RUN_OPT_WORKLOAD) &&
+		RunSpecIsNull(spec, RUN_OPT_SCRIPT) && RunSpecIsNull(spec, RUN_OPT_SCRIPTS))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("workload must not be NULL"),
 						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
 								"or give pgbench scripts with script => or scripts =>.")));
 	LimitsCheck();
-	if (PG_ARGISNULL(RUNNER_ARG_CLIENTS) || PG_GETARG_INT32(RUNNER_ARG_CLIENTS) < 1)
+	if (RunSpecIsNull(spec, RUN_OPT_CLIENTS) || DatumGetInt32(RunSpecDatum(spec, RUN_OPT_CLIENTS)) < 1)
 		refuse("clients must be at least 1", NULL);
-	p->clients = PG_GETARG_INT32(RUNNER_ARG_CLIENTS);
+	p->clients = DatumGetInt32(RunSpecDatum(spec, RUN_OPT_CLIENTS));
 	if (p->clients > pgbl_max_clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%d clients is above the limit of %d", p->clients, pgbl_max_clients),
 				 errhint("A superuser can raise pgbench_lab.max_clients.")));
-	if (!PG_ARGISNULL(RUNNER_ARG_TRANSACTIONS))
+	if (!RunSpecIsNull(spec, RUN_OPT_TRANSACTIONS))
 	{
-		p->transactions = PG_GETARG_INT64(RUNNER_ARG_TRANSACTIONS);
+		p->transactions = DatumGetInt64(RunSpecDatum(spec, RUN_OPT_TRANSACTIONS));
 		if (p->transactions < 1)
 			refuse("transactions must be at least 1",
 				   "It counts transactions per client, as pgbench -t does.");
 		p->duration_ms = 0;
 	}
-	else if (PG_ARGISNULL(RUNNER_ARG_DURATION))
+	else if (RunSpecIsNull(spec, RUN_OPT_DURATION))
 		refuse("either duration or transactions must be given", NULL);
 	else
-		p->duration_ms = duration_ms(PG_GETARG_INTERVAL_P(RUNNER_ARG_DURATION));
-	if (!PG_ARGISNULL(RUNNER_ARG_LABEL))
+		p->duration_ms = duration_ms(DatumGetIntervalP(RunSpecDatum(spec, RUN_OPT_DURATION)));
+	if (!RunSpecIsNull(spec, RUN_OPT_LABEL))
 	{
-		char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_LABEL));
+		char	   *label = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_LABEL));
 
 		if (strlen(label) >= PGBL_LABEL_MAX)
 			ereport(ERROR, (errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
 							errmsg("label is longer than %d bytes", PGBL_LABEL_MAX - 1)));
 		strlcpy(p->label, label, PGBL_LABEL_MAX);
 	}
-	p->max_tries = PG_ARGISNULL(RUNNER_ARG_MAX_TRIES) ? -1 : PG_GETARG_INT32(RUNNER_ARG_MAX_TRIES);
+	p->max_tries = RunSpecIsNull(spec, RUN_OPT_MAX_TRIES) ? -1
+		: DatumGetInt32(RunSpecDatum(spec, RUN_OPT_MAX_TRIES));
 	if (p->max_tries < 0 || (p->max_tries == 0 && p->transactions > 0))
 		refuse("max_tries must be at least 1 (or 0, for unlimited, in a timed run)", NULL);
-	p->seed_given = !PG_ARGISNULL(RUNNER_ARG_SEED);
-	p->seed = p->seed_given ? (uint64) PG_GETARG_INT64(RUNNER_ARG_SEED) : 0;
-	LibpqReadArgs(fcinfo, tail, p); /* via and target */
-	read_threads(fcinfo, tail, p);
+	p->seed_given = !RunSpecIsNull(spec, RUN_OPT_RANDOM_SEED);
+	p->seed = p->seed_given ? (uint64) DatumGetInt64(RunSpecDatum(spec, RUN_OPT_RANDOM_SEED)) : 0;
+	LibpqReadArgs(spec, p);		/* via and target */
+	read_threads(spec, p);
 	check_descriptors(p);
-	read_rate_args(fcinfo, tail, p);
-	p->script_area_size = ScriptSetupRead(fcinfo, tail, p, &p->script_local);
+	read_rate_args(spec, p);
+	read_query_mode(spec, p);
+	p->script_area_size = ScriptSetupRead(spec, p, &p->script_local);
 	if (p->script_area_size > 0)
 		return;
-	p->wl.kind = WorkloadParse(text_to_cstring(PG_GETARG_TEXT_PP(RUNNER_ARG_WORKLOAD)));
+	if (p->query_mode != RUN_QUERY_PREPARED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the built-in workloads run with query_mode prepared only"),
+				 errhint("Run the built-in script as a script, as scripts => '{%s}', "
+						 "to send it in another query_mode.",
+						 TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)))));
+	p->wl.kind = WorkloadParse(TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)));
 	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
 }
 
@@ -538,19 +563,19 @@ pgbench_lab_worker_slots_free(PG_FUNCTION_ARGS)
 }
 
 /*
- * Everything start() and run() check before anything starts; fcinfo holds
- * start()'s or run()'s arguments, their tail starting at "tail".  Returns
- * the filled parameters, in palloc'd memory, to copy into shared memory.
- * The experiments call it to check all their runs before the first.
+ * Everything start() and run() check before anything starts, of a run's
+ * options.  Returns the filled parameters, in palloc'd memory, to copy into
+ * shared memory.  The experiments call it to check all their runs before
+ * the first.
  */
 RunShared *
-RunnerPrepare(FunctionCallInfo fcinfo, int tail)
+RunnerPrepare(const RunSpec *spec)
 {
 	RunShared  *p = palloc0(sizeof(RunShared));
-	Jsonb	   *settings = PG_ARGISNULL(RUNNER_ARG_SETTINGS) ? NULL
-		: PG_GETARG_JSONB_P(RUNNER_ARG_SETTINGS);
+	Jsonb	   *settings = RunSpecIsNull(spec, RUN_OPT_SETTINGS) ? NULL
+		: DatumGetJsonbP(RunSpecDatum(spec, RUN_OPT_SETTINGS));
 
-	read_args(fcinfo, tail, p);
+	read_args(spec, p);
 	RunnerReapOrphans();
 	if (settings != NULL)
 		parse_settings(settings, p);
@@ -668,9 +693,9 @@ wait_started(RunShared *run, BackgroundWorkerHandle *coordinator)
 
 /* Launch a run and return once its row is committed and clients are ready. */
 RunShared *
-RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp)
+RunnerLaunch(const RunSpec *spec, dsm_segment **segp)
 {
-	RunShared  *p = RunnerPrepare(fcinfo, tail);
+	RunShared  *p = RunnerPrepare(spec);
 	RunShared  *run = create_shared(p, segp);
 	BackgroundWorkerHandle *coordinator;
 
@@ -696,8 +721,13 @@ Datum
 pgbench_lab_start(PG_FUNCTION_ARGS)
 {
 	dsm_segment *seg;
-	RunShared  *run = RunnerLaunch(fcinfo, RUNNER_TAIL_START, &seg);
-	int64		run_id = run->run_id;
+	RunSpec		spec;
+	RunShared  *run;
+	int64		run_id;
+
+	RunSpecFromCall(fcinfo, RUNNER_TAIL_START, &spec);
+	run = RunnerLaunch(&spec, &seg);
+	run_id = run->run_id;
 
 	dsm_detach(seg);
 	PG_RETURN_INT64(run_id);

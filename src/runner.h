@@ -23,6 +23,7 @@
 #include "storage/dsm.h"
 #include "utils/timestamp.h"
 
+#include "run_spec.h"
 #include "samples.h"
 #include "stats.h"
 #include "worker.h"
@@ -51,6 +52,14 @@ typedef enum RunVia
 	RUN_VIA_LIBPQ,				/* one libpq connection per client */
 	RUN_VIA_LIBPQ_CONNECT		/* a new libpq connection per transaction */
 } RunVia;
+
+/* How a script's statements are sent (RunShared.query_mode; pgbench -M). */
+typedef enum RunQueryMode
+{
+	RUN_QUERY_PREPARED = 0,		/* prepared once per client, then executed */
+	RUN_QUERY_SIMPLE,			/* values as literals in the text, planned each time */
+	RUN_QUERY_EXTENDED			/* the text and its parameters, planned each time */
+} RunQueryMode;
 
 /* Life of a run, as seen in shared memory (RunShared.phase). */
 typedef enum RunPhase
@@ -170,6 +179,8 @@ typedef struct RunShared
 	int			nsettings;
 	char		settings[PGBL_SETTINGS_MAX];	/* name\0value\0... */
 	RunVia		via;
+	RunQueryMode query_mode;
+	bool		query_mode_given;	/* query_mode =>: not today's default */
 	bool		target_local;	/* target NULL: this server's own socket */
 	bool		targets_given;	/* targets =>, not target => */
 	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */
@@ -200,66 +211,19 @@ typedef struct RunShared
 			 (p)->sample_rate > 0 ? SamplesAreaSize((p)->clients) : 0)
 
 /*
- * The arguments of start() and run().  Both begin with the same eight, the
- * head (RUNNER_ARG_WORKLOAD .. RUNNER_ARG_SEED); run() then has its eight
- * INOUT result columns; both end with the tail, in RunnerTail order.  A
- * version adds its new arguments at the end of the tail only, so that
+ * The arguments of start() and run() are the run options (run_spec.h), in
+ * the order of its table.  Both begin with the same eight, the head; run()
+ * then has its eight INOUT result columns; both end with the tail.  A
+ * version adds its new options at the end of the tail only, so that
  * positional calls keep working and an older declaration is a prefix of
- * today's: 0.1 ends after target, 0.2 after sample_rate.  The tail starts
- * at RUNNER_TAIL_START in start() (and in the argument lists that
- * experiments check, which have start()'s layout) and at RUNNER_TAIL_RUN in
- * run().  An install script older than the library (0.1's declarations,
- * callable until ALTER EXTENSION UPDATE) passes a shorter tail, so a tail
- * argument is read only if PG_NARGS() says it is there (RunnerTailIndex());
- * one that is not takes its default.
+ * today's: 0.1 ends after target, 0.2 after target_clients.  The tail
+ * starts at RUNNER_TAIL_START in start() and at RUNNER_TAIL_RUN in run().
+ * An install script older than the library (0.1's declarations, callable
+ * until ALTER EXTENSION UPDATE) passes a shorter tail: RunSpecFromCall()
+ * gives the options it lacks their defaults.
  */
-typedef enum RunnerTail
-{
-	RUNNER_TAIL_VIA,
-	RUNNER_TAIL_TARGET,
-	RUNNER_TAIL_RATE,			/* since 0.2 */
-	RUNNER_TAIL_LATENCY_LIMIT,	/* since 0.2 */
-	RUNNER_TAIL_SCRIPT,			/* since 0.2 */
-	RUNNER_TAIL_SCRIPTS,		/* since 0.2 */
-	RUNNER_TAIL_VARIABLES,		/* since 0.2 */
-	RUNNER_TAIL_SAMPLE_RATE,	/* since 0.2 */
-	RUNNER_TAIL_THREADS,		/* since 0.2 */
-	RUNNER_TAIL_TARGETS,		/* since 0.2 */
-	RUNNER_TAIL_TARGET_CLIENTS, /* since 0.2 */
-	RUNNER_NTAIL
-} RunnerTail;
-
 #define RUNNER_TAIL_START	8	/* start(): after the head */
 #define RUNNER_TAIL_RUN		16	/* run(): after the head and 8 INOUT columns */
-
-/* start()'s arguments, in order */
-typedef enum RunnerArg
-{
-	RUNNER_ARG_WORKLOAD, RUNNER_ARG_CLIENTS, RUNNER_ARG_DURATION, RUNNER_ARG_TRANSACTIONS,
-	RUNNER_ARG_LABEL, RUNNER_ARG_SETTINGS, RUNNER_ARG_MAX_TRIES, RUNNER_ARG_SEED,
-	RUNNER_ARG_VIA = RUNNER_TAIL_START + RUNNER_TAIL_VIA,
-	RUNNER_ARG_TARGET = RUNNER_TAIL_START + RUNNER_TAIL_TARGET,
-	RUNNER_ARG_RATE = RUNNER_TAIL_START + RUNNER_TAIL_RATE,
-	RUNNER_ARG_LATENCY_LIMIT = RUNNER_TAIL_START + RUNNER_TAIL_LATENCY_LIMIT,
-	RUNNER_ARG_SCRIPT = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPT,
-	RUNNER_ARG_SCRIPTS = RUNNER_TAIL_START + RUNNER_TAIL_SCRIPTS,
-	RUNNER_ARG_VARIABLES = RUNNER_TAIL_START + RUNNER_TAIL_VARIABLES,
-	RUNNER_ARG_SAMPLE_RATE = RUNNER_TAIL_START + RUNNER_TAIL_SAMPLE_RATE,
-	RUNNER_ARG_THREADS = RUNNER_TAIL_START + RUNNER_TAIL_THREADS,
-	RUNNER_ARG_TARGETS = RUNNER_TAIL_START + RUNNER_TAIL_TARGETS,
-	RUNNER_NARGS_START = RUNNER_TAIL_START + RUNNER_NTAIL,
-	RUNNER_NARGS_STEP = RUNNER_NARGS_START	/* those an experiment's plan gives */
-} RunnerArg;
-
-/*
- * The position of a tail argument in fcinfo, whose tail starts at "tail";
- * -1 when the declaration called has no such argument.
- */
-static inline int
-RunnerTailIndex(FunctionCallInfo fcinfo, int tail, RunnerTail which)
-{
-	return tail + (int) which < PG_NARGS() ? tail + (int) which : -1;
-}
 
 /*
  * The target a libpq run's client i (from 0) connects to: round-robin, or
@@ -286,8 +250,8 @@ RunnerClientTarget(const RunShared *p, int client)
 extern RunShared *RunnerAttach(dsm_handle handle, int64 run_id, dsm_segment **seg);
 extern void RunnerInit(void);
 extern void RunnerCheckSetting(const char *name, const char *value);
-extern RunShared *RunnerPrepare(FunctionCallInfo fcinfo, int tail);
-extern RunShared *RunnerLaunch(FunctionCallInfo fcinfo, int tail, dsm_segment **segp);
+extern RunShared *RunnerPrepare(const RunSpec *spec);
+extern RunShared *RunnerLaunch(const RunSpec *spec, dsm_segment **segp);
 extern void RunnerReapOrphans(void);
 extern int	RunnerWorkers(const RunShared *p);
 extern int	RunnerFirstClient(const RunShared *p, int worker);
@@ -298,7 +262,7 @@ extern int	pgbl_max_duration;
 extern bool pgbl_instrument;
 
 /* client_libpq.c: the client path through libpq */
-extern void LibpqReadArgs(FunctionCallInfo fcinfo, int tail, RunShared *p);
+extern void LibpqReadArgs(const RunSpec *spec, RunShared *p);
 extern bool LibpqResolve(RunShared *p);
 extern void LibpqRecord(RunShared *run, bool final);
 extern char *LibpqTargetsDisplay(const RunShared *run);
@@ -315,7 +279,9 @@ typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, 
 extern void LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
 							const char *const *values, LibpqResultFn fn, void *arg);
 
-/* runner_wait.c: a procedure's INOUT row, for run(), wait() and experiments */
+/* runner_wait.c: a run launched and waited for (run(), experiments' steps) */
+extern int64 RunnerRun(const RunSpec *spec);
+/* ... and a procedure's INOUT row, for run() and wait() */
 extern Datum RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt);
 
 /* coordinator.c, client.c: background worker entry points */

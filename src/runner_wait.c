@@ -249,22 +249,36 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 }
 
 /*
+ * A run launched and waited for, the caller's transaction committed before
+ * the wait (a cancel or termination of the waiter stops it): run()'s work,
+ * and each step's of an experiment.  Returns its id.
+ */
+int64
+RunnerRun(const RunSpec *spec)
+{
+	dsm_segment *seg;
+	RunShared  *run = RunnerLaunch(spec, &seg);
+	int64		run_id = run->run_id;
+
+	wait_finished(run, seg, true);
+	return run_id;
+}
+
+/*
  * CALL pgbench_lab.run(workload, clients, duration, transactions, label,
  *                      settings, max_tries, random_seed, INOUT run_id, ...,
- *                      via, target, rate, latency_limit)
+ *                      via, target, ... : the run options, run_spec.h)
  */
 Datum
 pgbench_lab_run(PG_FUNCTION_ARGS)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	dsm_segment *seg;
-	RunShared  *run;
+	RunSpec		spec;
 	int64		run_id;
 
 	require_nonatomic(fcinfo, "pgbench_lab.run()");
-	run = RunnerLaunch(fcinfo, RUNNER_TAIL_RUN, &seg);
-	run_id = run->run_id;
-	wait_finished(run, seg, true);
+	RunSpecFromCall(fcinfo, RUNNER_TAIL_RUN, &spec);
+	run_id = RunnerRun(&spec);
 	return result_tuple(fcinfo, run_id, cxt);
 }
 

@@ -432,21 +432,154 @@ ScriptParamTexts(ScriptClient *sc, Stmt *st)
 	}
 }
 
+static bool
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		c == '_' || c == '$' || IS_HIGHBIT_SET(c);
+}
+
+/* Where the quoted text, comment or dollar-quoted text starting at s ends. */
+static const char *
+skip_quoted(const char *start, const char *s)
+{
+	if (*s == '\'' || *s == '"')
+	{
+		char		q = *s;
+		bool		backslash = q == '\'' && s > start && (s[-1] == 'E' || s[-1] == 'e') &&
+			(s - 1 == start || !ident_char(s[-2]));
+
+		for (s++; *s; s++)
+		{
+			if (backslash && *s == '\\' && s[1] != '\0')
+				s++;
+			else if (*s == q && s[1] == q)
+				s++;
+			else if (*s == q)
+				return s + 1;
+		}
+		return s;
+	}
+	if (s[0] == '-' && s[1] == '-')
+		return s + strcspn(s, "\n");
+	if (s[0] == '/' && s[1] == '*')
+	{
+		int			depth = 0;
+
+		for (; *s; s++)
+		{
+			if (s[0] == '/' && s[1] == '*')
+				depth++, s++;
+			else if (s[0] == '*' && s[1] == '/' && --depth == 0)
+				return s + 2;
+			else if (s[0] == '*' && s[1] == '/')
+				s++;
+		}
+		return s;
+	}
+	/* $tag$ ... $tag$ */
+	{
+		const char *t = s + 1;
+		const char *end;
+		char	   *tag;
+
+		while (*t && *t != '$' && ident_char(*t) && !(t == s + 1 && *t >= '0' && *t <= '9'))
+			t++;
+		if (*t != '$')
+			return s + 1;
+		tag = pnstrdup(s, t - s + 1);
+		end = strstr(t + 1, tag);
+		return end ? end + strlen(tag) : t + strlen(t);
+	}
+}
+
+/*
+ * A statement's text with its parameters $1 .. $n replaced by their
+ * values as quoted literals (NULL for a null): query_mode simple, as
+ * pgbench -M simple puts the values in the text.  Only the parser's own
+ * $n stand outside quotes and comments (it refuses a script's own).
+ */
+char *
+ScriptInlineParams(const char *sql, int nparams, const char *const *values)
+{
+	StringInfoData buf;
+	const char *s = sql;
+
+	initStringInfo(&buf);
+	while (*s)
+	{
+		const char *from = s;
+
+		if (*s == '$' && s[1] >= '0' && s[1] <= '9' && (s == sql || !ident_char(s[-1])))
+		{
+			int			n = 0;
+
+			for (s++; *s >= '0' && *s <= '9' && n < 100000; s++)
+				n = n * 10 + (*s - '0');
+			if (n >= 1 && n <= nparams)
+			{
+				appendStringInfoString(&buf, values[n - 1] ? quote_literal_cstr(values[n - 1]) : "NULL");
+				continue;
+			}
+		}
+		else if (*s == '\'' || *s == '"' || *s == '$' || (s[0] == '-' && s[1] == '-') ||
+				 (s[0] == '/' && s[1] == '*'))
+			s = skip_quoted(sql, s);
+		else
+			s++;
+		appendBinaryStringInfo(&buf, from, s - from);
+	}
+	return buf.data;
+}
+
+/*
+ * query_mode simple: the values in the text, parsed and planned each time;
+ * extended: the text and its parameters, parsed and planned each time.
+ * Neither keeps a plan (and simple prepares nothing: a value may stand
+ * where no parameter may, as in pgbench).
+ */
+static int
+run_stmt_unprepared(ScriptClient *sc, Stmt *st)
+{
+	if (sc->run->query_mode == RUN_QUERY_SIMPLE)
+	{
+		ScriptParamTexts(sc, st);
+		return SPI_execute(ScriptInlineParams(st->text, st->ntypes, st->texts), false, 0);
+	}
+	else
+	{
+		Datum	   *values = palloc(sizeof(Datum) * Max(st->ntypes, 1));
+		Oid		   *types = palloc(sizeof(Oid) * Max(st->ntypes, 1));
+		char	   *nulls = palloc(Max(st->ntypes, 1));
+
+		for (int p = 0; p < st->ntypes; p++)
+		{
+			values[p] = st->values->params[p].value;
+			types[p] = st->values->params[p].ptype;
+			nulls[p] = st->values->params[p].isnull ? 'n' : ' ';
+		}
+		return SPI_execute_with_args(st->text, st->ntypes, types, values, nulls, st->read_only, 0);
+	}
+}
+
 static void
 run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
 {
 	SPIExecuteOptions opts;
 	int			rc;
 
-	if (st->plan == NULL)
+	if (st->plan == NULL && sc->run->query_mode != RUN_QUERY_SIMPLE)
 		prepare_stmt(sc, st);
-	for (int p = 0; p < st->ntypes; p++)
+	for (int p = 0; p < st->ntypes && st->plan != NULL; p++)
 		bind_param(sc, &st->params[p], &st->values->params[p]);
 	memset(&opts, 0, sizeof(opts));
 	opts.params = st->ntypes > 0 ? st->values : NULL;
 	opts.read_only = st->read_only;
 	PushActiveSnapshot(GetTransactionSnapshot());
-	rc = SPI_execute_plan_extended(st->plan, &opts);
+	if (sc->run->query_mode != RUN_QUERY_PREPARED)
+		rc = run_stmt_unprepared(sc, st);
+	else
+		rc = SPI_execute_plan_extended(st->plan, &opts);
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
 	set_from_spi(sc, &c->cmd->sql, last);

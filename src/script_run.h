@@ -90,8 +90,8 @@ RunScriptCounters(RunScriptArea *area, int client)
 }
 
 /* script_setup.c: in the launching session, and in the coordinator */
-extern Size ScriptSetupRead(FunctionCallInfo fcinfo, int tail, struct RunShared *p,
-							char **area);
+struct RunSpec;
+extern Size ScriptSetupRead(const struct RunSpec *spec, struct RunShared *p, char **area);
 extern void ScriptSetupTargetScale(struct RunShared *p);
 extern PGDLLIMPORT bool ScriptSetupChecking;
 extern bool ScriptSetupTablesPending(const struct RunShared *p);
@@ -103,6 +103,7 @@ extern void ScriptSetupRecord(struct RunShared *run, bool final);
 extern int	ScriptSetupMarkReadsOnly(struct RunShared *p, char **why);
 
 /* script_run.c: in a client */
+extern char *ScriptInlineParams(const char *sql, int nparams, const char *const *values);
 typedef struct ScriptClient ScriptClient;
 
 extern ScriptClient *ScriptClientSetup(struct RunShared *run, int client, bool timed,

@@ -331,25 +331,25 @@ qualify_builtins(RunShared *p, SetupScript *s, int n, bool *pending)
 }
 
 static SetupScript *
-read_scripts(FunctionCallInfo fcinfo, int script_arg, int scripts_arg, int *n)
+read_scripts(const RunSpec *spec, int *n)
 {
 	SetupScript *s;
 
-	if (script_arg >= 0 && !PG_ARGISNULL(script_arg))
+	if (!RunSpecIsNull(spec, RUN_OPT_SCRIPT))
 	{
-		if (scripts_arg >= 0 && !PG_ARGISNULL(scripts_arg))
+		if (!RunSpecIsNull(spec, RUN_OPT_SCRIPTS))
 			refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give script or scripts, not both",
 				   "Save the script in pgbench_lab.scripts and name it among the scripts to mix it with others.");
 		s = palloc0(sizeof(SetupScript));
 		s->name = pstrdup("script");
-		s->body = text_to_cstring(PG_GETARG_TEXT_PP(script_arg));
+		s->body = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_SCRIPT));
 		s->weight = 1;
 		*n = 1;
 		return s;
 	}
 	else
 	{
-		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(scripts_arg);
+		ArrayType  *a = DatumGetArrayTypeP(RunSpecDatum(spec, RUN_OPT_SCRIPTS));
 		Datum	   *items;
 		bool	   *nulls;
 		int			count;
@@ -499,6 +499,29 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 	return size;
 }
 
+/*
+ * query_mode => 'prepared' refuses a \; compound command with variables,
+ * as pgbench -M prepared does: its statements cannot be one prepared
+ * statement.  (Left NULL, each statement is prepared on its own, as before.)
+ */
+static void
+refuse_prepared_compound(const RunShared *p, const ScriptProgram *prog)
+{
+	if (!p->query_mode_given || p->query_mode != RUN_QUERY_PREPARED)
+		return;
+	for (int c = 0; c < prog->ncommands; c++)
+	{
+		const ScriptCommand *cmd = &prog->commands[c];
+
+		if (cmd->kind == SCMD_SQL && cmd->sql.nstatements > 1 && cmd->sql.nparams > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s:%d: a \\; compound command with variables cannot be prepared",
+							prog->name, cmd->line),
+					 errhint("Use query_mode => 'simple' or 'extended', or split the command.")));
+	}
+}
+
 /* The name a run of these scripts is recorded under, in runs.workload. */
 static void
 workload_name(RunShared *p, SetupScript *s, int n)
@@ -523,14 +546,12 @@ workload_name(RunShared *p, SetupScript *s, int n)
  * memory in *area, its size returned (0: the run has no scripts).
  */
 Size
-ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
+ScriptSetupRead(const RunSpec *spec, RunShared *p, char **area)
 {
-	int			script_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPT);
-	int			scripts_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_SCRIPTS);
-	int			vars_arg = RunnerTailIndex(fcinfo, tail, RUNNER_TAIL_VARIABLES);
-	bool		has_script = script_arg >= 0 && !PG_ARGISNULL(script_arg);
-	bool		has_scripts = scripts_arg >= 0 && !PG_ARGISNULL(scripts_arg);
-	Jsonb	   *vars = vars_arg >= 0 && !PG_ARGISNULL(vars_arg) ? PG_GETARG_JSONB_P(vars_arg) : NULL;
+	bool		has_script = !RunSpecIsNull(spec, RUN_OPT_SCRIPT);
+	bool		has_scripts = !RunSpecIsNull(spec, RUN_OPT_SCRIPTS);
+	Jsonb	   *vars = RunSpecIsNull(spec, RUN_OPT_VARIABLES) ? NULL
+		: DatumGetJsonbP(RunSpecDatum(spec, RUN_OPT_VARIABLES));
 	SetupScript *s;
 	StringInfoData pairs;
 	const char *scale;
@@ -547,14 +568,19 @@ ScriptSetupRead(FunctionCallInfo fcinfo, int tail, RunShared *p, char **area)
 				   "Give variables with script => or scripts =>; the built-in workloads take none.");
 		return 0;
 	}
-	if (!PG_ARGISNULL(RUNNER_ARG_WORKLOAD))
+	if (!RunSpecIsNull(spec, RUN_OPT_WORKLOAD))
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give a workload or scripts, not both",
 			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
 			   "scripts to mix it in, as 'tpcb-like@9'.");
-	s = read_scripts(fcinfo, script_arg, scripts_arg, &n);
+	s = read_scripts(spec, &n);
 	tables_scale = qualify_builtins(p, s, n, &pending);
 	for (int i = 0; i < n; i++)
-		s[i].ncommands = ScriptParse(s[i].name, s[i].body)->ncommands;
+	{
+		ScriptProgram *prog = ScriptParse(s[i].name, s[i].body);
+
+		s[i].ncommands = prog->ncommands;
+		refuse_prepared_compound(p, prog);
+	}
 	initStringInfo(&pairs);
 	ScriptVariablesText(vars, false, &pairs);
 	scale = given_scale(pairs.data);

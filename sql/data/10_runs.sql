@@ -64,6 +64,7 @@ CREATE TABLE pgbench_lab.runs (
     sample_rate double precision,
     samples bigint,
     samples_dropped bigint,
+    query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared'])),
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -107,6 +108,8 @@ COMMENT ON COLUMN pgbench_lab.runs.samples IS
     'Samples kept in run_samples';
 COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
     'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
+COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
+    'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

@@ -25,6 +25,12 @@
 
 -- >>> data changes 0.2 -> 0.3: add them below this line.
 
+-- The query mode of a run (pgbench -M), sql/data/10_runs.sql.
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared']));
+COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
+    'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
+
 -- <<< end of the data changes.
 
 -- ---------------------------------------------------------------------------

@@ -3,13 +3,13 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(38);
+SELECT plan(42);
 \set fixture `cat test/fixtures/lab_a.json`
 
 -- what starts workers or writes is not PUBLIC's; reading is pg_monitor's
-SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,double precision,text[],jsonb,text,integer,text[],bigint,integer,double precision,integer,text,integer,bigint,text,double precision,interval,text,double precision,integer[])', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.sweep(text,integer[],interval,text,jsonb,double precision,text[],jsonb,text,integer,text[],bigint,integer,double precision,integer,text,integer,bigint,text,double precision,interval,text,double precision,integer[], text)', 'EXECUTE'),
           'PUBLIC may not run sweep()');
-SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,text[],jsonb,double precision,interval,jsonb,bigint,text,integer,bigint,text,text,text,double precision,integer,text[],integer[])', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.compare_settings(text,jsonb[],integer,interval,integer,text,text[],jsonb,double precision,interval,jsonb,bigint,text,integer,bigint,text,text,text,double precision,integer,text[],integer[], text)', 'EXECUTE'),
           'PUBLIC may not run compare_settings()');
 SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.resume(bigint,text)', 'EXECUTE'),
           'PUBLIC may not run resume()');
@@ -19,6 +19,12 @@ SELECT function_privs_are('pgbench_lab_internal', 'record_as', ARRAY['regrole', 
                           'PUBLIC may not call record_as() directly');
 SELECT function_privs_are('pgbench_lab_internal', 'import_as', ARRAY['regrole', 'jsonb'], 'public', ARRAY[]::text[],
                           'PUBLIC may not call import_as() directly');
+SELECT function_privs_are('pgbench_lab_internal', 'experiment_begin_as', ARRAY['regrole', 'text', 'text', 'text', 'jsonb'],
+                          'public', ARRAY[]::text[], 'PUBLIC may not begin an experiment directly');
+SELECT function_privs_are('pgbench_lab_internal', 'experiment_add_as', ARRAY['regrole', 'bigint', 'bigint', 'integer', 'integer'],
+                          'public', ARRAY[]::text[], 'nor link a run');
+SELECT function_privs_are('pgbench_lab_internal', 'experiment_end_as', ARRAY['regrole', 'bigint'],
+                          'public', ARRAY[]::text[], 'nor end an experiment');
 SELECT function_privs_are('pgbench_lab', 'report', ARRAY['bigint'], 'pg_monitor', ARRAY['EXECUTE'],
                           'pg_monitor may read reports');
 SELECT function_privs_are('pgbench_lab', 'compare', ARRAY['bigint[]'], 'pg_monitor', ARRAY['EXECUTE'],
@@ -54,14 +60,19 @@ SELECT throws_ok($$SELECT pgbench_lab_internal.record('import', '{}')$$, '42501'
 SELECT throws_ok($$SELECT pgbench_lab_internal.record('drop_everything', '{}')$$, '22023', NULL,
                  'record() knows only its actions');
 SELECT throws_ok($$SELECT pgbench_lab_internal.record('experiment_begin', '{"kind": "sweep", "workload": "tpcb-like"}')$$,
-                 '42501', NULL, 'nor begin an experiment without EXECUTE on sweep()');
+                 '22023', NULL, 'record() no longer writes experiments');
+SELECT throws_ok($$SELECT pgbench_lab_internal.experiment_begin_as('tap_rep_alice', 'sweep', 'tpcb-like', NULL, '{}')$$,
+                 '42501', NULL, 'nor may she call the experiments'' writer');
 SELECT throws_ok($$INSERT INTO pgbench_lab.experiments (kind, workload, owner) VALUES ('sweep', 'x', 'tap_rep_alice')$$,
                  '42501', NULL, 'nobody writes experiments directly');
 SELECT is(jsonb_array_length(pgbench_lab.export()->'runs'), 0, 'export() holds only what the caller can read');
 RESET ROLE;
 
+SELECT throws_ok($$SELECT pgbench_lab_internal.experiment_begin_as('tap_rep_alice', 'sweep', 'tpcb-like', NULL, '{}')$$,
+                 '42501', 'permission denied to record a sweep experiment',
+                 'an experiment is not begun for a role without EXECUTE on its procedure');
 GRANT EXECUTE ON FUNCTION pgbench_lab.import(jsonb) TO tap_rep_alice;
-GRANT EXECUTE ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[]) TO tap_rep_alice;
+GRANT EXECUTE ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text) TO tap_rep_alice;
 -- two local runs as the runner would record them (its coordinator writes
 -- as the extension owner): one of alice's, one of bob's
 INSERT INTO pgbench_lab.runs (workload, clients, max_tries, owner, status, tps)
@@ -75,25 +86,23 @@ SET LOCAL ROLE tap_rep_alice;
 SELECT is((SELECT count(*) FROM pgbench_lab.import(:'fixture')), 13::bigint, 'with EXECUTE, alice imports');
 SELECT is((SELECT count(*) FROM pgbench_lab.runs WHERE owner = 'tap_rep_alice'::regrole AND source_server = 'fixture-a'),
           11::bigint, 'the imported runs are hers');
-CREATE TEMP TABLE exp AS SELECT pgbench_lab_internal.experiment_begin('sweep', 'select-only', NULL, '{}') AS id;
+RESET ROLE;
+-- the experiments' writers, as the driver calls them (as the owner, on
+-- behalf of the role running the experiment)
+CREATE TEMP TABLE exp AS SELECT pgbench_lab_internal.experiment_begin_as('tap_rep_alice', 'sweep', 'select-only', NULL, '{}') AS id;
 GRANT SELECT ON exp TO PUBLIC;
 SELECT is((SELECT owner FROM pgbench_lab.experiments e JOIN exp ON e.experiment_id = exp.id),
-          'tap_rep_alice'::regrole, 'an experiment she begins is hers');
-SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT bob FROM local_runs)),
-                 '42501', NULL, 'she may not link bob''s run');
-SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp),
+          'tap_rep_alice'::regrole, 'an experiment begun for her is hers');
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add_as(''tap_rep_alice'', %s, %s, NULL, 1)', (SELECT id FROM exp),
+                        (SELECT bob FROM local_runs)), '42501', NULL, 'bob''s run is not linked to her experiment');
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_add_as(''tap_rep_alice'', %s, %s, NULL, 1)', (SELECT id FROM exp),
                         (SELECT run FROM ids)), '42501', NULL, 'nor an imported run');
-SELECT lives_ok(format('SELECT pgbench_lab_internal.experiment_add(%s, %s, NULL, 1)', (SELECT id FROM exp), (SELECT alice FROM local_runs)),
-                'she links her own run');
-SELECT lives_ok(format('SELECT pgbench_lab_internal.experiment_end(%s)', (SELECT id FROM exp)), 'and ends the experiment');
-SELECT is((SELECT status FROM pgbench_lab.experiments e JOIN exp ON e.experiment_id = exp.id), 'done',
-          'which is done: all its runs are');
-RESET ROLE;
-
-SET LOCAL ROLE tap_rep_bob;
-SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_end(%s)', (SELECT id FROM exp)), '42501', NULL,
+SELECT lives_ok(format('SELECT pgbench_lab_internal.experiment_add_as(''tap_rep_alice'', %s, %s, NULL, 1)', (SELECT id FROM exp),
+                       (SELECT alice FROM local_runs)), 'her own run is');
+SELECT throws_ok(format('SELECT pgbench_lab_internal.experiment_end_as(''tap_rep_bob'', %s)', (SELECT id FROM exp)), '42501', NULL,
                  'bob may not end alice''s experiment');
-RESET ROLE;
+SELECT is(pgbench_lab_internal.experiment_end_as('tap_rep_alice', (SELECT id FROM exp)), 'done',
+          'she ends it, done: all its runs are');
 SET LOCAL ROLE tap_rep_monitor;
 SELECT cmp_ok((SELECT count(DISTINCT owner) FROM pgbench_lab.runs)::int, '>=', 3, 'pg_monitor reads everyone''s runs');
 RESET ROLE;

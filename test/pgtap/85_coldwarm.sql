@@ -11,8 +11,8 @@ SELECT is((SELECT proconfig FROM pg_proc WHERE oid = 'pgbench_lab.cold_vs_warm':
 SELECT isnt_definer('pgbench_lab', 'cold_vs_warm',
                     ARRAY['text', 'integer', 'interval', 'regclass[]', 'text[]', 'jsonb', 'bigint', 'text', 'jsonb',
                           'integer', 'bigint', 'text', 'text', 'double precision', 'interval', 'text',
-                          'double precision', 'integer', 'text[]', 'integer[]']);
-SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[])', 'EXECUTE'),
+                          'double precision', 'integer', 'text[]', 'integer[]', 'text']);
+SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)', 'EXECUTE'),
           'PUBLIC may not run cold_vs_warm');
 SELECT ok(NOT has_function_privilege('public', 'pgbench_lab.autoprewarm_status()', 'EXECUTE'),
           'PUBLIC may not call autoprewarm_status');
@@ -44,7 +44,7 @@ INSERT INTO pgbench_branches VALUES (1);
 SELECT throws_ok($$CALL pgbench_lab.cold_vs_warm(relations => ARRAY['tap_cw'::regclass])$$,
                  '2D000', NULL, 'inside a transaction block it cannot commit between runs');
 CREATE ROLE tap_cw_user;
-GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[])
+GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)
    TO tap_cw_user;
 SET LOCAL ROLE tap_cw_user;
 SELECT throws_ok($$CALL pgbench_lab.cold_vs_warm(relations => ARRAY['tap_cw'::regclass])$$,

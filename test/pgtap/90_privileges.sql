@@ -13,8 +13,8 @@ CREATE ROLE tap_granted;
 
 -- what a role with no grants may execute that can change anything (VOLATILE):
 -- only wait() and run_live(), which see only the caller's own runs (row
--- security), the reports part's recording functions, whose C entry
--- point record() checks the caller, and worker_slots_free(), a count of
+-- security), record(), whose C entry point checks the caller (imports),
+-- and worker_slots_free(), a count of
 -- background workers that pg_stat_activity shows PUBLIC anyway; everything
 -- else PUBLIC may execute is STABLE or IMMUTABLE (readers and formatters,
 -- under row security)
@@ -23,8 +23,7 @@ SELECT set_eq(
        WHERE p.pronamespace IN ('pgbench_lab'::regnamespace, 'pgbench_lab_internal'::regnamespace)
          AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
-    ARRAY['wait', 'run_live', 'record', 'experiment_begin', 'experiment_add', 'experiment_end',
-          'doc_invalid', 'cold_vs_warm_prepare', 'worker_slots_free'],
+    ARRAY['wait', 'run_live', 'record', 'doc_invalid', 'cold_vs_warm_prepare', 'worker_slots_free'],
     'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p
@@ -40,13 +39,13 @@ SELECT set_eq(
 SELECT function_privs_are('pgbench_lab', 'start',
     ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'text', 'text',
           'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision', 'integer', 'text[]',
-          'integer[]'],
+          'integer[]', 'text'],
     'tap_nobody', '{}', 'start() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'run',
     ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'jsonb', 'integer', 'bigint', 'bigint',
           'text', 'bigint', 'double precision', 'double precision', 'double precision', 'bigint', 'text',
           'text', 'text', 'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision',
-          'integer', 'text[]', 'integer[]'],
+          'integer', 'text[]', 'integer[]', 'text'],
     'tap_nobody', '{}', 'run() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean', 'text'],
     'tap_nobody', '{}', 'init() is not executable by default');

@@ -14,7 +14,7 @@ import pytest
 from conftest import Background, Cluster
 
 START_SIG = ("pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
-             "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[])")
+             "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[], text)")
 
 
 @pytest.fixture(scope="module")

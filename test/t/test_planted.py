@@ -185,7 +185,7 @@ CALLS = {
     "compare": ["SELECT * FROM pgbench_lab.compare('{{{run},{run}}}')"],
     "plot": ["SELECT pgbench_lab.plot('{{{run}}}')", "SELECT pgbench_lab.plot('{{{exp}}}')"],
     "report": ["SELECT pgbench_lab.report({run})", "SELECT pgbench_lab.report({exp})"],
-    "record": ["SELECT pgbench_lab_internal.record('experiment_end', '{{\"experiment_id\": {exp}}}')"],
+    "record": ["SELECT pgbench_lab_internal.record('import', pgbench_lab.export('{{{run}}}'))"],
 }
 
 # What the tables and views of the extension are read with.
@@ -326,7 +326,7 @@ def lab():
             conn.execute("CREATE SCHEMA lab2")
             conn.execute("GRANT SELECT, INSERT, UPDATE ON pgbench_accounts, pgbench_branches, "
                          "pgbench_tellers, pgbench_history TO granted")
-            for fn in ("start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[])",
+            for fn in ("start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[], text)",
                        "cancel(bigint)", "cache_status(regclass)", "warm(regclass, text, boolean)",
                        "cache_snapshot(text)", "import(jsonb)"):
                 conn.execute(f"GRANT EXECUTE ON FUNCTION pgbench_lab.{fn} TO granted")

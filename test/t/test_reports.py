@@ -162,7 +162,8 @@ def test_sweep_is_not_for_public(lab):
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         lab.sql("CALL pgbench_lab.sweep('select-only', '{1}', '1 s')", user="rep_nobody")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        lab.sql("SELECT pgbench_lab_internal.record('experiment_begin', '{\"kind\": \"sweep\"}')", user="rep_nobody")
+        lab.sql("SELECT pgbench_lab_internal.experiment_begin_as('rep_nobody', 'sweep', NULL, NULL, '{}')",
+                user="rep_nobody")
 
 
 def portable(doc):

@@ -209,7 +209,7 @@ def test_bad_targets_are_refused_before_anything_starts(pair):
     primary.sql("DO $$BEGIN CREATE ROLE tgt_alice LOGIN PASSWORD 'pw-alice-1'; "
                 "EXCEPTION WHEN duplicate_object THEN NULL; END$$")
     primary.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, "
-                "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[]) "
+                "integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[], text) "
                 "TO tgt_alice")
     before = runs(primary)
     with primary.connect() as conn:

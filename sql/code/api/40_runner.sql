@@ -23,12 +23,27 @@ CREATE FUNCTION pgbench_lab.start(
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
     targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL,
+    query_mode text DEFAULT NULL)
 RETURNS bigint
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_start';
-COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
+COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
     'Start a run in background workers and return its run_id at once';
+
+-- The run options, in the order of start()'s arguments: the one table
+-- (src/run_spec.c) that run(), start() and experiments' steps are read by.
+CREATE FUNCTION pgbench_lab.run_options(
+    OUT name text,
+    OUT type regtype,
+    OUT "default" text,
+    OUT since text,
+    OUT description text)
+RETURNS SETOF record
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'pgbench_lab_run_options';
+COMMENT ON FUNCTION pgbench_lab.run_options() IS
+    'The options of a run: name, type, default, the version that added it and what it does';
 
 -- C procedures with no SET clause: a procedure with one cannot commit.
 -- They run no SQL that resolves a name through search_path.
@@ -60,10 +75,11 @@ CREATE PROCEDURE pgbench_lab.run(
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
     targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL,
+    query_mode text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_run';
-COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
+COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
     'Run a workload in background workers and return its headline figures';
 
 CREATE PROCEDURE pgbench_lab.wait(
@@ -112,7 +128,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 
-REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

@@ -1,38 +1,16 @@
 
 -- ---------------------------------------------------------------------------
--- Experiments: the recording functions every kind's driver calls (through
--- record(), as the extension's owner) and the check the readers share.  The
--- driver is src/experiment.c; each kind is a file of its own (81_sweep.sql,
--- 82_compare_settings.sql, 83_cold_vs_warm.sql, 84_connection_cost.sql,
--- 85_latency_curve.sql, 85_validate_recommendation.sql) that ends with its
--- row of pgbench_lab.experiment_kinds.  A new kind is one planner, one
--- report function (and optionally a finding and a step preparation), its
+-- Experiments: the check the readers share and the helpers of the kinds'
+-- planners.  The driver is src/experiment.c, which records experiments
+-- through the functions of 72_record.sql; each kind is a file of its own
+-- (81_sweep.sql, 82_compare_settings.sql, 83_cold_vs_warm.sql,
+-- 84_connection_cost.sql, 85_latency_curve.sql,
+-- 85_validate_recommendation.sql) that ends with its row of
+-- pgbench_lab.experiment_kinds.  A new kind is one planner, one report
+-- function (and optionally a finding and a step preparation), its
 -- procedure bound to the driver, and one row; its procedure and planner
--- take run()'s options (run_options() below).
+-- take run()'s options (step_options() below).
 -- ---------------------------------------------------------------------------
-
-CREATE FUNCTION pgbench_lab_internal.experiment_begin(kind text, workload text, label text, params jsonb)
-RETURNS bigint LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT (pgbench_lab_internal.record('experiment_begin', pg_catalog.jsonb_build_object('kind', kind,
-            'workload', workload, 'label', label, 'params', params)) OPERATOR(pg_catalog.->>) 'experiment_id')::bigint
-$$;
-
-CREATE FUNCTION pgbench_lab_internal.experiment_add(experiment_id bigint, run_id bigint, variant integer, round integer)
-RETURNS void LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT FROM pgbench_lab_internal.record('experiment_add', pg_catalog.jsonb_build_object('experiment_id', experiment_id,
-            'run_id', run_id, 'variant', variant, 'round', round))
-$$;
-
-CREATE FUNCTION pgbench_lab_internal.experiment_end(experiment_id bigint)
-RETURNS void LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT FROM pgbench_lab_internal.record('experiment_end', pg_catalog.jsonb_build_object('experiment_id', experiment_id))
-$$;
 
 -- An experiment of one of the kinds a function reads, or an error naming
 -- the kind it is (the functions would otherwise read another kind's runs
@@ -79,12 +57,12 @@ $$;
 -- kind restates an option.  With target or targets and no via, the runs go
 -- over libpq.  What an option means for a kind, or why a kind refuses it,
 -- is the kind's planner's to say, before anything runs.
-CREATE FUNCTION pgbench_lab_internal.run_options(
+CREATE FUNCTION pgbench_lab_internal.step_options(
     settings jsonb DEFAULT NULL, max_tries integer DEFAULT NULL, random_seed bigint DEFAULT NULL,
     via text DEFAULT NULL, target text DEFAULT NULL, rate double precision DEFAULT NULL,
     latency_limit interval DEFAULT NULL, script text DEFAULT NULL, scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL, sample_rate double precision DEFAULT NULL, threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL, target_clients integer[] DEFAULT NULL)
+    targets text[] DEFAULT NULL, target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -99,7 +77,8 @@ AS $$
                    (8, 'script', pg_catalog.to_jsonb(script)), (9, 'scripts', pg_catalog.to_jsonb(scripts)),
                    (10, 'variables', variables), (11, 'sample_rate', pg_catalog.to_jsonb(sample_rate)),
                    (12, 'threads', pg_catalog.to_jsonb(threads)), (13, 'targets', pg_catalog.to_jsonb(targets)),
-                   (14, 'target_clients', pg_catalog.to_jsonb(target_clients))) AS o(i, k, v)
+                   (14, 'target_clients', pg_catalog.to_jsonb(target_clients)),
+                   (15, 'query_mode', pg_catalog.to_jsonb(query_mode))) AS o(i, k, v)
 $$;
 
 -- A step's "run": the options, and the workload unless a script or
@@ -132,7 +111,7 @@ $$;
 -- keys, which win): no conninfo (it may hold a password) but how many
 -- servers the runs went to ("targets"), and no script text (the runs keep
 -- it in run_scripts).
-CREATE FUNCTION pgbench_lab_internal.run_options_params(options jsonb)
+CREATE FUNCTION pgbench_lab_internal.step_options_params(options jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$

@@ -350,7 +350,7 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 -- workload, each count against pgbench_lab.max_clients and the settings;
 -- the knee threshold is checked here and recorded with the parameters, so
 -- that the verdict, the report and the plot use the sweep's own.  Every
--- run option goes to every run (run_options()), but two: a rate (every
+-- run option goes to every run (step_options()), but two: a rate (every
 -- count would commit the same throughput: no peak, no knee) and
 -- target_clients, which fixes the clients a sweep varies (unless the
 -- sweep has the one count they add up to).
@@ -359,15 +359,15 @@ CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[]
                                        scripts text[], variables jsonb, via text, threads integer,
                                        targets text[], max_tries integer, random_seed bigint, target text,
                                        rate double precision, latency_limit interval, script text,
-                                       sample_rate double precision, target_clients integer[], caller jsonb)
+                                       sample_rate double precision, target_clients integer[], query_mode text, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    options pg_catalog.jsonb := pgbench_lab_internal.run_options(max_tries => max_tries, random_seed => random_seed,
+    options pg_catalog.jsonb := pgbench_lab_internal.step_options(max_tries => max_tries, random_seed => random_seed,
         via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
         scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients);
+        targets => targets, target_clients => target_clients, query_mode => query_mode);
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     params pg_catalog.jsonb;
     total pg_catalog.int8;
@@ -388,7 +388,7 @@ BEGIN
         END IF;
     END IF;
     RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label,
-               'params', pgbench_lab_internal.run_options_params(options) OPERATOR(pg_catalog.||) params,
+               'params', pgbench_lab_internal.step_options_params(options) OPERATOR(pg_catalog.||) params,
                'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                                     'variant', c.i, 'round', 1, 'about', 'settings',
                                     'run', pgbench_lab_internal.step_run(workload, options)
@@ -538,18 +538,18 @@ CREATE PROCEDURE pgbench_lab.sweep(
     latency_limit interval DEFAULT NULL,
     script text DEFAULT NULL,
     sample_rate double precision DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[]) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text) IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[])',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], integer, bigint, text, double precision, interval, text, double precision, integer[], jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text)',
+        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], integer, bigint, text, double precision, interval, text, double precision, integer[], text, jsonb)', NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

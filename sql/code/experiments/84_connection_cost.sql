@@ -13,7 +13,7 @@
 -- too few free, it is left out and said so (a connection storm of hundreds
 -- of clients is what the libpq paths, a few workers each, are for).
 --
--- Every run option goes to the runs (run_options()), but via, which the
+-- Every run option goes to the runs (step_options()), but via, which the
 -- experiment varies, and rate, at which every path would commit the same
 -- throughput; the options that only libpq has (target, targets,
 -- target_clients, threads) go to the libpq runs only.
@@ -22,17 +22,17 @@ CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients
                                                  settings jsonb, max_tries integer, random_seed bigint, via text,
                                                  rate double precision, latency_limit interval, script text,
                                                  sample_rate double precision, threads integer, targets text[],
-                                                 target_clients integer[], caller jsonb)
+                                                 target_clients integer[], query_mode text, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
-    options pg_catalog.jsonb := pgbench_lab_internal.run_options(settings => settings, max_tries => max_tries,
+    options pg_catalog.jsonb := pgbench_lab_internal.step_options(settings => settings, max_tries => max_tries,
         random_seed => random_seed, target => target, latency_limit => latency_limit, script => script,
         scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients) OPERATOR(pg_catalog.-) 'via';
+        targets => targets, target_clients => target_clients, query_mode => query_mode) OPERATOR(pg_catalog.-) 'via';
     vias pg_catalog.text[] := ARRAY['spi', 'libpq', 'libpq-connect'];
     free_slots pg_catalog.int4;
     left_out pg_catalog.text;
@@ -71,7 +71,7 @@ BEGIN
     END IF;
     RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options),
         'label', name, 'stop_on_failure', true,
-        'params', pgbench_lab_internal.run_options_params(options) OPERATOR(pg_catalog.-) 'settings'
+        'params', pgbench_lab_internal.step_options_params(options) OPERATOR(pg_catalog.-) 'settings'
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text, 'rounds', 1,
                       'settings', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('via', v.via) ORDER BY v.i)
                                      FROM pg_catalog.unnest(vias) WITH ORDINALITY AS v(via, i)))
@@ -186,16 +186,16 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
     targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[]) IS
+COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text) IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction; TPS and ratios';
-REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[])',
-        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], jsonb)', NULL,
+VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text)',
+        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text, jsonb)', NULL,
         'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_connection_cost(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

@@ -45,7 +45,7 @@ END
 $$;
 
 -- The plan: the maximum first, then the rates in increasing order.  Every
--- run option goes to every run (run_options()) but rate: the curve sets
+-- run option goes to every run (step_options()) but rate: the curve sets
 -- each run's rate itself.
 CREATE FUNCTION pgbench_lab_internal.latency_curve_plan(workload text, clients integer, duration interval,
                                                 target_ms double precision, percentile double precision,
@@ -54,17 +54,17 @@ CREATE FUNCTION pgbench_lab_internal.latency_curve_plan(workload text, clients i
                                                 settings jsonb, max_tries integer, random_seed bigint, via text,
                                                 target text, rate double precision, latency_limit interval,
                                                 script text, sample_rate double precision, threads integer,
-                                                targets text[], target_clients integer[], caller jsonb)
+                                                targets text[], target_clients integer[], query_mode text, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'latency_curve ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
-    options pg_catalog.jsonb := pgbench_lab_internal.run_options(settings => settings, max_tries => max_tries,
+    options pg_catalog.jsonb := pgbench_lab_internal.step_options(settings => settings, max_tries => max_tries,
         random_seed => random_seed, via => via, target => target, latency_limit => latency_limit, script => script,
         scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients);
+        targets => targets, target_clients => target_clients, query_mode => query_mode);
     ladder pg_catalog.float8[];
 BEGIN
     IF (workload IS NULL AND scripts IS NULL AND script IS NULL) OR clients IS NULL OR duration IS NULL THEN
@@ -82,7 +82,7 @@ BEGIN
     ladder := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(coalesce(rates, shares)) x ORDER BY x);
     RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options),
         'label', name, 'stop_on_failure', false,
-        'params', pgbench_lab_internal.run_options_params(options)
+        'params', pgbench_lab_internal.step_options_params(options)
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
                       'target_ms', target_ms, 'percentile', percentile,
                       CASE WHEN rates IS NULL THEN 'shares' ELSE 'rates' END, pg_catalog.to_jsonb(ladder)),
@@ -265,16 +265,16 @@ CREATE PROCEDURE pgbench_lab.latency_curve(
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
     targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) IS
+COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) IS
     'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target';
-REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[])',
-        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], jsonb)', NULL,
+VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)',
+        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text, jsonb)', NULL,
         'pgbench_lab_internal.latency_curve_result(bigint)', 'pgbench_lab_internal.report_latency_curve(bigint)',
         'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

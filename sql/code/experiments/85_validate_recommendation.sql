@@ -17,17 +17,17 @@ CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients intege
                                                    max_tries integer, random_seed bigint, via text, target text,
                                                    rate double precision, latency_limit interval, script text,
                                                    scripts text[], variables jsonb, sample_rate double precision,
-                                                   threads integer, targets text[], target_clients integer[],
+                                                   threads integer, targets text[], target_clients integer[], query_mode text,
                                                    caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
-    options pg_catalog.jsonb := pgbench_lab_internal.run_options(max_tries => max_tries, random_seed => random_seed,
+    options pg_catalog.jsonb := pgbench_lab_internal.step_options(max_tries => max_tries, random_seed => random_seed,
         via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
         scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients);
+        targets => targets, target_clients => target_clients, query_mode => query_mode);
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     elsewhere pg_catalog.bool := pgbench_lab_internal.runs_elsewhere(options);
     changes pg_catalog.jsonb;
@@ -83,7 +83,7 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'SELECT * FROM pgbench_lab.recommend() shows its recommendations; those it would change need a restart, or none differ from the live values.';
     END IF;
-    params := pgbench_lab_internal.run_options_params(options)
+    params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
                   'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds);
     RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
@@ -292,17 +292,17 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     sample_rate double precision DEFAULT NULL,
     threads integer DEFAULT NULL,
     targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL)
+    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) IS
+COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
     'recommend()''s session- and reload-level changes measured against the current settings, rounds interleaved, restored after; the restart-level rest listed';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[])',
-        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], jsonb)', NULL,
+VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text)',
+        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text, jsonb)', NULL,
         'pgbench_lab_internal.validate_result(bigint)', 'pgbench_lab_internal.report_validate(bigint)',
         'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

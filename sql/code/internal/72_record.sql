@@ -2,8 +2,9 @@
 -- ---------------------------------------------------------------------------
 -- Writing: pgbench_lab_internal.record() (C, src/results_record.c) switches to the
 -- extension's owner and calls record_as() with the calling role, so the rows
--- a user's experiment or import makes are owned by that user and nobody
--- writes the tables directly.
+-- a user's import makes are owned by that user and nobody writes the tables
+-- directly.  Experiments write the same way through their own functions
+-- below, which the driver calls as the owner.
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION pgbench_lab_internal.record(action text, args jsonb)
@@ -11,7 +12,7 @@ RETURNS jsonb
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_record';
 COMMENT ON FUNCTION pgbench_lab_internal.record(text, jsonb) IS
-    'Internal: write an experiment or an import as the extension owner, on behalf of the caller';
+    'Internal: write an import as the extension owner, on behalf of the caller';
 
 -- A jsonb number that is a whole number within [lo, hi], or NULL.
 CREATE FUNCTION pgbench_lab_internal.json_int(v jsonb, lo numeric, hi numeric)
@@ -40,16 +41,25 @@ AS $$
                                OR a.xact_start OPERATOR(pg_catalog.<=) COALESCE(e.resumed_at, e.started_at)))
 $$;
 
-CREATE FUNCTION pgbench_lab_internal.experiment_begin_as(caller regrole, args jsonb)
-RETURNS jsonb LANGUAGE plpgsql
+-- An experiment's writers, one per step of its life, called by the driver
+-- (src/experiment.c) by name as the extension's owner (SecureAsOwner), on
+-- behalf of caller, the role that called the experiment's procedure.  Each
+-- checks that the caller may do what it asks.  SECURITY DEFINER as well, so
+-- that they write as the owner however they are reached; no role but the
+-- owner may execute them.
+CREATE FUNCTION pgbench_lab_internal.experiment_begin_as(caller regrole, kind text, workload text,
+                                                          label text, params jsonb)
+RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     id pg_catalog.int8;
-    kind pg_catalog.text := args OPERATOR(pg_catalog.->>) 'kind';
     proc pg_catalog.oid := (SELECT k.procedure::pg_catalog.oid FROM pgbench_lab.experiment_kinds k
-                             WHERE k.kind OPERATOR(pg_catalog.=) (args OPERATOR(pg_catalog.->>) 'kind'));
+                             WHERE k.kind OPERATOR(pg_catalog.=) experiment_begin_as.kind);
 BEGIN
+    IF caller IS NULL THEN
+        RAISE EXCEPTION 'caller must not be null' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
     IF proc IS NULL THEN
         RAISE EXCEPTION 'unknown experiment kind "%"', kind
             USING ERRCODE = 'invalid_parameter_value',
@@ -66,21 +76,18 @@ BEGIN
        SET status = 'aborted', finished_at = pg_catalog.clock_timestamp()
      WHERE e.status OPERATOR(pg_catalog.=) 'running' AND pgbench_lab_internal.experiment_stopped(e);
     INSERT INTO pgbench_lab.experiments (kind, workload, label, params, owner, backend_pid, backend_start)
-    VALUES (kind, args OPERATOR(pg_catalog.->>) 'workload', args OPERATOR(pg_catalog.->>) 'label',
-            COALESCE(args OPERATOR(pg_catalog.->) 'params', '{}'), caller, pg_catalog.pg_backend_pid(),
+    VALUES (kind, workload, label, COALESCE(params, '{}'), caller, pg_catalog.pg_backend_pid(),
             (SELECT a.backend_start FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()) a))
     RETURNING experiment_id INTO id;
-    RETURN pg_catalog.jsonb_build_object('experiment_id', id);
+    RETURN id;
 END
 $$;
 
 -- The id of a running experiment of the caller, locked; an error otherwise.
-CREATE FUNCTION pgbench_lab_internal.running_experiment_of(caller regrole, args jsonb)
-RETURNS bigint LANGUAGE plpgsql
+CREATE FUNCTION pgbench_lab_internal.running_experiment_of(caller regrole, eid bigint)
+RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    eid pg_catalog.int8 := pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'experiment_id', 1, 9223372036854775807);
 BEGIN
     PERFORM FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) eid AND e.status OPERATOR(pg_catalog.=) 'running' AND e.source_server IS NULL
@@ -95,14 +102,16 @@ BEGIN
 END
 $$;
 
--- Link a run to an experiment: the caller must own both.
-CREATE FUNCTION pgbench_lab_internal.experiment_add_as(caller regrole, args jsonb)
-RETURNS jsonb LANGUAGE plpgsql
+-- Link a run to an experiment: the caller must own both.  The run's
+-- ordinal in the experiment.
+CREATE FUNCTION pgbench_lab_internal.experiment_add_as(caller regrole, experiment_id bigint, run_id bigint,
+                                                        variant integer, round integer)
+RETURNS integer LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, args);
-    rid pg_catalog.int8 := pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'run_id', 1, 9223372036854775807);
+    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, experiment_add_as.experiment_id);
+    rid pg_catalog.int8 := experiment_add_as.run_id;
     n pg_catalog.int4;
 BEGIN
     PERFORM FROM pgbench_lab.runs r
@@ -113,22 +122,23 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'An experiment links only runs its owner made on this server.';
     END IF;
-    SELECT pg_catalog.count(*) OPERATOR(pg_catalog.+) 1 INTO n FROM pgbench_lab.experiment_runs WHERE experiment_id OPERATOR(pg_catalog.=) eid;
+    SELECT pg_catalog.count(*) OPERATOR(pg_catalog.+) 1 INTO n FROM pgbench_lab.experiment_runs x
+     WHERE x.experiment_id OPERATOR(pg_catalog.=) eid;
     INSERT INTO pgbench_lab.experiment_runs (experiment_id, ordinal, run_id, variant, round)
     VALUES (eid, n, rid,
-            coalesce(pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'variant', 1, 2147483647), n),
-            coalesce(pgbench_lab_internal.json_int(args OPERATOR(pg_catalog.->) 'round', 1, 2147483647), 1));
-    RETURN pg_catalog.jsonb_build_object('ordinal', n);
+            COALESCE(CASE WHEN experiment_add_as.variant OPERATOR(pg_catalog.>=) 1 THEN experiment_add_as.variant END, n),
+            COALESCE(CASE WHEN experiment_add_as.round OPERATOR(pg_catalog.>=) 1 THEN experiment_add_as.round END, 1));
+    RETURN n;
 END
 $$;
 
--- Done if every run is done, else failed.
-CREATE FUNCTION pgbench_lab_internal.experiment_end_as(caller regrole, args jsonb)
-RETURNS jsonb LANGUAGE plpgsql
+-- Done if every run is done, else failed; the status.
+CREATE FUNCTION pgbench_lab_internal.experiment_end_as(caller regrole, experiment_id bigint)
+RETURNS text LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, args);
+    eid pg_catalog.int8 := pgbench_lab_internal.running_experiment_of(caller, experiment_end_as.experiment_id);
     st pg_catalog.text;
 BEGIN
     UPDATE pgbench_lab.experiments e
@@ -140,31 +150,27 @@ BEGIN
                          THEN 'failed' ELSE 'done' END
      WHERE e.experiment_id OPERATOR(pg_catalog.=) eid
     RETURNING e.status INTO st;
-    RETURN pg_catalog.jsonb_build_object('status', st);
+    RETURN st;
 END
 $$;
 
-
--- The only entry of record(): dispatch to the action, as the extension owner.
+-- The only entry of record(): an import, as the extension owner.
 CREATE FUNCTION pgbench_lab_internal.record_as(caller regrole, action text, args jsonb)
 RETURNS jsonb LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF action IS NULL OR NOT action OPERATOR(pg_catalog.=) ANY (ARRAY['experiment_begin', 'experiment_add', 'experiment_end', 'import']) THEN
+    IF action IS NULL OR NOT action OPERATOR(pg_catalog.=) 'import' THEN
         RAISE EXCEPTION 'unknown action "%"', action
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Valid actions are experiment_begin, experiment_add, experiment_end and import.';
+                  HINT = 'The only action is import; experiments record themselves.';
     END IF;
-    RETURN CASE WHEN action OPERATOR(pg_catalog.=) 'experiment_begin' THEN pgbench_lab_internal.experiment_begin_as(caller, args)
-        WHEN action OPERATOR(pg_catalog.=) 'experiment_add' THEN pgbench_lab_internal.experiment_add_as(caller, args)
-        WHEN action OPERATOR(pg_catalog.=) 'experiment_end' THEN pgbench_lab_internal.experiment_end_as(caller, args)
-        ELSE pgbench_lab_internal.import_as(caller, args) END;
+    RETURN pgbench_lab_internal.import_as(caller, args);
 END
 $$;
 
 REVOKE ALL ON FUNCTION pgbench_lab_internal.record_as(regrole, text, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_begin_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_add_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_end_as(regrole, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION pgbench_lab_internal.running_experiment_of(regrole, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_begin_as(regrole, text, text, text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_add_as(regrole, bigint, bigint, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.experiment_end_as(regrole, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab_internal.running_experiment_of(regrole, bigint) FROM PUBLIC;

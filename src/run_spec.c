@@ -1,0 +1,325 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_spec.c
+ *		The run options, defined once, and the RunSpec built from a call of
+ *		run() or start() or from an experiment step's jsonb.
+ *
+ * RunOptions[] is the one list of what a run takes: each option's name
+ * (start()'s and run()'s argument, a step's key), SQL type, default,
+ * the version it came in and a line of documentation.  A call is read by
+ * position (its declaration may be an older install script's, whose tail
+ * is shorter: an option it lacks takes its default); a step's jsonb is
+ * read by key, each value converted to the option's type as its input
+ * function reads it, and a key that names no option is refused.  The
+ * checks of what the values mean stay with the parts that use them
+ * (runner.c, client_libpq.c, script_setup.c), which read only a RunSpec.
+ *
+ * pgbench_lab.run_options() lists the table, so that SQL (planners, the
+ * export's checks, the documentation) follows it; a test holds it equal to
+ * start()'s declaration.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "pgbench_lab.h"
+#include "run_spec.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_run_options);
+
+const RunOption RunOptions[RUN_NOPTS] = {
+	{"workload", TEXTOID, NULL, "0.1",
+	"built-in workload: tpcb-like, simple-update or select-only (pgbench -b)"},
+	{"clients", INT4OID, "1", "0.1",
+	"concurrent clients (pgbench -c)"},
+	{"duration", INTERVALOID, "10 s", "0.1",
+	"length of a timed run (pgbench -T)"},
+	{"transactions", INT8OID, NULL, "0.1",
+	"transactions per client instead of a duration (pgbench -t)"},
+	{"label", TEXTOID, NULL, "0.1",
+	"a label recorded with the run"},
+	{"settings", JSONBOID, "{}", "0.1",
+	"session settings of the clients, as a JSON object of names and values"},
+	{"max_tries", INT4OID, "1", "0.1",
+	"tries of a transaction failing on a serialization or deadlock error (pgbench --max-tries)"},
+	{"random_seed", INT8OID, NULL, "0.1",
+	"seed of the random draws (pgbench --random-seed)"},
+	{"via", TEXTOID, "spi", "0.1",
+	"how clients reach the server: spi (in-server), libpq or libpq-connect (pgbench -C)"},
+	{"target", TEXTOID, NULL, "0.1",
+	"libpq: the conninfo of the server to run against; NULL: this server"},
+	{"rate", FLOAT8OID, NULL, "0.2",
+	"transactions per second of the whole run (pgbench -R)"},
+	{"latency_limit", INTERVALOID, NULL, "0.2",
+	"with a rate: transactions later than this are skipped or counted late (pgbench -L)"},
+	{"script", TEXTOID, NULL, "0.2",
+	"a pgbench script's text to run instead of a workload (pgbench -f)"},
+	{"scripts", TEXTARRAYOID, NULL, "0.2",
+	"saved or built-in scripts to mix, as name@weight (pgbench -f/-b name@weight)"},
+	{"variables", JSONBOID, NULL, "0.2",
+	"the scripts' variables, as a JSON object (pgbench -D)"},
+	{"sample_rate", FLOAT8OID, NULL, "0.2",
+	"share of transactions kept in run_samples (pgbench --sampling-rate)"},
+	{"threads", INT4OID, NULL, "0.2",
+	"libpq: workers driving the clients' connections (pgbench -j)"},
+	{"targets", TEXTARRAYOID, NULL, "0.2",
+	"libpq: the conninfos of several servers, the clients spread over them"},
+	{"target_clients", INT4ARRAYOID, NULL, "0.2",
+	"with targets: how many clients each target takes"},
+	{"query_mode", TEXTOID, NULL, "0.3",
+	"how scripts' statements are sent: simple, extended or prepared (pgbench -M); NULL: prepared"},
+};
+
+/* An option's default as a Datum of its type. */
+static NullableDatum
+option_default(RunOpt o)
+{
+	NullableDatum d = {(Datum) 0, true};
+	Oid			input;
+	Oid			ioparam;
+
+	if (RunOptions[o].default_text == NULL)
+		return d;
+	getTypeInputInfo(RunOptions[o].type, &input, &ioparam);
+	d.value = OidInputFunctionCall(input, (char *) RunOptions[o].default_text, ioparam, -1);
+	d.isnull = false;
+	return d;
+}
+
+/*
+ * The options of a call of start() or run(): the head by position, the
+ * tail from "tail" on (runner.h); an option the declaration called lacks
+ * (an older install script's) takes its default.
+ */
+void
+RunSpecFromCall(FunctionCallInfo fcinfo, int tail, RunSpec *spec)
+{
+	for (int o = 0; o < RUN_NOPTS; o++)
+	{
+		int			pos = o < RUN_OPT_HEAD ? o : tail + (o - RUN_OPT_HEAD);
+
+		if (pos < PG_NARGS())
+		{
+			spec->value[o] = fcinfo->args[pos];
+			spec->given[o] = true;
+		}
+		else
+		{
+			spec->value[o] = option_default((RunOpt) o);
+			spec->given[o] = false;
+		}
+	}
+}
+
+/* The option named so, or -1. */
+static int
+option_named(const char *name)
+{
+	for (int o = 0; o < RUN_NOPTS; o++)
+		if (strcmp(RunOptions[o].name, name) == 0)
+			return o;
+	return -1;
+}
+
+static char *
+option_names(void)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int o = 0; o < RUN_NOPTS; o++)
+		appendStringInfo(&buf, "%s%s", o == 0 ? "" : o == RUN_NOPTS - 1 ? " and " : ", ",
+						 RunOptions[o].name);
+	return buf.data;
+}
+
+static const char *
+json_kind(const JsonbValue *v)
+{
+	if (v->type == jbvBinary)
+		return JsonContainerIsArray(v->val.binary.data) ? "a JSON array" : "a JSON object";
+	return "a JSON scalar";
+}
+
+/*
+ * Text through a type's input function; an error it raises says which
+ * option it was, keeping its SQLSTATE.
+ */
+static Datum
+input_value(RunOpt o, Oid type, char *text)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Oid			input;
+	Oid			ioparam;
+	Datum		d = (Datum) 0;
+
+	getTypeInputInfo(type, &input, &ioparam);
+	PG_TRY();
+	{
+		d = OidInputFunctionCall(input, text, ioparam, -1);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(e->sqlerrcode),
+				 errmsg("run option \"%s\" must be of type %s: %s", RunOptions[o].name,
+						format_type_be(RunOptions[o].type), e->message)));
+	}
+	PG_END_TRY();
+	return d;
+}
+
+/* A JSON array (or an array literal in a string) as the option's array. */
+static Datum
+array_value(RunOpt o, JsonbValue *v)
+{
+	Oid			elem = get_element_type(RunOptions[o].type);
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+	Datum	   *items;
+	bool	   *nulls;
+	int			n = 0;
+	int			dims[1];
+	int			lbs[1] = {1};
+	int16		len;
+	bool		byval;
+	char		align;
+
+	if (v->type == jbvString)
+		return input_value(o, RunOptions[o].type, pnstrdup(v->val.string.val, v->val.string.len));
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("run option \"%s\" must be a JSON array, not %s", RunOptions[o].name, json_kind(v))));
+	items = palloc(sizeof(Datum) * Max(JsonContainerSize(v->val.binary.data), 1));
+	nulls = palloc(sizeof(bool) * Max(JsonContainerSize(v->val.binary.data), 1));
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		char	   *text;
+
+		if (tok != WJB_ELEM)
+			continue;
+		nulls[n] = e.type == jbvNull;
+		items[n] = (Datum) 0;
+		if (!nulls[n])
+		{
+			if ((text = PgblJsonScalarText(&e)) == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("run option \"%s\" must be an array of %s, not of JSON arrays or objects",
+								RunOptions[o].name, format_type_be(elem))));
+			items[n] = input_value(o, elem, text);
+		}
+		n++;
+	}
+	dims[0] = n;
+	get_typlenbyvalalign(elem, &len, &byval, &align);
+	return PointerGetDatum(construct_md_array(items, nulls, n > 0 ? 1 : 0, dims, lbs, elem,
+											  len, byval, align));
+}
+
+/* One key's value as the option's type. */
+static Datum
+option_value(RunOpt o, JsonbValue *v)
+{
+	Oid			type = RunOptions[o].type;
+	char	   *text;
+
+	if (type == JSONBOID)
+		return JsonbPGetDatum(JsonbValueToJsonb(v));
+	if (type_is_array(type))
+		return array_value(o, v);
+	if ((text = PgblJsonScalarText(v)) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("run option \"%s\" must be of type %s, not %s", RunOptions[o].name,
+						format_type_be(type), json_kind(v))));
+	return input_value(o, type, text);
+}
+
+/*
+ * The options of an experiment step's run: its "run" object, each key an
+ * option of run() by name; a key missing or null takes the option's
+ * default, as run() called without it would.
+ */
+void
+RunSpecFromJsonb(Jsonb *run, RunSpec *spec)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	for (int o = 0; o < RUN_NOPTS; o++)
+	{
+		spec->value[o] = option_default((RunOpt) o);
+		spec->given[o] = false;
+	}
+	if (run == NULL)
+		return;
+	if (!JB_ROOT_IS_OBJECT(run))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a step's run must be a JSON object of run options"),
+				 errhint("For example {\"workload\": \"select-only\", \"clients\": 4}; "
+						 "pgbench_lab.run_options() lists the options.")));
+	it = JsonbIteratorInit(&run->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		int			o;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
+			elog(ERROR, "a step's run: a key without a value");
+		if ((o = option_named(name)) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown run option \"%s\"", name),
+					 errhint("Valid run options are %s.", option_names())));
+		if (v.type == jbvNull)
+			continue;
+		RunSpecSet(spec, (RunOpt) o, option_value((RunOpt) o, &v), false);
+	}
+}
+
+/*
+ * pgbench_lab.run_options() RETURNS TABLE (name text, type regtype,
+ *   "default" text, since text, description text)
+ */
+Datum
+pgbench_lab_run_options(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int o = 0; o < RUN_NOPTS; o++)
+	{
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+
+		values[0] = CStringGetTextDatum(RunOptions[o].name);
+		values[1] = ObjectIdGetDatum(RunOptions[o].type);
+		nulls[2] = RunOptions[o].default_text == NULL;
+		values[2] = nulls[2] ? (Datum) 0 : CStringGetTextDatum(RunOptions[o].default_text);
+		values[3] = CStringGetTextDatum(RunOptions[o].since);
+		values[4] = CStringGetTextDatum(RunOptions[o].doc);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

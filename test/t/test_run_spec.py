@@ -1,0 +1,136 @@
+"""The run options are defined once (src/run_spec.c): run_options() lists
+them, and start()'s and run()'s declarations, the reference's table and an
+experiment step's keys follow that one list."""
+import pathlib
+import re
+
+import psycopg
+import pytest
+
+from conftest import pgbench_cluster
+
+REFERENCE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+
+
+@pytest.fixture(scope="module")
+def lab():
+    yield from pgbench_cluster("runspec", {"max_worker_processes": "16"}, scale=1)
+
+
+def arguments(lab, signature):
+    """(name, type, default as text or None) of a routine's IN arguments."""
+    oid = lab.scalar("SELECT %s::regprocedure::oid", (signature,))
+    rows = lab.sql("""SELECT a.name, a.type::regtype::text, a.mode
+                        FROM pg_proc p,
+                             unnest(p.proargnames, coalesce(p.proallargtypes, p.proargtypes::oid[]),
+                                    coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs])))
+                             WITH ORDINALITY AS a(name, type, mode, n)
+                       WHERE p.oid = %s ORDER BY a.n""", (oid,))
+    out = []
+    for n, (name, typ, mode) in enumerate(r for r in rows if r[2] in ("i", "b")):
+        out.append((name, typ, mode, lab.scalar("SELECT pg_get_function_arg_default(%s, %s)", (oid, n + 1))))
+    return out
+
+
+def options(lab):
+    return lab.sql('SELECT name, type::text, "default", since, description FROM pgbench_lab.run_options()')
+
+
+def test_run_options_are_starts_arguments_in_order(lab):
+    start = lab.scalar("SELECT 'pgbench_lab.start'::regproc::oid::regprocedure::text")
+    declared = arguments(lab, start)
+    listed = options(lab)
+    assert [(d[0], d[1]) for d in declared] == [(o[0], o[1]) for o in listed]
+    # the defaults too: each declared default evaluates to the listed one
+    for (name, typ, _, expr), (_, _, default, _, _) in zip(declared, listed):
+        got = lab.scalar(f"SELECT ({expr})::text") if expr else None
+        want = lab.scalar(f"SELECT %s::{typ}::text", (default,)) if default is not None else None
+        assert got == want, name
+    # run() has the same options around its INOUT result columns
+    run = lab.scalar("SELECT 'pgbench_lab.run'::regproc::oid::regprocedure::text")
+    ins = [(a[0], a[1]) for a in arguments(lab, run) if a[2] == "i"]
+    assert ins == [(o[0], o[1]) for o in listed]
+    assert all(o[3] and o[4] for o in listed), "every option says its version and what it does"
+
+
+def test_the_reference_lists_the_run_options(lab):
+    text = REFERENCE.read_text()
+    section = text[text.index("#### Run options: `run_options()`"):]
+    section = section[:section.index("\n#### ", 1)]
+    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z \[\]]+)` \| ([^|]*) \| ([0-9.]+) \|", section, re.M)
+    listed = [(o[0], o[1], "NULL" if o[2] is None else f"`{o[2]}`", o[3]) for o in options(lab)]
+    assert [(r[0], r[1], r[2].strip(), r[3]) for r in rows] == listed
+
+
+# A toy kind whose one step runs what it is given.
+GIVEN = """
+CREATE SCHEMA toy;
+CREATE FUNCTION toy.given_plan(run jsonb, caller jsonb)
+RETURNS jsonb LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT pg_catalog.jsonb_build_object('workload', 'select-only', 'label', 'given', 'params', '{}'::pg_catalog.jsonb,
+        'steps', pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('variant', 1, 'name', 'it', 'run', run)))
+$$;
+CREATE FUNCTION toy.given_report(experiment_id bigint)
+RETURNS SETOF text LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$ SELECT 'given'::pg_catalog.text $$;
+CREATE PROCEDURE toy.given(run jsonb, INOUT experiment_id bigint DEFAULT NULL)
+LANGUAGE c AS 'pgbench_lab', 'pgbench_lab_experiment';
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, report, description)
+VALUES ('given', 'toy.given(jsonb, bigint)', 'toy.given_plan(jsonb, jsonb)', 'toy.given_report(bigint)', 'One run as given');
+"""
+
+
+@pytest.fixture(scope="module")
+def given(lab):
+    lab.sql(GIVEN)
+    return lab
+
+
+def call_given(lab, run):
+    with lab.connect() as conn:
+        return conn.execute("CALL toy.given(%s)", (run,)).fetchone()[0]
+
+
+def test_a_step_is_read_by_the_options_names(given):
+    eid = call_given(given, '{"workload": "select-only", "clients": 2, "transactions": 3, '
+                            '"settings": {"work_mem": "8MB"}, "targets": null, "random_seed": 7}')
+    row = given.sql("""SELECT r.clients, r.transactions_per_client, r.settings->'session', r.random_seed,
+                              r.via, r.label, r.status, e.status
+                         FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id)
+                         JOIN pgbench_lab.experiments e USING (experiment_id)
+                        WHERE x.experiment_id = %s""", (eid,))
+    assert row == [(2, 3, {"work_mem": "8MB"}, 7, "spi", f"given {eid}: it", "done", "done")]
+
+
+@pytest.mark.parametrize("run, err, words", [
+    ('{"workload": "select-only", "clients": 1, "bogus": 1}', psycopg.errors.InvalidParameterValue,
+     'unknown run option "bogus"'),
+    ('{"workload": "select-only", "clients": "many"}', psycopg.errors.InvalidTextRepresentation,
+     'run option "clients"'),
+    ('{"workload": "select-only", "clients": [1]}', psycopg.errors.InvalidParameterValue,
+     'run option "clients" must be of type integer, not a JSON array'),
+    ('{"workload": "select-only", "targets": "x"}', psycopg.errors.InvalidTextRepresentation,
+     'run option "targets"'),
+    ('{"workload": "select-only", "clients": 0}', psycopg.errors.InvalidParameterValue,
+     "clients must be at least 1"),
+])
+def test_a_steps_wrong_option_is_refused_before_anything_is_recorded(given, run, err, words):
+    before = given.scalar("SELECT count(*) FROM pgbench_lab.experiments")
+    with pytest.raises(err) as e:
+        call_given(given, run)
+    assert words in e.value.diag.message_primary
+    assert "step 1 of toy.given(), checked before its first run" in (e.value.diag.context or "")
+    if "unknown" in words:
+        assert "workload, clients, duration" in e.value.diag.message_hint
+        assert "target_clients" in e.value.diag.message_hint
+    assert given.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before
+
+
+def test_a_step_takes_every_option_by_name_query_mode_too(given):
+    eid = call_given(given, '{"script": "SELECT 1;", "clients": 1, "transactions": 2, '
+                            '"query_mode": "extended", "via": "libpq", "threads": 1}')
+    assert given.sql("""SELECT r.query_mode, r.via, r.status FROM pgbench_lab.experiment_runs x
+                          JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s""", (eid,)) == \
+        [("extended", "libpq", "done")]
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        call_given(given, '{"script": "SELECT 1;", "transactions": 1, "query_mode": "fast"}')
+    assert "simple, extended and prepared" in e.value.diag.message_hint
