@@ -360,11 +360,14 @@ init_watch(void *arg)
 /*
  * pgbench_lab.init(scale int, fillfactor int DEFAULT 100,
  *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
- *                  target text DEFAULT NULL)
+ *                  target text DEFAULT NULL, partitions int DEFAULT 0,
+ *                  partition_method text DEFAULT NULL, init_steps text DEFAULT NULL,
+ *                  tablespace text DEFAULT NULL, index_tablespace text DEFAULT NULL)
  * RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric)
  *
  * With a target, the data set is made on that server (dataset_remote.c).
- * 0.1's declaration, callable until ALTER EXTENSION UPDATE, has no target.
+ * 0.1's declaration, callable until ALTER EXTENSION UPDATE, has no target;
+ * 0.1's and 0.2's have none of the data set options after it.
  */
 Datum
 pgbench_lab_init(PG_FUNCTION_ARGS)
@@ -421,7 +424,10 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 
 /*
  * pgbench_lab.init_sql(scale int, fillfactor int DEFAULT 100,
- *                      foreign_keys bool DEFAULT false, unlogged bool DEFAULT false)
+ *                      foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
+ *                      partitions int DEFAULT 0, partition_method text DEFAULT NULL,
+ *                      init_steps text DEFAULT NULL, tablespace text DEFAULT NULL,
+ *                      index_tablespace text DEFAULT NULL)
  * RETURNS TABLE (step text, statement text)
  *
  * What init() would run, in the current schema.  The generate step is

@@ -10,7 +10,9 @@
  * transactions: drop, create, primary keys and generate in one transaction,
  * VACUUM (ANALYZE) of each table on its own, foreign keys (if asked) in a
  * last transaction; the last step marks the tables complete (their
- * comment), and only tables that carry init's comment are replaced.
+ * comment), and only tables that carry init's comment are replaced.  Any
+ * other plan (partitions, init_steps) goes the same way: the steps between
+ * two vacuums in one transaction, each VACUUM on its own.
  *
  * The target is checked and connected to as a run's is (client_libpq.c):
  * the conninfo parsed before anything starts (22023), a role that is not a

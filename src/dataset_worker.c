@@ -4,8 +4,9 @@
  *		The background worker that makes pgbench's data set for
  *		pgbench_lab.init().
  *
- * It connects as the caller's role and runs init's steps (dataset.c builds
- * their statements):
+ * It connects as the caller's role and runs the plan's steps in order
+ * (dataset_sql.c builds their statements).  The plain data set, the fast
+ * plan, goes:
  *
  *	1. drop, create, primary keys and generate, in one transaction.  The
  *	   primary keys are added while the tables are empty (pgbench -I's
@@ -20,6 +21,10 @@
  *	   ExecVacuum, which a function or SPI cannot run.
  *	3. foreign keys if asked, in a transaction.  The last step marks the
  *	   tables complete (their comment).
+ *
+ * Any other plan (partitions, init_steps in another order) runs the same
+ * way with the statements alone: the steps between two vacuums in one
+ * transaction, the rows by INSERT ... SELECT.
  *
  * Any ERROR is caught, the transaction aborted, and its SQLSTATE and texts
  * passed to the caller through the shared segment (worker.c), and the
