@@ -37,6 +37,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
+#include "commands/tablespace.h"
 #include "commands/comment.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -90,19 +91,67 @@ check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
 				 errhint("Give %s a value, or leave it out to use its default.", name)));
 }
 
-/* The arguments; max_scale is init's limit, init_sql shows any scale. */
-static void
-read_params(FunctionCallInfo fcinfo, DatasetParams *p, int max_scale)
+/* A text argument, or NULL when it is null or not declared (0.2). */
+static char *
+text_arg(FunctionCallInfo fcinfo, int argno)
 {
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+		return NULL;
+	return text_to_cstring(PG_GETARG_TEXT_PP(argno));
+}
+
+/* tablespace or index_tablespace: a name, or "" for the default. */
+static void
+read_tablespace(char *dst, const char *name, const char *arg, bool local)
+{
+	dst[0] = '\0';
+	if (name == NULL)
+		return;
+	if (name[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must not be empty", arg),
+				 errhint("Name a tablespace, or leave %s out for the default one.", arg)));
+	if (strlen(name) >= NAMEDATALEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("%s \"%s\" is too long", arg, name),
+				 errhint("Tablespace names have at most %d bytes.", NAMEDATALEN - 1)));
+	/* on a target, the target's catalog decides */
+	if (local && !OidIsValid(get_tablespace_oid(name, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace \"%s\" does not exist", name),
+				 errhint("Create it first (CREATE TABLESPACE), or leave %s out for the default one.", arg)));
+	strlcpy(dst, name, NAMEDATALEN);
+}
+
+/*
+ * The arguments; max_scale is init's limit, init_sql shows any scale.
+ * pgbench -i's data set options begin at argument opts (init: after
+ * target; init_sql: after unlogged): partitions, partition_method,
+ * init_steps, tablespace, index_tablespace.  0.2's declarations do not
+ * have them.  local: the tables go to this server (a tablespace must
+ * exist here).
+ */
+static void
+read_params(FunctionCallInfo fcinfo, DatasetParams *p, int max_scale, int opts, bool local)
+{
+	char	   *method;
+
 	check_not_null(fcinfo, 0, "scale");
 	check_not_null(fcinfo, 1, "fillfactor");
 	check_not_null(fcinfo, 2, "foreign_keys");
 	check_not_null(fcinfo, 3, "unlogged");
+	if (PG_NARGS() > opts)
+		check_not_null(fcinfo, opts, "partitions");
 	memset(p, 0, sizeof(*p));
 	p->scale = PG_GETARG_INT32(0);
 	p->fillfactor = PG_GETARG_INT32(1);
 	p->foreign_keys = PG_GETARG_BOOL(2);
 	p->unlogged = PG_GETARG_BOOL(3);
+	p->partitions = PG_NARGS() > opts ? PG_GETARG_INT32(opts) : 0;
+	p->server_version = PG_VERSION_NUM;
 
 	if (p->scale <= 0 || p->scale > max_scale)
 		ereport(ERROR,
@@ -117,6 +166,34 @@ read_params(FunctionCallInfo fcinfo, DatasetParams *p, int max_scale)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fillfactor %d is out of range", p->fillfactor),
 				 errhint("Valid fillfactors are 10 to 100, as in pgbench.")));
+	if (p->partitions < 0 || p->partitions > PGBL_MAX_PARTITIONS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions %d is out of range", p->partitions),
+				 errhint("Valid numbers of partitions are 0 (pgbench_accounts not partitioned) to %d.",
+						 PGBL_MAX_PARTITIONS)));
+
+	method = text_arg(fcinfo, opts + 1);
+	if (method != NULL && p->partitions == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition_method requires partitions greater than zero"),
+				 errhint("Give partitions too, or leave partition_method out (as pgbench refuses --partition-method without --partitions).")));
+	if (p->partitions == 0)
+		p->partition_method = DATASET_PART_NONE;
+	else if (method == NULL || strcmp(method, "range") == 0)
+		p->partition_method = DATASET_PART_RANGE;
+	else if (strcmp(method, "hash") == 0)
+		p->partition_method = DATASET_PART_HASH;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid partition_method \"%s\"", method),
+				 errhint("Valid partition methods are \"range\" (the default) and \"hash\", as in pgbench.")));
+
+	DatasetPlan(p, text_arg(fcinfo, opts + 2));
+	read_tablespace(p->tablespace, text_arg(fcinfo, opts + 3), "tablespace", local);
+	read_tablespace(p->index_tablespace, text_arg(fcinfo, opts + 4), "index_tablespace", local);
 }
 
 /*
@@ -184,7 +261,7 @@ dataset_launch(const DatasetParams *p, BackgroundWorkerHandle **handle)
 	sh->login_role = GetSessionUserId();
 	sh->run_role = GetUserId();
 	pg_atomic_init_u32(&sh->state, DATASET_STATE_NEW);
-	pg_atomic_init_u32(&sh->step, DATASET_NSTEPS);	/* none begun */
+	pg_atomic_init_u32(&sh->step, PGBL_INIT_NO_STEP);
 
 	snprintf(name, sizeof(name), "pgbench_lab init for PID %d", MyProcPid);
 	old = MemoryContextSwitchTo(TopTransactionContext);
@@ -206,16 +283,18 @@ static void
 dataset_raise(DatasetShared *sh)
 {
 	uint32		step = pg_atomic_read_u32(&sh->step);
-	const char *where = step < DATASET_NSTEPS
-		? psprintf("during step \"%s\"", DatasetStepName(step)) : "before its first step";
+	bool		begun = step < (uint32) sh->params.nsteps;
+	const char *where = begun
+		? psprintf("during step \"%s\"", DatasetPlanStepName(&sh->params, step)) : "before its first step";
 
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_FAILED)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("pgbench_lab init worker exited %s without reporting", where),
 				 errhint("The server log has the worker's messages.")));
-	WorkerErrorRaise(&sh->error, step < DATASET_NSTEPS
-					 ? psprintf("pgbench_lab.init step \"%s\", in a background worker", DatasetStepName(step))
+	WorkerErrorRaise(&sh->error, begun
+					 ? psprintf("pgbench_lab.init step \"%s\", in a background worker",
+								DatasetPlanStepName(&sh->params, step))
 					 : "pgbench_lab.init, in a background worker, before its first step");
 }
 
@@ -228,7 +307,7 @@ dataset_raise(DatasetShared *sh)
  * is a rough one (writing the rows, then vacuuming and the keys, take most
  * of it at any scale).
  */
-static const double init_share[DATASET_NSTEPS] = {0.01, 0.01, 0.02, 0.66, 0.25, 0.05};
+static const double init_share[DATASET_NKINDS] = {0.01, 0.01, 0.02, 0.66, 0.66, 0.25, 0.05};
 
 typedef struct InitWatch
 {
@@ -253,13 +332,16 @@ init_announce(InitWatch *w, int upto)
 	{
 		int			done = w->next - 1;
 
+		const DatasetParams *p = &w->sh->params;
+
 		if (done >= 0 && t->step_done[done] && t->rows[done] >= 0)
 			ProgressStepDone(&w->progress, done + 1, "%s, " INT64_FORMAT " rows in %.1f s",
-							 DatasetStepName(done), t->rows[done], t->seconds[done]);
+							 DatasetPlanStepName(p, done), t->rows[done], t->seconds[done]);
 		else if (done >= 0)
-			ProgressStepDone(&w->progress, done + 1, "%s", DatasetStepName(done));
+			ProgressStepDone(&w->progress, done + 1, "%s", DatasetPlanStepName(p, done));
 		if (w->next < w->nsteps)
-			ProgressStep(&w->progress, w->next + 1, init_share[w->next], "%s", DatasetStepName(w->next));
+			ProgressStep(&w->progress, w->next + 1, init_share[DatasetStepKind(p, w->next)], "%s",
+						 DatasetPlanStepName(p, w->next));
 	}
 }
 
@@ -270,7 +352,7 @@ init_watch(void *arg)
 	InitWatch  *w = arg;
 	uint32		step = pg_atomic_read_u32(&w->sh->step);
 
-	if (step < DATASET_NSTEPS)
+	if (step < (uint32) w->nsteps)
 		init_announce(w, (int) step);
 	return false;
 }
@@ -278,11 +360,14 @@ init_watch(void *arg)
 /*
  * pgbench_lab.init(scale int, fillfactor int DEFAULT 100,
  *                  foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
- *                  target text DEFAULT NULL)
+ *                  target text DEFAULT NULL, partitions int DEFAULT 0,
+ *                  partition_method text DEFAULT NULL, init_steps text DEFAULT NULL,
+ *                  tablespace text DEFAULT NULL, index_tablespace text DEFAULT NULL)
  * RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric)
  *
  * With a target, the data set is made on that server (dataset_remote.c).
- * 0.1's declaration, callable until ALTER EXTENSION UPDATE, has no target.
+ * 0.1's declaration, callable until ALTER EXTENSION UPDATE, has no target;
+ * 0.1's and 0.2's have none of the data set options after it.
  */
 Datum
 pgbench_lab_init(PG_FUNCTION_ARGS)
@@ -294,9 +379,10 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	DatasetShared *sh;
 	InitWatch	watch;
 	bool		remote = PG_NARGS() > 4 && !PG_ARGISNULL(4);
+	double		total = 0;
 
 	LimitsCheck();				/* max_scale is the one configured */
-	read_params(fcinfo, &p, pgbl_max_scale);
+	read_params(fcinfo, &p, pgbl_max_scale, 5, !remote);
 	if (IsTransactionBlock())
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
@@ -321,15 +407,16 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 	sh = dsm_segment_address(seg);
 	watch.sh = sh;
 	watch.next = 0;
-	watch.nsteps = p.foreign_keys ? DATASET_NSTEPS : DATASET_NSTEPS - 1;
-	ProgressBegin(&watch.progress, "init()", watch.nsteps,
-				  p.foreign_keys ? 1.0 : 1.0 - init_share[DATASET_STEP_FKEYS], false);
+	watch.nsteps = p.nsteps;
+	for (int i = 0; i < p.nsteps; i++)
+		total += init_share[DatasetStepKind(&p, i)];
+	ProgressBegin(&watch.progress, "init()", watch.nsteps, total, false);
 	(void) WorkerWait(handle, init_watch, &watch, 200L, "pgbench_lab.init");
 	if (pg_atomic_read_u32(&sh->state) != DATASET_STATE_DONE)
 		dataset_raise(sh);
 	init_announce(&watch, watch.nsteps);	/* the last step's end */
 	ProgressEnd(&watch.progress);
-	DatasetEmitSteps(fcinfo, &sh->timings);
+	DatasetEmitSteps(fcinfo, &sh->params, &sh->timings);
 	cancel_on_dsm_detach(seg, dataset_terminate, PointerGetDatum(handle));
 	dsm_detach(seg);
 	return (Datum) 0;
@@ -337,7 +424,10 @@ pgbench_lab_init(PG_FUNCTION_ARGS)
 
 /*
  * pgbench_lab.init_sql(scale int, fillfactor int DEFAULT 100,
- *                      foreign_keys bool DEFAULT false, unlogged bool DEFAULT false)
+ *                      foreign_keys bool DEFAULT false, unlogged bool DEFAULT false,
+ *                      partitions int DEFAULT 0, partition_method text DEFAULT NULL,
+ *                      init_steps text DEFAULT NULL, tablespace text DEFAULT NULL,
+ *                      index_tablespace text DEFAULT NULL)
  * RETURNS TABLE (step text, statement text)
  *
  * What init() would run, in the current schema.  The generate step is
@@ -349,20 +439,20 @@ pgbench_lab_init_sql(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	DatasetParams p;
 
-	read_params(fcinfo, &p, INT_MAX);
+	read_params(fcinfo, &p, INT_MAX, 4, false);
 	(void) first_schema(&p);
 
 	InitMaterializedSRF(fcinfo, 0);
-	for (int s = 0; s < DATASET_NSTEPS; s++)
+	for (int s = 0; s < p.nsteps; s++)
 	{
 		ListCell   *lc;
 
-		foreach(lc, DatasetStatements(s, &p))
+		foreach(lc, DatasetStatements(&p, s))
 		{
 			Datum		values[2];
 			bool		nulls[2] = {false, false};
 
-			values[0] = CStringGetTextDatum(DatasetStepName(s));
+			values[0] = CStringGetTextDatum(DatasetPlanStepName(&p, s));
 			values[1] = CStringGetTextDatum((char *) lfirst(lc));
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}

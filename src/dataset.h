@@ -40,19 +40,41 @@
 #define PGBL_DATASET_MARK_INCOMPLETE PGBL_DATASET_MARK "; incomplete"
 
 /*
- * The steps of init, in the order they run: pgbench -i's "dtpgvf", primary
- * keys made on the empty tables and filled as the rows are written.
+ * The kinds of step of init, pgbench -I's letters: d, t, g, G, v, p, f.
+ * A plan (DatasetParams.steps) is a string of those letters, run in order.
  */
 typedef enum DatasetStep
 {
-	DATASET_STEP_DROP = 0,
-	DATASET_STEP_CREATE,
-	DATASET_STEP_PKEYS,
-	DATASET_STEP_GENERATE,
-	DATASET_STEP_VACUUM,
-	DATASET_STEP_FKEYS,
-	DATASET_NSTEPS
+	DATASET_STEP_DROP = 0,		/* d */
+	DATASET_STEP_CREATE,		/* t */
+	DATASET_STEP_PKEYS,			/* p */
+	DATASET_STEP_GENERATE,		/* g */
+	DATASET_STEP_GENERATE_SERVER,	/* G */
+	DATASET_STEP_VACUUM,		/* v */
+	DATASET_STEP_FKEYS,			/* f */
+	DATASET_NKINDS
 } DatasetStep;
+
+/* pgbench -I's letters, in DatasetStep's order */
+#define PGBL_INIT_STEP_LETTERS	"dtpgGvf"
+/* the letters as pgbench lists them */
+#define PGBL_INIT_STEPS_ALLOWED	"dtgGvpf"
+/* pgbench -i's steps when -I is not given */
+#define PGBL_INIT_STEPS_DEFAULT	"dtgvp"
+/* the most steps a plan may have */
+#define PGBL_INIT_STEPS_MAX		64
+/* DatasetShared.step before the first step */
+#define PGBL_INIT_NO_STEP		0xFFFF
+
+/* the most partitions init makes (pgbench has no limit) */
+#define PGBL_MAX_PARTITIONS		10000
+
+typedef enum DatasetPartitioning
+{
+	DATASET_PART_NONE = 0,
+	DATASET_PART_RANGE,
+	DATASET_PART_HASH
+} DatasetPartitioning;
 
 /* How the worker ended (DatasetShared.state). */
 typedef enum DatasetState
@@ -69,15 +91,28 @@ typedef struct DatasetParams
 	int32		fillfactor;
 	bool		foreign_keys;
 	bool		unlogged;
+	int32		partitions;		/* of pgbench_accounts; 0: none */
+	DatasetPartitioning partition_method;
+	char		tablespace[NAMEDATALEN];	/* "": the default */
+	char		index_tablespace[NAMEDATALEN];	/* "": the default */
+	int32		server_version; /* of the server the tables go to */
+	/*
+	 * The plan: pgbench -I's letters, spaces dropped, "f" added for
+	 * foreign_keys.  fast: the plain data set, whose rows are written as
+	 * finished pages (steps "dtpgv" or "dtpgvf": keys before the rows).
+	 */
+	int32		nsteps;
+	char		steps[PGBL_INIT_STEPS_MAX + 1];
+	bool		fast;
 	char		schema[NAMEDATALEN];
 } DatasetParams;
 
-/* What each step of init took: its result rows (DatasetEmitSteps). */
+/* What each step of the plan took: init's result rows (DatasetEmitSteps). */
 typedef struct DatasetTimings
 {
-	bool		step_done[DATASET_NSTEPS];
-	double		seconds[DATASET_NSTEPS];
-	int64		rows[DATASET_NSTEPS];	/* < 0: not applicable */
+	bool		step_done[PGBL_INIT_STEPS_MAX];
+	double		seconds[PGBL_INIT_STEPS_MAX];
+	int64		rows[PGBL_INIT_STEPS_MAX];	/* < 0: not applicable */
 } DatasetTimings;
 
 typedef struct DatasetShared
@@ -92,17 +127,21 @@ typedef struct DatasetShared
 
 	/* written by the worker */
 	pg_atomic_uint32 state;
-	pg_atomic_uint32 step;		/* the step under way */
+	pg_atomic_uint32 step;		/* the plan's step under way, from 0 */
 	DatasetTimings timings;
 	WorkerError error;			/* what stopped it, for init() to raise */
 } DatasetShared;
 
 /* dataset.c */
+extern DatasetStep DatasetStepKind(const DatasetParams *p, int pos);
 extern const char *DatasetStepName(DatasetStep step);
-extern List *DatasetStatements(DatasetStep step, const DatasetParams *p);
+extern const char *DatasetPlanStepName(const DatasetParams *p, int pos);
+extern void DatasetPlan(DatasetParams *p, const char *init_steps);
+extern List *DatasetStatements(const DatasetParams *p, int pos);
 extern void DatasetCheckExisting(Oid nspoid);
 extern void DatasetRefuseTable(const char *schema, const char *name);
-extern void DatasetEmitSteps(FunctionCallInfo fcinfo, const DatasetTimings *t);
+extern void DatasetEmitSteps(FunctionCallInfo fcinfo, const DatasetParams *p,
+							 const DatasetTimings *t);
 extern int64 DatasetRows(const DatasetParams *p, const char *table);
 
 /* dataset_disk.c: the space init needs, checked by its worker */

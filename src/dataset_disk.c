@@ -9,8 +9,9 @@
  * the whole server, not only init.  So the worker, connected as the caller
  * and with the settings its tables will be created with, estimates the
  * bytes the tables will take and compares them with the space free on the
- * file system of the tablespace they go in (default_tablespace, else the
- * database's), as statvfs() gives it to an unprivileged process.
+ * file system of the tablespace they go in (init's tablespace, else
+ * default_tablespace, else the database's), as statvfs() gives it to an
+ * unprivileged process.
  *
  * The estimate follows how the pages are written (dataset_pages.c and
  * dataset_btree.c): each table's rows fill its heap pages up to the
@@ -141,8 +142,9 @@ same_file_system(const char *a, const char *b)
 void
 DatasetCheckDisk(const DatasetParams *p)
 {
-	Oid			spc = GetDefaultTablespace(p->unlogged ? RELPERSISTENCE_UNLOGGED
-										   : RELPERSISTENCE_PERMANENT, false);
+	Oid			spc = p->tablespace[0] ? get_tablespace_oid(p->tablespace, false)
+		: GetDefaultTablespace(p->unlogged ? RELPERSISTENCE_UNLOGGED
+							   : RELPERSISTENCE_PERMANENT, false);
 	const char *path;
 	char	   *wal_dir = psprintf("%s/pg_wal", DataDir);
 	struct statvfs vfs;

@@ -10,7 +10,9 @@
  * transactions: drop, create, primary keys and generate in one transaction,
  * VACUUM (ANALYZE) of each table on its own, foreign keys (if asked) in a
  * last transaction; the last step marks the tables complete (their
- * comment), and only tables that carry init's comment are replaced.
+ * comment), and only tables that carry init's comment are replaced.  Any
+ * other plan (partitions, init_steps) goes the same way: the steps between
+ * two vacuums in one transaction, each VACUUM on its own.
  *
  * The target is checked and connected to as a run's is (client_libpq.c):
  * the conninfo parsed before anything starts (22023), a role that is not a
@@ -64,7 +66,7 @@ remote_context(void *arg)
 
 	if (r->step >= 0)
 		errcontext("pgbench_lab.init step \"%s\", on the target server %s",
-				   DatasetStepName(r->step), r->display);
+				   DatasetPlanStepName(r->p, r->step), r->display);
 	else
 		errcontext("pgbench_lab.init, on the target server %s", r->display);
 }
@@ -158,6 +160,8 @@ prepare_target(RemoteInit *r)
 	bool		may_create = strcmp(PQgetvalue(res, 0, 4), "t") == 0;
 
 	strlcpy(r->p->schema, PQgetvalue(res, 0, 2), NAMEDATALEN);
+	/* the target's version decides the statements (a partitioned table's persistence) */
+	r->p->server_version = PQserverVersion(r->conn);
 	PQclear(res);
 	if (standby)
 		ereport(ERROR,
@@ -203,7 +207,7 @@ check_existing(RemoteInit *r)
 								  "WHERE n.nspname OPERATOR(pg_catalog.=) $1 "
 								  "AND c.relname OPERATOR(pg_catalog.=) ANY ('{pgbench_history,pgbench_tellers,"
 								  "pgbench_accounts,pgbench_branches}'::pg_catalog.name[]) "
-								  "AND (c.relkind OPERATOR(pg_catalog.<>) 'r' OR pg_catalog.starts_with("
+								  "AND (c.relkind OPERATOR(pg_catalog.<>) ALL ('{r,p}'::pg_catalog.\"char\"[]) OR pg_catalog.starts_with("
 								  "pg_catalog.obj_description(c.oid, 'pg_class'), $2) IS NOT TRUE) "
 								  "ORDER BY c.relname LIMIT 1",
 								  2, params, PGRES_TUPLES_OK);
@@ -215,9 +219,9 @@ check_existing(RemoteInit *r)
 }
 
 static void
-step_begin(RemoteInit *r, DatasetStep step)
+step_begin(RemoteInit *r, int pos)
 {
-	r->step = step;
+	r->step = pos;
 	INSTR_TIME_SET_CURRENT(r->start);
 }
 
@@ -236,54 +240,64 @@ step_end(RemoteInit *r, int64 rows)
 
 /* Run one step's statements; the rows they inserted. */
 static int64
-run_statements(RemoteInit *r, DatasetStep step)
+run_statements(RemoteInit *r, int pos)
 {
 	ListCell   *lc;
 	int64		rows = 0;
 
-	foreach(lc, DatasetStatements(step, r->p))
+	foreach(lc, DatasetStatements(r->p, pos))
 		rows += remote_command(r->conn, (const char *) lfirst(lc));
 	return rows;
 }
 
-/* One step with no rows to count: its statements, timed. */
-static void
-run_step(RemoteInit *r, DatasetStep step)
-{
-	step_begin(r, step);
-	(void) run_statements(r, step);
-	step_end(r, -1);
-}
-
-/* The steps, in local init's order and transactions (dataset_worker.c). */
+/*
+ * The plan, in local init's transactions (dataset_worker.c): the steps
+ * between vacuums in one transaction each, committed before a vacuum and
+ * at the end; each VACUUM (and each mark, when it is the last step) on
+ * its own.
+ */
 static void
 make_data_set(RemoteInit *r)
 {
-	int64		rows;
+	const DatasetParams *p = r->p;
+	bool		open = true;
+	int64		rows = -1;
 
 	(void) remote_command(r->conn, "BEGIN");
 	check_existing(r);
-	run_step(r, DATASET_STEP_DROP);
-	run_step(r, DATASET_STEP_CREATE);
-	run_step(r, DATASET_STEP_PKEYS);
-	step_begin(r, DATASET_STEP_GENERATE);
-	rows = run_statements(r, DATASET_STEP_GENERATE);
-	(void) remote_command(r->conn, "COMMIT");
-	step_end(r, rows);
-
-	/* each VACUUM (and each mark, when it is the last step) on its own */
-	step_begin(r, DATASET_STEP_VACUUM);
-	(void) run_statements(r, DATASET_STEP_VACUUM);
-	step_end(r, rows);
-
-	if (r->p->foreign_keys)
+	for (int pos = 0; pos < p->nsteps; pos++)
 	{
-		step_begin(r, DATASET_STEP_FKEYS);
-		(void) remote_command(r->conn, "BEGIN");
-		(void) run_statements(r, DATASET_STEP_FKEYS);
-		(void) remote_command(r->conn, "COMMIT");
-		step_end(r, -1);
+		DatasetStep kind = DatasetStepKind(p, pos);
+		int64		done;
+
+		if (kind == DATASET_STEP_VACUUM)
+		{
+			if (open)
+				(void) remote_command(r->conn, "COMMIT");
+			open = false;
+			step_begin(r, pos);
+			(void) run_statements(r, pos);
+			step_end(r, rows);
+			continue;
+		}
+		if (!open)
+			(void) remote_command(r->conn, "BEGIN");
+		open = true;
+		step_begin(r, pos);
+		done = run_statements(r, pos);
+		if (kind == DATASET_STEP_GENERATE || kind == DATASET_STEP_GENERATE_SERVER)
+			rows = done;
+		else
+			done = -1;
+		if (pos + 1 == p->nsteps || DatasetStepKind(p, pos + 1) == DATASET_STEP_VACUUM)
+		{
+			(void) remote_command(r->conn, "COMMIT");
+			open = false;
+		}
+		step_end(r, done);
 	}
+	if (open)
+		(void) remote_command(r->conn, "COMMIT");
 }
 
 /*
@@ -374,5 +388,5 @@ DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target)
 	}
 	PG_END_TRY();
 	error_context_stack = callback.previous;
-	DatasetEmitSteps(fcinfo, &r.t);
+	DatasetEmitSteps(fcinfo, p, &r.t);
 }

@@ -4,8 +4,9 @@
  *		The background worker that makes pgbench's data set for
  *		pgbench_lab.init().
  *
- * It connects as the caller's role and runs init's steps (dataset.c builds
- * their statements):
+ * It connects as the caller's role and runs the plan's steps in order
+ * (dataset_sql.c builds their statements).  The plain data set, the fast
+ * plan, goes:
  *
  *	1. drop, create, primary keys and generate, in one transaction.  The
  *	   primary keys are added while the tables are empty (pgbench -I's
@@ -20,6 +21,10 @@
  *	   ExecVacuum, which a function or SPI cannot run.
  *	3. foreign keys if asked, in a transaction.  The last step marks the
  *	   tables complete (their comment).
+ *
+ * Any other plan (partitions, init_steps in another order) runs the same
+ * way with the statements alone: the steps between two vacuums in one
+ * transaction, the rows by INSERT ... SELECT.
  *
  * Any ERROR is caught, the transaction aborted, and its SQLSTATE and texts
  * passed to the caller through the shared segment (worker.c), and the
@@ -82,38 +87,43 @@ connect_as_caller(const DatasetShared *sh)
 }
 
 static void
-step_begin(DatasetShared *sh, DatasetStep step)
+step_begin(DatasetShared *sh, int pos)
 {
 	char		activity[64];
 
-	pg_atomic_write_u32(&sh->step, step);
-	snprintf(activity, sizeof(activity), "pgbench_lab init: %s", DatasetStepName(step));
+	pg_atomic_write_u32(&sh->step, pos);
+	snprintf(activity, sizeof(activity), "pgbench_lab init: %s",
+			 DatasetPlanStepName(&sh->params, pos));
 	pgstat_report_activity(STATE_RUNNING, activity);
 	INSTR_TIME_SET_CURRENT(step_start);
 }
 
 static void
-step_end(DatasetShared *sh, DatasetStep step, int64 rows)
+step_end(DatasetShared *sh, int pos, int64 rows)
 {
 	instr_time	now;
 
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, step_start);
-	sh->timings.seconds[step] = INSTR_TIME_GET_DOUBLE(now);
-	sh->timings.rows[step] = rows;
-	sh->timings.step_done[step] = true;
+	sh->timings.seconds[pos] = INSTR_TIME_GET_DOUBLE(now);
+	sh->timings.rows[pos] = rows;
+	sh->timings.step_done[pos] = true;
 }
 
-static void
-run_statements(DatasetShared *sh, DatasetStep step)
+/* One step's statements through SPI; the rows they wrote. */
+static int64
+run_statements(DatasetShared *sh, int pos)
 {
 	ListCell   *lc;
+	int64		rows = 0;
 
-	foreach(lc, DatasetStatements(step, &sh->params))
+	foreach(lc, DatasetStatements(&sh->params, pos))
 	{
 		CHECK_FOR_INTERRUPTS();
 		SPI_execute((const char *) lfirst(lc), false, 0);
+		rows += SPI_processed;
 	}
+	return rows;
 }
 
 /*
@@ -137,39 +147,15 @@ generate_table(Oid nspoid, const GenSpec *g, int64 nrows)
 	return nrows;
 }
 
-/* Drop, create, primary keys, generate: one transaction. */
+/* The fast plan's rows: tables created by this transaction, keys on them. */
 static int64
-drop_create_generate(DatasetShared *sh)
+generate_fast(const DatasetParams *p)
 {
-	const DatasetParams *p = &sh->params;
-	Oid			nspoid;
+	Oid			nspoid = get_namespace_oid(p->schema, false);
 	int64		rows = 0;
 
-	WorkerXactBegin();
-	nspoid = get_namespace_oid(p->schema, false);
-	/* init() checked too, but the tables may have changed since */
-	DatasetCheckExisting(nspoid);
-	/* before anything is dropped or created: room for the new tables */
-	DatasetCheckDisk(p);
-
-	step_begin(sh, DATASET_STEP_DROP);
-	run_statements(sh, DATASET_STEP_DROP);
-	step_end(sh, DATASET_STEP_DROP, -1);
-
-	step_begin(sh, DATASET_STEP_CREATE);
-	run_statements(sh, DATASET_STEP_CREATE);
-	step_end(sh, DATASET_STEP_CREATE, -1);
-
-	step_begin(sh, DATASET_STEP_PKEYS);
-	run_statements(sh, DATASET_STEP_PKEYS);
-	step_end(sh, DATASET_STEP_PKEYS, -1);
-
-	step_begin(sh, DATASET_STEP_GENERATE);
 	for (int i = 0; i < lengthof(gen_specs); i++)
 		rows += generate_table(nspoid, &gen_specs[i], DatasetRows(p, gen_specs[i].table));
-	WorkerXactCommit();
-	MemoryContextSwitchTo(worker_context);
-	step_end(sh, DATASET_STEP_GENERATE, rows);
 	return rows;
 }
 
@@ -180,12 +166,11 @@ drop_create_generate(DatasetShared *sh)
  * statements (the marks, when it is the last step) run in one transaction.
  */
 static void
-vacuum_tables(DatasetShared *sh, int64 rows)
+vacuum_tables(DatasetShared *sh, int pos)
 {
 	ListCell   *lc;
 
-	step_begin(sh, DATASET_STEP_VACUUM);
-	foreach(lc, DatasetStatements(DATASET_STEP_VACUUM, &sh->params))
+	foreach(lc, DatasetStatements(&sh->params, pos))
 	{
 		const char *sql = (const char *) lfirst(lc);
 		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(sql));
@@ -209,19 +194,74 @@ vacuum_tables(DatasetShared *sh, int64 rows)
 		MemoryContextSwitchTo(worker_context);
 		CHECK_FOR_INTERRUPTS();
 	}
-	step_end(sh, DATASET_STEP_VACUUM, rows);
 }
 
-/* Foreign keys: a transaction. */
+/*
+ * The plan, step by step.  Every step but vacuum runs in one transaction
+ * with the steps next to it: a transaction begins with the first of them
+ * and commits before a vacuum and at the end, and that commit is timed
+ * with the step before it.  So a failure or a cancel before the first
+ * vacuum changes nothing.  The tables are checked first (init() checked
+ * too, but they may have changed since), and the disk before anything is
+ * dropped or created, when the plan makes rows.
+ */
 static void
-add_foreign_keys(DatasetShared *sh)
+run_plan(DatasetShared *sh)
 {
-	step_begin(sh, DATASET_STEP_FKEYS);
+	const DatasetParams *p = &sh->params;
+	bool		open = true;
+	int64		rows = -1;		/* the last generated, for vacuum */
+
 	WorkerXactBegin();
-	run_statements(sh, DATASET_STEP_FKEYS);
-	WorkerXactCommit();
-	MemoryContextSwitchTo(worker_context);
-	step_end(sh, DATASET_STEP_FKEYS, -1);
+	DatasetCheckExisting(get_namespace_oid(p->schema, false));
+	if (strchr(p->steps, 'g') != NULL || strchr(p->steps, 'G') != NULL)
+		DatasetCheckDisk(p);
+
+	for (int pos = 0; pos < p->nsteps; pos++)
+	{
+		DatasetStep kind = DatasetStepKind(p, pos);
+		int64		done = -1;
+
+		if (kind == DATASET_STEP_VACUUM)
+		{
+			if (open)
+			{
+				WorkerXactCommit();
+				MemoryContextSwitchTo(worker_context);
+				open = false;
+			}
+			step_begin(sh, pos);
+			vacuum_tables(sh, pos);
+			step_end(sh, pos, rows);
+			continue;
+		}
+		if (!open)
+		{
+			WorkerXactBegin();
+			open = true;
+		}
+		step_begin(sh, pos);
+		if (kind == DATASET_STEP_GENERATE && p->fast)
+			done = generate_fast(p);
+		else
+			done = run_statements(sh, pos);
+		if (kind == DATASET_STEP_GENERATE || kind == DATASET_STEP_GENERATE_SERVER)
+			rows = done;
+		else
+			done = -1;
+		if (pos + 1 == p->nsteps || DatasetStepKind(p, pos + 1) == DATASET_STEP_VACUUM)
+		{
+			WorkerXactCommit();
+			MemoryContextSwitchTo(worker_context);
+			open = false;
+		}
+		step_end(sh, pos, done);
+	}
+	if (open)
+	{
+		WorkerXactCommit();
+		MemoryContextSwitchTo(worker_context);
+	}
 }
 
 /* Log the error, clean up as autovacuum does, and pass it to init(). */
@@ -258,11 +298,7 @@ pgbench_lab_dataset_main(Datum main_arg)
 
 	PG_TRY();
 	{
-		int64		rows = drop_create_generate(sh);
-
-		vacuum_tables(sh, rows);
-		if (sh->params.foreign_keys)
-			add_foreign_keys(sh);
+		run_plan(sh);
 		pg_atomic_write_u32(&sh->state, DATASET_STATE_DONE);
 	}
 	PG_CATCH();

@@ -4,9 +4,9 @@ CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
 SELECT plan(11);
 
-SELECT is(has_function_privilege('public', 'pgbench_lab.init(int, int, bool, bool, text)', 'EXECUTE'),
+SELECT is(has_function_privilege('public', 'pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text)', 'EXECUTE'),
           false, 'init is revoked from PUBLIC');
-SELECT is(has_function_privilege('public', 'pgbench_lab.init_sql(int, int, bool, bool)', 'EXECUTE'),
+SELECT is(has_function_privilege('public', 'pgbench_lab.init_sql(int, int, bool, bool, int, text, text, text, text)', 'EXECUTE'),
           true, 'init_sql changes nothing and is open to all');
 
 SELECT throws_ok('SELECT * FROM pgbench_lab.init(NULL)', '22004', 'scale must not be null');

@@ -47,7 +47,7 @@ SELECT function_privs_are('pgbench_lab', 'run',
           'text', 'text', 'double precision', 'interval', 'text', 'text[]', 'jsonb', 'double precision',
           'integer', 'text[]', 'integer[]', 'text'],
     'tap_nobody', '{}', 'run() is not executable by default');
-SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean', 'text'],
+SELECT function_privs_are('pgbench_lab', 'init', ARRAY['integer', 'integer', 'boolean', 'boolean', 'text', 'integer', 'text', 'text', 'text', 'text'],
     'tap_nobody', '{}', 'init() is not executable by default');
 SELECT function_privs_are('pgbench_lab', 'cancel', ARRAY['bigint'],
     'tap_nobody', '{}', 'cancel() is not executable by default');

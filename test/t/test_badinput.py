@@ -265,8 +265,12 @@ CALLS = {
     "recommend_sql": ("SELECT count(*) FROM pgbench_lab.recommend_sql(%s::text, %s::numeric, %s::int, "
                       "%s::text, %s::text, %s::text, %s::text, %s::text)",
                       [TEXT, NUMERIC, INT, TEXT, TEXT, TEXT, TEXT, TEXT]),
-    "init_sql": ("SELECT count(*) FROM pgbench_lab.init_sql(%s::int, %s::int, %s::bool, %s::bool)",
-                 [INT, INT, BOOL, BOOL]),
+    "init_sql": ("SELECT count(*) FROM pgbench_lab.init_sql(%s::int, %s::int, %s::bool, %s::bool, "
+                 "%s::int, %s::text, %s::text, %s::text, %s::text)",
+                 [INT, INT, BOOL, BOOL, [None, -1, 0, 1, 4, 10000, 10001, 2147483647],
+                  [None, "range", "hash", "list", ""],
+                  [None, "", " ", "dtgvp", "dtGvpf", "x", "ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"],
+                  TEXT, TEXT]),
     "cache_status": ("SELECT count(*) FROM pgbench_lab.cache_status(%s::regclass)", [REL]),
     "make_cold": ("SELECT count(*) FROM pgbench_lab.make_cold(%s::regclass, %s::bool, %s::bool)",
                   [REL, BOOL, BOOL]),

@@ -281,7 +281,7 @@ def test_refuses_a_scale_the_disk_cannot_hold(lab):
 def role(lab):
     lab.sql("CREATE ROLE lab LOGIN")
     lab.sql("CREATE SCHEMA lab AUTHORIZATION lab")
-    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO lab")
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text) TO lab")
     return "lab"
 
 
@@ -303,7 +303,7 @@ def test_non_superuser_in_own_schema(lab, role):
 def test_nologin_role_through_set_role(lab):
     lab.sql("CREATE ROLE nolog NOLOGIN")
     lab.sql("CREATE SCHEMA nolog AUTHORIZATION nolog")
-    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO nolog")
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text) TO nolog")
     with lab.connect() as conn:
         conn.execute("SET ROLE nolog")
         conn.execute("SELECT * FROM pgbench_lab.init(1)")

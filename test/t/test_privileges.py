@@ -249,7 +249,7 @@ def test_per_role_limits_bind_the_role(lab):
     (42501), not with ALTER ROLE on itself (42501), not with a SET made
     before the library was loaded (a placeholder, dropped with a WARNING when
     the library loads), nor back to the default with a connection option."""
-    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO bob")
+    lab.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text) TO bob")
     for name, value in (("max_clients", "1"), ("max_duration", "2s"), ("max_scale", "1")):
         lab.sql(f"ALTER ROLE bob SET pgbench_lab.{name} = '{value}'")
     try:
@@ -298,7 +298,7 @@ def test_per_role_limits_bind_the_role(lab):
     finally:
         for name in ("max_clients", "max_duration", "max_scale"):
             lab.sql(f"ALTER ROLE bob RESET pgbench_lab.{name}")
-        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) FROM bob")
+        lab.sql("REVOKE EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text) FROM bob")
     no_workers(lab)
 
 

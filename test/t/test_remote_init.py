@@ -159,7 +159,7 @@ def test_a_non_superuser_needs_a_password_the_target_asks_for(pair, new_cluster)
     other.sql("CREATE ROLE ri_bob LOGIN PASSWORD 'pw-bob-1'")
     other.sql("CREATE SCHEMA ri_bob AUTHORIZATION ri_bob")   # "$user" is first in search_path
     primary.sql("DO $$BEGIN CREATE ROLE ri_alice; EXCEPTION WHEN duplicate_object THEN NULL; END$$")
-    primary.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text) TO ri_alice")
+    primary.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.init(int, int, bool, bool, text, int, text, text, text, text) TO ri_alice")
     q = "SELECT step, rows FROM pgbench_lab.init(1, target => %s)"
     bob = f"host=127.0.0.1 port={other.port} dbname=postgres user=ri_bob"
     # no password in target, or one the server did not ask for (trust)
