@@ -147,9 +147,14 @@ client_setup(ClientCtx *cx)
 			elog(ERROR, "SPI_connect failed");
 		PushActiveSnapshot(GetTransactionSnapshot());
 		if (cx->run->script_area != 0)
+		{
+			MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab script",
+													  ALLOCSET_DEFAULT_SIZES);
+
 			cx->script = ScriptClientSetup(cx->run, cx->index, cx->timed,
-										   AllocSetContextCreate(TopMemoryContext, "pgbench_lab script",
-																 ALLOCSET_DEFAULT_SIZES));
+										   TransportSpiCreate(ClientTransportMode(cx->run), cxt),
+										   cxt);
+		}
 		if (cx->script == NULL)
 			WorkloadPrepare(&cx->run->wl, &cx->plans);
 		SPI_finish();
@@ -352,9 +357,7 @@ client_step(ClientCtx *cx, int64 scheduled)
 			ClientCancelRun(cx, edata);	/* not a failed transaction: not counted */
 			return false;
 		}
-		if ((code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
-			 code == ERRCODE_T_R_DEADLOCK_DETECTED) &&
-			(cx->run->max_tries == 0 || tries < cx->run->max_tries))
+		if (TransportRetryable(code) && (cx->run->max_tries == 0 || tries < cx->run->max_tries))
 		{
 			pg_atomic_write_u64(&cx->me->retries, ++cx->retries);
 			if (cx->script)
@@ -366,8 +369,7 @@ client_step(ClientCtx *cx, int64 scheduled)
 		if (cx->script)
 			ScriptClientEnded(cx->script, script, 0, false);
 		ClientSample(cx, from, 0, (uint64) Max(t0 - from, 0), script, tries, true);
-		if (code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
-			code == ERRCODE_T_R_DEADLOCK_DETECTED)
+		if (TransportRetryable(code))
 			return true;		/* counted as failed; pgbench goes on */
 		return false;
 	}

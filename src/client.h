@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "script_run.h"
 #include "stats.h"
+#include "transport.h"
 #include "workload.h"
 
 typedef struct ClientCtx
@@ -48,6 +49,22 @@ typedef struct ClientCtx
 	uint64		lag_sum;
 	uint64		lag_max;
 } ClientCtx;
+
+/* How the run's statements go (query_mode), for its clients' transports. */
+static inline TransportMode
+ClientTransportMode(const RunShared *run)
+{
+	switch (run->query_mode)
+	{
+		case RUN_QUERY_SIMPLE:
+			return TRANSPORT_SIMPLE;
+		case RUN_QUERY_EXTENDED:
+			return TRANSPORT_EXTENDED;
+		case RUN_QUERY_PREPARED:
+			break;
+	}
+	return TRANSPORT_PREPARED;
+}
 
 extern void ClientApplySettings(RunShared *run);
 extern void ClientSeed(ClientCtx *cx);

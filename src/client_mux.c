@@ -48,8 +48,11 @@ static void
 on_socket(MuxConn *c)
 {
 	if (c->state == MUX_SETUP || c->state == MUX_CONNECT)
-		MuxPollConnect(c);
-	else if (c->conn != NULL)
+	{
+		if (MuxPollConnect(c))
+			MuxConnected(c);
+	}
+	else if (c->lp.conn != NULL)
 		MuxReadResults(c);
 }
 
@@ -112,7 +115,7 @@ rebuild_set(void)
 		MuxConn    *c = &pgbl_mux->conns[i];
 
 		c->pos = -1;
-		c->sock = c->conn != NULL ? PQsocket(c->conn) : PGINVALID_SOCKET;
+		c->sock = c->lp.conn != NULL ? PQsocket(c->lp.conn) : PGINVALID_SOCKET;
 		if (c->sock != PGINVALID_SOCKET)
 			c->pos = AddWaitEventToSet(pgbl_mux->set, MuxConnEvents(c), c->sock, NULL, c);
 	}
@@ -269,8 +272,9 @@ setup_clients(RunShared *run, int first, bool timed)
 		c->cx.timed = timed;
 		c->cx.loopcxt = pgbl_mux->itercxt;
 		c->pos = -1;
+		TransportLibpqInit(&c->lp, ClientTransportMode(run));
 		if (run->script_area != 0)
-			c->cx.script = ScriptClientSetup(run, first + i, timed, scripts);
+			c->cx.script = ScriptClientSetup(run, first + i, timed, &c->lp.t, scripts);
 		ClientSeed(&c->cx);
 	}
 	CommitTransactionCommand();

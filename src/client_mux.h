@@ -20,6 +20,7 @@
 
 #include "client.h"
 #include "client_libpq.h"
+#include "transport.h"
 
 #define PGBL_MUX_POLL_MS	100L	/* longest wait between stop checks */
 /*
@@ -49,7 +50,6 @@ typedef enum MuxNext
 {
 	NEXT_PREPARE,				/* built-in: statement stmt prepared */
 	NEXT_EXEC,					/* built-in: statement stmt run */
-	NEXT_SCRIPT_PREPARE,		/* script: prepared, to execute next */
 	NEXT_SCRIPT,				/* script: its results, to the interpreter */
 	NEXT_ROLLBACK				/* after a failed transaction */
 } MuxNext;
@@ -66,8 +66,7 @@ typedef enum MuxAfter
 typedef struct MuxConn
 {
 	ClientCtx	cx;				/* the client's own state and figures */
-	PGconn	   *conn;
-	int			number;			/* connections it opened: a script prepares on each */
+	TransportLibpq lp;			/* its connection (lp.conn), its statements' way */
 	MuxState	state;
 	MuxState	resume;			/* after connecting: MUX_SETUP or the transaction */
 	MuxNext		next;
@@ -90,14 +89,6 @@ typedef struct MuxConn
 	int64		t0;
 	int64		from;
 	int			tries;
-	PGresult   *failed;			/* the first failed result of the command */
-	/* a script statement sent after its prepare */
-	char		name[24];
-	int		   *prepared;
-	int			nparams;
-	const char *const *values;
-	LibpqResultFn fn;
-	void	   *fn_arg;
 } MuxConn;
 
 typedef struct MuxWorker
@@ -121,9 +112,10 @@ extern void MuxCloseAll(int code, Datum arg);
 extern void MuxCheckConnectTimeout(MuxConn *c, int64 now);
 extern void MuxStartConnect(MuxConn *c, MuxState resume);
 extern int	MuxConnEvents(MuxConn *c);
-extern void MuxPollConnect(MuxConn *c);
+extern bool MuxPollConnect(MuxConn *c);
 
 /* client_mux_xact.c: commands, results, transactions */
+extern void MuxConnected(MuxConn *c);
 extern void MuxSendPrepare(MuxConn *c);
 extern void MuxScriptContinue(MuxConn *c);
 extern void MuxReadResults(MuxConn *c);

@@ -13,9 +13,8 @@
  * connect_timeout for each host of the target in turn, which libpq applies
  * only to its blocking connects.  A connection made is counted (before the
  * go or in the run's connection time), checked for a password where the
- * run's role is not a superuser, and handed on: a built-in workload's
- * statements are prepared on it (client_mux_xact.c), a script's client is
- * ready or goes on with its step.  Closing cancels a query still running
+ * run's role is not a superuser, and handed back to the loop, which goes
+ * on with it (client_mux_xact.c).  Closing cancels a query still running
  * on this server, and every connection is closed on any exit of the
  * worker (MuxCloseAll, a before_shmem_exit callback).
  *
@@ -32,11 +31,11 @@
 void
 MuxCloseConn(MuxConn *c)
 {
-	if (c->conn == NULL)
+	if (c->lp.conn == NULL)
 		return;
-	if (c->cx.run->target_local && PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
+	if (c->cx.run->target_local && PQtransactionStatus(c->lp.conn) == PQTRANS_ACTIVE)
 	{
-		PGcancel   *pgcancel = PQgetCancel(c->conn);
+		PGcancel   *pgcancel = PQgetCancel(c->lp.conn);
 		char		err[256];
 
 		if (pgcancel != NULL)
@@ -45,11 +44,9 @@ MuxCloseConn(MuxConn *c)
 			PQfreeCancel(pgcancel);
 		}
 	}
-	PQfinish(c->conn);
-	c->conn = NULL;
-	if (c->failed)
-		PQclear(c->failed);
-	c->failed = NULL;
+	PQfinish(c->lp.conn);
+	c->lp.conn = NULL;
+	TransportLibpqForget(&c->lp);
 	pgbl_mux->dirty = true;
 }
 
@@ -75,7 +72,7 @@ MuxCheckConnectTimeout(MuxConn *c, int64 now)
 	if (c->timeout_s <= 0)
 		return;
 	old = MemoryContextSwitchTo(pgbl_mux->cxt);
-	changed = LibpqHostChanged(c->conn, &c->host, &c->port);
+	changed = LibpqHostChanged(c->lp.conn, &c->host, &c->port);
 	MemoryContextSwitchTo(old);
 	if (changed)
 	{
@@ -94,12 +91,12 @@ void
 MuxStartConnect(MuxConn *c, MuxState resume)
 {
 	c->connect_t0 = WorkerNowNs();
-	c->conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index), 0);
+	c->lp.conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index), 0);
 	pgbl_mux->dirty = true;
-	if (PQstatus(c->conn) == CONNECTION_BAD)
-		LibpqConnError(c->conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+	if (PQstatus(c->lp.conn) == CONNECTION_BAD)
+		LibpqConnError(c->lp.conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 					   "could not connect to the target server");
-	c->timeout_s = LibpqConnectTimeout(c->conn);
+	c->timeout_s = LibpqConnectTimeout(c->lp.conn);
 	if (c->host)
 		pfree(c->host);
 	if (c->port)
@@ -122,16 +119,16 @@ MuxConnEvents(MuxConn *c)
 }
 
 
-/* A connection is made: counted, then the workload's statements prepared. */
+/* A connection is made: checked and counted. */
 static void
 connected(MuxConn *c)
 {
 	int64		dt = WorkerNowNs() - c->connect_t0;
 	RunClient  *me = c->cx.me;
 
-	if (!superuser_arg(c->cx.run->run_role) && !PQconnectionUsedPassword(c->conn))
+	if (!superuser_arg(c->cx.run->run_role) && !PQconnectionUsedPassword(c->lp.conn))
 		LibpqRefusePassword();
-	c->number++;
+	c->lp.number++;
 	if (c->resume == MUX_SETUP)
 		me->initial_connect_ns = dt;
 	else
@@ -139,38 +136,17 @@ connected(MuxConn *c)
 		pg_atomic_write_u64(&me->connects, pg_atomic_read_u64(&me->connects) + 1);
 		pg_atomic_write_u64(&me->connect_ns, pg_atomic_read_u64(&me->connect_ns) + dt);
 	}
-	if (c->cx.script == NULL)
-	{
-		if (pgbl_mux->texts == NULL)
-		{
-			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-			pgbl_mux->texts = LibpqBuiltinTexts(c->conn, c->cx.run);
-			MemoryContextSwitchTo(old);
-		}
-		c->stmt = 0;
-		MuxSendPrepare(c);
-		return;
-	}
-	if (c->resume == MUX_SETUP)
-	{
-		c->state = MUX_READY;
-		pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
-		WorkerSetLatchOf(c->cx.run->coordinator_pid);
-	}
-	else
-		MuxScriptContinue(c);
 }
 
-/* One turn of PQconnectPoll. */
-void
+/* One turn of PQconnectPoll: true when the connection is made. */
+bool
 MuxPollConnect(MuxConn *c)
 {
-	PostgresPollingStatusType st = PQconnectPoll(c->conn);
+	PostgresPollingStatusType st = PQconnectPoll(c->lp.conn);
 	int			events;
 
 	if (st == PGRES_POLLING_FAILED)
-		LibpqConnError(c->conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
+		LibpqConnError(c->lp.conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,
 					   "could not connect to the target server");
 	if (st == PGRES_POLLING_OK)
 	{
@@ -178,15 +154,16 @@ MuxPollConnect(MuxConn *c)
 		if (c->pos >= 0)
 			ModifyWaitEvent(pgbl_mux->set, c->pos, WL_SOCKET_READABLE, NULL);
 		connected(c);
-		return;
+		return true;
 	}
 	/* wake_ns holds the direction while connecting: 1 reading, 0 writing */
 	c->wake_ns = st == PGRES_POLLING_READING ? 1 : 0;
 	events = MuxConnEvents(c);
 	/* libpq may have moved on to another socket (another host or address) */
-	if (c->pos < 0 || PQsocket(c->conn) != c->sock)
+	if (c->pos < 0 || PQsocket(c->lp.conn) != c->sock)
 		pgbl_mux->dirty = true;
 	else
 		ModifyWaitEvent(pgbl_mux->set, c->pos, events, NULL);
 	MuxCheckConnectTimeout(c, WorkerNowNs());
+	return false;
 }

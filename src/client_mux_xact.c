@@ -3,13 +3,14 @@
  * client_mux_xact.c
  *		A libpq worker's clients: their commands, results and transactions.
  *
- * A built-in workload's statements are prepared on each new connection
- * and executed one round trip each (pgbench -M prepared); a script runs in
- * steps through the interpreter (ScriptClientStep), which sends on the
- * connection of the client whose step runs (LibpqScriptSend).  A command
+ * Every statement goes over the client's connection through the libpq
+ * transport (transport_libpq.c).  A built-in workload's statements are
+ * prepared on each new connection and executed one round trip each
+ * (pgbench -M prepared); a script runs in steps through the interpreter
+ * (ScriptClientStep), which sends through the same transport.  A command
  * is sent and the client is MUX_BUSY until the event loop has read all of
  * its results (MuxReadResults); MuxNext says what they are for, and the
- * first failed result is kept to be raised once they are all in.
+ * first failed result is raised once they are all in.
  *
  * An error ends the client's transaction only, never the loop: every step
  * of a client runs under MuxGuarded, which turns an error into the
@@ -30,15 +31,17 @@
 #include "client_mux.h"
 #include "script_run.h"
 
-static MuxConn *mux_current;	/* whose script step runs (LibpqScriptSend) */
-
 static void
-sent(MuxConn *c, int ok, MuxNext next)
+busy(MuxConn *c, MuxNext next)
 {
-	if (!ok)
-		LibpqConnError(c->conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
 	c->next = next;
 	c->state = MUX_BUSY;
+}
+
+static void
+statement_name(char *name, size_t size, int stmt)
+{
+	snprintf(name, size, "P_%d", stmt);
 }
 
 void
@@ -50,8 +53,9 @@ MuxSendPrepare(MuxConn *c)
 	char		name[16];
 	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &none, bufs, params);
 
-	snprintf(name, sizeof(name), "P_%d", c->stmt);
-	sent(c, PQsendPrepare(c->conn, name, pgbl_mux->texts[c->stmt], n, NULL), NEXT_PREPARE);
+	statement_name(name, sizeof(name), c->stmt);
+	TransportLibpqSendPrepare(&c->lp, name, pgbl_mux->texts[c->stmt], n);
+	busy(c, NEXT_PREPARE);
 }
 
 static void
@@ -62,66 +66,36 @@ send_exec(MuxConn *c)
 	char		name[16];
 	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &c->d, bufs, params);
 
-	snprintf(name, sizeof(name), "P_%d", c->stmt);
-	sent(c, PQsendQueryPrepared(c->conn, name, n, params, NULL, NULL, 0), NEXT_EXEC);
+	statement_name(name, sizeof(name), c->stmt);
+	TransportLibpqSendPrepared(&c->lp, name, n, params);
+	busy(c, NEXT_EXEC);
 }
 
-/*
- * A script's SQL, on the connection of the client whose step runs: sent
- * as written (prepared NULL: transaction control), or prepared on this
- * connection the first time (S_<id>) and then executed.
- */
+/* A connection is made: a workload's statements prepared, or a script goes on. */
 void
-LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
-				const char *const *values, LibpqResultFn fn, void *arg)
+MuxConnected(MuxConn *c)
 {
-	MuxConn    *c = mux_current;
+	if (c->cx.script == NULL)
+	{
+		if (pgbl_mux->texts == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 
-	c->fn = fn;
-	c->fn_arg = arg;
-	if (prepared == NULL)
-	{
-		sent(c, PQsendQuery(c->conn, sql), NEXT_SCRIPT);
+			pgbl_mux->texts = LibpqBuiltinTexts(c->lp.conn, c->cx.run);
+			MemoryContextSwitchTo(old);
+		}
+		c->stmt = 0;
+		MuxSendPrepare(c);
 		return;
 	}
-	/* query_mode simple and extended: nothing prepared on the connection */
-	if (run->query_mode == RUN_QUERY_SIMPLE)
+	if (c->resume == MUX_SETUP)
 	{
-		sent(c, PQsendQuery(c->conn, ScriptInlineParams(sql, nparams, values)), NEXT_SCRIPT);
-		return;
+		c->state = MUX_READY;
+		pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
+		WorkerSetLatchOf(c->cx.run->coordinator_pid);
 	}
-	if (run->query_mode == RUN_QUERY_EXTENDED)
-	{
-		sent(c, PQsendQueryParams(c->conn, sql, nparams, NULL, values, NULL, NULL, 0), NEXT_SCRIPT);
-		return;
-	}
-	snprintf(c->name, sizeof(c->name), "S_%d", id);
-	c->prepared = prepared;
-	c->nparams = nparams;
-	c->values = values;
-	if (*prepared != c->number)
-		sent(c, PQsendPrepare(c->conn, c->name, sql, nparams, NULL), NEXT_SCRIPT_PREPARE);
 	else
-		sent(c, PQsendQueryPrepared(c->conn, c->name, nparams, values, NULL, NULL, 0),
-			 NEXT_SCRIPT);
-}
-
-/* One successful result, to the interpreter (its count and last row). */
-static void
-script_result(MuxConn *c, PGresult *res)
-{
-	ExecStatusType st = PQresultStatus(res);
-	int			n = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
-	int			ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
-	char	  **names = palloc(sizeof(char *) * Max(ncols, 1));
-	char	  **values = palloc(sizeof(char *) * Max(ncols, 1));
-
-	for (int f = 0; f < ncols; f++)
-	{
-		names[f] = PQfname(res, f);
-		values[f] = n > 0 && !PQgetisnull(res, n - 1, f) ? PQgetvalue(res, n - 1, f) : NULL;
-	}
-	c->fn(c->fn_arg, n, ncols, names, values);
+		MuxScriptContinue(c);
 }
 
 static void xact_committed(MuxConn *c);
@@ -131,12 +105,11 @@ static void after_rollback(MuxConn *c);
 static void
 command_done(MuxConn *c)
 {
-	if (c->failed != NULL)
-		LibpqConnError(c->conn, c->failed, ERRCODE_CONNECTION_FAILURE,
-					   c->next == NEXT_ROLLBACK ? "could not roll back" :
-					   c->next == NEXT_PREPARE ? "could not prepare the workload" :
-					   c->cx.script ? "statement failed on the target server" :
-					   "workload statement failed");
+	TransportLibpqRaiseFailed(&c->lp,
+							  c->next == NEXT_ROLLBACK ? "could not roll back" :
+							  c->next == NEXT_PREPARE ? "could not prepare the workload" :
+							  c->cx.script ? "statement failed on the target server" :
+							  "workload statement failed");
 	switch (c->next)
 	{
 		case NEXT_PREPARE:
@@ -160,11 +133,6 @@ command_done(MuxConn *c)
 			else
 				xact_committed(c);
 			break;
-		case NEXT_SCRIPT_PREPARE:
-			*c->prepared = c->number;
-			sent(c, PQsendQueryPrepared(c->conn, c->name, c->nparams, c->values, NULL, NULL, 0),
-				 NEXT_SCRIPT);
-			break;
 		case NEXT_SCRIPT:
 			MuxScriptContinue(c);
 			break;
@@ -176,54 +144,19 @@ command_done(MuxConn *c)
 
 /*
  * The socket is readable: take what arrived; when the command's results
- * are complete, go on.  The first failed result is kept to be raised.
+ * are complete, go on (which may send the next command).
  */
 void
 MuxReadResults(MuxConn *c)
 {
-	if (!PQconsumeInput(c->conn))
-		LibpqConnError(c->conn, NULL, ERRCODE_CONNECTION_FAILURE,
-					   "statement failed on the target server");
+	TransportLibpqConsume(&c->lp);
 	if (c->state != MUX_BUSY)
 	{
-		/* between transactions: a server that hung up is noticed at the next send */
-		PGnotify   *n;
-
-		while ((n = PQnotifies(c->conn)) != NULL)
-			PQfreemem(n);
+		TransportLibpqIdle(&c->lp);
 		return;
 	}
-	while (c->state == MUX_BUSY && !PQisBusy(c->conn))
-	{
-		PGresult   *res = PQgetResult(c->conn);
-		ExecStatusType st;
-
-		if (res == NULL)
-		{
-			command_done(c);
-			continue;			/* it may have sent the next command */
-		}
-		st = PQresultStatus(res);
-		if (c->failed == NULL && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		{
-			c->failed = res;
-			continue;
-		}
-		if (c->failed == NULL && c->next == NEXT_SCRIPT && c->fn != NULL)
-		{
-			PG_TRY();
-			{
-				script_result(c, res);
-			}
-			PG_FINALLY();
-			{
-				PQclear(res);
-			}
-			PG_END_TRY();
-		}
-		else
-			PQclear(res);
-	}
+	while (c->state == MUX_BUSY && TransportLibpqNext(&c->lp))
+		command_done(c);
 }
 
 /* ---------------------------------------------------------------------
@@ -253,9 +186,10 @@ MuxScriptContinue(MuxConn *c)
 	int64		wake = 0;
 	ScriptStep	st;
 
-	mux_current = c;
 	st = ScriptClientStep(c->cx.script, &wake);
-	if (st == SCRIPT_STEP_SLEEP)
+	if (st == SCRIPT_STEP_SENT)
+		busy(c, NEXT_SCRIPT);
+	else if (st == SCRIPT_STEP_SLEEP)
 	{
 		c->state = MUX_SLEEP;
 		c->wake_ns = wake;
@@ -272,7 +206,7 @@ start_attempt(MuxConn *c)
 	if (c->cx.script)
 		ScriptClientBegin(c->cx.script, c->script);
 	c->stmt = 0;
-	if (c->conn == NULL)
+	if (c->lp.conn == NULL)
 	{
 		MuxStartConnect(c, MUX_CONNECT);
 		return;
@@ -345,24 +279,16 @@ after_rollback(MuxConn *c)
 static void
 recover(MuxConn *c)
 {
-	PGTransactionStatusType ts = c->conn ? PQtransactionStatus(c->conn) : PQTRANS_UNKNOWN;
+	TransportRollback r;
 
 	c->state = MUX_IDLE;
-	if (c->failed)
-		PQclear(c->failed);
-	c->failed = NULL;
-	if (c->conn != NULL && PQstatus(c->conn) == CONNECTION_OK &&
-		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS) &&
-		pg_atomic_read_u32(&c->cx.run->stop) != RUN_STOP_CANCEL)
+	r = TransportLibpqRollback(&c->lp, pg_atomic_read_u32(&c->cx.run->stop) != RUN_STOP_CANCEL);
+	if (r == TRANSPORT_ROLLBACK_SENT)
 	{
-		if (PQsendQuery(c->conn, "ROLLBACK"))
-		{
-			c->next = NEXT_ROLLBACK;
-			c->state = MUX_BUSY;
-			return;
-		}
+		busy(c, NEXT_ROLLBACK);
+		return;
 	}
-	if (c->conn != NULL && (ts != PQTRANS_IDLE || PQstatus(c->conn) != CONNECTION_OK))
+	if (r == TRANSPORT_ROLLBACK_DROP)
 		MuxCloseConn(c);
 	after_rollback(c);
 }
@@ -376,8 +302,7 @@ xact_failed(MuxConn *c, ErrorData *edata)
 {
 	ClientCtx  *cx = &c->cx;
 	int			code = edata->sqlerrcode;
-	bool		retryable = code == ERRCODE_T_R_SERIALIZATION_FAILURE ||
-		code == ERRCODE_T_R_DEADLOCK_DETECTED;
+	bool		retryable = TransportRetryable(code);
 	uint64		lag = (uint64) Max(c->t0 - c->from, 0);
 
 	if (cx->script)

@@ -270,15 +270,6 @@ extern char *LibpqTargetsDisplay(const RunShared *run);
 /* results_targets.c: pgbench_lab.run_targets, one row per target */
 extern void ResultsTargets(RunShared *run, bool final);
 
-/*
- * ... and a script's SQL over it (script_run.c), sent on the connection of
- * the client whose step runs (client_mux_xact.c); its results come later, each
- * to fn, when the worker's event loop has them.
- */
-typedef void (*LibpqResultFn) (void *arg, int ntuples, int ncols, char **names, char **values);
-extern void LibpqScriptSend(RunShared *run, const char *sql, int *prepared, int id, int nparams,
-							const char *const *values, LibpqResultFn fn, void *arg);
-
 /* runner_wait.c: a run launched and waited for (run(), experiments' steps) */
 extern int64 RunnerRun(const RunSpec *spec);
 /* ... and a procedure's INOUT row, for run() and wait() */

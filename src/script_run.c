@@ -2,343 +2,55 @@
  *
  * script_run.c
  *		The script interpreter: one client's run of pgbench script files,
- *		one script execution per transaction of the run.
+ *		one script execution per transaction of the run, over a transport
+ *		(transport.h), whichever it is.
  *
  * Each client parses the run's scripts from their text into programs of
- * its own, finds every variable they name a slot, and runs one script per
- * transaction of the run, chosen by weight.  A transaction of the run is
- * one execution of the script from its first command to its last, as in
- * pgbench; the script's own BEGIN ... COMMIT (or END) blocks are its
- * database transactions, and an SQL command outside them is a transaction
- * of its own (pgbench's autocommit), as are the commands of a pipeline
+ * its own, finds every variable they name a slot (script_vars.c), and runs
+ * one script per transaction of the run, chosen by weight.  A transaction
+ * of the run is one execution of the script from its first command to its
+ * last, as in pgbench; the script's own BEGIN ... COMMIT (or END) blocks
+ * are its database transactions, and an SQL command outside them is a
+ * transaction of its own (pgbench's autocommit: the server's over libpq,
+ * the transport's own through SPI), as are the commands of a pipeline
  * outside a block up to its \syncpipeline or \endpipeline (the implicit
- * transaction of an extended-protocol pipeline).  The interpreter runs the
- * transaction control itself: BEGIN starts a transaction with the
- * isolation, read-only and deferrable modes it names; SAVEPOINT, RELEASE
- * and ROLLBACK TO are internal subtransactions.
+ * transaction of an extended-protocol pipeline).  The interpreter follows
+ * the transaction its script has open, and hands BEGIN (with its modes),
+ * COMMIT, ROLLBACK and the savepoints to the transport, which runs them
+ * (SPI) or sends them (libpq).
  *
- * SQL: each statement of a command is prepared once per client, the first
- * time it runs, with its :variables as bind parameters $n whose types
- * PostgreSQL infers from where they stand (as pgbench -M prepared leaves
- * them to the server); the plan is kept for the rest of the run.  Values
- * go in as the text pgbench would send, through the parameter type's input
- * function, or directly for integers and doubles into integer, float8 and
- * boolean parameters.  A statement that only reads (a SELECT that locks
- * nothing, writes nothing and calls nothing volatile) runs read-only, on
- * the snapshot taken for it.
+ * The interpreter is resumable: a step (ScriptClientStep) runs commands
+ * until one has sent a statement whose results are not yet in, a \sleep
+ * starts, or the script ends.  Over libpq a worker's event loop drives
+ * many clients so, resuming a client's step when its results are in or
+ * its sleep is over (client_mux.c).  Through SPI every statement is over
+ * when the transport returns, so a step goes straight on, and
+ * ScriptClientXact runs a whole transaction, sleeping where it sleeps.
+ * Each SQL statement's :variables are bind parameters $n; the transport
+ * prepares it the first time it runs (query_mode prepared) and keeps it.
  *
  * An error anywhere aborts the transaction (all of it, subtransactions
- * included) and is returned to client.c, which retries serialisation
- * failures and deadlocks as for the built-in workloads: a retry runs the
- * same script again with the random state it started with.
- *
- * This file runs a transaction through SPI; script_vars.c sets a client
- * up and keeps its variables, script_step.c runs scripts over libpq in
- * steps; script_run_int.h is what they share.
+ * included) and goes to the client (client.c, client_mux_xact.c), which
+ * retries serialisation failures and deadlocks as for the built-in
+ * workloads: a retry runs the same script again with the random state it
+ * started with.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/xact.h"
-#include "catalog/pg_type.h"
 #include "common/int.h"
-#include "executor/spi.h"
 #include "miscadmin.h"
-#include "nodes/nodeFuncs.h"
-#include "optimizer/optimizer.h"
-#include "parser/parse_param.h"
-#include "parser/parser.h"
 #include "storage/latch.h"
-#include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/plancache.h"
-#include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
 #include "script_run_int.h"
 
 /* ------------------------------------------------------------------------
- * Transactions
- * ------------------------------------------------------------------------
- */
-
-static void
-xact_begin(ScriptClient *sc, bool explicit_block)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	if (explicit_block)
-	{
-		if (sc->iso >= 0)
-			XactIsoLevel = sc->iso;
-		if (sc->read_only >= 0)
-			XactReadOnly = sc->read_only == 1;
-		if (sc->deferrable >= 0)
-			XactDeferrable = sc->deferrable == 1;
-	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	sc->in_xact = true;
-	sc->explicit_block = explicit_block;
-}
-
-static void
-xact_end(ScriptClient *sc, bool commit)
-{
-	SPI_finish();
-	if (commit)
-		CommitTransactionCommand();
-	else
-		AbortCurrentTransaction();
-	MemoryContextSwitchTo(sc->loopcxt);
-	sc->in_xact = false;
-	sc->explicit_block = false;
-	sc->nsavepoints = 0;
-}
-
-static int
-savepoint_find(ScriptClient *sc, const char *name)
-{
-	for (int i = sc->nsavepoints - 1; i >= 0; i--)
-		if (strcmp(sc->savepoints[i], name) == 0)
-			return i;
-	ereport(ERROR,
-			(errcode(ERRCODE_S_E_INVALID_SPECIFICATION),
-			 errmsg("savepoint \"%s\" does not exist", name)));
-	return -1;
-}
-
-static void
-savepoint_begin(ScriptClient *sc, const char *name)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-
-	if (sc->nsavepoints == SCRIPT_MAX_SAVEPOINTS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a script's transaction may hold at most %d savepoints",
-						SCRIPT_MAX_SAVEPOINTS)));
-	BeginInternalSubTransaction(name);
-	MemoryContextSwitchTo(cxt);
-	sc->savepoints[sc->nsavepoints++] = MemoryContextStrdup(sc->cxt, name);
-}
-
-/* RELEASE and ROLLBACK TO: the savepoints above it go; ROLLBACK TO keeps it. */
-static void
-savepoint_end(ScriptClient *sc, const char *name, bool rollback)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	int			target = savepoint_find(sc, name);
-
-	while (sc->nsavepoints > target)
-	{
-		if (rollback)
-			RollbackAndReleaseCurrentSubTransaction();
-		else
-			ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		pfree(sc->savepoints[--sc->nsavepoints]);
-	}
-	if (rollback)
-		savepoint_begin(sc, name);
-}
-
-static void
-need_block(ScriptClient *sc, const char *what)
-{
-	if (!sc->explicit_block)
-		ereport(ERROR,
-				(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
-				 errmsg("%s can only be used in transaction blocks", what)));
-}
-
-/* BEGIN, COMMIT, ROLLBACK and the savepoints, run by the interpreter. */
-static void
-run_tx(ScriptClient *sc, const ScriptTx *tx)
-{
-	switch (tx->kind)
-	{
-		case STX_BEGIN:
-			if (sc->explicit_block)
-			{
-				ereport(WARNING,
-						(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-						 errmsg("there is already a transaction in progress")));
-				return;
-			}
-			sc->iso = tx->isolation;
-			sc->read_only = tx->read_only;
-			sc->deferrable = tx->deferrable;
-			if (sc->in_xact)	/* a pipeline's implicit transaction */
-				sc->explicit_block = true;
-			else
-				xact_begin(sc, true);
-			return;
-		case STX_COMMIT:
-		case STX_ROLLBACK:
-			if (!sc->in_xact)
-			{
-				ereport(WARNING,
-						(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
-						 errmsg("there is no transaction in progress")));
-				return;
-			}
-			xact_end(sc, tx->kind == STX_COMMIT);
-			if (tx->chain)
-				xact_begin(sc, true);
-			return;
-		case STX_SAVEPOINT:
-			need_block(sc, "SAVEPOINT");
-			savepoint_begin(sc, tx->savepoint);
-			return;
-		case STX_RELEASE:
-		case STX_ROLLBACK_TO:
-			need_block(sc, tx->kind == STX_RELEASE ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT");
-			savepoint_end(sc, tx->savepoint, tx->kind == STX_ROLLBACK_TO);
-			return;
-		case STX_NONE:
-			break;
-	}
-}
-
-/* ------------------------------------------------------------------------
  * SQL
  * ------------------------------------------------------------------------
  */
-
-static void
-params_hook(ParseState *pstate, void *arg)
-{
-	Stmt	   *st = (Stmt *) arg;
-
-	setup_parse_variable_parameters(pstate, &st->types, &st->ntypes);
-}
-
-static bool
-stmt_reads_only(SPIPlanPtr plan)
-{
-	ListCell   *lc;
-
-	foreach(lc, SPI_plan_get_plan_sources(plan))
-	{
-		CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
-		ListCell   *lq;
-
-		foreach(lq, ps->query_list)
-		{
-			Query	   *q = lfirst_node(Query, lq);
-
-			if (q->commandType != CMD_SELECT || q->rowMarks != NIL ||
-				q->hasModifyingCTE || q->utilityStmt != NULL ||
-				contain_volatile_functions((Node *) q))
-				return false;
-		}
-	}
-	return true;
-}
-
-/* Prepare a statement for the rest of the run, its parameters typed. */
-static void
-prepare_stmt(ScriptClient *sc, Stmt *st)
-{
-	SPIPrepareOptions opts;
-	MemoryContext old;
-
-	memset(&opts, 0, sizeof(opts));
-	opts.parserSetup = params_hook;
-	opts.parserSetupArg = st;
-	opts.parseMode = RAW_PARSE_DEFAULT;
-	st->plan = SPI_prepare_extended(st->text, &opts);
-	if (st->plan == NULL)
-		elog(ERROR, "SPI_prepare failed for \"%s\": %s", st->text,
-			 SPI_result_code_string(SPI_result));
-	if (SPI_keepplan(st->plan) != 0)
-		elog(ERROR, "SPI_keepplan failed");
-	st->read_only = stmt_reads_only(st->plan);
-	old = MemoryContextSwitchTo(sc->cxt);
-	st->values = makeParamList(st->ntypes);
-	for (int p = 0; p < st->ntypes; p++)
-	{
-		ParamBind	   *pa = &st->params[p];
-		Oid			infunc;
-
-		pa->type = st->types[p];
-		st->values->params[p].ptype = pa->type == InvalidOid ? UNKNOWNOID : pa->type;
-		st->values->params[p].pflags = PARAM_FLAG_CONST;
-		if (pa->type == InvalidOid || pa->type == UNKNOWNOID)
-			continue;
-		getTypeInputInfo(pa->type, &infunc, &pa->ioparam);
-		fmgr_info_cxt(infunc, &pa->input, sc->cxt);
-	}
-	MemoryContextSwitchTo(old);
-}
-
-static void
-int_out_of_range(int64 value, const char *type)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("value \"" INT64_FORMAT "\" is out of range for type %s", value, type)));
-}
-
-/* One parameter's value: integers directly, anything else through text. */
-static void
-bind_param(ScriptClient *sc, ParamBind *pa, ParamExternData *out)
-{
-	ScriptVar		   *v = ScriptDefinedVar(sc, pa->slot);
-	char		buf[64];
-	const char *text;
-
-	out->isnull = false;
-	if (v->parsed && v->value.type == SCRIPT_NULL)
-	{
-		out->isnull = true;
-		out->value = (Datum) 0;
-		return;
-	}
-	if (v->parsed && v->value.type == SCRIPT_INT)
-	{
-		int64		i = v->value.u.i;
-
-		switch (pa->type)
-		{
-			case INT8OID:
-				out->value = Int64GetDatum(i);
-				return;
-			case INT4OID:
-				if (i < PG_INT32_MIN || i > PG_INT32_MAX)
-					int_out_of_range(i, "integer");
-				out->value = Int32GetDatum((int32) i);
-				return;
-			case INT2OID:
-				if (i < PG_INT16_MIN || i > PG_INT16_MAX)
-					int_out_of_range(i, "smallint");
-				out->value = Int16GetDatum((int16) i);
-				return;
-			case FLOAT8OID:
-				out->value = Float8GetDatum((double) i);
-				return;
-		}
-	}
-	if (v->parsed && v->value.type == SCRIPT_DOUBLE && pa->type == FLOAT8OID)
-	{
-		out->value = Float8GetDatum(v->value.u.d);
-		return;
-	}
-	if (v->parsed)
-	{
-		ScriptValueFormat(&v->value, buf, sizeof(buf));
-		text = buf;
-	}
-	else
-		text = v->text;
-	if (pa->type == InvalidOid || pa->type == UNKNOWNOID)
-		out->value = CStringGetDatum(pstrdup(text));
-	else
-		out->value = InputFunctionCall(&pa->input, (char *) text, pa->ioparam, -1);
-}
 
 /*
  * \gset and \aset: a result's columns into variables, from its last row
@@ -381,230 +93,125 @@ set_vars(ScriptClient *sc, const ScriptSql *sql, bool last, int64 ntuples, int n
 	}
 }
 
-/* set_vars() from SPI's result */
+/* A statement's result, to set_vars() */
 static void
-set_from_spi(ScriptClient *sc, const ScriptSql *sql, bool last)
+set_result(void *arg, const TransportResult *r)
 {
-	SPITupleTable *tt = SPI_tuptable;
-	int			ncols = 0;
-	char	  **names;
-	char	  **values;
+	ScriptResultArg *a = (ScriptResultArg *) arg;
 
-	if (sql->gset == SGSET_NONE || (sql->gset == SGSET_GSET && !last))
-		return;
-	if (tt != NULL)
-		ncols = tt->tupdesc->natts;
-	names = palloc(sizeof(char *) * Max(ncols, 1));
-	values = palloc(sizeof(char *) * Max(ncols, 1));
-	for (int f = 0; f < ncols; f++)
-	{
-		names[f] = SPI_fname(tt->tupdesc, f + 1);
-		values[f] = SPI_processed > 0 ? SPI_getvalue(tt->vals[SPI_processed - 1], tt->tupdesc, f + 1) : NULL;
-	}
-	set_vars(sc, sql, last, tt ? (int64) SPI_processed : -1, ncols, names, values);
-}
-
-void
-ScriptSetFromLibpq(void *arg, int ntuples, int ncols, char **names, char **values)
-{
-	LibpqResultArg *a = (LibpqResultArg *) arg;
-
-	set_vars(a->sc, a->sql, a->last, ntuples, ncols, names, values);
-}
-
-/* The values of a statement's parameters as text, for libpq. */
-void
-ScriptParamTexts(ScriptClient *sc, Stmt *st)
-{
-	for (int p = 0; p < st->ntypes; p++)
-	{
-		ScriptVar  *v = ScriptDefinedVar(sc, st->params[p].slot);
-
-		if (!v->parsed)
-			st->texts[p] = v->text;
-		else if (v->value.type == SCRIPT_NULL)
-			st->texts[p] = NULL;
-		else
-		{
-			ScriptValueFormat(&v->value, st->bufs + 64 * p, 64);
-			st->texts[p] = st->bufs + 64 * p;
-		}
-	}
-}
-
-static bool
-ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		c == '_' || c == '$' || IS_HIGHBIT_SET(c);
-}
-
-/* Where the quoted text, comment or dollar-quoted text starting at s ends. */
-static const char *
-skip_quoted(const char *start, const char *s)
-{
-	if (*s == '\'' || *s == '"')
-	{
-		char		q = *s;
-		bool		backslash = q == '\'' && s > start && (s[-1] == 'E' || s[-1] == 'e') &&
-			(s - 1 == start || !ident_char(s[-2]));
-
-		for (s++; *s; s++)
-		{
-			if (backslash && *s == '\\' && s[1] != '\0')
-				s++;
-			else if (*s == q && s[1] == q)
-				s++;
-			else if (*s == q)
-				return s + 1;
-		}
-		return s;
-	}
-	if (s[0] == '-' && s[1] == '-')
-		return s + strcspn(s, "\n");
-	if (s[0] == '/' && s[1] == '*')
-	{
-		int			depth = 0;
-
-		for (; *s; s++)
-		{
-			if (s[0] == '/' && s[1] == '*')
-				depth++, s++;
-			else if (s[0] == '*' && s[1] == '/' && --depth == 0)
-				return s + 2;
-			else if (s[0] == '*' && s[1] == '/')
-				s++;
-		}
-		return s;
-	}
-	/* $tag$ ... $tag$ */
-	{
-		const char *t = s + 1;
-		const char *end;
-		char	   *tag;
-
-		while (*t && *t != '$' && ident_char(*t) && !(t == s + 1 && *t >= '0' && *t <= '9'))
-			t++;
-		if (*t != '$')
-			return s + 1;
-		tag = pnstrdup(s, t - s + 1);
-		end = strstr(t + 1, tag);
-		return end ? end + strlen(tag) : t + strlen(t);
-	}
+	set_vars(a->sc, a->sql, a->last, r->ntuples, r->ncols, r->names, r->values);
 }
 
 /*
- * A statement's text with its parameters $1 .. $n replaced by their
- * values as quoted literals (NULL for a null): query_mode simple, as
- * pgbench -M simple puts the values in the text.  Only the parser's own
- * $n stand outside quotes and comments (it refuses a script's own).
+ * BEGIN, COMMIT, ROLLBACK and the savepoints: false when sent and awaited
+ * (its sub position moved on), true when the command is over.  A BEGIN
+ * inside a block, a COMMIT or ROLLBACK outside any, only warn; a BEGIN in
+ * a pipeline's implicit transaction makes it the block.
  */
-char *
-ScriptInlineParams(const char *sql, int nparams, const char *const *values)
+static bool
+step_tx(ScriptClient *sc, Cmd *c)
 {
-	StringInfoData buf;
-	const char *s = sql;
+	const ScriptTx *tx = &c->cmd->sql.tx;
+	Transport  *t = sc->t;
 
-	initStringInfo(&buf);
-	while (*s)
+	if (sc->sub == 0)
 	{
-		const char *from = s;
-
-		if (*s == '$' && s[1] >= '0' && s[1] <= '9' && (s == sql || !ident_char(s[-1])))
+		if (tx->kind == STX_BEGIN && t->explicit_block)
 		{
-			int			n = 0;
+			ereport(WARNING,
+					(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+					 errmsg("there is already a transaction in progress")));
+			return true;
+		}
+		if (tx->kind == STX_BEGIN && t->in_xact)
+		{
+			t->explicit_block = true;	/* a pipeline's BEGIN: already in one */
+			return true;
+		}
+		if ((tx->kind == STX_COMMIT || tx->kind == STX_ROLLBACK) && !t->in_xact)
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+					 errmsg("there is no transaction in progress")));
+			return true;
+		}
+		sc->sub = 1;
+		t->ops->control(t, tx, c->cmd->sql.text);
+		if (!t->sync)
+			return false;
+	}
+	if (tx->kind == STX_BEGIN)
+		t->in_xact = t->explicit_block = true;
+	else if (tx->kind == STX_COMMIT || tx->kind == STX_ROLLBACK)
+		t->in_xact = t->explicit_block = tx->chain;
+	return true;
+}
 
-			for (s++; *s >= '0' && *s <= '9' && n < 100000; s++)
-				n = n * 10 + (*s - '0');
-			if (n >= 1 && n <= nparams)
+/*
+ * The step of an SQL command: false when it has sent something awaited
+ * (its sub position moved on), true when the command is over.  Sub 0
+ * begins it (in a transaction of its own or a pipeline's, if it needs
+ * one), 1 .. nstmts send its statements, and one more commits its own.
+ */
+static bool
+step_sql(ScriptClient *sc, Cmd *c)
+{
+	const ScriptSql *sql = &c->cmd->sql;
+	Transport  *t = sc->t;
+
+	if (sql->tx.kind != STX_NONE)
+		return step_tx(sc, c);
+	for (;;)
+	{
+		int			k;
+
+		if (sc->sub == 0)
+		{
+			sc->sub = 1;
+			sc->own = false;
+			if (!t->in_xact && (sc->in_pipeline || !t->autocommits))
 			{
-				appendStringInfoString(&buf, values[n - 1] ? quote_literal_cstr(values[n - 1]) : "NULL");
-				continue;
+				sc->own = !sc->in_pipeline;
+				t->in_xact = true;
+				t->explicit_block = false;
+				t->ops->begin_implicit(t);
+				if (!t->sync)
+					return false;
 			}
 		}
-		else if (*s == '\'' || *s == '"' || *s == '$' || (s[0] == '-' && s[1] == '-') ||
-				 (s[0] == '/' && s[1] == '*'))
-			s = skip_quoted(sql, s);
-		else
-			s++;
-		appendBinaryStringInfo(&buf, from, s - from);
-	}
-	return buf.data;
-}
-
-/*
- * query_mode simple: the values in the text, parsed and planned each time;
- * extended: the text and its parameters, parsed and planned each time.
- * Neither keeps a plan (and simple prepares nothing: a value may stand
- * where no parameter may, as in pgbench).
- */
-static int
-run_stmt_unprepared(ScriptClient *sc, Stmt *st)
-{
-	if (sc->run->query_mode == RUN_QUERY_SIMPLE)
-	{
-		ScriptParamTexts(sc, st);
-		return SPI_execute(ScriptInlineParams(st->text, st->ntypes, st->texts), false, 0);
-	}
-	else
-	{
-		Datum	   *values = palloc(sizeof(Datum) * Max(st->ntypes, 1));
-		Oid		   *types = palloc(sizeof(Oid) * Max(st->ntypes, 1));
-		char	   *nulls = palloc(Max(st->ntypes, 1));
-
-		for (int p = 0; p < st->ntypes; p++)
+		k = sc->sub - 1;
+		if (k < c->nstmts)
 		{
-			values[p] = st->values->params[p].value;
-			types[p] = st->values->params[p].ptype;
-			nulls[p] = st->values->params[p].isnull ? 'n' : ' ';
+			Stmt	   *st = &c->stmts[k];
+			bool		last = k == c->nstmts - 1;
+			bool		wanted = sql->gset == SGSET_ASET || (sql->gset == SGSET_GSET && last);
+
+			for (int p = 0; p < st->ts.nparams; p++)
+			{
+				ScriptVar  *v = ScriptDefinedVar(sc, st->slots[p]);
+
+				st->ts.args[p].value = v->parsed ? &v->value : NULL;
+				st->ts.args[p].text = v->text;
+			}
+			sc->res_arg.sc = sc;
+			sc->res_arg.sql = sql;
+			sc->res_arg.last = last;
+			sc->sub++;
+			t->ops->execute(t, &st->ts, wanted ? set_result : NULL, &sc->res_arg);
+			if (!t->sync)
+				return false;
+			continue;
 		}
-		return SPI_execute_with_args(st->text, st->ntypes, types, values, nulls, st->read_only, 0);
+		if (k == c->nstmts && sc->own)
+		{
+			sc->sub++;
+			t->in_xact = false;
+			t->ops->commit_implicit(t);
+			if (!t->sync)
+				return false;
+		}
+		return true;
 	}
-}
-
-static void
-run_stmt(ScriptClient *sc, Cmd *c, Stmt *st, bool last)
-{
-	SPIExecuteOptions opts;
-	int			rc;
-
-	if (st->plan == NULL && sc->run->query_mode != RUN_QUERY_SIMPLE)
-		prepare_stmt(sc, st);
-	for (int p = 0; p < st->ntypes && st->plan != NULL; p++)
-		bind_param(sc, &st->params[p], &st->values->params[p]);
-	memset(&opts, 0, sizeof(opts));
-	opts.params = st->ntypes > 0 ? st->values : NULL;
-	opts.read_only = st->read_only;
-	PushActiveSnapshot(GetTransactionSnapshot());
-	if (sc->run->query_mode != RUN_QUERY_PREPARED)
-		rc = run_stmt_unprepared(sc, st);
-	else
-		rc = SPI_execute_plan_extended(st->plan, &opts);
-	if (rc < 0)
-		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
-	set_from_spi(sc, &c->cmd->sql, last);
-	SPI_freetuptable(SPI_tuptable);
-	PopActiveSnapshot();
-}
-
-/* An SQL command: in the transaction open, or in a transaction of its own. */
-static void
-run_sql(ScriptClient *sc, Cmd *c)
-{
-	bool		own;
-
-	if (c->cmd->sql.tx.kind != STX_NONE)
-	{
-		run_tx(sc, &c->cmd->sql.tx);
-		return;
-	}
-	own = !sc->in_xact && !sc->in_pipeline;
-	if (!sc->in_xact)
-		xact_begin(sc, false);
-	for (int i = 0; i < c->nstmts; i++)
-		run_stmt(sc, c, &c->stmts[i], i == c->nstmts - 1);
-	if (own)
-		xact_end(sc, true);
 }
 
 /* ------------------------------------------------------------------------
@@ -623,10 +230,10 @@ eval(ScriptClient *sc, Cmd *c, ScriptValue *result)
 }
 
 /* A script's last command run: an error if it left a transaction open. */
-void
-ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr)
+static void
+check_ended_outside_xact(ScriptClient *sc, Prog *pr)
 {
-	if (!sc->in_xact)
+	if (!sc->t->in_xact)
 		return;
 	sc->at = pr->prog->ncommands - 1;
 	ereport(ERROR,
@@ -642,8 +249,8 @@ ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr)
  * nanoseconds is refused (an error of the script, the client's failure),
  * not wrapped round into no sleep at all.
  */
-bool
-ScriptSleepUntil(ScriptClient *sc, Cmd *c, int64 now, int64 *until)
+static bool
+sleep_until(ScriptClient *sc, Cmd *c, int64 now, int64 *until)
 {
 	int64		n = c->cmd->sleep_value;
 	int64		unit = c->cmd->sleep_unit_usec;
@@ -669,30 +276,40 @@ ScriptSleepUntil(ScriptClient *sc, Cmd *c, int64 now, int64 *until)
 	return true;
 }
 
-static void
-run_sleep(ScriptClient *sc, Cmd *c)
+/* \sleep: false with *wake set while it sleeps; the run's end ends it. */
+static bool
+step_sleep(ScriptClient *sc, Cmd *c, int64 *wake)
 {
-	int64		until;
-
-	if (!ScriptSleepUntil(sc, c, WorkerNowNs(), &until))
-		return;
-	for (;;)
+	if (sc->sub > 0)
 	{
-		int64		now = WorkerNowNs();
-
 		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE)
 			ereport(ERROR,
 					(errcode(ERRCODE_QUERY_CANCELED),
 					 errmsg("the run ended during \\sleep")));
-		if (now >= until)
-			return;
-		pg_atomic_write_u32(&sc->me->pacing, 1);
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 (long) Min((until - now + 999999) / 1000000, 1000), PG_WAIT_EXTENSION);
-		pg_atomic_write_u32(&sc->me->pacing, 0);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
+		return true;
 	}
+	if (!sleep_until(sc, c, WorkerNowNs(), wake))
+		return true;
+	sc->sub = 1;
+	return false;
+}
+
+/* \syncpipeline and \endpipeline: a commit of the implicit transaction first. */
+static bool
+step_pipeline_end(ScriptClient *sc, Cmd *c)
+{
+	Transport  *t = sc->t;
+
+	if (sc->sub == 0 && t->in_xact && !t->explicit_block)
+	{
+		sc->sub = 1;
+		t->in_xact = false;
+		t->ops->commit_implicit(t);
+		if (!t->sync)
+			return false;
+	}
+	sc->in_pipeline = c->cmd->kind == SCMD_SYNC_PIPELINE;
+	return true;
 }
 
 /* After a false \if or \elif: the first branch whose condition holds. */
@@ -711,50 +328,44 @@ next_branch(ScriptClient *sc, Prog *pr, int i)
 	}
 }
 
-/* One command; the index of the next. */
-int
-ScriptRunCommand(ScriptClient *sc, Prog *pr, int i)
+/* A command that neither sends nor sleeps; the index of the next. */
+static int
+run_meta(ScriptClient *sc, Prog *pr, int i)
 {
 	Cmd		   *c = &pr->cmds[i];
 	ScriptValue v;
 
 	switch (c->cmd->kind)
 	{
-		case SCMD_SQL:
-			run_sql(sc, c);
-			break;
 		case SCMD_SET:
 			(void) eval(sc, c, &v);
 			ScriptVarSetValue(&sc->vars[c->slot], &v);
-			break;
-		case SCMD_SLEEP:
-			run_sleep(sc, c);
 			break;
 		case SCMD_IF:
 			return eval(sc, c, &v) ? i + 1 : next_branch(sc, pr, c->cmd->next_branch);
 		case SCMD_ELIF:
 		case SCMD_ELSE:
 			return c->cmd->endif;	/* the end of a branch that ran */
-		case SCMD_ENDIF:
-			break;
 		case SCMD_START_PIPELINE:
 			sc->in_pipeline = true;
 			break;
-		case SCMD_SYNC_PIPELINE:
-		case SCMD_END_PIPELINE:
-			if (sc->in_xact && !sc->explicit_block)
-				xact_end(sc, true);
-			sc->in_pipeline = c->cmd->kind == SCMD_SYNC_PIPELINE;
-			break;
 		case SCMD_SHELL:
 			elog(ERROR, "\\shell in a parsed script");
+			break;
+		default:
+			break;
 	}
 	return i + 1;
 }
 
+/* ------------------------------------------------------------------------
+ * Steps
+ * ------------------------------------------------------------------------
+ */
+
 /* Where an error happened, for the run's record of it. */
-void
-ScriptAddLocation(ScriptClient *sc, Prog *pr, ErrorData *edata)
+static void
+add_location(ScriptClient *sc, Prog *pr, ErrorData *edata)
 {
 	ScriptCommand *cmd = &pr->prog->commands[sc->at];
 	char	   *where = psprintf("In script \"%s\", command %d (%s, line %d).",
@@ -764,48 +375,131 @@ ScriptAddLocation(ScriptClient *sc, Prog *pr, ErrorData *edata)
 	edata->detail = edata->detail ? psprintf("%s %s", edata->detail, where) : where;
 }
 
+/* A transaction of the run begins: the script from its first command. */
+void
+ScriptClientBegin(ScriptClient *sc, int script)
+{
+	sc->script = script;
+	sc->at = 0;
+	sc->sub = 0;
+}
+
 /*
- * One transaction of the run: the script from its first command to its
- * last.  Returns 0, or the SQLSTATE of the error that ended it, the error
- * in *edata (copied into loopcxt, the transaction rolled back).
+ * An error ended the transaction, rolled back (SPI) or to be (libpq): where
+ * it happened, and a clean slate.
+ */
+void
+ScriptClientFailed(ScriptClient *sc, ErrorData *edata)
+{
+	add_location(sc, &sc->progs[sc->script], edata);
+	sc->t->in_xact = sc->t->explicit_block = false;
+	sc->in_pipeline = false;
+	sc->sub = 0;
+	sc->t->ops->reset(sc->t);
+}
+
+/*
+ * Run the script on until it sends, sleeps or ends (see script_run.h); a
+ * command is counted, and timed, when its last step is over.
+ */
+ScriptStep
+ScriptClientStep(ScriptClient *sc, int64 *wake)
+{
+	Prog	   *pr = &sc->progs[sc->script];
+	ScriptCounter *counters = &sc->row[sc->area->script[sc->script].counter + 1];
+
+	for (;;)
+	{
+		int			at = sc->at;
+		Cmd		   *c;
+		bool		over;
+		int			next = at + 1;
+
+		if (at >= pr->prog->ncommands)
+		{
+			check_ended_outside_xact(sc, pr);
+			return SCRIPT_STEP_END;
+		}
+		c = &pr->cmds[at];
+		if (sc->sub == 0)
+			sc->cmd_t0 = sc->timed ? WorkerNowNs() : 0;
+		switch (c->cmd->kind)
+		{
+			case SCMD_SQL:
+				over = step_sql(sc, c);
+				break;
+			case SCMD_SLEEP:
+				over = step_sleep(sc, c, wake);
+				if (!over)
+					return SCRIPT_STEP_SLEEP;
+				break;
+			case SCMD_SYNC_PIPELINE:
+			case SCMD_END_PIPELINE:
+				over = step_pipeline_end(sc, c);
+				break;
+			default:
+				next = run_meta(sc, pr, at);
+				over = true;
+				break;
+		}
+		if (!over)
+			return SCRIPT_STEP_SENT;
+		sc->sub = 0;
+		sc->at = next;
+		/* an \elif or \else reached from the branch before it is skipped */
+		if (c->cmd->kind == SCMD_ELIF || c->cmd->kind == SCMD_ELSE)
+			continue;
+		counters[at].count++;
+		if (sc->timed)
+			counters[at].latency_ns += (uint64) (WorkerNowNs() - sc->cmd_t0);
+	}
+}
+
+/* A \sleep through SPI: on the latch until *wake, or the run's end. */
+static void
+wait_sleep(ScriptClient *sc, int64 wake)
+{
+	for (;;)
+	{
+		int64		now = WorkerNowNs();
+
+		if (pg_atomic_read_u32(&sc->run->stop) != RUN_STOP_NONE || now >= wake)
+			return;
+		pg_atomic_write_u32(&sc->me->pacing, 1);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 (long) Min((wake - now + 999999) / 1000000, 1000), PG_WAIT_EXTENSION);
+		pg_atomic_write_u32(&sc->me->pacing, 0);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * One transaction of the run over a synchronous transport (SPI): the
+ * script from its first command to its last.  Returns 0, or the SQLSTATE
+ * of the error that ended it, the error in *edata (copied into loopcxt,
+ * the transaction rolled back).
  */
 int
 ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt, ErrorData **edata)
 {
-	Prog	   *pr = &sc->progs[script];
-	ScriptCounter *counters = &sc->row[sc->area->script[script].counter + 1];
 	volatile int code = 0;
 
-	sc->script = script;
-	sc->at = 0;
-	sc->loopcxt = loopcxt;
+	Assert(sc->t->sync);
+	TransportSpiBetween(sc->t, loopcxt);
+	ScriptClientBegin(sc, script);
 	PG_TRY();
 	{
-		int			i = 0;
+		int64		wake = 0;
 
-		while (i < pr->prog->ncommands)
-		{
-			int64		t0 = sc->timed ? WorkerNowNs() : 0;
-			int			at = i;
-
-			sc->at = i;
-			i = ScriptRunCommand(sc, pr, i);
-			/* an \elif or \else reached from the branch before it is skipped */
-			if (pr->cmds[at].cmd->kind == SCMD_ELIF || pr->cmds[at].cmd->kind == SCMD_ELSE)
-				continue;
-			counters[at].count++;
-			if (sc->timed)
-				counters[at].latency_ns += (uint64) (WorkerNowNs() - t0);
-		}
-		ScriptCheckEndedOutsideXact(sc, pr);
+		while (ScriptClientStep(sc, &wake) == SCRIPT_STEP_SLEEP)
+			wait_sleep(sc, wake);
 	}
 	PG_CATCH();
 	{
 		*edata = WorkerCatch(loopcxt, false);
 		code = (*edata)->sqlerrcode;
-		ScriptAddLocation(sc, pr, *edata);
-		sc->in_xact = sc->explicit_block = sc->in_pipeline = false;
-		sc->nsavepoints = 0;
+		ScriptClientFailed(sc, *edata);
 	}
 	PG_END_TRY();
 	return code;

@@ -102,12 +102,12 @@ extern void ScriptSetupRecord(struct RunShared *run, bool final);
 /* script_readonly.c: whether every script only reads (for a standby) */
 extern int	ScriptSetupMarkReadsOnly(struct RunShared *p, char **why);
 
-/* script_run.c: in a client */
-extern char *ScriptInlineParams(const char *sql, int nparams, const char *const *values);
+/* script_vars.c, script_run.c: in a client, over its transport */
 typedef struct ScriptClient ScriptClient;
+struct Transport;
 
 extern ScriptClient *ScriptClientSetup(struct RunShared *run, int client, bool timed,
-									   MemoryContext cxt);
+									   struct Transport *t, MemoryContext cxt);
 extern int	ScriptClientChoose(ScriptClient *sc);
 extern int	ScriptClientXact(ScriptClient *sc, int script, MemoryContext loopcxt,
 							 ErrorData **edata);
@@ -115,11 +115,13 @@ extern void ScriptClientRetry(ScriptClient *sc, int script);
 extern void ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed);
 
 /*
- * Over libpq the interpreter runs in steps, so that one worker drives many
+ * The interpreter runs in steps, so that one libpq worker drives many
  * clients' connections (client_mux.c): a step runs commands until one has
- * sent SQL (its results come back through the LibpqResultFn it gave), has
- * to sleep until *wake, or the script has ended.  Errors are raised; the
- * caller hands them to ScriptClientFailed.
+ * sent a statement whose results are not yet in (they come back through
+ * the transport's callback, and the caller steps again), has to sleep
+ * until *wake, or the script has ended.  Errors are raised; the caller
+ * hands them to ScriptClientFailed.  Over SPI, ScriptClientXact runs the
+ * whole transaction so.
  */
 typedef enum ScriptStep
 {

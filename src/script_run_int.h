@@ -2,22 +2,17 @@
  *
  * script_run_int.h
  *		What the script interpreter's files share: a client's programs,
- *		statements and variables (script_vars.c sets them up,
- *		script_run.c runs a transaction through SPI, script_step.c over
- *		libpq in steps), and the functions they call across.
+ *		statements and variables (script_vars.c sets them up and keeps
+ *		the variables, script_run.c runs the scripts over a transport).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBL_SCRIPT_RUN_INT_H
 #define PGBL_SCRIPT_RUN_INT_H
 
-#include "executor/spi.h"
-#include "utils/plancache.h"
-
 #include "runner.h"
 #include "script_run.h"
-
-#define SCRIPT_MAX_SAVEPOINTS 64
+#include "transport.h"
 
 typedef struct ScriptVar
 {
@@ -29,30 +24,11 @@ typedef struct ScriptVar
 	ScriptValue value;
 } ScriptVar;
 
-/* How one parameter's value goes in. */
-typedef struct ParamBind
-{
-	int			slot;			/* its variable */
-	Oid			type;			/* as the server inferred it */
-	FmgrInfo	input;
-	Oid			ioparam;
-} ParamBind;
-
-/* One statement of an SQL command, prepared the first time it runs. */
+/* One statement of an SQL command, and the variables of its parameters. */
 typedef struct Stmt
 {
-	char	   *text;
-	SPIPlanPtr	plan;
-	int			ntypes;
-	Oid		   *types;			/* filled in by the parser's hook */
-	ParamBind	   *params;
-	ParamListInfo values;
-	bool		read_only;
-	/* over libpq */
-	int			id;				/* prepared as S_<id> ... */
-	int			prepared;		/* ... on this connection (LibpqScriptSend) */
-	const char **texts;			/* the values sent */
-	char	   *bufs;			/* 64 bytes per parameter, for numbers */
+	TransportStmt ts;
+	int		   *slots;
 } Stmt;
 
 typedef struct Cmd
@@ -69,18 +45,19 @@ typedef struct Prog
 	Cmd		   *cmds;
 } Prog;
 
-typedef struct LibpqResultArg
+/* Where a statement's results go (\gset, \aset). */
+typedef struct ScriptResultArg
 {
 	ScriptClient *sc;
 	const ScriptSql *sql;
 	bool		last;
-} LibpqResultArg;
+} ScriptResultArg;
 
 struct ScriptClient
 {
 	RunShared  *run;
 	RunClient  *me;
-	bool		libpq;			/* the SQL goes over libpq, not SPI */
+	Transport  *t;				/* where its statements go */
 	int			nstmts;			/* statements numbered so far */
 	RunScriptArea *area;
 	ScriptCounter *row;			/* this client's counters */
@@ -101,19 +78,12 @@ struct ScriptClient
 	/* the transaction under way */
 	int			script;
 	int			at;				/* the command running */
-	bool		in_xact;		/* a transaction is open */
-	bool		explicit_block; /* ... opened by BEGIN */
 	bool		in_pipeline;
-	int			nsavepoints;
-	char	   *savepoints[SCRIPT_MAX_SAVEPOINTS];
-	int			iso;			/* BEGIN's characteristics (-1: not given), */
-	int			read_only;		/* kept for AND CHAIN */
-	int			deferrable;
-	MemoryContext loopcxt;		/* current between transactions */
-	/* over libpq, in steps: where the command under way stands */
+	/* where the command under way stands */
 	int			sub;			/* 0: not begun; then the command's own steps */
+	bool		own;			/* it runs in a transaction of its own */
 	int64		cmd_t0;			/* when it began */
-	LibpqResultArg res_arg;		/* for the results of the statement sent */
+	ScriptResultArg res_arg;	/* for the results of the statement sent */
 };
 
 extern int ScriptVarSlot(ScriptClient *sc, const char *name);
@@ -122,11 +92,5 @@ extern void ScriptVarSetText(ScriptClient *sc, ScriptVar *v, const char *text);
 extern bool ScriptVarValue(ScriptVar *v, ScriptValue *value, ScriptError *error);
 extern void ScriptRaiseError(const ScriptError *error);
 extern ScriptVar *ScriptDefinedVar(ScriptClient *sc, int slot);
-extern void ScriptSetFromLibpq(void *arg, int ntuples, int ncols, char **names, char **values);
-extern void ScriptParamTexts(ScriptClient *sc, Stmt *st);
-extern void ScriptCheckEndedOutsideXact(ScriptClient *sc, Prog *pr);
-extern bool ScriptSleepUntil(ScriptClient *sc, Cmd *c, int64 now, int64 *until);
-extern int ScriptRunCommand(ScriptClient *sc, Prog *pr, int i);
-extern void ScriptAddLocation(ScriptClient *sc, Prog *pr, ErrorData *edata);
 
 #endif							/* PGBL_SCRIPT_RUN_INT_H */

@@ -213,15 +213,11 @@ split_statements(ScriptClient *sc, Cmd *c)
 		int			len = r->stmt_len > 0 ? r->stmt_len : (int) strlen(sql->text) - r->stmt_location;
 		Stmt	   *st = &c->stmts[i++];
 
-		st->text = pnstrdup(sql->text + r->stmt_location, len);
-		st->ntypes = sql->nparams;
-		st->types = palloc0(sizeof(Oid) * Max(sql->nparams, 1));
-		st->params = palloc0(sizeof(ParamBind) * Max(sql->nparams, 1));
-		st->id = sc->nstmts++;
-		st->texts = palloc0(sizeof(char *) * Max(sql->nparams, 1));
-		st->bufs = palloc0(64 * Max(sql->nparams, 1));
+		TransportStmtInit(&st->ts, pnstrdup(sql->text + r->stmt_location, len), sql->nparams,
+						  sc->nstmts++);
+		st->slots = palloc(sizeof(int) * Max(sql->nparams, 1));
 		for (int p = 0; p < sql->nparams; p++)
-			st->params[p].slot = -1;
+			st->slots[p] = -1;
 	}
 }
 
@@ -248,17 +244,18 @@ setup_program(ScriptClient *sc, Prog *pr, int s)
 		split_statements(sc, c);
 		for (int j = 0; j < c->nstmts; j++)
 			for (int p = 0; p < c->cmd->sql.nparams; p++)
-				c->stmts[j].params[p].slot = ScriptVarSlot(sc, c->cmd->sql.params[p].name);
+				c->stmts[j].slots[p] = ScriptVarSlot(sc, c->cmd->sql.params[p].name);
 	}
 }
 
 /*
- * A client's interpreter, in cxt: its programs parsed, its variables
- * defined, its generators seeded as pgbench seeds its clients.  Runs in a
+ * A client's interpreter, in cxt, over the transport t: its programs
+ * parsed, its variables defined, its generators seeded as pgbench seeds
+ * its clients.  Runs in a
  * transaction (the raw parser and the catalogs).
  */
 ScriptClient *
-ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
+ScriptClientSetup(RunShared *run, int client, bool timed, Transport *t, MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	ScriptClient *sc = palloc0(sizeof(ScriptClient));
@@ -267,7 +264,7 @@ ScriptClientSetup(RunShared *run, int client, bool timed, MemoryContext cxt)
 
 	sc->run = run;
 	sc->me = &run->client[client];
-	sc->libpq = run->via != RUN_VIA_SPI;
+	sc->t = t;
 	sc->area = RunScriptAreaOf(run, run->script_area);
 	if (sc->area->tables_pending)
 		elog(ERROR, "the built-in scripts' tables were not resolved before the run started");

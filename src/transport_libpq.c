@@ -1,0 +1,278 @@
+/*-------------------------------------------------------------------------
+ *
+ * transport_libpq.c
+ *		The transport over libpq, on one connection that a libpq worker's
+ *		event loop drives among many (client_mux.c): a call sends and
+ *		returns; the results come back when the loop reads them.
+ *
+ * A statement is sent as written for transaction control; by query_mode,
+ * with its values in the text (simple), with its parameters (extended), or
+ * prepared on this connection the first time as S_<id> and then executed
+ * (prepared: the Parse's answer is awaited before the execution is sent,
+ * and only the execution's results are handed on).  The built-in
+ * workloads prepare and execute their statements by name through the
+ * same two calls.
+ *
+ * The loop hands a readable socket here (TransportLibpqConsume), then
+ * takes results as long as they are complete (TransportLibpqNext): each
+ * successful one goes to the command's callback; the first failed one is
+ * kept, and raised once the command's results are all in
+ * (TransportLibpqRaiseFailed), with the server's SQLSTATE.  After a failed
+ * transaction, TransportLibpqRollback rolls back what it left open on the
+ * server, so that the connection can serve again, or says to drop it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "client_libpq.h"
+#include "transport.h"
+
+static void
+sent(TransportLibpq *lp, int ok)
+{
+	if (!ok)
+		LibpqConnError(lp->conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
+}
+
+static void
+statement_name(char *name, size_t size, const TransportStmt *st)
+{
+	snprintf(name, size, "S_%d", st->id);
+}
+
+static void
+lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
+{
+	TransportLibpq *lp = (TransportLibpq *) t;
+	char		name[24];
+
+	lp->fn = fn;
+	lp->fn_arg = arg;
+	lp->pending = NULL;
+	TransportArgTexts(st);
+	/* query_mode simple and extended: nothing prepared on the connection */
+	if (t->mode == TRANSPORT_SIMPLE)
+	{
+		sent(lp, PQsendQuery(lp->conn, TransportInlineParams(st->text, st->nparams, st->texts)));
+		return;
+	}
+	if (t->mode == TRANSPORT_EXTENDED)
+	{
+		sent(lp, PQsendQueryParams(lp->conn, st->text, st->nparams, NULL, st->texts, NULL, NULL, 0));
+		return;
+	}
+	statement_name(name, sizeof(name), st);
+	if (st->prepared != lp->number)
+	{
+		lp->pending = st;
+		sent(lp, PQsendPrepare(lp->conn, name, st->text, st->nparams, NULL));
+	}
+	else
+		sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
+}
+
+static void
+send_text(TransportLibpq *lp, const char *sql)
+{
+	lp->fn = NULL;
+	lp->pending = NULL;
+	sent(lp, PQsendQuery(lp->conn, sql));
+}
+
+/* The transaction control as written: the server runs it. */
+static void
+lp_control(Transport *t, const ScriptTx *tx, const char *text)
+{
+	send_text((TransportLibpq *) t, text);
+}
+
+static void
+lp_begin_implicit(Transport *t)
+{
+	send_text((TransportLibpq *) t, "BEGIN");
+}
+
+static void
+lp_commit_implicit(Transport *t)
+{
+	send_text((TransportLibpq *) t, "COMMIT");
+}
+
+static void
+lp_reset(Transport *t)
+{
+}
+
+static const TransportOps libpq_ops = {
+	.execute = lp_execute,
+	.control = lp_control,
+	.begin_implicit = lp_begin_implicit,
+	.commit_implicit = lp_commit_implicit,
+	.reset = lp_reset,
+};
+
+void
+TransportLibpqInit(TransportLibpq *lp, TransportMode mode)
+{
+	lp->t.ops = &libpq_ops;
+	lp->t.mode = mode;
+	lp->t.sync = false;
+	lp->t.autocommits = true;
+}
+
+/* A statement prepared by name (a built-in workload's). */
+void
+TransportLibpqSendPrepare(TransportLibpq *lp, const char *name, const char *sql, int nparams)
+{
+	lp->fn = NULL;
+	lp->pending = NULL;
+	sent(lp, PQsendPrepare(lp->conn, name, sql, nparams, NULL));
+}
+
+/* ... and executed by name. */
+void
+TransportLibpqSendPrepared(TransportLibpq *lp, const char *name, int nparams,
+						   const char *const *values)
+{
+	lp->fn = NULL;
+	lp->pending = NULL;
+	sent(lp, PQsendQueryPrepared(lp->conn, name, nparams, values, NULL, NULL, 0));
+}
+
+/* The socket is readable: take what arrived. */
+void
+TransportLibpqConsume(TransportLibpq *lp)
+{
+	if (!PQconsumeInput(lp->conn))
+		LibpqConnError(lp->conn, NULL, ERRCODE_CONNECTION_FAILURE,
+					   "statement failed on the target server");
+}
+
+/* One successful result, to the callback (its count and last row). */
+static void
+deliver(TransportLibpq *lp, PGresult *res)
+{
+	ExecStatusType st = PQresultStatus(res);
+	TransportResult r;
+
+	r.ntuples = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
+	r.ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
+	r.names = palloc(sizeof(char *) * Max(r.ncols, 1));
+	r.values = palloc(sizeof(char *) * Max(r.ncols, 1));
+	r.status = PQcmdStatus(res);
+	for (int f = 0; f < r.ncols; f++)
+	{
+		r.names[f] = PQfname(res, f);
+		r.values[f] = r.ntuples > 0 && !PQgetisnull(res, r.ntuples - 1, f) ?
+			PQgetvalue(res, r.ntuples - 1, f) : NULL;
+	}
+	lp->fn(lp->fn_arg, &r);
+}
+
+/*
+ * Take the results that are complete: true when the command's are all in
+ * (then lp->failed holds its first failure, if any), false when more are
+ * awaited.  A statement prepared first is executed once that is done.
+ */
+bool
+TransportLibpqNext(TransportLibpq *lp)
+{
+	while (!PQisBusy(lp->conn))
+	{
+		PGresult   *res = PQgetResult(lp->conn);
+		ExecStatusType st;
+
+		if (res == NULL)
+		{
+			TransportStmt *st = lp->pending;
+			char		name[24];
+
+			if (st == NULL || lp->failed != NULL)
+				return true;
+			lp->pending = NULL;
+			st->prepared = lp->number;
+			statement_name(name, sizeof(name), st);
+			sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
+			continue;
+		}
+		st = PQresultStatus(res);
+		if (lp->failed == NULL && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		{
+			lp->failed = res;
+			continue;
+		}
+		if (lp->failed == NULL && lp->pending == NULL && lp->fn != NULL)
+		{
+			PG_TRY();
+			{
+				deliver(lp, res);
+			}
+			PG_FINALLY();
+			{
+				PQclear(res);
+			}
+			PG_END_TRY();
+		}
+		else
+			PQclear(res);
+	}
+	return false;
+}
+
+/* The command's first failure, raised; "what" when the server says nothing. */
+void
+TransportLibpqRaiseFailed(TransportLibpq *lp, const char *what)
+{
+	if (lp->failed != NULL)
+		LibpqConnError(lp->conn, lp->failed, ERRCODE_CONNECTION_FAILURE, what);
+}
+
+/* A failure kept, forgotten (the connection closes, or is rolled back). */
+void
+TransportLibpqForget(TransportLibpq *lp)
+{
+	if (lp->failed)
+		PQclear(lp->failed);
+	lp->failed = NULL;
+	lp->pending = NULL;
+}
+
+/*
+ * After a failed transaction: roll back what it left open on the server
+ * (allowed: not when the run is cancelled), or say that the connection
+ * cannot serve again.
+ */
+TransportRollback
+TransportLibpqRollback(TransportLibpq *lp, bool allowed)
+{
+	PGTransactionStatusType ts = lp->conn ? PQtransactionStatus(lp->conn) : PQTRANS_UNKNOWN;
+
+	TransportLibpqForget(lp);
+	lp->t.in_xact = lp->t.explicit_block = false;
+	if (lp->conn != NULL && PQstatus(lp->conn) == CONNECTION_OK &&
+		(ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS) && allowed)
+	{
+		if (PQsendQuery(lp->conn, "ROLLBACK"))
+		{
+			lp->fn = NULL;
+			return TRANSPORT_ROLLBACK_SENT;
+		}
+	}
+	if (lp->conn != NULL && (ts != PQTRANS_IDLE || PQstatus(lp->conn) != CONNECTION_OK))
+		return TRANSPORT_ROLLBACK_DROP;
+	return TRANSPORT_ROLLBACK_NONE;
+}
+
+/*
+ * Between commands, what arrived unasked is dropped (a server that hung
+ * up is noticed at the next send).
+ */
+void
+TransportLibpqIdle(TransportLibpq *lp)
+{
+	PGnotify   *n;
+
+	while ((n = PQnotifies(lp->conn)) != NULL)
+		PQfreemem(n);
+}
