@@ -60,7 +60,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */

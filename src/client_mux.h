@@ -2,7 +2,8 @@
  *
  * client_mux.h
  *		A libpq worker's clients, one event loop over their connections:
- *		what its three files share (internal to them).
+ *		what its three files share, and the worker's life (LibpqWorkerRun),
+ *		which client.c calls.
  *
  * A libpq worker drives many clients' connections from one process
  * (client_mux.c: the loop, its timers and how the worker starts and
@@ -18,7 +19,7 @@
 
 #include "storage/latch.h"
 
-#include "client.h"
+#include "client_ctx.h"
 #include "client_libpq.h"
 #include "transport.h"
 
@@ -103,8 +104,9 @@ typedef struct MuxWorker
 	MemoryContext itercxt;		/* reset every turn of the loop */
 } MuxWorker;
 
-/* the worker's clients (client_mux.c) */
+/* the worker's clients (client_mux.c), and its life (for client.c) */
 extern MuxWorker *pgbl_mux;
+extern void LibpqWorkerRun(RunShared *run, int first, int count, bool timed);
 
 /* client_mux_conn.c: connecting, closing */
 extern void MuxCloseConn(MuxConn *c);

@@ -51,7 +51,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 #define PGBL_END_CONNECT_TIMEOUT_S	3	/* at most, to connect for the read at a run's end */
 #define PGBL_END_READ_TIMEOUT_S		5	/* at most, for that read's queries */

@@ -55,7 +55,7 @@
 
 #include "experiment.h"
 #include "pgbench_lab.h"
-#include "script_run.h"
+#include "script_area.h"
 #include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_experiment);

@@ -27,7 +27,7 @@
 #include "pgbench_lab.h"
 #include "results.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 
 static void

@@ -45,7 +45,7 @@
 
 #include "client_libpq.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)

@@ -43,7 +43,7 @@
 #include "pgbench_lab.h"
 #include "pgstat.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 #include "secure.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_start);

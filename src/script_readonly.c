@@ -34,7 +34,7 @@
 #include <ctype.h>
 
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 static const char *const first_words[] = {
 	"select", "with", "values", "table", "show", "set", "reset",

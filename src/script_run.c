@@ -45,7 +45,8 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "script_run_int.h"
+#include "script_client.h"
+#include "script_run.h"
 
 /* ------------------------------------------------------------------------
  * SQL

@@ -49,7 +49,7 @@
 
 #include "pgbench_lab.h"
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 /*
  * pgbench's built-in scripts, as it shows them with --show-script, but with

@@ -19,7 +19,7 @@
 #include "postgres.h"
 
 #include "runner.h"
-#include "script_run.h"
+#include "script_area.h"
 
 static void
 missing(const char *which)

@@ -30,7 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
-#include "script_run_int.h"
+#include "script_client.h"
 
 /* ------------------------------------------------------------------------
  * Variables

@@ -1,17 +1,17 @@
 /*-------------------------------------------------------------------------
  *
- * script_run_int.h
- *		What the script interpreter's files share: a client's programs,
+ * script_client.h
+ *		A client's interpreter, as its two files share it: its programs,
  *		statements and variables (script_vars.c sets them up and keeps
  *		the variables, script_run.c runs the scripts over a transport).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PGBL_SCRIPT_RUN_INT_H
-#define PGBL_SCRIPT_RUN_INT_H
+#ifndef PGBL_SCRIPT_CLIENT_H
+#define PGBL_SCRIPT_CLIENT_H
 
 #include "runner.h"
-#include "script_run.h"
+#include "script_vars.h"
 #include "transport.h"
 
 typedef struct ScriptVar
@@ -93,4 +93,4 @@ extern bool ScriptVarValue(ScriptVar *v, ScriptValue *value, ScriptError *error)
 extern void ScriptRaiseError(const ScriptError *error);
 extern ScriptVar *ScriptDefinedVar(ScriptClient *sc, int slot);
 
-#endif							/* PGBL_SCRIPT_RUN_INT_H */
+#endif							/* PGBL_SCRIPT_CLIENT_H */

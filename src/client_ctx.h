@@ -1,19 +1,19 @@
 /*-------------------------------------------------------------------------
  *
- * client.h
- *		One simulated client's own state and figures (client.c), shared by
- *		the in-server client worker and the libpq worker that drives many
- *		clients' connections (client_mux.c).
+ * client_ctx.h
+ *		One simulated client's own state and figures (client_ctx.c), shared
+ *		by the in-server client worker (client.c) and the libpq worker that
+ *		drives many clients' connections (client_mux.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PGBL_CLIENT_H
-#define PGBL_CLIENT_H
+#ifndef PGBL_CLIENT_CTX_H
+#define PGBL_CLIENT_CTX_H
 
 #include "common/pg_prng.h"
 
 #include "runner.h"
-#include "script_run.h"
+#include "script_vars.h"
 #include "stats.h"
 #include "transport.h"
 #include "workload.h"
@@ -66,6 +66,7 @@ ClientTransportMode(const RunShared *run)
 	return TRANSPORT_PREPARED;
 }
 
+extern void ClientCatchCancel(void);
 extern void ClientApplySettings(RunShared *run);
 extern void ClientSeed(ClientCtx *cx);
 extern bool ClientStopRequested(ClientCtx *cx);
@@ -79,7 +80,4 @@ extern bool ClientNextSlot(ClientCtx *cx, int64 *slot);
 extern void ClientCountDueSlots(ClientCtx *cx);
 extern bool ClientDoneCount(ClientCtx *cx);
 
-/* client_mux.c: a libpq worker's clients, one event loop over their sockets */
-extern void LibpqWorkerRun(RunShared *run, int first, int count, bool timed);
-
-#endif							/* PGBL_CLIENT_H */
+#endif							/* PGBL_CLIENT_CTX_H */
