@@ -21,6 +21,7 @@
 
 #include "client_ctx.h"
 #include "client_libpq.h"
+#include "runner.h"
 #include "transport.h"
 
 #define PGBL_MUX_POLL_MS	100L	/* longest wait between stop checks */

@@ -10,7 +10,7 @@
 #ifndef PGBL_SCRIPT_CLIENT_H
 #define PGBL_SCRIPT_CLIENT_H
 
-#include "runner.h"
+#include "run_shared.h"
 #include "script_vars.h"
 #include "transport.h"
 

@@ -48,7 +48,8 @@
 #include "utils/lsyscache.h"
 
 #include "pgbench_lab.h"
-#include "runner.h"
+#include "run_shared.h"
+#include "run_spec.h"
 #include "script_area.h"
 
 /*
