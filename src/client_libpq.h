@@ -14,7 +14,7 @@
 
 #include "runner.h"
 
-#define PGBL_STMT_MAX		7	/* a built-in workload's statements, and NULL */
+#define PGBL_STMT_MAX		WORKLOAD_MAX_STMTS	/* a built-in workload's statements */
 
 extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);
