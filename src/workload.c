@@ -46,31 +46,31 @@
  * pgbench's statements (as --show-script prints them), with $n for their
  * :variables, the tables in %s and the operators in pg_catalog.
  */
-static const WorkloadStmt stmt_begin = {"BEGIN", 0, {0}, 0};
-static const WorkloadStmt stmt_end = {"END", 0, {0}, 0};
+static const WorkloadStmt stmt_begin = {"BEGIN", 0, {0}, 0, NULL, 0};
+static const WorkloadStmt stmt_end = {"END", 0, {0}, 0, NULL, 0};
 static const WorkloadStmt stmt_update_account = {
 	"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
 	"WHERE aid OPERATOR(pg_catalog.=) $2",
-	2, {WVAR_DELTA, WVAR_AID}, SPI_OK_UPDATE
+	2, {WVAR_DELTA, WVAR_AID}, SPI_OK_UPDATE, "pgbench_accounts", ACL_SELECT | ACL_UPDATE
 };
 static const WorkloadStmt stmt_select_account = {
 	"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1",
-	1, {WVAR_AID}, SPI_OK_SELECT
+	1, {WVAR_AID}, SPI_OK_SELECT, "pgbench_accounts", ACL_SELECT
 };
 static const WorkloadStmt stmt_update_teller = {
 	"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
 	"WHERE tid OPERATOR(pg_catalog.=) $2",
-	2, {WVAR_DELTA, WVAR_TID}, SPI_OK_UPDATE
+	2, {WVAR_DELTA, WVAR_TID}, SPI_OK_UPDATE, "pgbench_tellers", ACL_SELECT | ACL_UPDATE
 };
 static const WorkloadStmt stmt_update_branch = {
 	"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
 	"WHERE bid OPERATOR(pg_catalog.=) $2",
-	2, {WVAR_DELTA, WVAR_BID}, SPI_OK_UPDATE
+	2, {WVAR_DELTA, WVAR_BID}, SPI_OK_UPDATE, "pgbench_branches", ACL_SELECT | ACL_UPDATE
 };
 static const WorkloadStmt stmt_insert_history = {
 	"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)",
-	4, {WVAR_TID, WVAR_BID, WVAR_AID, WVAR_DELTA}, SPI_OK_INSERT
+	4, {WVAR_TID, WVAR_BID, WVAR_AID, WVAR_DELTA}, SPI_OK_INSERT, "pgbench_history", ACL_INSERT
 };
 
 /* pgbench's \set lines of tpcb-like and simple-update */
@@ -175,18 +175,19 @@ check_table(Oid nsp, const char *relname, AclMode need, const char *why)
 
 /*
  * Find the tables through the caller's search_path, check the caller may do
- * what the workload does to them, and read the scale and the type of aid.
+ * what the workload's statements do to them, and read the scale and the
+ * type of aid.
  */
 void
 WorkloadResolve(WorkloadParams *params)
 {
-	const char *why = WorkloadName(params->kind);
+	const WorkloadDef *def = &workload_defs[params->kind];
+	const char *why = def->name;
 	RangeVar   *rv = makeRangeVar(NULL, "pgbench_accounts", -1);
 	Oid			accounts = RangeVarGetRelid(rv, NoLock, true);
 	Oid			nsp;
 	StringInfoData sql;
 	bool		isnull;
-	AclMode		modify = ACL_SELECT | ACL_UPDATE;
 
 	if (!OidIsValid(accounts))
 		ereport(ERROR,
@@ -201,16 +202,10 @@ WorkloadResolve(WorkloadParams *params)
 				 errmsg("permission denied for schema %s", get_namespace_name(nsp))));
 	strlcpy(params->schema, get_namespace_name(nsp), NAMEDATALEN);
 
-	check_table(nsp, "pgbench_branches", ACL_SELECT, why);
-	check_table(nsp, "pgbench_accounts",
-				params->kind == WORKLOAD_SELECT_ONLY ? ACL_SELECT : modify, why);
-	if (params->kind == WORKLOAD_TPCB)
-	{
-		check_table(nsp, "pgbench_tellers", modify, why);
-		check_table(nsp, "pgbench_branches", modify, why);
-	}
-	if (params->kind != WORKLOAD_SELECT_ONLY)
-		check_table(nsp, "pgbench_history", ACL_INSERT, why);
+	check_table(nsp, "pgbench_branches", ACL_SELECT, why);	/* the scale, below */
+	for (int i = 0; i < def->nstmts; i++)
+		if (def->stmts[i]->table != NULL)
+			check_table(nsp, def->stmts[i]->table, def->stmts[i]->need, why);
 	params->aid_bigint = get_atttype(accounts, get_attnum(accounts, "aid")) == INT8OID;
 
 	/* pgbench takes the scale from the branches at run time, and so do we */

@@ -13,6 +13,7 @@
 
 #include "common/pg_prng.h"
 #include "executor/spi.h"
+#include "nodes/parsenodes.h"
 #include "lib/stringinfo.h"
 
 typedef enum WorkloadKind
@@ -52,9 +53,11 @@ typedef struct WorkloadDrawDef
 /*
  * One statement: pgbench's text without its ';', every name qualified, %s
  * for the tables' schema (quoted by the caller), $n for the variable
- * args[n - 1]; spi_ok is what SPI_execute_plan returns for it.  BEGIN and
- * END are statements too (the script's transaction boundaries), with
- * spi_ok 0: the in-server path owns the transaction and runs neither.
+ * args[n - 1]; spi_ok is what SPI_execute_plan returns for it, and table
+ * the table it uses, with the privileges it needs there (checked before
+ * anything starts).  BEGIN and END are statements too (the script's
+ * transaction boundaries), with spi_ok 0 and no table: the in-server path
+ * owns the transaction and runs neither.
  */
 typedef struct WorkloadStmt
 {
@@ -62,6 +65,8 @@ typedef struct WorkloadStmt
 	int			nargs;
 	WorkloadVar args[WORKLOAD_MAX_ARGS];
 	int			spi_ok;
+	const char *table;
+	AclMode		need;
 } WorkloadStmt;
 
 /* A built-in script: its draws in pgbench's order, then its statements. */
