@@ -12,7 +12,7 @@
 
 #include "common/pg_prng.h"
 
-#include "runner.h"
+#include "run_shared.h"
 #include "script_run.h"
 #include "stats.h"
 #include "workload.h"

@@ -12,7 +12,16 @@
 
 #include "libpq-fe.h"
 
-#include "runner.h"
+#include "run_shared.h"
+#include "run_spec.h"
+
+/* client_libpq.c: via and target(s) read and checked, and recorded */
+extern void LibpqReadArgs(const RunSpec *spec, RunShared *p);
+extern void LibpqRecord(RunShared *run, bool final);
+extern char *LibpqTargetsDisplay(const RunShared *run);
+
+/* client_targets.c: each target's facts, read before anything starts */
+extern bool LibpqResolve(RunShared *p);
 
 #define PGBL_STMT_MAX		WORKLOAD_MAX_STMTS	/* a built-in workload's statements */
 

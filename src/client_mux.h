@@ -20,6 +20,7 @@
 
 #include "client.h"
 #include "client_libpq.h"
+#include "runner.h"
 
 #define PGBL_MUX_POLL_MS	100L	/* longest wait between stop checks */
 /*

@@ -50,7 +50,6 @@
 #include "client_libpq.h"
 #include "pgbench_lab.h"
 #include "results.h"
-#include "runner.h"
 #include "script_run.h"
 
 #define PGBL_END_CONNECT_TIMEOUT_S	3	/* at most, to connect for the read at a run's end */

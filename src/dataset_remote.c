@@ -44,7 +44,7 @@
 
 #include "client_libpq.h"
 #include "dataset.h"
-#include "runner.h"
+#include "run_shared.h"
 
 /* how long a cancel request to the target may take, on the way out */
 #define PGBL_REMOTE_CANCEL_MS	5000L

@@ -44,7 +44,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "experiment.h"
+#include "experiment_restart.h"
 #include "pgbench_lab.h"
 #include "secure.h"
 

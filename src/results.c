@@ -25,6 +25,7 @@
 #include "utils/snapmgr.h"
 
 #include "pgbench_lab.h"
+#include "client_libpq.h"
 #include "results.h"
 #include "runner.h"
 #include "script_run.h"

@@ -63,4 +63,7 @@ extern void ResultsProgress(struct RunShared *run, int second, const RunSample *
 extern void ResultsFinish(struct RunShared *run, ResultsRun *res);
 extern void ResultsFailed(struct RunShared *run, const char *message);
 
+/* results_targets.c: pgbench_lab.run_targets, one row per target */
+extern void ResultsTargets(struct RunShared *run, bool final);
+
 #endif							/* PGBL_RESULTS_H */

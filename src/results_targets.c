@@ -44,7 +44,8 @@
 #include "utils/resowner.h"
 
 #include "client_libpq.h"
-#include "runner.h"
+#include "results.h"
+#include "run_shared.h"
 #include "script_run.h"
 
 static void

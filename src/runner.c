@@ -40,6 +40,7 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "client_libpq.h"
 #include "pgbench_lab.h"
 #include "pgstat.h"
 #include "runner.h"

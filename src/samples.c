@@ -20,7 +20,7 @@
 #include "utils/lsyscache.h"
 
 #include "pgbench_lab.h"
-#include "runner.h"
+#include "run_shared.h"
 #include "samples.h"
 
 int			pgbl_max_samples = 1000000;

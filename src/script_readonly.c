@@ -33,7 +33,7 @@
 
 #include <ctype.h>
 
-#include "runner.h"
+#include "run_shared.h"
 #include "script_run.h"
 
 static const char *const first_words[] = {

@@ -48,7 +48,8 @@
 #include "utils/lsyscache.h"
 
 #include "pgbench_lab.h"
-#include "runner.h"
+#include "run_shared.h"
+#include "run_spec.h"
 #include "script_run.h"
 
 #define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \

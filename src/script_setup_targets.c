@@ -18,7 +18,7 @@
  */
 #include "postgres.h"
 
-#include "runner.h"
+#include "run_shared.h"
 #include "script_run.h"
 
 static void

@@ -40,7 +40,7 @@
 #include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
-#include "runner.h"
+#include "run_shared.h"
 #include "system.h"
 #include "telemetry.h"
 

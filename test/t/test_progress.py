@@ -105,3 +105,17 @@ def test_view_shows_a_call_from_another_session(lab):
         holder.close()
         caller.close()
         watcher.close()
+
+
+def test_experiments_say_each_run(lab):
+    """A sweep of two runs planned at 1 s each: every step's start with the
+    plan's time left, and its end with what its run measured."""
+    lab.sql("SELECT * FROM pgbench_lab.init(scale => 1)")
+    lines = notices_of(lab, "'1500ms'",
+                       "CALL pgbench_lab.sweep('select-only', clients => '{1,2}', duration => '1 s')")
+    got = steps(lines)
+    assert [(s, n, d) for s, n, d, _ in got] == [(1, 2, False), (1, 2, True), (2, 2, False), (2, 2, True)], lines
+    assert got[0][3].endswith("; about 2 s left"), got[0]
+    assert re.match(r"run \d+ done, [\d.]+ tps \(\d+ s so far\)$", got[1][3]), got[1]
+    # under the threshold the same sweep is quiet
+    assert notices_of(lab, "'1h'", "CALL pgbench_lab.sweep('select-only', clients => '{1}', duration => '1 s')") == []

@@ -13,7 +13,7 @@ from test_settings_ab import auto_conf, prepare_auto_conf
 
 SIG = ("text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, "
        "interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, "
-       "text[], integer[]")
+       "text[], integer[], text")
 
 
 @pytest.fixture(scope="module")

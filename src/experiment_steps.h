@@ -1,13 +1,14 @@
 /*-------------------------------------------------------------------------
  *
- * experiment.h
- *		The experiments driver (experiment.c) and its two-phase experiments
- *		of restart-level settings (experiment_restart.c).
+ * experiment_steps.h
+ *		An experiment's kind, plan and steps, and what the driver
+ *		(experiment.c) and the second phase of a two-phase experiment
+ *		(experiment_restart.c) do with them (experiment_steps.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PGBL_EXPERIMENT_H
-#define PGBL_EXPERIMENT_H
+#ifndef PGBL_EXPERIMENT_STEPS_H
+#define PGBL_EXPERIMENT_STEPS_H
 
 #include "postgres.h"
 
@@ -64,6 +65,7 @@ typedef struct ExperimentPlan
 } ExperimentPlan;
 
 
+extern FunctionName ExperimentFunctionName(Oid fn);
 extern ExperimentKind ExperimentReadKind(Oid fn, MemoryContext cxt);
 extern ExperimentPlan ExperimentReadPlan(Datum plan, MemoryContext cxt);
 extern void ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan);
@@ -72,9 +74,9 @@ extern void ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan 
 extern Datum ExperimentResultRow(FunctionCallInfo fcinfo, const ExperimentKind *kind,
 								 int64 experiment_id, MemoryContext cxt);
 extern void ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved);
+extern void ExperimentRecoverSettings(void);
+extern int64 ExperimentBegin(const ExperimentKind *kind, const ExperimentPlan *plan);
 extern void ExperimentEnd(int64 experiment_id);
 
-/* experiment_restart.c */
-extern void ExperimentWaitForRestart(const ExperimentPlan *plan, AutoConfSaved *saved);
 
-#endif							/* PGBL_EXPERIMENT_H */
+#endif							/* PGBL_EXPERIMENT_STEPS_H */
