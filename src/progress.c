@@ -81,6 +81,26 @@ notices_due(Progress *p)
 	return p->notices;
 }
 
+/* fmt and its arguments, appended to buf. */
+static void append_va(StringInfo buf, const char *fmt, va_list args) pg_attribute_printf(2, 0);
+
+static void
+append_va(StringInfo buf, const char *fmt, va_list args)
+{
+	for (;;)
+	{
+		va_list		copy;
+		int			needed;
+
+		va_copy(copy, args);
+		needed = appendStringInfoVA(buf, fmt, copy);
+		va_end(copy);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(buf, needed);
+	}
+}
+
 /* The line for a NOTICE and for pg_stat_activity. */
 static void
 say(Progress *p, const char *line)
@@ -125,17 +145,9 @@ ProgressStep(Progress *p, int step, double weight, const char *fmt,...)
 
 	initStringInfo(&line);
 	appendStringInfo(&line, "step %d of %d: ", step, p->nsteps);
-	for (;;)
-	{
-		int			needed;
-
-		va_start(args, fmt);
-		needed = appendStringInfoVA(&line, fmt, args);
-		va_end(args);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&line, needed);
-	}
+	va_start(args, fmt);
+	append_va(&line, fmt, args);
+	va_end(args);
 	step_weight = weight;
 	if (p->done_weight > 0 && total > 0)
 		left = elapsed_s(p) / p->done_weight * Max(total - p->done_weight, 0);
@@ -158,17 +170,9 @@ ProgressStepDone(Progress *p, int step, const char *fmt,...)
 	step_weight = 0;
 	initStringInfo(&line);
 	appendStringInfo(&line, "step %d of %d done: ", step, p->nsteps);
-	for (;;)
-	{
-		int			needed;
-
-		va_start(args, fmt);
-		needed = appendStringInfoVA(&line, fmt, args);
-		va_end(args);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&line, needed);
-	}
+	va_start(args, fmt);
+	append_va(&line, fmt, args);
+	va_end(args);
 	appendStringInfo(&line, " (%s so far)", duration_text(elapsed_s(p)));
 	say(p, line.data);
 	pfree(line.data);

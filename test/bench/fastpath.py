@@ -31,6 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "t"))
 from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
+from bench import other_postgres, quiet_check  # noqa: E402  (the wait for a quiet machine)
 
 WORKLOADS = ("select-only", "tpcb-like")
 TABLES = ("pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history")
@@ -39,46 +40,6 @@ TOLERANCE = 0.02
 
 def load():
     return os.getloadavg()
-
-
-def others(exclude=()):
-    """PostgreSQL and pgbench processes on the machine, but those of exclude."""
-    n = 0
-    for pid in os.listdir("/proc"):
-        if pid.isdigit() and int(pid) not in exclude:
-            try:
-                with open(f"/proc/{pid}/comm") as f:
-                    if f.read().strip() in ("postgres", "postmaster", "pgbench"):
-                        n += 1
-            except OSError:
-                pass
-    return n
-
-
-def wait_quiet(settle):
-    """Wait up to settle seconds for a quiet machine, saying for what."""
-    cores = os.cpu_count() or 1
-    want1, want5 = 0.3 * cores, 0.5 * cores
-
-    def state():
-        l1, l5, _ = load()
-        return l1, l5, others()
-
-    l1, l5, n = state()
-    quiet = l1 <= want1 and l5 <= want5 and n == 0
-    if not quiet:
-        print(f"== waiting up to {settle} s for a quiet machine: 1-minute load average at most "
-              f"{want1:.1f} and 5-minute at most {want5:.1f} ({cores} CPUs), and no PostgreSQL or "
-              f"pgbench process running; now {l1:.2f} and {l5:.2f}, {n} such processes", flush=True)
-        deadline = time.monotonic() + settle
-        while not quiet and time.monotonic() < deadline:
-            time.sleep(10)
-            l1, l5, n = state()
-            quiet = l1 <= want1 and l5 <= want5 and n == 0
-    print(f"== machine: {cores} CPUs, load average {l1:.2f} (1 min) {l5:.2f} (5 min), "
-          f"{n} other PostgreSQL/pgbench processes: "
-          + ("quiet" if quiet else "NOT quiet, these figures are not for publishing"), flush=True)
-    return quiet
 
 
 def library(bindir):
@@ -173,7 +134,7 @@ def main():
     this_bin, base_bin = os.environ["PGBL_BINDIR"], os.environ["PGBL_BASE_BINDIR"]
     builds = {"base": base_bin, "this": this_bin}
 
-    quiet_start = wait_quiet(args.settle)
+    quiet_start = quiet_check(settle=args.settle)
     load_start = load()
     # fsync on, commits not waited for: the path's CPU cost, not the disk's
     c = Cluster("bench-fastpath", {"shared_buffers": "256MB", "max_wal_size": "4GB",
@@ -228,27 +189,9 @@ def main():
         end = load()
         print(f"\n  load average during the rounds {min(loads):.2f}-{max(loads):.2f} (1 min, this "
               f"benchmark's own work included), {end[1]:.2f} (5 min) at the end; "
-              f"{others(own_pids(c))} other PostgreSQL/pgbench processes at the end")
+              f"{other_postgres(c)} other PostgreSQL/pgbench processes at the end")
     finally:
         c.destroy()
-
-
-def own_pids(c):
-    """The benchmark cluster's postmaster and its children."""
-    try:
-        pm = c.postmaster_pid()
-    except (OSError, ValueError):
-        return set()
-    pids = {pm}
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pm:
-                        pids.add(int(pid))
-            except (OSError, ValueError, IndexError):
-                pass
-    return pids
 
 
 if __name__ == "__main__":
