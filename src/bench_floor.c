@@ -156,7 +156,7 @@ pgbench_lab_floor_main(Datum arg)
 			CHECK_FOR_INTERRUPTS();
 		}
 		me->start_ns = WorkerNowNs();
-		me->xacts = floor_loop(fs, plans.select_account, &rng);
+		me->xacts = floor_loop(fs, plans.plan[0], &rng);	/* select-only: its one statement */
 		me->end_ns = WorkerNowNs();
 		pg_write_barrier();
 		pg_atomic_write_u32(&me->state, FLOOR_DONE);

@@ -67,78 +67,16 @@
 #define NS_PER_SEC	INT64CONST(1000000000)
 
 /*
- * pgbench's builtin scripts, with :variables as $n (pgbench -M prepared):
- * the same statements, in the same order, with the same parameters, but
- * every name qualified, so that nothing resolves through the search_path of
- * the target's session (a planted public.+ or public.= would otherwise run
- * as the role of the run).  %s is the tables' schema found by
- * resolve_tables(), quoted.
- */
-typedef enum StmtArg
-{
-	ARG_AID, ARG_BID, ARG_TID, ARG_DELTA
-} StmtArg;
-
-typedef struct LibpqStmt
-{
-	const char *sql;			/* a format: %s is the quoted schema */
-	int			nargs;
-	StmtArg		args[4];
-} LibpqStmt;
-
-static const LibpqStmt stmt_begin = {"BEGIN;", 0, {0}};
-static const LibpqStmt stmt_end = {"END;", 0, {0}};
-static const LibpqStmt stmt_update_account = {
-	"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
-	"WHERE aid OPERATOR(pg_catalog.=) $2;",
-	2, {ARG_DELTA, ARG_AID}
-};
-static const LibpqStmt stmt_select_account = {
-	"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1;",
-	1, {ARG_AID}
-};
-static const LibpqStmt stmt_update_teller = {
-	"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
-	"WHERE tid OPERATOR(pg_catalog.=) $2;",
-	2, {ARG_DELTA, ARG_TID}
-};
-static const LibpqStmt stmt_update_branch = {
-	"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
-	"WHERE bid OPERATOR(pg_catalog.=) $2;",
-	2, {ARG_DELTA, ARG_BID}
-};
-static const LibpqStmt stmt_insert_history = {
-	"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
-	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);",
-	4, {ARG_TID, ARG_BID, ARG_AID, ARG_DELTA}
-};
-
-static const LibpqStmt *const script_tpcb[] = {
-	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_update_teller,
-	&stmt_update_branch, &stmt_insert_history, &stmt_end, NULL
-};
-static const LibpqStmt *const script_simple_update[] = {
-	&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_insert_history,
-	&stmt_end, NULL
-};
-static const LibpqStmt *const script_select_only[] = {&stmt_select_account, NULL};
-
-static const LibpqStmt *const *
-script_of(WorkloadKind kind)
-{
-	return kind == WORKLOAD_TPCB ? script_tpcb :
-		kind == WORKLOAD_SIMPLE_UPDATE ? script_simple_update : script_select_only;
-}
-
-/*
- * The texts of the run's statements, the schema put in (always quoted, by
- * libpq, so no keyword of the target's version can break them); palloc'd
- * in the caller's context, NULL-terminated.
+ * The texts of the run's built-in statements (workload.c's definition,
+ * BEGIN and END included, each ended with ';', as pgbench -M prepared
+ * sends them), the schema put in (always quoted, by libpq, so no keyword
+ * of the target's version can break them); palloc'd in the caller's
+ * context, NULL-terminated.
  */
 char	  **
 LibpqBuiltinTexts(PGconn *conn, const RunShared *run)
 {
-	const LibpqStmt *const *script = script_of(run->wl.kind);
+	const WorkloadDef *def = WorkloadDefOf(run->wl.kind);
 	char	   *nsp = PQescapeIdentifier(conn, run->wl.schema, strlen(run->wl.schema));
 	char	   *quoted;
 	char	  **texts = palloc0(sizeof(char *) * (PGBL_STMT_MAX + 1));
@@ -147,24 +85,32 @@ LibpqBuiltinTexts(PGconn *conn, const RunShared *run)
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a schema name");
 	quoted = pstrdup(nsp);
 	PQfreemem(nsp);
-	for (int i = 0; script[i] != NULL; i++)
-		texts[i] = psprintf(script[i]->sql, quoted);
+	for (int i = 0; i < def->nstmts; i++)
+	{
+		StringInfoData sql;
+
+		initStringInfo(&sql);
+		WorkloadAppendStmt(&sql, def->stmts[i], quoted, false);
+		appendStringInfoChar(&sql, ';');
+		texts[i] = sql.data;
+	}
 	return texts;
 }
+
+StaticAssertDecl(WORKLOAD_MAX_ARGS <= 4, "LibpqBuiltinParams() takes 4 parameters");
 
 /* Statement i's parameters for the draws d, as text in bufs. */
 int
 LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 				   char bufs[4][24], const char *params[4])
 {
-	const LibpqStmt *st = script_of(run->wl.kind)[i];
+	const WorkloadStmt *st = WorkloadDefOf(run->wl.kind)->stmts[i];
 
-	snprintf(bufs[ARG_AID], 24, INT64_FORMAT, d->aid);
-	snprintf(bufs[ARG_BID], 24, "%d", d->bid);
-	snprintf(bufs[ARG_TID], 24, "%d", d->tid);
-	snprintf(bufs[ARG_DELTA], 24, "%d", d->delta);
 	for (int a = 0; a < st->nargs; a++)
-		params[a] = bufs[st->args[a]];
+	{
+		snprintf(bufs[a], 24, INT64_FORMAT, d->v[st->args[a]]);
+		params[a] = bufs[a];
+	}
 	return st->nargs;
 }
 

@@ -23,7 +23,7 @@ extern char *LibpqTargetsDisplay(const RunShared *run);
 /* client_targets.c: each target's facts, read before anything starts */
 extern bool LibpqResolve(RunShared *p);
 
-#define PGBL_STMT_MAX		7	/* a built-in workload's statements, and NULL */
+#define PGBL_STMT_MAX		WORKLOAD_MAX_STMTS	/* a built-in workload's statements */
 
 extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);

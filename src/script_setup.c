@@ -52,54 +52,6 @@
 #include "run_spec.h"
 #include "script_area.h"
 
-/*
- * pgbench's built-in scripts, as it shows them with --show-script, but with
- * every name qualified: the same \set lines (the same draws, in the same
- * order), the same statements with the same :variables, and the same
- * transaction boundaries, with the operators named in pg_catalog and the
- * tables in %s, their schema (quoted), found once before anything starts.
- * pgbench's own text would resolve its bare = and + through the search_path
- * of the clients' sessions, where a database owner could plant look-alikes
- * that run as the role of the run.
- */
-static const struct
-{
-	const char *name;
-	const char *body;
-}			builtin_scripts[] = {
-	{"tpcb-like",
-		"\\set aid random(1, 100000 * :scale)\n"
-		"\\set bid random(1, 1 * :scale)\n"
-		"\\set tid random(1, 10 * :scale)\n"
-		"\\set delta random(-5000, 5000)\n"
-		"BEGIN;\n"
-		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
-		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
-		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
-		"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) :delta "
-		"WHERE tid OPERATOR(pg_catalog.=) :tid;\n"
-		"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) :delta "
-		"WHERE bid OPERATOR(pg_catalog.=) :bid;\n"
-		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
-		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-		"END;\n"},
-	{"simple-update",
-		"\\set aid random(1, 100000 * :scale)\n"
-		"\\set bid random(1, 1 * :scale)\n"
-		"\\set tid random(1, 10 * :scale)\n"
-		"\\set delta random(-5000, 5000)\n"
-		"BEGIN;\n"
-		"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) :delta "
-		"WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
-		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"
-		"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
-		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-		"END;\n"},
-	{"select-only",
-		"\\set aid random(1, 100000 * :scale)\n"
-		"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) :aid;\n"}
-};
-
 #define HINT_SCRIPTS "scripts takes entries \"name@weight\": tpcb-like, simple-update, select-only, " \
 	"or the name of a script saved in pgbench_lab.scripts; the weight is a whole number, 1 when not given."
 #define HINT_OWNER "A name in scripts is a script the calling role saved; another role's is named " \
@@ -111,40 +63,26 @@ typedef struct SetupScript
 	char	   *body;
 	char	   *owner;			/* the role that saved it; NULL: none */
 	bool		owner_named;	/* given as "owner/name" */
-	const char *builtin;		/* a built-in script's text, %s for the schema */
+	bool		builtin;		/* pgbench's built-in script of that name */
+	WorkloadKind kind;			/* which, if so */
 	int			weight;
 	int			ncommands;
 } SetupScript;
 
-/* The text of a built-in script named name, %s for the schema; or NULL. */
-static const char *
-builtin_template(const char *name)
-{
-	for (int i = 0; i < lengthof(builtin_scripts); i++)
-		if (strcmp(name, builtin_scripts[i].name) == 0)
-			return builtin_scripts[i].body;
-	return NULL;
-}
-
-/* A built-in script's text with every %s the schema, quoted. */
+/*
+ * A built-in script's text (workload.c's definition, as pgbench's script
+ * as it shows it with --show-script: the same \set lines, so the same draws
+ * in the same order, the same statements with the same :variables, and the
+ * same transaction boundaries), but with every name qualified: the
+ * operators in pg_catalog, and the tables in schema (quoted), found once
+ * before anything starts.  pgbench's own text would resolve its bare = and
+ * + through the search_path of the clients' sessions, where a database
+ * owner could plant look-alikes that run as the role of the run.
+ */
 static char *
-builtin_text(const char *template, const char *schema)
+builtin_text(WorkloadKind kind, const char *schema)
 {
-	const char *quoted = quote_identifier(schema);
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	for (const char *c = template; *c; c++)
-	{
-		if (c[0] == '%' && c[1] == 's')
-		{
-			appendStringInfoString(&buf, quoted);
-			c++;
-		}
-		else
-			appendStringInfoChar(&buf, *c);
-	}
-	return buf.data;
+	return WorkloadScriptText(kind, quote_identifier(schema));
 }
 
 static void
@@ -289,8 +227,8 @@ read_entry(const char *entry, SetupScript *s)
 				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
 		s->weight = (int) w;
 	}
-	s->builtin = builtin_template(s->name);
-	if (s->builtin != NULL)
+	s->builtin = WorkloadFind(s->name, &s->kind);
+	if (s->builtin)
 		return;					/* its text: qualify_builtins() */
 	saved_script(s);
 }
@@ -314,18 +252,18 @@ qualify_builtins(RunShared *p, SetupScript *s, int n, bool *pending)
 	{
 		WorkloadParams wl;
 
-		if (s[i].builtin == NULL)
+		if (!s[i].builtin)
 			continue;
 		if (p->via != RUN_VIA_SPI)
 		{
-			s[i].body = builtin_text(s[i].builtin, "pg_catalog");
+			s[i].body = builtin_text(s[i].kind, "pg_catalog");
 			*pending = true;
 			continue;
 		}
 		memset(&wl, 0, sizeof(wl));
-		wl.kind = WorkloadParse(s[i].name);
+		wl.kind = s[i].kind;
 		WorkloadResolve(&wl);
-		s[i].body = builtin_text(s[i].builtin, wl.schema);
+		s[i].body = builtin_text(s[i].kind, wl.schema);
 		scale = wl.scale;
 	}
 	return scale;
@@ -755,8 +693,9 @@ requalify(RunShared *p, const char *schema)
 	for (int i = 0; i < old->nscripts; i++)
 	{
 		const char *name = RunScriptText(old, old->script[i].name);
-		const char *template = builtin_template(name);
-		const char *body = template ? builtin_text(template, schema)
+		WorkloadKind kind;
+		bool		builtin = old->script[i].owner == 0 && WorkloadFind(name, &kind);
+		const char *body = builtin ? builtin_text(kind, schema)
 			: RunScriptText(old, old->script[i].body);
 		Size		at_name = append_text(&buf, name);
 		Size		at_body = append_text(&buf, body);

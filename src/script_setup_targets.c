@@ -6,8 +6,8 @@
  *		starts.
  *
  * A built-in script's text names its tables with their schema (see
- * builtin_scripts[] in script_setup.c), one text for every client of the
- * run, whatever its target.  The launching session finds the schema as
+ * WorkloadScriptText() in workload.c and builtin_text() in script_setup.c),
+ * one text for every client of the run, whatever its target.  The launching session finds the schema as
  * pgbench would find the tables, through the search_path of each target's
  * role, on the connection and within the deadline of its other reads there
  * (script_scale() and LibpqResolve() in client_targets.c); this file judges

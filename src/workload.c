@@ -1,18 +1,23 @@
 /*-------------------------------------------------------------------------
  *
  * workload.c
- *		pgbench's built-in scripts: exactly its SQL, its draws and its
- *		transaction boundaries, run through plans saved once per client.
+ *		pgbench's built-in scripts, defined once: their draws, their
+ *		statements and their transaction boundaries (workload_defs[]), from
+ *		which the in-server path prepares its plans (saved once per client),
+ *		the libpq path takes its statements and parameters
+ *		(LibpqBuiltinTexts() in client_libpq.c), and scripts => '{tpcb-like}'
+ *		its script text (WorkloadScriptText(), for the interpreter).
  *
  * Draws follow pgbench: uniform and inclusive, from a per-client pg_prng
  * state, in the order its scripts \set them (aid, bid, tid, delta); the
  * three ids are independent.  With a seed, client n's state is seeded as
  * pgbench --random-seed seeds its client n (WorkloadSeed), so that a run
  * of the same seed and clients draws, and commits, pgbench's rows; the
- * interpreter's copy of the script draws the same (ScriptSeedClients).  The tables are found once, in the launching
- * session through its search_path, and named with their schema in every
- * statement, and the operators are named with theirs (pgbench's text
- * otherwise), so no search_path can send a statement elsewhere.
+ * interpreter's copy of the script draws the same (ScriptSeedClients).
+ * The tables are found once, in the launching session through its
+ * search_path, and named with their schema in every statement, and the
+ * operators are named with theirs (pgbench's text otherwise), so no
+ * search_path can send a statement elsewhere.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,15 +40,94 @@
 
 #define NACCOUNTS	100000
 #define NTELLERS	10
+#define NBRANCHES	1
 
-static const char *const workload_names[] = {"tpcb-like", "simple-update", "select-only"};
+/*
+ * pgbench's statements (as --show-script prints them), with $n for their
+ * :variables, the tables in %s and the operators in pg_catalog.
+ */
+static const WorkloadStmt stmt_begin = {"BEGIN", 0, {0}, 0, NULL, 0};
+static const WorkloadStmt stmt_end = {"END", 0, {0}, 0, NULL, 0};
+static const WorkloadStmt stmt_update_account = {
+	"UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE aid OPERATOR(pg_catalog.=) $2",
+	2, {WVAR_DELTA, WVAR_AID}, SPI_OK_UPDATE, "pgbench_accounts", ACL_SELECT | ACL_UPDATE
+};
+static const WorkloadStmt stmt_select_account = {
+	"SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1",
+	1, {WVAR_AID}, SPI_OK_SELECT, "pgbench_accounts", ACL_SELECT
+};
+static const WorkloadStmt stmt_update_teller = {
+	"UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE tid OPERATOR(pg_catalog.=) $2",
+	2, {WVAR_DELTA, WVAR_TID}, SPI_OK_UPDATE, "pgbench_tellers", ACL_SELECT | ACL_UPDATE
+};
+static const WorkloadStmt stmt_update_branch = {
+	"UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
+	"WHERE bid OPERATOR(pg_catalog.=) $2",
+	2, {WVAR_DELTA, WVAR_BID}, SPI_OK_UPDATE, "pgbench_branches", ACL_SELECT | ACL_UPDATE
+};
+static const WorkloadStmt stmt_insert_history = {
+	"INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
+	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)",
+	4, {WVAR_TID, WVAR_BID, WVAR_AID, WVAR_DELTA}, SPI_OK_INSERT, "pgbench_history", ACL_INSERT
+};
+
+/* pgbench's \set lines of tpcb-like and simple-update */
+#define DRAWS_ALL \
+	4, { \
+		{WVAR_AID, 1, NACCOUNTS, true}, \
+		{WVAR_BID, 1, NBRANCHES, true}, \
+		{WVAR_TID, 1, NTELLERS, true}, \
+		{WVAR_DELTA, -5000, 5000, false} \
+	}
+
+/* By WorkloadKind. */
+static const WorkloadDef workload_defs[WORKLOAD_COUNT] = {
+	{"tpcb-like", false, DRAWS_ALL,
+		7, {&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_update_teller,
+	&stmt_update_branch, &stmt_insert_history, &stmt_end}},
+	{"simple-update", false, DRAWS_ALL,
+		5, {&stmt_begin, &stmt_update_account, &stmt_select_account, &stmt_insert_history,
+	&stmt_end}},
+	{"select-only", true, 1, {{WVAR_AID, 1, NACCOUNTS, true}},
+		1, {&stmt_select_account}}
+};
+
+static const char *const var_names[WORKLOAD_NVARS] = {"aid", "bid", "tid", "delta"};
+
+const WorkloadDef *
+WorkloadDefOf(WorkloadKind kind)
+{
+	return &workload_defs[kind];
+}
+
+const char *
+WorkloadVarName(WorkloadVar var)
+{
+	return var_names[var];
+}
+
+/* Is name a built-in workload's?  Its kind in *kind if so. */
+bool
+WorkloadFind(const char *name, WorkloadKind *kind)
+{
+	for (int i = 0; i < WORKLOAD_COUNT; i++)
+		if (strcmp(name, workload_defs[i].name) == 0)
+		{
+			*kind = (WorkloadKind) i;
+			return true;
+		}
+	return false;
+}
 
 WorkloadKind
 WorkloadParse(const char *name)
 {
-	for (int i = 0; i < lengthof(workload_names); i++)
-		if (strcmp(name, workload_names[i]) == 0)
-			return (WorkloadKind) i;
+	WorkloadKind kind;
+
+	if (WorkloadFind(name, &kind))
+		return kind;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown workload \"%s\"", name),
@@ -54,7 +138,7 @@ WorkloadParse(const char *name)
 const char *
 WorkloadName(WorkloadKind kind)
 {
-	return workload_names[kind];
+	return workload_defs[kind].name;
 }
 
 /* Refuse before anything starts if the role lacks a privilege it needs. */
@@ -91,18 +175,19 @@ check_table(Oid nsp, const char *relname, AclMode need, const char *why)
 
 /*
  * Find the tables through the caller's search_path, check the caller may do
- * what the workload does to them, and read the scale and the type of aid.
+ * what the workload's statements do to them, and read the scale and the
+ * type of aid.
  */
 void
 WorkloadResolve(WorkloadParams *params)
 {
-	const char *why = WorkloadName(params->kind);
+	const WorkloadDef *def = &workload_defs[params->kind];
+	const char *why = def->name;
 	RangeVar   *rv = makeRangeVar(NULL, "pgbench_accounts", -1);
 	Oid			accounts = RangeVarGetRelid(rv, NoLock, true);
 	Oid			nsp;
 	StringInfoData sql;
 	bool		isnull;
-	AclMode		modify = ACL_SELECT | ACL_UPDATE;
 
 	if (!OidIsValid(accounts))
 		ereport(ERROR,
@@ -117,16 +202,10 @@ WorkloadResolve(WorkloadParams *params)
 				 errmsg("permission denied for schema %s", get_namespace_name(nsp))));
 	strlcpy(params->schema, get_namespace_name(nsp), NAMEDATALEN);
 
-	check_table(nsp, "pgbench_branches", ACL_SELECT, why);
-	check_table(nsp, "pgbench_accounts",
-				params->kind == WORKLOAD_SELECT_ONLY ? ACL_SELECT : modify, why);
-	if (params->kind == WORKLOAD_TPCB)
-	{
-		check_table(nsp, "pgbench_tellers", modify, why);
-		check_table(nsp, "pgbench_branches", modify, why);
-	}
-	if (params->kind != WORKLOAD_SELECT_ONLY)
-		check_table(nsp, "pgbench_history", ACL_INSERT, why);
+	check_table(nsp, "pgbench_branches", ACL_SELECT, why);	/* the scale, below */
+	for (int i = 0; i < def->nstmts; i++)
+		if (def->stmts[i]->table != NULL)
+			check_table(nsp, def->stmts[i]->table, def->stmts[i]->need, why);
 	params->aid_bigint = get_atttype(accounts, get_attnum(accounts, "aid")) == INT8OID;
 
 	/* pgbench takes the scale from the branches at run time, and so do we */
@@ -147,57 +226,93 @@ WorkloadResolve(WorkloadParams *params)
 				 errhint("Load pgbench's data with pgbench_lab.init(scale => 10) or pgbench -i.")));
 }
 
-static SPIPlanPtr
-prepare(const WorkloadParams *params, const char *fmt, int nargs, Oid *types)
+/*
+ * Statement st's text, appended to buf: the tables in quoted_schema, and
+ * its parameters as $n or, when vars, as pgbench's :variables.
+ */
+void
+WorkloadAppendStmt(StringInfo buf, const WorkloadStmt *st, const char *quoted_schema, bool vars)
 {
-	StringInfoData sql;
-	SPIPlanPtr	plan;
-
-	initStringInfo(&sql);
-	appendStringInfo(&sql, fmt, quote_identifier(params->schema));
-	plan = SPI_prepare(sql.data, nargs, types);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql.data,
-			 SPI_result_code_string(SPI_result));
-	if (SPI_keepplan(plan) != 0)
-		elog(ERROR, "SPI_keepplan failed");
-	pfree(sql.data);
-	return plan;
+	for (const char *c = st->sql; *c; c++)
+	{
+		if (c[0] == '%' && c[1] == 's')
+		{
+			appendStringInfoString(buf, quoted_schema);
+			c++;
+		}
+		else if (vars && c[0] == '$' && c[1] >= '1' && c[1] <= '0' + st->nargs)
+		{
+			appendStringInfo(buf, ":%s", var_names[st->args[c[1] - '1']]);
+			c++;
+		}
+		else
+			appendStringInfoChar(buf, *c);
+	}
 }
 
-/* Prepare the workload's statements; SPI must be connected. */
+/*
+ * The built-in script's text as pgbench --show-script prints it, every
+ * name qualified: its \set lines, then its statements with :variables,
+ * one a line, each ended with ';'.  palloc'd.
+ */
+char *
+WorkloadScriptText(WorkloadKind kind, const char *quoted_schema)
+{
+	const WorkloadDef *def = &workload_defs[kind];
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < def->ndraws; i++)
+	{
+		const WorkloadDrawDef *d = &def->draws[i];
+
+		appendStringInfo(&buf, "\\set %s random(" INT64_FORMAT ", " INT64_FORMAT "%s)\n",
+						 var_names[d->var], d->lo, d->hi, d->per_scale ? " * :scale" : "");
+	}
+	for (int i = 0; i < def->nstmts; i++)
+	{
+		WorkloadAppendStmt(&buf, def->stmts[i], quoted_schema, true);
+		appendStringInfoString(&buf, ";\n");
+	}
+	return buf.data;
+}
+
+/*
+ * Prepare and save the plans of the workload's statements that SPI runs
+ * (all but BEGIN and END); SPI must be connected.  Once per client.
+ */
 void
 WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 {
-	Oid			aidtype = params->aid_bigint ? INT8OID : INT4OID;
-	Oid			upd[2] = {INT4OID, aidtype};
-	Oid			sel[1] = {aidtype};
-	Oid			upd_id[2] = {INT4OID, INT4OID};
-	Oid			hist[4] = {INT4OID, INT4OID, aidtype, INT4OID};
+	const WorkloadDef *def = &workload_defs[params->kind];
+	const char *quoted = quote_identifier(params->schema);
+	StringInfoData sql;
 
 	memset(plans, 0, sizeof(*plans));
-	plans->select_account =
-		prepare(params, "SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1",
-				1, sel);
-	if (params->kind == WORKLOAD_SELECT_ONLY)
-		return;
-	plans->update_account =
-		prepare(params, "UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
-				"WHERE aid OPERATOR(pg_catalog.=) $2",
-				2, upd);
-	plans->insert_history =
-		prepare(params, "INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
-				"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)", 4, hist);
-	if (params->kind != WORKLOAD_TPCB)
-		return;
-	plans->update_teller =
-		prepare(params, "UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
-				"WHERE tid OPERATOR(pg_catalog.=) $2",
-				2, upd_id);
-	plans->update_branch =
-		prepare(params, "UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
-				"WHERE bid OPERATOR(pg_catalog.=) $2",
-				2, upd_id);
+	initStringInfo(&sql);
+	for (int i = 0; i < def->nstmts; i++)
+	{
+		const WorkloadStmt *st = def->stmts[i];
+		Oid			types[WORKLOAD_MAX_ARGS];
+		SPIPlanPtr	plan;
+
+		if (st->spi_ok == 0)
+			continue;			/* BEGIN, END: the caller's transaction */
+		for (int a = 0; a < st->nargs; a++)
+			types[a] = st->args[a] == WVAR_AID && params->aid_bigint ? INT8OID : INT4OID;
+		resetStringInfo(&sql);
+		WorkloadAppendStmt(&sql, st, quoted, false);
+		plan = SPI_prepare(sql.data, st->nargs, types);
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql.data,
+				 SPI_result_code_string(SPI_result));
+		if (SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_keepplan failed");
+		plans->plan[plans->n] = plan;
+		plans->stmt[plans->n] = st;
+		plans->n++;
+	}
+	pfree(sql.data);
 }
 
 /*
@@ -220,23 +335,15 @@ draw(pg_prng_state *rng, int64 lo, int64 hi)
 void
 WorkloadDrawNext(const WorkloadParams *params, pg_prng_state *rng, WorkloadDraw *d)
 {
+	const WorkloadDef *def = &workload_defs[params->kind];
 	int64		scale = params->scale;
 
-	d->aid = draw(rng, 1, NACCOUNTS * scale);
-	if (params->kind == WORKLOAD_SELECT_ONLY)
-		return;
-	d->bid = (int32) draw(rng, 1, scale);
-	d->tid = (int32) draw(rng, 1, NTELLERS * scale);
-	d->delta = (int32) draw(rng, -5000, 5000);
-}
+	for (int i = 0; i < def->ndraws; i++)
+	{
+		const WorkloadDrawDef *dd = &def->draws[i];
 
-static void
-exec(SPIPlanPtr plan, Datum *values, bool read_only, int expect)
-{
-	int			rc = SPI_execute_plan(plan, values, NULL, read_only, 0);
-
-	if (rc != expect)
-		elog(ERROR, "workload statement failed: %s", SPI_result_code_string(rc));
+		d->v[dd->var] = draw(rng, dd->lo, dd->per_scale ? dd->hi * scale : dd->hi);
+	}
 }
 
 /*
@@ -248,31 +355,24 @@ void
 WorkloadExecute(const WorkloadParams *params, const WorkloadPlans *plans,
 				const WorkloadDraw *d)
 {
-	Datum		aid = params->aid_bigint ? Int64GetDatum(d->aid) : Int32GetDatum((int32) d->aid);
-	Datum		args[4];
+	bool		read_only = workload_defs[params->kind].read_only;
+	bool		aid_bigint = params->aid_bigint;
+	Datum		args[WORKLOAD_MAX_ARGS];
 
-	if (params->kind == WORKLOAD_SELECT_ONLY)
+	for (int i = 0; i < plans->n; i++)
 	{
-		args[0] = aid;
-		exec(plans->select_account, args, true, SPI_OK_SELECT);
-		return;
+		const WorkloadStmt *st = plans->stmt[i];
+		int			rc;
+
+		for (int a = 0; a < st->nargs; a++)
+		{
+			int64		v = d->v[st->args[a]];
+
+			args[a] = st->args[a] == WVAR_AID && aid_bigint ? Int64GetDatum(v)
+				: Int32GetDatum((int32) v);
+		}
+		rc = SPI_execute_plan(plans->plan[i], args, NULL, read_only, 0);
+		if (rc != st->spi_ok)
+			elog(ERROR, "workload statement failed: %s", SPI_result_code_string(rc));
 	}
-	args[0] = Int32GetDatum(d->delta);
-	args[1] = aid;
-	exec(plans->update_account, args, false, SPI_OK_UPDATE);
-	args[0] = aid;
-	exec(plans->select_account, args, false, SPI_OK_SELECT);
-	if (params->kind == WORKLOAD_TPCB)
-	{
-		args[0] = Int32GetDatum(d->delta);
-		args[1] = Int32GetDatum(d->tid);
-		exec(plans->update_teller, args, false, SPI_OK_UPDATE);
-		args[1] = Int32GetDatum(d->bid);
-		exec(plans->update_branch, args, false, SPI_OK_UPDATE);
-	}
-	args[0] = Int32GetDatum(d->tid);
-	args[1] = Int32GetDatum(d->bid);
-	args[2] = aid;
-	args[3] = Int32GetDatum(d->delta);
-	exec(plans->insert_history, args, false, SPI_OK_INSERT);
 }

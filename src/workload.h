@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * workload.h
- *		pgbench's built-in scripts, one transaction at a time, through
- *		saved SPI plans.
+ *		pgbench's built-in scripts, defined once (WorkloadDef): run one
+ *		transaction at a time through saved SPI plans, sent over libpq
+ *		(client_libpq.c) and written out as script text for the
+ *		interpreter (script_setup.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,6 +13,8 @@
 
 #include "common/pg_prng.h"
 #include "executor/spi.h"
+#include "nodes/parsenodes.h"
+#include "lib/stringinfo.h"
 
 typedef enum WorkloadKind
 {
@@ -18,6 +22,63 @@ typedef enum WorkloadKind
 	WORKLOAD_SIMPLE_UPDATE,
 	WORKLOAD_SELECT_ONLY
 } WorkloadKind;
+
+#define WORKLOAD_COUNT		3
+
+/* The variables the built-in scripts \set, as pgbench names them. */
+typedef enum WorkloadVar
+{
+	WVAR_AID = 0,
+	WVAR_BID,
+	WVAR_TID,
+	WVAR_DELTA
+} WorkloadVar;
+
+#define WORKLOAD_NVARS		4
+#define WORKLOAD_MAX_ARGS	4	/* parameters of one statement */
+#define WORKLOAD_MAX_STMTS	7	/* statements of one script, BEGIN and END included */
+
+/*
+ * \set var random(lo, hi * :scale) when per_scale, else random(lo, hi):
+ * pgbench's uniform, inclusive draw.
+ */
+typedef struct WorkloadDrawDef
+{
+	WorkloadVar var;
+	int64		lo;
+	int64		hi;
+	bool		per_scale;
+} WorkloadDrawDef;
+
+/*
+ * One statement: pgbench's text without its ';', every name qualified, %s
+ * for the tables' schema (quoted by the caller), $n for the variable
+ * args[n - 1]; spi_ok is what SPI_execute_plan returns for it, and table
+ * the table it uses, with the privileges it needs there (checked before
+ * anything starts).  BEGIN and END are statements too (the script's
+ * transaction boundaries), with spi_ok 0 and no table: the in-server path
+ * owns the transaction and runs neither.
+ */
+typedef struct WorkloadStmt
+{
+	const char *sql;
+	int			nargs;
+	WorkloadVar args[WORKLOAD_MAX_ARGS];
+	int			spi_ok;
+	const char *table;
+	AclMode		need;
+} WorkloadStmt;
+
+/* A built-in script: its draws in pgbench's order, then its statements. */
+typedef struct WorkloadDef
+{
+	const char *name;
+	bool		read_only;		/* it only reads (and has no BEGIN/END) */
+	int			ndraws;
+	WorkloadDrawDef draws[WORKLOAD_NVARS];
+	int			nstmts;
+	const WorkloadStmt *stmts[WORKLOAD_MAX_STMTS];
+} WorkloadDef;
 
 typedef struct WorkloadParams
 {
@@ -27,26 +88,28 @@ typedef struct WorkloadParams
 	char		schema[NAMEDATALEN];	/* where the four tables are */
 } WorkloadParams;
 
-/* One transaction's draws: a retry reuses them, as pgbench does. */
+/* One transaction's draws, by WorkloadVar: a retry reuses them, as pgbench does. */
 typedef struct WorkloadDraw
 {
-	int64		aid;
-	int32		bid;
-	int32		tid;
-	int32		delta;
+	int64		v[WORKLOAD_NVARS];
 } WorkloadDraw;
 
+/* The saved plans of a workload's statements that SPI runs, in order. */
 typedef struct WorkloadPlans
 {
-	SPIPlanPtr	update_account;
-	SPIPlanPtr	select_account;
-	SPIPlanPtr	update_teller;
-	SPIPlanPtr	update_branch;
-	SPIPlanPtr	insert_history;
+	int			n;
+	SPIPlanPtr	plan[WORKLOAD_MAX_STMTS];
+	const WorkloadStmt *stmt[WORKLOAD_MAX_STMTS];
 } WorkloadPlans;
 
+extern const WorkloadDef *WorkloadDefOf(WorkloadKind kind);
+extern bool WorkloadFind(const char *name, WorkloadKind *kind);
 extern WorkloadKind WorkloadParse(const char *name);
 extern const char *WorkloadName(WorkloadKind kind);
+extern const char *WorkloadVarName(WorkloadVar var);
+extern void WorkloadAppendStmt(StringInfo buf, const WorkloadStmt *st, const char *quoted_schema,
+							   bool vars);
+extern char *WorkloadScriptText(WorkloadKind kind, const char *quoted_schema);
 extern void WorkloadResolve(WorkloadParams *params);
 extern void WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans);
 extern void WorkloadSeed(uint64 seed, int client, pg_prng_state *rng);

@@ -95,3 +95,25 @@ def test_other_seed_other_rows(lab):
     fresh(lab)
     call_run(lab, "tpcb-like", clients=1, transactions=TRANSACTIONS, random_seed=SEED + 1)
     assert committed(lab)[0] != theirs[0]
+
+
+def script_commits(lab, name, clients, via):
+    """scripts => '{name}': the built-in's script text, through the interpreter."""
+    fresh(lab)
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(scripts => %s, clients => %s, transactions => %s, "
+                           "random_seed => %s, via => %s)",
+                           ([name], clients, TRANSACTIONS, SEED, via)).fetchone()
+    assert row[1] == "done", row
+    return committed(lab)
+
+
+@pytest.mark.parametrize("workload", ["tpcb-like", "simple-update"])
+def test_builtin_script_commits_what_the_workload_commits(lab, workload):
+    """The three forms of a built-in (the in-server plans, the libpq
+    statements, the script text the interpreter runs) come from one
+    definition: by name among scripts, in the server and over libpq, it
+    commits the rows the workload commits, which are pgbench's."""
+    theirs = lab_commits(lab, workload, 3, None)
+    for via in ("spi", "libpq"):
+        assert script_commits(lab, workload, 3, via) == theirs, via
