@@ -68,12 +68,14 @@ RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    sets pg_catalog.jsonb;
     hi pg_catalog.float8;
     n pg_catalog.int4;
     h pg_catalog.int4;
+    one pg_catalog.numeric;
+    y pg_catalog.int4;
+    range_text pg_catalog.text;
     body pg_catalog.text := '';
-    r pg_catalog.jsonb;
+    s record;
     x0 CONSTANT pg_catalog.int4 := 260;
     w CONSTANT pg_catalog.int4 := 460;
 BEGIN
@@ -82,44 +84,36 @@ BEGIN
                       AND e.kind OPERATOR(pg_catalog.=) 'compare_settings') THEN
         RETURN NULL;
     END IF;
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) ORDER BY s.variant),
-           pg_catalog.max(GREATEST(s.ratio_max, 1)), pg_catalog.count(*)
-      INTO sets, hi, n
-      FROM pgbench_lab.settings_ratios(html_ratios.experiment_id) s;
-    IF n IS NULL OR n OPERATOR(pg_catalog.=) 0 OR hi IS NULL THEN
+    SELECT pg_catalog.max(GREATEST(r.ratio_max, 1)) OPERATOR(pg_catalog.*) 1.1, pg_catalog.count(*)
+      INTO hi, n
+      FROM pgbench_lab.settings_ratios(html_ratios.experiment_id) r;
+    IF n OPERATOR(pg_catalog.=) 0 OR hi IS NULL THEN
         RETURN NULL;
     END IF;
-    hi := hi OPERATOR(pg_catalog.*) 1.1;
     h := 70 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) n;
-    FOR r IN SELECT e FROM pg_catalog.jsonb_array_elements(sets) AS e LOOP
+    one := pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog./) hi);
+    FOR s IN SELECT r.variant, r.name, r.rounds, r.ratio_median, r.ratio_min, r.ratio_max
+               FROM pgbench_lab.settings_ratios(html_ratios.experiment_id) r ORDER BY r.variant LOOP
+        y := 30 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) s.variant;
         body := body OPERATOR(pg_catalog.||) pg_catalog.format(
-            '<text x="%s" y="%s" text-anchor="end">%s</text>', x0 OPERATOR(pg_catalog.-) 10,
-            30 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4,
+            '<text x="%s" y="%s" text-anchor="end">%s</text>', x0 OPERATOR(pg_catalog.-) 10, y,
             pgbench_lab_internal.svg_escape(pg_catalog.left(pgbench_lab.printable(
-                pg_catalog.chr(64 OPERATOR(pg_catalog.+) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4)
-                OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) coalesce(r OPERATOR(pg_catalog.->>) 'name', '')), 36)));
-        IF r OPERATOR(pg_catalog.->>) 'ratio_median' IS NOT NULL THEN
-            body := body OPERATOR(pg_catalog.||) pg_catalog.format(
-                '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#1f77b4" stroke-width="3"/>'
-                '<circle cx="%s" cy="%s" r="5" fill="#1f77b4"><title>median %s, range %s to %s over %s rounds</title></circle>'
-                '<text x="%s" y="%s" font-size="11">%s (%s to %s, %s rounds)</text>',
-                pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'ratio_min')::pg_catalog.float8 OPERATOR(pg_catalog./) hi),
-                pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'ratio_max')::pg_catalog.float8 OPERATOR(pg_catalog./) hi),
-                26 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4,
-                26 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4,
-                pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'ratio_median')::pg_catalog.float8 OPERATOR(pg_catalog./) hi),
-                26 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4,
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_median')::pg_catalog.float8, 3),
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_min')::pg_catalog.float8, 3),
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_max')::pg_catalog.float8, 3),
-                r OPERATOR(pg_catalog.->>) 'rounds',
-                x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.+) 8,
-                30 OPERATOR(pg_catalog.+) 30 OPERATOR(pg_catalog.*) (r OPERATOR(pg_catalog.->>) 'variant')::pg_catalog.int4,
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_median')::pg_catalog.float8, 3),
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_min')::pg_catalog.float8, 3),
-                pgbench_lab_internal.fmt((r OPERATOR(pg_catalog.->>) 'ratio_max')::pg_catalog.float8, 3),
-                r OPERATOR(pg_catalog.->>) 'rounds') OPERATOR(pg_catalog.||) E'\n';
-        END IF;
+                pg_catalog.chr(64 OPERATOR(pg_catalog.+) s.variant) OPERATOR(pg_catalog.||) ': '
+                OPERATOR(pg_catalog.||) coalesce(s.name, '')), 36)));
+        CONTINUE WHEN s.ratio_median IS NULL;
+        range_text := pg_catalog.format('%s to %s', pgbench_lab_internal.fmt(s.ratio_min, 3),
+                                        pgbench_lab_internal.fmt(s.ratio_max, 3));
+        body := body OPERATOR(pg_catalog.||) pg_catalog.format(
+            '<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#1f77b4" stroke-width="3"/>'
+            '<circle cx="%s" cy="%s" r="5" fill="#1f77b4"><title>median %s, range %s over %s rounds</title></circle>'
+            '<text x="%s" y="%s" font-size="11">%s (%s, %s rounds)</text>',
+            pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) s.ratio_min OPERATOR(pg_catalog./) hi),
+            pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) s.ratio_max OPERATOR(pg_catalog./) hi),
+            y OPERATOR(pg_catalog.-) 4, y OPERATOR(pg_catalog.-) 4,
+            pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.*) s.ratio_median OPERATOR(pg_catalog./) hi),
+            y OPERATOR(pg_catalog.-) 4, pgbench_lab_internal.fmt(s.ratio_median, 3), range_text, s.rounds,
+            x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog.+) 8, y,
+            pgbench_lab_internal.fmt(s.ratio_median, 3), range_text, s.rounds) OPERATOR(pg_catalog.||) E'\n';
     END LOOP;
     RETURN '<figure class="wide">' OPERATOR(pg_catalog.||) pg_catalog.format(
                '<svg xmlns="http://www.w3.org/2000/svg" width="860" height="%s" viewBox="0 0 860 %s" '
@@ -128,10 +122,7 @@ BEGIN
                '<text x="430" y="20" text-anchor="middle" font-size="14">TPS of each set against set A, per round: median and range (experiment %s)</text>'
                '<line x1="%s" x2="%s" y1="34" y2="%s" stroke="#888" stroke-dasharray="4 3"/>'
                '<text x="%s" y="%s" text-anchor="middle" font-size="11">1.0 (as fast as A)</text>',
-               h, h, h, html_ratios.experiment_id,
-               pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog./) hi),
-               pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog./) hi), h OPERATOR(pg_catalog.-) 24,
-               pg_catalog.round(x0 OPERATOR(pg_catalog.+) w OPERATOR(pg_catalog./) hi), h OPERATOR(pg_catalog.-) 10)
+               h, h, h, html_ratios.experiment_id, one, one, h OPERATOR(pg_catalog.-) 24, one, h OPERATOR(pg_catalog.-) 10)
         OPERATOR(pg_catalog.||) E'\n' OPERATOR(pg_catalog.||) body OPERATOR(pg_catalog.||) '</svg></figure>' OPERATOR(pg_catalog.||) E'\n';
 END
 $$;
