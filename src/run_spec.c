@@ -4,7 +4,7 @@
  *		The run options, defined once, and the RunSpec built from a call of
  *		run() or start() or from an experiment step's jsonb.
  *
- * RunOptions[] is the one list of what a run takes: each option's name
+ * RunOptions[] is the one list of what a run takes (run_options.h): each option's name
  * (start()'s and run()'s argument, a step's key), SQL type, default,
  * the version it came in and a line of documentation.  A call is read by
  * position (its declaration may be an older install script's, whose tail
@@ -35,46 +35,9 @@
 PG_FUNCTION_INFO_V1(pgbench_lab_run_options);
 
 const RunOption RunOptions[RUN_NOPTS] = {
-	{"workload", TEXTOID, NULL, "0.1",
-	"built-in workload: tpcb-like, simple-update or select-only (pgbench -b)"},
-	{"clients", INT4OID, "1", "0.1",
-	"concurrent clients (pgbench -c)"},
-	{"duration", INTERVALOID, "10 s", "0.1",
-	"length of a timed run (pgbench -T)"},
-	{"transactions", INT8OID, NULL, "0.1",
-	"transactions per client instead of a duration (pgbench -t)"},
-	{"label", TEXTOID, NULL, "0.1",
-	"a label recorded with the run"},
-	{"settings", JSONBOID, "{}", "0.1",
-	"session settings of the clients, as a JSON object of names and values"},
-	{"max_tries", INT4OID, "1", "0.1",
-	"tries of a transaction failing on a serialization or deadlock error (pgbench --max-tries)"},
-	{"random_seed", INT8OID, NULL, "0.1",
-	"seed of the random draws (pgbench --random-seed)"},
-	{"via", TEXTOID, "spi", "0.1",
-	"how clients reach the server: spi (in-server), libpq or libpq-connect (pgbench -C)"},
-	{"target", TEXTOID, NULL, "0.1",
-	"libpq: the conninfo of the server to run against; NULL: this server"},
-	{"rate", FLOAT8OID, NULL, "0.2",
-	"transactions per second of the whole run (pgbench -R)"},
-	{"latency_limit", INTERVALOID, NULL, "0.2",
-	"with a rate: transactions later than this are skipped or counted late (pgbench -L)"},
-	{"script", TEXTOID, NULL, "0.2",
-	"a pgbench script's text to run instead of a workload (pgbench -f)"},
-	{"scripts", TEXTARRAYOID, NULL, "0.2",
-	"saved or built-in scripts to mix, as name@weight (pgbench -f/-b name@weight)"},
-	{"variables", JSONBOID, NULL, "0.2",
-	"the scripts' variables, as a JSON object (pgbench -D)"},
-	{"sample_rate", FLOAT8OID, NULL, "0.2",
-	"share of transactions kept in run_samples (pgbench --sampling-rate)"},
-	{"threads", INT4OID, NULL, "0.2",
-	"libpq: workers driving the clients' connections (pgbench -j)"},
-	{"targets", TEXTARRAYOID, NULL, "0.2",
-	"libpq: the conninfos of several servers, the clients spread over them"},
-	{"target_clients", INT4ARRAYOID, NULL, "0.2",
-	"with targets: how many clients each target takes"},
-	{"query_mode", TEXTOID, NULL, "0.3",
-	"how scripts' statements are sent: simple, extended or prepared (pgbench -M); NULL: prepared"},
+#define RUN_OPTION(e, name, type, sqltype, dflt, since, doc) {#name, type, dflt, since, doc},
+#include "run_options.h"
+#undef RUN_OPTION
 };
 
 /* An option's default as a Datum of its type. */

@@ -5,7 +5,8 @@
  *		and a RunSpec, the value of each, built from a call of run() or
  *		start() or from an experiment step's jsonb.
  *
- * The table is in the order of start()'s arguments (RunnerArg in runner.h):
+ * The list is run_options.h, in the order of start()'s arguments (RunnerArg
+ * in runner.h):
  * the head of eight, then the tail, to which each version adds its new
  * options at the end only.  The runner's checks (runner.c,
  * client_libpq.c, script_setup.c) read a RunSpec, never a call's
@@ -22,27 +23,9 @@
 /* The options, in start()'s argument order. */
 typedef enum RunOpt
 {
-	RUN_OPT_WORKLOAD,
-	RUN_OPT_CLIENTS,
-	RUN_OPT_DURATION,
-	RUN_OPT_TRANSACTIONS,
-	RUN_OPT_LABEL,
-	RUN_OPT_SETTINGS,
-	RUN_OPT_MAX_TRIES,
-	RUN_OPT_RANDOM_SEED,
-	/* the tail (RunnerTail's order) */
-	RUN_OPT_VIA,
-	RUN_OPT_TARGET,
-	RUN_OPT_RATE,
-	RUN_OPT_LATENCY_LIMIT,
-	RUN_OPT_SCRIPT,
-	RUN_OPT_SCRIPTS,
-	RUN_OPT_VARIABLES,
-	RUN_OPT_SAMPLE_RATE,
-	RUN_OPT_THREADS,
-	RUN_OPT_TARGETS,
-	RUN_OPT_TARGET_CLIENTS,
-	RUN_OPT_QUERY_MODE,
+#define RUN_OPTION(e, name, type, sqltype, dflt, since, doc) RUN_OPT_##e,
+#include "run_options.h"
+#undef RUN_OPTION
 	RUN_NOPTS
 } RunOpt;
 
