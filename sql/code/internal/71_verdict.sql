@@ -188,3 +188,105 @@ AS $$
                                        verdict, basis,
                                        COALESCE('; ' OPERATOR(pg_catalog.||) every_round, '')) END
 $$;
+
+-- ---------------------------------------------------------------------------
+-- Percentiles with their sample: a latency percentile p of n transactions
+-- is the value at rank ceil(n p); its interval runs from the value at rank
+-- floor(n p - z s) to the one at rank ceil(n p + z s), s = sqrt(n p (1-p))
+-- (the order statistics' interval, with the normal approximation to the
+-- binomial count of transactions below the true percentile).  A
+-- percentile is "enough" to decide by when that interval lies inside the
+-- sample and at least 10 transactions lie on its rarer side (n p and
+-- n (1-p) both at least 10: a p99 needs 1 000 transactions).  Values come
+-- from the run's histogram (run_latency: buckets within 1 %).
+-- ---------------------------------------------------------------------------
+
+-- The standard normal's quantile for a two-sided confidence (the
+-- rational approximation of Abramowitz and Stegun 26.2.23, within 0.0005).
+CREATE FUNCTION pgbench_lab_internal.normal_z(confidence double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t OPERATOR(pg_catalog.-) ((2.515517::pg_catalog.float8 OPERATOR(pg_catalog.+) (0.802853::pg_catalog.float8 OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.010328::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t))
+                                     OPERATOR(pg_catalog./)
+                                     (1::pg_catalog.float8 OPERATOR(pg_catalog.+) (1.432788::pg_catalog.float8 OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.189269::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.001308::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t)))
+      FROM (SELECT pg_catalog.sqrt(OPERATOR(pg_catalog.-) 2::pg_catalog.float8
+                                   OPERATOR(pg_catalog.*) pg_catalog.ln((1::pg_catalog.float8 OPERATOR(pg_catalog.-) confidence)
+                                                                        OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS t) z
+$$;
+
+-- A run's p50, p90, p95 and p99 latencies with the transactions they come
+-- from, their intervals at the confidence, and whether each is enough to
+-- decide by.  No rows for a run without a histogram (not instrumented).
+CREATE FUNCTION pgbench_lab.latency_percentiles(run_id bigint, confidence double precision DEFAULT 0.95)
+RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
+               low_ms double precision, high_ms double precision, enough boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH h AS (
+        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) OVER (ORDER BY l.bucket_upper_us) AS upto
+          FROM pgbench_lab.run_latency l
+         WHERE l.run_id OPERATOR(pg_catalog.=) latency_percentiles.run_id AND l.count OPERATOR(pg_catalog.>) 0),
+    n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
+    r AS (
+        SELECT p.p, n.n,
+               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
+               pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
+                                (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
+               pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
+                               (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                                pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                                OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
+          FROM n, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
+         WHERE n.n OPERATOR(pg_catalog.>) 0)
+    SELECT r.p, r.n,
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY h.bucket_upper_us LIMIT 1),
+           r.lo OPERATOR(pg_catalog.>=) 1 AND r.hi OPERATOR(pg_catalog.<=) r.n
+           AND (r.n::pg_catalog.float8 OPERATOR(pg_catalog.*) LEAST(r.p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) r.p))
+               OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
+      FROM r
+     ORDER BY r.p
+$$;
+COMMENT ON FUNCTION pgbench_lab.latency_percentiles(bigint, double precision) IS
+    'A run''s p50-p99 latencies with the transactions behind them, their order-statistics intervals, and whether each is enough to decide by';
+
+-- The transactions a percentile needs to be enough to decide by.
+CREATE FUNCTION pgbench_lab_internal.transactions_needed(p double precision)
+RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.ceil(10::pg_catalog.float8 OPERATOR(pg_catalog./)
+                           LEAST(p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) p))::pg_catalog.int8
+$$;
+
+-- report()'s line under the percentiles: the transactions they come from,
+-- their 95 % intervals, and those too few transactions back; none for a
+-- run without a histogram.
+CREATE FUNCTION pgbench_lab_internal.percentile_line(run_id bigint)
+RETURNS SETOF text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('                of %s transactions; 95 %% intervals: %s%s',
+                             pg_catalog.max(q.transactions),
+                             pg_catalog.string_agg(pg_catalog.format('p%s %s-%s', (q.percentile OPERATOR(pg_catalog.*) 100::pg_catalog.float8)::pg_catalog.int4,
+                                                                     pgbench_lab_internal.fmt(q.low_ms, 3), pgbench_lab_internal.fmt(q.high_ms, 3)),
+                                                   '   ' ORDER BY q.percentile),
+                             COALESCE('; ' OPERATOR(pg_catalog.||) pg_catalog.string_agg(
+                                 pg_catalog.format('p%s from too few transactions to decide by (%s needed)',
+                                                   (q.percentile OPERATOR(pg_catalog.*) 100::pg_catalog.float8)::pg_catalog.int4,
+                                                   pgbench_lab_internal.transactions_needed(q.percentile)),
+                                 ', ' ORDER BY q.percentile) FILTER (WHERE NOT q.enough), ''))
+      FROM pgbench_lab.latency_percentiles(run_id) q
+    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+$$;
