@@ -13,9 +13,10 @@
 #                               (an experiment kind's: those it declares
 #                               itself, or does not take, are named)
 #
-# in the list's order.  What stands before the marker on its line begins
-# every declaration; what follows it ends the last (a comma when more
-# arguments follow, or the closing parenthesis).  A default is written as
+# in the list's order.  A marker opens its line, after the indentation
+# that begins every declaration (elsewhere, as in a comment, the text is
+# left as it is); what follows it ends the last declaration (a comma when
+# more arguments follow, or the closing parenthesis).  A default is written as
 # run() declares it: a number as it is, any other value quoted.  POSIX awk
 # only (Debian's default is mawk): the build runs under PGXS and in a
 # Debian package build.
@@ -113,7 +114,7 @@ FILENAME ~ /run_options\.h$/ {
 		fail("RUN_OPT_HEAD (src/run_spec.h) names no option of src/run_options.h")
 }
 
-/@RUN_OPTIONS/ {
+/^[ \t]*@RUN_OPTIONS/ {
 	if (!match($0, /@RUN_OPTIONS_[A-Z]+( [a-z_][a-z0-9_]*)*@/))
 		fail(FILENAME ":" FNR ": a marker that is not @RUN_OPTIONS_HEAD@, @RUN_OPTIONS_TAIL@ or @RUN_OPTIONS_EXCEPT name ...@")
 	before = substr($0, 1, RSTART - 1)
