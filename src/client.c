@@ -4,7 +4,8 @@
  *		A client worker: one of a run's simulated pgbench clients.
  *
  * The worker logs in as the role that started the run, applies the run's
- * session settings, prepares the workload's statements once, reports ready
+ * session settings, prepares the workload's statements once (over its
+ * SPI transport, as the script interpreter's are), reports ready
  * and waits for the coordinator's go.  Then it runs transactions until told
  * to stop or its transaction count is reached: each one is its own
  * top-level transaction, committed, timed and counted in the run's shared
@@ -89,8 +90,17 @@ client_setup(ClientCtx *cx)
 										   TransportSpiCreate(ClientTransportMode(cx->run), cxt),
 										   cxt);
 		}
-		if (cx->script == NULL)
-			WorkloadPrepare(&cx->run->wl, &cx->plans);
+		else
+		{
+			MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab workload",
+													  ALLOCSET_SMALL_SIZES);
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+			Transport  *t = TransportSpiCreate(ClientTransportMode(cx->run), cxt);
+
+			TransportSpiBetween(t, cx->loopcxt);
+			WorkloadClientInit(&cx->builtin, &cx->run->wl, t);
+			MemoryContextSwitchTo(old);
+		}
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -115,20 +125,16 @@ client_xact(ClientCtx *cx, const WorkloadDraw *d, ErrorData **edata_out)
 
 	PG_TRY();
 	{
-		SetCurrentStatementStartTimestamp();
-		StartTransactionCommand();
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		PushActiveSnapshot(GetTransactionSnapshot());
-		WorkloadExecute(&cx->run->wl, &cx->plans, d);
-		SPI_finish();
-		PopActiveSnapshot();
-		CommitTransactionCommand();
+		WorkloadClientXact(&cx->builtin, d);
 	}
 	PG_CATCH();
 	{
+		Transport  *t = cx->builtin.t;
+
 		*edata_out = caught_error(cx);
 		sqlerrcode = (*edata_out)->sqlerrcode;
+		t->ops->reset(t);
+		t->in_xact = t->explicit_block = false;
 	}
 	PG_END_TRY();
 	return sqlerrcode;

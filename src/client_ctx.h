@@ -23,7 +23,7 @@ typedef struct ClientCtx
 	RunShared  *run;
 	RunClient  *me;
 	int			index;
-	WorkloadPlans plans;
+	WorkloadClient builtin;		/* a built-in workload over its transport */
 	ScriptClient *script;		/* a run of scripts: the interpreter */
 	pg_prng_state rng;
 	MemoryContext loopcxt;

@@ -16,12 +16,14 @@
 #include <math.h>
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "pgstat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
 #include "pgbench_lab.h"
@@ -118,6 +120,28 @@ record_query_mode(RunShared *run)
 		 2, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/*
+ * The options given, as runs.options records them: without a conninfo (it
+ * may hold a password: target_display shows the servers) or a script's
+ * text (run_scripts keeps it).  An install script older than the column
+ * (before ALTER EXTENSION UPDATE) has none to write.
+ */
+static void
+record_options(RunShared *run)
+{
+	Oid			types[2] = {INT8OID, JSONBOID};
+	Datum		v[2];
+	Oid			runs = get_relname_relid("runs", get_namespace_oid("pgbench_lab", false));
+
+	if (run->options_area == 0 || get_attnum(runs, "options") == InvalidAttrNumber)
+		return;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = PointerGetDatum((char *) run + run->options_area);
+	exec("UPDATE pgbench_lab.runs SET options = $2 OPERATOR(pg_catalog.-) "
+		 "'{target,targets,script}'::pg_catalog.text[] WHERE run_id OPERATOR(pg_catalog.=) $1",
+		 2, types, v, NULL, SPI_OK_UPDATE);
+}
+
 /* Insert the run row (committed at once) and note the server's counters. */
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
@@ -160,6 +184,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 											  SPI_tuptable->tupdesc, 1, &isnull));
 	record_rate_asked(run);
 	record_query_mode(run);
+	record_options(run);
 	ScriptSetupRecord(run, false);
 	SamplesRecord(run, false);
 

@@ -158,6 +158,9 @@ typedef struct RunShared
 	Size		script_area;	/* scripts: offset of their RunScriptArea, or 0 */
 	Size		script_area_size;
 	char	   *script_local;	/* the launcher's copy of it (only there) */
+	Size		options_area;	/* the options given, as jsonb (RunSpecOfRun): offset */
+	Size		options_area_size;
+	char	   *options_local;	/* the launcher's copy of it (only there) */
 	double		sample_rate;	/* share of transactions sampled; 0: none */
 	Size		sample_area;	/* samples: offset of the clients' rings, or 0 */
 	int			clients;
@@ -200,10 +203,14 @@ typedef struct RunShared
 #define RunSharedSize(nclients) \
 	add_size(offsetof(RunShared, client), mul_size(sizeof(RunClient), (nclients)))
 
-/* The whole segment: the clients, then any scripts' area (script_run.h). */
+/*
+ * The whole segment: the clients, then any scripts' area (script_run.h),
+ * any samples' rings, and the options given (RunSpecOfRun).
+ */
 #define RunSharedTotalSize(p) \
-	add_size(add_size(MAXALIGN(RunSharedSize((p)->clients)), MAXALIGN((p)->script_area_size)), \
-			 (p)->sample_rate > 0 ? SamplesAreaSize((p)->clients) : 0)
+	add_size(add_size(add_size(MAXALIGN(RunSharedSize((p)->clients)), MAXALIGN((p)->script_area_size)), \
+					  MAXALIGN((p)->sample_rate > 0 ? SamplesAreaSize((p)->clients) : 0)), \
+			 (p)->options_area_size)
 
 /*
  * The target a libpq run's client i (from 0) connects to: round-robin, or

@@ -22,14 +22,18 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 
 #include "pgbench_lab.h"
+#include "run_shared.h"
 #include "run_spec.h"
 
 PG_FUNCTION_INFO_V1(pgbench_lab_run_options);
@@ -259,6 +263,74 @@ RunSpecFromJsonb(Jsonb *run, RunSpec *spec)
 			continue;
 		RunSpecSet(spec, (RunOpt) o, option_value((RunOpt) o, &v), false);
 	}
+}
+
+/* One option's value as JSON: numbers and booleans as such, the rest as text. */
+static void
+append_json_value(StringInfo buf, RunOpt o, Datum value)
+{
+	Oid			type = RunOptions[o].type;
+	Oid			output;
+	bool		isvarlena;
+	char	   *text;
+
+	if (type == JSONBOID)
+	{
+		appendStringInfoString(buf, JsonbToCString(NULL, &DatumGetJsonbP(value)->root, 0));
+		return;
+	}
+	if (type == BOOLOID)
+	{
+		appendStringInfoString(buf, DatumGetBool(value) ? "true" : "false");
+		return;
+	}
+	getTypeOutputInfo(type, &output, &isvarlena);
+	text = OidOutputFunctionCall(output, value);
+	if (type == INT4OID || type == INT8OID || type == INT2OID ||
+		(type == FLOAT8OID && isfinite(DatumGetFloat8(value))))
+		appendStringInfoString(buf, text);
+	else
+		escape_json(buf, text);
+}
+
+/*
+ * The options given (those not NULL) as one jsonb object, each under its
+ * name: what RunSpecFromJsonb reads back into the same RunSpec, and what
+ * runs.options records.
+ */
+Jsonb *
+RunSpecToJsonb(const RunSpec *spec)
+{
+	StringInfoData buf;
+	int			n = 0;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int o = 0; o < RUN_NOPTS; o++)
+	{
+		if (!spec->given[o] || spec->value[o].isnull)
+			continue;
+		if (n++ > 0)
+			appendStringInfoString(&buf, ", ");
+		escape_json(&buf, RunOptions[o].name);
+		appendStringInfoString(&buf, ": ");
+		append_json_value(&buf, (RunOpt) o, spec->value[o].value);
+	}
+	appendStringInfoChar(&buf, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+}
+
+/*
+ * In any of a run's processes: the options it was started with, every one
+ * as the launching session read it (RunShared.options_area), the rest at
+ * their defaults.  An option that needs no field of its own in RunShared
+ * is read here, by the process that uses it.
+ */
+void
+RunSpecOfRun(const RunShared *run, RunSpec *spec)
+{
+	RunSpecFromJsonb(run->options_area != 0 ? (Jsonb *) ((const char *) run + run->options_area)
+					 : NULL, spec);
 }
 
 /*

@@ -77,5 +77,9 @@ RunSpecSet(RunSpec *s, RunOpt o, Datum value, bool isnull)
 extern int	RunOptionNamed(const char *name);
 extern void RunSpecFromCall(FunctionCallInfo fcinfo, int tail, RunSpec *spec);
 extern void RunSpecFromJsonb(Jsonb *run, RunSpec *spec);
+extern Jsonb *RunSpecToJsonb(const RunSpec *spec);
+
+struct RunShared;
+extern void RunSpecOfRun(const struct RunShared *run, RunSpec *spec);
 
 #endif							/* PGBL_RUN_SPEC_H */

@@ -577,6 +577,12 @@ RunnerPrepare(const RunSpec *spec)
 		: DatumGetJsonbP(RunSpecDatum(spec, RUN_OPT_SETTINGS));
 
 	read_args(spec, p);
+	{
+		Jsonb	   *given = RunSpecToJsonb(spec);
+
+		p->options_local = (char *) given;
+		p->options_area_size = VARSIZE(given);
+	}
 	RunnerReapOrphans();
 	if (settings != NULL)
 		parse_settings(settings, p);
@@ -616,6 +622,11 @@ create_shared(RunShared *p, dsm_segment **segp)
 									MAXALIGN(p->script_area_size));
 		SamplesAreaInit(run);
 	}
+	run->options_local = NULL;
+	run->options_area = add_size(add_size(MAXALIGN(RunSharedSize(p->clients)),
+										  MAXALIGN(p->script_area_size)),
+								 MAXALIGN(p->sample_rate > 0 ? SamplesAreaSize(p->clients) : 0));
+	memcpy((char *) run + run->options_area, p->options_local, p->options_area_size);
 	run->magic = PGBL_RUN_MAGIC;
 	run->handle = dsm_segment_handle(seg);
 	run->run_id = -1;

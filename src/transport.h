@@ -162,6 +162,7 @@ extern char *TransportInlineParams(const char *sql, int nparams, const char *con
 /* transport_spi.c */
 extern Transport *TransportSpiCreate(TransportMode mode, MemoryContext cxt);
 extern void TransportSpiBetween(Transport *t, MemoryContext loopcxt);
+extern void TransportSpiPrepare(Transport *t, TransportStmt *st);
 
 /*
  * transport_libpq.c: one connection of a libpq worker.  Its owner makes

@@ -446,6 +446,17 @@ TransportSpiCreate(TransportMode mode, MemoryContext cxt)
 	return &s->t;
 }
 
+/*
+ * Prepare st now rather than when it first runs (SPI connected, in a
+ * transaction): the built-ins' statements, before the run's go.
+ */
+void
+TransportSpiPrepare(Transport *t, TransportStmt *st)
+{
+	if (st->plan == NULL && t->mode != TRANSPORT_SIMPLE)
+		prepare_stmt((TransportSpi *) t, st);
+}
+
 /* The memory context current between transactions (after a commit). */
 void
 TransportSpiBetween(Transport *t, MemoryContext loopcxt)

@@ -8,6 +8,13 @@
  *		(LibpqBuiltinTexts() in client_libpq.c), and scripts => '{tpcb-like}'
  *		its script text (WorkloadScriptText(), for the interpreter).
  *
+ * A client runs its workload over its transport (WorkloadClientInit,
+ * WorkloadClientXact), as the script interpreter runs a script: BEGIN and
+ * END are the transport's transaction control, every other statement is
+ * declared once and prepared before the run.  The bare SPI loop that
+ * measures the floor under it runs the saved plans directly
+ * (WorkloadPrepare, WorkloadExecute).
+ *
  * Draws follow pgbench: uniform and inclusive, from a per-client pg_prng
  * state, in the order its scripts \set them (aid, bid, tid, delta); the
  * three ids are independent.  With a seed, client n's state is seeded as
@@ -313,6 +320,85 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 		plans->n++;
 	}
 	pfree(sql.data);
+}
+
+/*
+ * A client's statements over its transport t, prepared now (SPI must be
+ * connected, in a transaction), in the current memory context, which must
+ * last for the run.  The built-ins run in query_mode prepared only.
+ */
+void
+WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t)
+{
+	const WorkloadDef *def = &workload_defs[params->kind];
+	const char *quoted = quote_identifier(params->schema);
+
+	memset(wc, 0, sizeof(*wc));
+	wc->def = def;
+	wc->t = t;
+	for (int v = 0; v < WORKLOAD_NVARS; v++)
+		wc->value[v].type = SCRIPT_INT;
+	for (int i = 0; i < def->nstmts; i++)
+	{
+		const WorkloadStmt *st = def->stmts[i];
+		StringInfoData sql;
+
+		if (st->spi_ok == 0)
+			continue;			/* BEGIN, END: transaction control */
+		initStringInfo(&sql);
+		WorkloadAppendStmt(&sql, st, quoted, false);
+		TransportStmtInit(&wc->stmt[i], sql.data, st->nargs, i);
+		for (int a = 0; a < st->nargs; a++)
+			wc->stmt[i].args[a].value = &wc->value[st->args[a]];
+		TransportSpiPrepare(t, &wc->stmt[i]);
+	}
+}
+
+/*
+ * One transaction of the workload with these draws, over the client's
+ * transport: pgbench's BEGIN ... END, or a statement alone in a
+ * transaction of its own (select-only).  An error is raised as it comes;
+ * the caller catches it and resets the transport.
+ */
+void
+WorkloadClientXact(WorkloadClient *wc, const WorkloadDraw *d)
+{
+	static const ScriptTx begin = {STX_BEGIN, -1, -1, -1, false, NULL};
+	static const ScriptTx commit = {STX_COMMIT, -1, -1, -1, false, NULL};
+	const WorkloadDef *def = wc->def;
+	Transport  *t = wc->t;
+	const TransportOps *ops = t->ops;
+	bool		implicit = def->stmts[0]->spi_ok != 0;
+
+	for (int v = 0; v < WORKLOAD_NVARS; v++)
+		wc->value[v].u.i = d->v[v];
+	if (implicit)
+	{
+		ops->begin_implicit(t);
+		t->in_xact = true;
+	}
+	for (int i = 0; i < def->nstmts; i++)
+	{
+		const WorkloadStmt *st = def->stmts[i];
+
+		if (st->spi_ok != 0)
+			ops->execute(t, &wc->stmt[i], NULL, NULL);
+		else if (st == &stmt_begin)
+		{
+			ops->control(t, &begin, st->sql);
+			t->in_xact = t->explicit_block = true;
+		}
+		else
+		{
+			ops->control(t, &commit, st->sql);
+			t->in_xact = t->explicit_block = false;
+		}
+	}
+	if (implicit)
+	{
+		ops->commit_implicit(t);
+		t->in_xact = false;
+	}
 }
 
 /*

@@ -16,6 +16,8 @@
 #include "nodes/parsenodes.h"
 #include "lib/stringinfo.h"
 
+#include "transport.h"
+
 typedef enum WorkloadKind
 {
 	WORKLOAD_TPCB = 0,
@@ -94,13 +96,29 @@ typedef struct WorkloadDraw
 	int64		v[WORKLOAD_NVARS];
 } WorkloadDraw;
 
-/* The saved plans of a workload's statements that SPI runs, in order. */
+/*
+ * The saved plans of a workload's statements that SPI runs, in order: the
+ * bare SPI loop (bench_floor.c), the floor a client is measured against.
+ */
 typedef struct WorkloadPlans
 {
 	int			n;
 	SPIPlanPtr	plan[WORKLOAD_MAX_STMTS];
 	const WorkloadStmt *stmt[WORKLOAD_MAX_STMTS];
 } WorkloadPlans;
+
+/*
+ * A client's built-in workload over its transport: the statements
+ * declared once (BEGIN and END are transaction control, no statement),
+ * their parameters bound to the draws' values.
+ */
+typedef struct WorkloadClient
+{
+	const WorkloadDef *def;
+	Transport  *t;
+	TransportStmt stmt[WORKLOAD_MAX_STMTS];
+	ScriptValue value[WORKLOAD_NVARS];
+} WorkloadClient;
 
 extern const WorkloadDef *WorkloadDefOf(WorkloadKind kind);
 extern bool WorkloadFind(const char *name, WorkloadKind *kind);
@@ -115,6 +133,8 @@ extern void WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans);
 extern void WorkloadSeed(uint64 seed, int client, pg_prng_state *rng);
 extern void WorkloadDrawNext(const WorkloadParams *params, pg_prng_state *rng,
 							 WorkloadDraw *draw);
+extern void WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t);
+extern void WorkloadClientXact(WorkloadClient *wc, const WorkloadDraw *draw);
 extern void WorkloadExecute(const WorkloadParams *params, const WorkloadPlans *plans,
 							const WorkloadDraw *draw);
 

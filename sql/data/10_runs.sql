@@ -65,6 +65,7 @@ CREATE TABLE pgbench_lab.runs (
     samples bigint,
     samples_dropped bigint,
     query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared'])),
+    options jsonb CHECK (pg_catalog.jsonb_typeof(options) OPERATOR(pg_catalog.=) 'object'),
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -110,6 +111,8 @@ COMMENT ON COLUMN pgbench_lab.runs.samples_dropped IS
     'Samples drawn but not kept: past pgbench_lab.max_samples, or while a client drew them faster than they could be written';
 COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
     'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
+COMMENT ON COLUMN pgbench_lab.runs.options IS
+    'The run options it was called with (NULL ones left out), by name as pgbench_lab.run_options() lists them, without conninfos or script text; NULL: a run from before 0.3';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

@@ -31,6 +31,12 @@ ALTER TABLE pgbench_lab.runs
 COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
     'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
 
+-- The run options given, sql/data/10_runs.sql.
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN options jsonb CHECK (pg_catalog.jsonb_typeof(options) OPERATOR(pg_catalog.=) 'object');
+COMMENT ON COLUMN pgbench_lab.runs.options IS
+    'The run options it was called with (NULL ones left out), by name as pgbench_lab.run_options() lists them, without conninfos or script text; NULL: a run from before 0.3';
+
 -- <<< end of the data changes.
 
 -- ---------------------------------------------------------------------------

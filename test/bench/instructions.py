@@ -1,6 +1,7 @@
-"""Instructions per select-only transaction, counted by callgrind: the
-in-server client (pgbench_lab), the bare SPI loop (its floor), and pgbench's
-backend and pgbench itself.  Instruction counts do not depend on how busy
+"""Instructions per transaction of a built-in workload (select-only unless
+--workload says another), counted by callgrind: the in-server client
+(pgbench_lab), the bare SPI loop (its floor; select-only only), and
+pgbench's backend and pgbench itself.  Instruction counts do not depend on how busy
 the machine is, so this can run where timings cannot be trusted.
 
 Started by test/bench/run.sh --instructions (which builds and installs the
@@ -14,7 +15,7 @@ transaction counts and the difference is divided by the difference of the
 counts, so that start-up, connection and planning drop out.  Nothing is
 asserted.
 
-    test/bench/run.sh --instructions [--small 2000] [--large 6000]
+    test/bench/run.sh --instructions [--small 2000] [--large 6000] [--workload tpcb-like]
 """
 import argparse
 import glob
@@ -103,6 +104,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", type=int, default=2000)
     ap.add_argument("--large", type=int, default=6000)
+    ap.add_argument("--workload", default="select-only",
+                    choices=["select-only", "tpcb-like", "simple-update"])
     ap.add_argument("--keep", metavar="DIR",
                     help="copy the callgrind outputs here, for callgrind_annotate")
     args = ap.parse_args()
@@ -128,8 +131,8 @@ def main():
 
         def lab(n):
             before = counted.files()
-            row = c.sql("CALL pgbench_lab.run('select-only', clients => 1, transactions => %s)",
-                        (n,))[0]
+            row = c.sql("CALL pgbench_lab.run(%s, clients => 1, transactions => %s)",
+                        (args.workload, n))[0]
             assert row[1] == "done", row
             return counted.settle(before, f"lab{n}")[0], row[2]
 
@@ -145,7 +148,7 @@ def main():
             before = counted.files()
             out = os.path.join(counted.outdir, f"pgbench.{n}")
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                            os.path.join(c.bindir, "pgbench"), "-n", "-M", "prepared", "-S",
+                            os.path.join(c.bindir, "pgbench"), "-n", "-M", "prepared", "-b", args.workload,
                             "-c", "1", "-t", str(n), "-h", c.base, "-p", str(c.port),
                             "-U", "postgres", "postgres"],
                            check=True, capture_output=True)
@@ -153,12 +156,13 @@ def main():
             os.unlink(out)
             return counted.settle(before)[0], n
 
-        print(f"== PostgreSQL {version}: instructions per select-only transaction (callgrind; "
+        print(f"== PostgreSQL {version}: instructions per {args.workload} transaction (callgrind; "
               f"{args.small} and {args.large} transactions, the difference per transaction)",
               flush=True)
         rows = [("pgbench_lab client worker (client and server work, in-server)",
-                 per_xact(lab, args.small, args.large)),
-                ("bare SPI loop (the floor)", per_xact(floor, args.small, args.large))]
+                 per_xact(lab, args.small, args.large))]
+        if args.workload == "select-only":
+            rows.append(("bare SPI loop (the floor)", per_xact(floor, args.small, args.large)))
         backend = per_xact(pgbench, args.small, args.large)
         client = (pgbench_client[args.large] - pgbench_client[args.small]) / (args.large - args.small)
         rows += [("pgbench's backend (server work only)", backend),
@@ -166,8 +170,8 @@ def main():
                  ("pgbench's backend + pgbench", backend + client)]
         for what, v in rows:
             print(f"  {what:<64} {v:>10.0f}")
-        print(f"  pgbench_lab / floor: {rows[0][1] / rows[1][1]:.3f}; "
-              f"pgbench_lab / pgbench's backend: {rows[0][1] / backend:.3f}")
+        floor_ratio = f"pgbench_lab / floor: {rows[0][1] / rows[1][1]:.3f}; " if len(rows) > 4 else ""
+        print(f"  {floor_ratio}pgbench_lab / pgbench's backend: {rows[0][1] / backend:.3f}")
     finally:
         if counted:
             counted.stop()

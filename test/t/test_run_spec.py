@@ -11,7 +11,7 @@ import subprocess
 import psycopg
 import pytest
 
-from conftest import pgbench_cluster
+from conftest import call_run, pgbench_cluster
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "docs" / "reference.md"
@@ -221,3 +221,25 @@ def test_a_step_takes_every_option_by_name_query_mode_too(given):
     with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
         call_given(given, '{"script": "SELECT 1;", "transactions": 1, "query_mode": "fast"}')
     assert "simple, extended and prepared" in e.value.diag.message_hint
+
+
+def test_a_run_records_its_options_by_name_without_conninfo_or_script_text(lab):
+    """runs.options: every option the run was called with (NULLs left out),
+    under run_options()'s names, typed as JSON; no conninfo (it may hold a
+    password) and no script text."""
+    rid = call_run(lab, "select-only", transactions=3, random_seed=5, rate=1000.0,
+                   latency_limit="50 ms", label="opts")
+    opts = lab.scalar("SELECT options FROM pgbench_lab.runs WHERE run_id = %s", (rid,))
+    names = {r[0] for r in options(lab)}
+    assert set(opts) <= names, opts
+    assert {k: opts[k] for k in ("workload", "clients", "transactions", "random_seed", "rate", "label", "via")} == \
+        {"workload": "select-only", "clients": 1, "transactions": 3, "random_seed": 5, "rate": 1000,
+         "label": "opts", "via": "spi"}
+    assert lab.scalar("SELECT %s::interval = '50 ms'", (opts["latency_limit"],))
+    target = f"host={lab.base} port={lab.port} dbname=postgres user=postgres password=sekrit"
+    rid = call_run(lab, None, script="SELECT 1 AS secret_script;", transactions=2, via="libpq",
+                   target=target)
+    opts = lab.scalar("SELECT options FROM pgbench_lab.runs WHERE run_id = %s", (rid,))
+    assert opts["via"] == "libpq" and opts["transactions"] == 2, opts
+    assert "target" not in opts and "script" not in opts
+    assert "sekrit" not in str(opts) and "secret_script" not in str(opts)

@@ -64,7 +64,7 @@ AS $$
             latency_p95_ms, latency_p99_ms, latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints,
             settings, system, error, source_server, source_run_id, target_display, connections, connection_avg_ms,
             tps_without_connections, rate, latency_limit, lag_avg_ms, lag_max_ms, late, skipped, scheduled,
-            rate_sustained, variables}'::pg_catalog.text[]
+            rate_sustained, variables, query_mode, options}'::pg_catalog.text[]
         WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{experiment_id, kind, workload, label, params, started_at,
             finished_at, status, source_server, source_experiment_id}'::pg_catalog.text[] END
 $$;
