@@ -94,12 +94,10 @@ client_setup(ClientCtx *cx)
 		{
 			MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab workload",
 													  ALLOCSET_SMALL_SIZES);
-			MemoryContext old = MemoryContextSwitchTo(cxt);
 			Transport  *t = TransportSpiCreate(ClientTransportMode(cx->run), cxt);
 
 			TransportSpiBetween(t, cx->loopcxt);
-			WorkloadClientInit(&cx->builtin, &cx->run->wl, t);
-			MemoryContextSwitchTo(old);
+			WorkloadClientInit(&cx->builtin, &cx->run->wl, t, cxt);
 		}
 		SPI_finish();
 		PopActiveSnapshot();

@@ -40,6 +40,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 
 #include "compat.h"
 #include "script_expr.h"
@@ -324,11 +325,13 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 
 /*
  * A client's statements over its transport t, prepared now (SPI must be
- * connected, in a transaction), in the current memory context, which must
- * last for the run.  The built-ins run in query_mode prepared only.
+ * connected, in a transaction), in cxt, which must last for the run (not
+ * the current context: SPI leaves its own current after each call).  The
+ * built-ins run in query_mode prepared only.
  */
 void
-WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t)
+WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t,
+				   MemoryContext cxt)
 {
 	const WorkloadDef *def = &workload_defs[params->kind];
 	const char *quoted = quote_identifier(params->schema);
@@ -342,12 +345,15 @@ WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *
 	{
 		const WorkloadStmt *st = def->stmts[i];
 		StringInfoData sql;
+		MemoryContext old;
 
 		if (st->spi_ok == 0)
 			continue;			/* BEGIN, END: transaction control */
+		old = MemoryContextSwitchTo(cxt);
 		initStringInfo(&sql);
 		WorkloadAppendStmt(&sql, st, quoted, false);
 		TransportStmtInit(&wc->stmt[i], sql.data, st->nargs, i);
+		MemoryContextSwitchTo(old);
 		for (int a = 0; a < st->nargs; a++)
 			wc->stmt[i].args[a].value = &wc->value[st->args[a]];
 		TransportSpiPrepare(t, &wc->stmt[i]);

@@ -133,7 +133,8 @@ extern void WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans);
 extern void WorkloadSeed(uint64 seed, int client, pg_prng_state *rng);
 extern void WorkloadDrawNext(const WorkloadParams *params, pg_prng_state *rng,
 							 WorkloadDraw *draw);
-extern void WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t);
+extern void WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t,
+							   MemoryContext cxt);
 extern void WorkloadClientXact(WorkloadClient *wc, const WorkloadDraw *draw);
 extern void WorkloadExecute(const WorkloadParams *params, const WorkloadPlans *plans,
 							const WorkloadDraw *draw);
