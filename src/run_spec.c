@@ -324,7 +324,8 @@ RunSpecToJsonb(const RunSpec *spec)
  * In any of a run's processes: the options it was started with, every one
  * as the launching session read it (RunShared.options_area), the rest at
  * their defaults.  An option that needs no field of its own in RunShared
- * is read here, by the process that uses it.
+ * is read here, by the process that uses it, in a transaction (the
+ * options' types are read in the catalogs).
  */
 void
 RunSpecOfRun(const RunShared *run, RunSpec *spec)

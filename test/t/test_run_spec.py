@@ -87,8 +87,8 @@ def test_a_new_option_is_one_line_of_run_options_h(tmp_path):
     kinds = sorted(k for k in decls if k not in ("start", "run"))
     assert kinds == ["cold_vs_warm", "compare_settings", "connection_cost", "latency_curve", "sweep",
                      "validate_recommendation"]
-    assert decls["start"].rstrip().endswith("query_mode text DEFAULT NULL,\n    new_one text DEFAULT 'it''s')")
-    assert decls["run"].rstrip().endswith("query_mode text DEFAULT NULL,\n    new_one text DEFAULT 'it''s')")
+    assert decls["start"].rstrip().endswith(",\n    new_one text DEFAULT 'it''s')")
+    assert decls["run"].rstrip().endswith(",\n    new_one text DEFAULT 'it''s')")
     for k in kinds:
         assert decls[k].rstrip().endswith("new_one text DEFAULT NULL)"), k
     # a marker naming what is no option fails the build
@@ -243,3 +243,4 @@ def test_a_run_records_its_options_by_name_without_conninfo_or_script_text(lab):
     assert opts["via"] == "libpq" and opts["transactions"] == 2, opts
     assert "target" not in opts and "script" not in opts
     assert "sekrit" not in str(opts) and "secret_script" not in str(opts)
+
