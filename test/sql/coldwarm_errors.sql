@@ -31,7 +31,7 @@ ROLLBACK;
 DROP TABLE pgbench_accounts, pgbench_branches;
 -- not a superuser: refused even with EXECUTE granted
 CREATE ROLE coldwarm_reg_user;
-GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)
+GRANT EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm
    TO coldwarm_reg_user;
 SET ROLE coldwarm_reg_user;
 CALL pgbench_lab.cold_vs_warm(relations => ARRAY['coldwarm_reg'::regclass]);
@@ -48,7 +48,7 @@ SELECT preloaded, autoprewarm_interval IS NULL OR autoprewarm_interval > '0 s' A
        dump_file, dump_blocks, pending_restart, restart_warm, warning
   FROM pgbench_lab.autoprewarm_status();
 
-REVOKE EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)
+REVOKE EXECUTE ON PROCEDURE pgbench_lab.cold_vs_warm
   FROM coldwarm_reg_user;
 DROP ROLE coldwarm_reg_user;
 DROP VIEW coldwarm_reg_v;

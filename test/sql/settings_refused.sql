@@ -35,7 +35,7 @@ CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '{"block_size": "40
 
 -- not a superuser, though granted the procedure: refused, in C
 CREATE ROLE settings_refused_tuner;
-GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[], text)
+GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings
     TO settings_refused_tuner;
 GRANT EXECUTE ON FUNCTION pgbench_lab.restore_settings() TO settings_refused_tuner;
 GRANT SELECT ON pgbench_branches, pgbench_tellers, pgbench_accounts TO settings_refused_tuner;

@@ -10,7 +10,7 @@ import pytest
 from conftest import Cluster, PG_MAJOR
 
 WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
-START = "pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, float8, interval, text, text[], jsonb, float8, integer, text[], integer[], text)"
+START = "pgbench_lab.start"
 TABLES = ["pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"]
 COLUMN = {"runs": "label", "run_progress": "failures", "run_latency": "count",
           "cache_snapshots": "label", "cache_snapshot_relations": "kind", "storage_tests": "kind"}

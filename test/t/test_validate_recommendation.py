@@ -10,7 +10,7 @@ import pytest
 from conftest import pgbench_cluster
 from test_settings_ab import auto_conf
 
-PROC = "pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text)"
+PROC = "pgbench_lab.validate_recommendation"
 
 
 @pytest.fixture(scope="module")
