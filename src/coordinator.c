@@ -36,6 +36,7 @@
 #include "client_libpq.h"
 #include "pgbench_lab.h"
 #include "results.h"
+#include "run_spec.h"
 #include "runner.h"
 #include "secure.h"
 #include "telemetry.h"
@@ -198,9 +199,21 @@ request_stop(RunShared *run, RunStop why)
 	(void) pg_atomic_compare_exchange_u32(&run->stop, &none, why);
 }
 
+/* exit_on_abort (pgbench --exit-on-abort): has a client aborted? */
+static bool
+client_aborted(RunShared *run)
+{
+	for (int i = 0; i < run->clients; i++)
+		if (pg_atomic_read_u32(&run->client[i].state) == CLIENT_ABORTED)
+			return true;
+	return false;
+}
+
 /*
  * The measured interval: one progress row per second until the duration is
- * reached, the clients finish their transactions, or the run is cancelled.
+ * reached, the clients finish their transactions, or the run is cancelled
+ * (or, with exit_on_abort, a client aborts: the others stop at the end of
+ * their transaction, and the run fails with its error).
  */
 static void
 monitor(RunShared *run, ResultsRun *res)
@@ -213,7 +226,13 @@ monitor(RunShared *run, ResultsRun *res)
 	RunSample	cur;
 	int			second = 1;
 	Telemetry	tel;
+	RunSpec		spec;
+	bool		exit_on_abort;
 
+	StartTransactionCommand();	/* the options' types are read in the catalogs */
+	RunSpecOfRun(run, &spec);
+	exit_on_abort = DatumGetBool(RunSpecDatum(&spec, RUN_OPT_EXIT_ON_ABORT));
+	CommitTransactionCommand();
 	memset(&prev, 0, sizeof(prev));
 	TelemetryBegin(&tel, run);
 	for (;;)
@@ -221,7 +240,7 @@ monitor(RunShared *run, ResultsRun *res)
 		int64		now = WorkerNowNs();
 		int64		wake;
 
-		if (now >= end)
+		if (now >= end || (exit_on_abort && client_aborted(run)))
 			request_stop(run, RUN_STOP_END);
 		if (pg_atomic_read_u32(&run->stop) != RUN_STOP_NONE || clients_finished(run))
 			break;

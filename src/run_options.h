@@ -42,3 +42,4 @@ RUN_OPTION(THREADS, threads, INT4OID, "integer", NULL, "0.2", "libpq: workers dr
 RUN_OPTION(TARGETS, targets, TEXTARRAYOID, "text[]", NULL, "0.2", "libpq: the conninfos of several servers, the clients spread over them")
 RUN_OPTION(TARGET_CLIENTS, target_clients, INT4ARRAYOID, "integer[]", NULL, "0.2", "with targets: how many clients each target takes")
 RUN_OPTION(QUERY_MODE, query_mode, TEXTOID, "text", NULL, "0.3", "how scripts' statements are sent: simple, extended or prepared (pgbench -M); NULL: prepared")
+RUN_OPTION(EXIT_ON_ABORT, exit_on_abort, BOOLOID, "boolean", "false", "0.3", "stop the whole run as soon as one client aborts on an error (pgbench --exit-on-abort)")

@@ -244,3 +244,23 @@ def test_a_run_records_its_options_by_name_without_conninfo_or_script_text(lab):
     assert "target" not in opts and "script" not in opts
     assert "sekrit" not in str(opts) and "secret_script" not in str(opts)
 
+
+
+def test_exit_on_abort_stops_the_whole_run_at_the_first_aborted_client(lab):
+    """exit_on_abort (pgbench --exit-on-abort): client 1's division by zero
+    ends the run of three clients at once, failed with its error, where
+    without it the other two go on to the run's end (a long duration that
+    the option cuts short, not a timing)."""
+    script = "SELECT 1 / :client_id;"
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(script => %s, clients => 3, duration => '10 min', "
+                           "exit_on_abort => true)", (script,)).fetchone()
+    rid, status, done = row[0], row[1], row[2]
+    assert status == "failed", row
+    err, measured, opts = lab.sql("SELECT error, measured_seconds, options FROM pgbench_lab.runs "
+                                  "WHERE run_id = %s", (rid,))[0]
+    assert "division by zero" in err and opts["exit_on_abort"] is True
+    assert measured < 300, measured
+    rid = call_run(lab, "select-only", transactions=5)
+    assert lab.scalar("SELECT options->'exit_on_abort' FROM pgbench_lab.runs WHERE run_id = %s",
+                      (rid,)) is False
