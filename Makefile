@@ -23,7 +23,7 @@ PGBL_INSTALL_SQL = sql/$(EXTENSION)--$(EXTVERSION).sql
 PGBL_UPDATE_SQL = sql/$(EXTENSION)--$(PGBL_RELEASED)--$(EXTVERSION).sql
 DATA_built = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
 DATA = sql/$(EXTENSION)--0.1.sql sql/$(EXTENSION)--0.1--0.2.sql sql/$(EXTENSION)--0.2.sql
-EXTRA_CLEAN = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)
+EXTRA_CLEAN = $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL) $(PGBL_INSTALL_SQL).tmp $(PGBL_UPDATE_SQL).tmp
 
 TESTS = $(sort $(wildcard test/sql/*.sql))
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
@@ -54,16 +54,24 @@ override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 # sql/code/'s files in the order of their names, folders aside.
 PGBL_CODE_SQL = $(foreach f,$(sort $(foreach f,$(wildcard sql/code/*/*.sql),$(notdir $(f))@$(f))),$(lastword $(subst @, ,$(f))))
 
-$(PGBL_INSTALL_SQL): $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
-	cat $^ > $@
+# The fragments are joined by sql/run_options.awk, which writes the run
+# options (src/run_options.h) where a fragment has a marker
+# (@RUN_OPTIONS_TAIL@...: the script says which), so that no declaration
+# restates them.  Plain awk: mawk on Debian.
+PGBL_AWK = awk
+PGBL_RUN_OPTIONS = sql/run_options.awk src/run_spec.h src/run_options.h
+PGBL_JOIN_SQL = $(PGBL_AWK) -f $(PGBL_RUN_OPTIONS) $(filter %.sql,$^) > $@.tmp && mv $@.tmp $@
+
+$(PGBL_INSTALL_SQL): $(PGBL_RUN_OPTIONS) $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
+	$(PGBL_JOIN_SQL)
 
 # The files of sql/data/ that the last release did not have: the update
 # creates them whole, after its prelude (changes to the files it had are
 # in the prelude).
 PGBL_NEW_DATA =
 
-$(PGBL_UPDATE_SQL): sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
-	cat $^ > $@
+$(PGBL_UPDATE_SQL): $(PGBL_RUN_OPTIONS) sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
+	$(PGBL_JOIN_SQL)
 
 .PHONY: pgspot
 pgspot: $(PGBL_INSTALL_SQL) $(PGBL_UPDATE_SQL)

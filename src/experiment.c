@@ -59,6 +59,7 @@
 #include "experiment_restart.h"
 #include "experiment_steps.h"
 #include "pgbench_lab.h"
+#include "run_spec.h"
 #include "script_area.h"
 #include "secure.h"
 
@@ -68,8 +69,6 @@ PG_FUNCTION_INFO_V1(pgbench_lab_experiment);
 PG_FUNCTION_INFO_V1(pgbench_lab_sweep);
 PG_FUNCTION_INFO_V1(pgbench_lab_compare_settings);
 PG_FUNCTION_INFO_V1(pgbench_lab_connection_cost);
-
-#define PGBL_EXPERIMENT_MAX_ARGS 32
 
 /* The arguments of a function: names, types, modes (NULL: all IN). */
 static int
@@ -85,20 +84,77 @@ function_args(Oid fn, Oid **types, char ***names, char **modes)
 	return n;
 }
 
-static bool
-has_arg(char **names, int n, const char *name)
+/* The position of the argument named so, or -1. */
+static int
+arg_named(char **names, int n, const char *name)
 {
 	for (int i = 0; names != NULL && i < n; i++)
 		if (names[i] != NULL && strcmp(names[i], name) == 0)
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 /*
- * The planner's jsonb.  It is called in named notation with those of the
- * procedure's input arguments (IN or INOUT) that it declares, and caller,
- * the facts only the caller's session can tell: the pgbench_accounts its
- * search_path finds, looked up here as run() looks up pgbench's tables.
+ * An interval option's value as the planners write an interval into a
+ * step (their SET intervalstyle = 'postgres'): '00:00:00.01', whatever the
+ * caller's IntervalStyle, so that the params recorded do not depend on it.
+ */
+static Datum
+interval_text(Datum value)
+{
+	int			style = IntervalStyle;
+	char	   *text;
+
+	IntervalStyle = INTSTYLE_POSTGRES;
+	PG_TRY();
+	{
+		text = DatumGetCString(DirectFunctionCall1(interval_out, value));
+	}
+	PG_FINALLY();
+	{
+		IntervalStyle = style;
+	}
+	PG_END_TRY();
+	return CStringGetTextDatum(text);
+}
+
+/* The SQL that calls the planner, and its parameters. */
+typedef struct PlannerCall
+{
+	StringInfoData args;		/* "name => $1, " ... */
+	StringInfoData options;		/* "'name', $2, " ... */
+	int			n;
+	Oid		   *types;
+	Datum	   *values;
+	char	   *nulls;
+} PlannerCall;
+
+static int
+add_param(PlannerCall *call, Oid type, Datum value, bool isnull)
+{
+	call->types[call->n] = type;
+	call->values[call->n] = value;
+	call->nulls[call->n] = isnull ? 'n' : ' ';
+	return ++call->n;
+}
+
+/*
+ * The planner's jsonb.  It is called in named notation with:
+ *
+ *	- those of the procedure's input arguments (IN or INOUT) that it
+ *	  declares, by the same names;
+ *	- options, when it declares one: the procedure's other input arguments
+ *	  that are named as a run option (RunOptions[], of the option's type),
+ *	  as one jsonb object of those not NULL, by their names (a jsonb value
+ *	  kept as given, an interval as its text, any other as to_jsonb()
+ *	  writes it), with via 'libpq' when they have a target or targets and
+ *	  no via.  A kind's procedure declares the run options it takes (the
+ *	  build writes them: sql/run_options.awk), and its planner merges the
+ *	  object into each step's run: a new option reaches every kind without
+ *	  a word of the kind's;
+ *	- caller, the facts only the caller's session can tell: the
+ *	  pgbench_accounts its search_path finds, looked up here as run() looks
+ *	  up pgbench's tables.
  */
 static Datum
 call_planner(FunctionCallInfo fcinfo, const ExperimentKind *kind)
@@ -111,34 +167,71 @@ call_planner(FunctionCallInfo fcinfo, const ExperimentKind *kind)
 	char	  **pnames;
 	char	   *pmodes;
 	int			pn = function_args(kind->planner_oid, &ptypes, &pnames, &pmodes);
-	Oid			argtypes[PGBL_EXPERIMENT_MAX_ARGS];
-	Datum		values[PGBL_EXPERIMENT_MAX_ARGS];
-	char		nulls[PGBL_EXPERIMENT_MAX_ARGS];
-	StringInfoData named;
-	int			n = 0;
+	int			popt = arg_named(pnames, pn, "options");
+	bool		given[RUN_NOPTS] = {0};
+	PlannerCall call;
 	bool		isnull;
+	Datum		plan;
 
-	initStringInfo(&named);
-	for (int i = 0; i < nall && names != NULL && n < PGBL_EXPERIMENT_MAX_ARGS; i++)
+	if (popt >= 0 && ptypes[popt] != JSONBOID)
+		elog(ERROR, "the planner of %s declares options of type %s, not jsonb",
+			 kind->procedure, format_type_be(ptypes[popt]));
+	initStringInfo(&call.args);
+	initStringInfo(&call.options);
+	call.n = 0;
+	/* at most one parameter an argument, and via */
+	call.types = palloc((nall + 1) * sizeof(Oid));
+	call.values = palloc((nall + 1) * sizeof(Datum));
+	call.nulls = palloc((nall + 1) * sizeof(char));
+	for (int i = 0; i < nall && names != NULL; i++)
 	{
-		if ((modes != NULL && modes[i] == PROARGMODE_OUT) || !has_arg(pnames, pn, names[i]))
+		int			o;
+
+		if ((modes != NULL && modes[i] == PROARGMODE_OUT) || names[i] == NULL || names[i][0] == '\0')
 			continue;
-		argtypes[n] = types[i];
-		values[n] = fcinfo->args[i].value;
-		nulls[n] = fcinfo->args[i].isnull ? 'n' : ' ';
-		appendStringInfo(&named, "%s => $%d, ", quote_identifier(names[i]), ++n);
+		if (arg_named(pnames, pn, names[i]) >= 0)
+		{
+			appendStringInfo(&call.args, "%s => $%d, ", quote_identifier(names[i]),
+							 add_param(&call, types[i], fcinfo->args[i].value, fcinfo->args[i].isnull));
+			continue;
+		}
+		if (popt < 0 || (o = RunOptionNamed(names[i])) < 0)
+			continue;
+		if (types[i] != RunOptions[o].type)
+			elog(ERROR, "argument %s of %s is of type %s, and the run option of that name of type %s",
+				 names[i], kind->procedure, format_type_be(types[i]), format_type_be(RunOptions[o].type));
+		if (fcinfo->args[i].isnull)
+			continue;
+		given[o] = true;
+		if (types[i] == INTERVALOID)
+			appendStringInfo(&call.options, "%s, $%d, ", quote_literal_cstr(names[i]),
+							 add_param(&call, TEXTOID, interval_text(fcinfo->args[i].value), false));
+		else
+			appendStringInfo(&call.options, "%s, $%d, ", quote_literal_cstr(names[i]),
+							 add_param(&call, types[i], fcinfo->args[i].value, false));
+	}
+	/* the runs go to a target over libpq, as run() would be told */
+	if (!given[RUN_OPT_VIA] && (given[RUN_OPT_TARGET] || given[RUN_OPT_TARGETS]))
+		appendStringInfo(&call.options, "'via', $%d, ",
+						 add_param(&call, TEXTOID, CStringGetTextDatum("libpq"), false));
+	if (popt >= 0)
+	{
+		/* drop the last ", " */
+		if (call.options.len > 0)
+			call.options.data[call.options.len -= 2] = '\0';
+		appendStringInfo(&call.args, "options => pg_catalog.jsonb_build_object(%s), ", call.options.data);
 	}
 	if (SPI_execute_with_args(psprintf("SELECT %s.%s(%scaller => pg_catalog.jsonb_build_object("
 									   "'accounts', pg_catalog.to_regclass('pgbench_accounts')"
 									   "::pg_catalog.oid))",
-									   kind->planner.schema, kind->planner.name, named.data),
-							  n, argtypes, values, nulls, false, 1) != SPI_OK_SELECT ||
+									   kind->planner.schema, kind->planner.name, call.args.data),
+							  call.n, call.types, call.values, call.nulls, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "the planner of %s returned no row", kind->procedure);
-	values[0] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	plan = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (isnull)
 		elog(ERROR, "the planner of %s returned no plan", kind->procedure);
-	return values[0];
+	return plan;
 }
 
 /*

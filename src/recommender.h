@@ -68,10 +68,9 @@ typedef struct RecommenderInput
 	int			default_maint_io_concurrency;
 	/* the WAL sync method: a row only when wal_sync_current is set */
 	const char *wal_sync_current;	/* the live value */
-	const char *wal_sync_measured;	/* fsync_test()'s fastest safe method */
-	double		wal_sync_measured_ops;	/* its flushes per second */
-	double		wal_sync_current_ops;	/* the live method's, same test */
-	const char *wal_sync_note;	/* "measured by fsync_test() on ..." */
+	const char *wal_sync_measured;	/* what fsync_test()'s rounds support */
+	const char *wal_sync_rule;	/* the rule's arithmetic, for the formula */
+	const char *wal_sync_note;	/* "fsync_test() on <date>: <reason>" */
 	/* background worker slots the server needs besides parallel query */
 	int			live_worker_processes;	/* 0: not this server's */
 	int			logical_workers;	/* max_logical_replication_workers */
@@ -119,6 +118,8 @@ typedef struct RecoBudgetInput
 	int			autovacuum_max_workers;
 	double		hash_mem_multiplier;
 	int			parallel_per_gather;
+	int			max_parallel_workers;	/* parallel workers of all queries */
+	double		wal_buffers;	/* < 0: what -1 picks */
 	double		backend_memory; /* a backend's private memory */
 	const char *backend_memory_source;	/* how it was found */
 } RecoBudgetInput;

@@ -38,8 +38,10 @@
 #define PGBL_CONNS_PER_CPU 10.0
 /* Active connections per core worth running at once. */
 #define PGBL_ACTIVE_PER_CPU 2.0
-/* Least memory a connection should have: its overhead and 1MB x (1 + 2). */
-#define PGBL_CONNECTION_FLOOR (8.0 * MB)
+/* Fewest connections planned, however little the memory. */
+#define PGBL_MIN_CONNECTIONS 10
+/* A connection's slot in shared memory (locks and process entries). */
+#define PGBL_SHM_PER_CONNECTION (20.0 * KB)
 /* Autovacuum workers assumed by the budget (PostgreSQL's default). */
 #define PGBL_AUTOVACUUM_WORKERS 3
 /* hash_mem_multiplier recommended (and PostgreSQL's default since 15). */
@@ -54,8 +56,6 @@
 #define PGBL_DEFAULT_MAINT (64.0 * MB)
 #define PGBL_DEFAULT_MAX_WAL (1.0 * GB)
 #define PGBL_DEFAULT_MIN_WAL (80.0 * MB)
-/* How much faster a WAL sync method must measure to replace the live one. */
-#define PGBL_SYNC_MARGIN 1.1
 /* Background worker slots a pgbench_lab run of this many clients needs. */
 #define PGBL_LAB_RUN_CLIENTS 8
 
@@ -89,12 +89,18 @@ typedef struct RecoPlan
 	double		cpus;
 	int			cores;
 	int			requested;		/* connections asked for (or default) */
-	double		conn_cap;		/* the smaller of the two below */
-	double		conn_mem_cap;	/* half of usable RAM / PGBL_CONNECTION_FLOOR */
+	double		cpu_cap;		/* what the CPUs serve */
+	double		conn_cap;		/* the smaller of cpu_cap and conn_mem_cap */
+	double		fixed;			/* costs that do not grow with backends */
+	double		per_backend;	/* a backend at the default work_mem */
+	double		afford;			/* backends the memory affords at it */
+	double		conn_mem_cap;	/* afford, at least PGBL_MIN_CONNECTIONS */
 	int			connections;
 	double		sb;
 	double		shm;			/* whole shared segment, estimated */
 	double		ecs;
+	double		ecs_share;		/* the usual share of usable RAM */
+	double		five;			/* the 5-parameter budget without ecs */
 	double		maint;
 	double		av_mem;
 	double		overhead;
@@ -220,10 +226,10 @@ add_setting(RecommenderResult *out, const char *name, RecoUnit unit,
 static double
 estimate_shared_memory(double sb, double wal_buffers, int connections)
 {
-	return sb * 1.02 + wal_buffers + 32.0 * MB + connections * 20.0 * KB;
+	return sb * 1.02 + wal_buffers + 32.0 * MB + connections * PGBL_SHM_PER_CONNECTION;
 }
 
-/* RAM, reserve, CPUs and connections. */
+/* RAM, reserve and CPUs; connections are planned with the memory. */
 static void
 plan_machine(const RecommenderInput *in, RecoPlan *p)
 {
@@ -237,16 +243,38 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 	p->cores = (int) Max(1.0, ceil(in->cpus));
 	p->requested = in->max_connections > 0 ? in->max_connections :
 		default_connections[in->workload];
-	p->conn_cap = floor(Max(20.0, PGBL_CONNS_PER_CPU * in->cpus));
-	p->conn_mem_cap = floor(Max(10.0, p->usable / 2 / PGBL_CONNECTION_FLOOR));
-	p->conn_cap = Min(p->conn_cap, p->conn_mem_cap);
-	/* the live value is never cut unasked: a pooler is advised instead */
-	p->connections = in->connections_asked ?
-		(int) Min((double) p->requested, p->conn_cap) : p->requested;
+	p->cpu_cap = floor(Max(20.0, PGBL_CONNS_PER_CPU * in->cpus));
+}
+
+/*
+ * How many backends (connections and parallel workers) the memory affords
+ * at PostgreSQL's default work_mem: what is left after the fixed costs
+ * (shared memory, maintenance, the autovacuum workers and their processes)
+ * divided by what one backend holds when it sorts and hashes at once, its
+ * own process memory and work_mem x (1 + hash_mem_multiplier), plus its
+ * slot in shared memory.  Then the connections: the asked count within
+ * what the CPUs serve and the memory affords; the live count is kept past
+ * the CPUs' cap (a pooler is advised) but not past what the memory
+ * affords, since that count is what the memory budget must hold.
+ */
+static void
+plan_connections(const RecommenderInput *in, RecoPlan *p)
+{
+	p->fixed = estimate_shared_memory(p->sb, p->wal_buffers, 0) + p->maint +
+		PGBL_AUTOVACUUM_WORKERS * (p->av_mem + PGBL_BACKEND_OVERHEAD);
+	p->per_backend = PGBL_BACKEND_OVERHEAD +
+		PGBL_DEFAULT_WORK_MEM * (1.0 + PGBL_HASH_MEM) + PGBL_SHM_PER_CONNECTION;
+	p->afford = floor(Max(0.0, p->usable - p->fixed) / p->per_backend);
+	p->conn_mem_cap = Max((double) PGBL_MIN_CONNECTIONS, p->afford);
+	p->conn_cap = Min(p->cpu_cap, p->conn_mem_cap);
+	if (in->connections_asked)
+		p->connections = (int) Min((double) p->requested, p->conn_cap);
+	else
+		p->connections = (int) Min((double) p->requested, p->conn_mem_cap);
 
 	/* parallel workers are backends too: what the connections leave */
 	p->parallel = (int) Min((double) p->cores,
-							Max(0.0, p->conn_mem_cap - p->connections));
+							Max(0.0, p->afford - p->connections));
 	p->per_gather = Min(p->cores / 2, p->parallel);
 	if (in->workload != RECO_DW)
 		p->per_gather = Min(p->per_gather, 4);
@@ -260,6 +288,7 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	double		sb_share = in->workload == RECO_DESKTOP ? 1.0 / 16 : 1.0 / 4;
 	double		maint_cap = in->os == RECO_WINDOWS ? 2.0 * GB - MB : 8.0 * GB;
 	double		share;
+	double		floor_wm;
 
 	if (in->os == RECO_WINDOWS)
 		sb_share /= 2;
@@ -267,12 +296,13 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	p->sb = round_memory(Max(p->usable * sb_share,
 							 Min(PGBL_DEFAULT_SB, p->usable / 4)));
 	p->wal_buffers = Max(floor_to(Min(p->sb / 32, PGBL_WAL_SEGMENT), 8 * KB), 64 * KB);
-	p->shm = estimate_shared_memory(p->sb, p->wal_buffers, p->connections);
-	p->ecs = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
 	p->maint = round_memory(Max(Min(p->usable / (in->workload == RECO_DW ? 8 : 16),
 									maint_cap),
 								Min(PGBL_DEFAULT_MAINT, p->usable / 8)));
 	p->av_mem = round_memory(Min(p->usable / 32, 1.0 * GB));
+
+	plan_connections(in, p);
+	p->shm = estimate_shared_memory(p->sb, p->wal_buffers, p->connections);
 	p->overhead = (p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS) *
 		PGBL_BACKEND_OVERHEAD;
 	p->query_mem = p->usable - p->shm - p->maint -
@@ -282,12 +312,27 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	p->work_mem_share = share;
 	p->work_mem_held = Max(0.0, p->query_mem) /
 		((p->connections + p->parallel) * (1.0 + PGBL_HASH_MEM));
-	/* the default, unless the memory left cannot hold it for every backend */
-	p->work_mem = Max(share * p->work_mem_held,
-					  Min(PGBL_DEFAULT_WORK_MEM, p->work_mem_held));
+	/*
+	 * The default, unless the memory left cannot hold it for every backend;
+	 * the connections were planned so that it can (a byte of rounding
+	 * aside), unless even the fewest connections cannot have it.
+	 */
+	floor_wm = p->work_mem_held >= PGBL_DEFAULT_WORK_MEM - 1.0 ?
+		PGBL_DEFAULT_WORK_MEM : p->work_mem_held;
+	p->work_mem = Max(share * p->work_mem_held, floor_wm);
 	p->work_mem = round_memory(Max(p->work_mem, 64 * KB));
 	if (in->os == RECO_WINDOWS)
 		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
+
+	/*
+	 * effective_cache_size: three quarters of usable RAM, but never more
+	 * than the RAM the classic 5-parameter budget leaves (connections x
+	 * work_mem + shared_buffers + maintenance_work_mem + it <= RAM), so that
+	 * memory_budget() of these settings holds on both readings.
+	 */
+	p->ecs_share = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
+	p->five = p->connections * p->work_mem + p->sb + p->maint;
+	p->ecs = Min(p->ecs_share, round_memory(Max(p->ram - p->five, p->sb)));
 
 	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
 					 PGBL_MAX_WAL_CAP);
@@ -295,6 +340,32 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	if (in->wal_disk_free >= 0)
 		p->max_wal = Min(p->max_wal, in->wal_disk_free / 4);
 	p->max_wal = Max(round_memory(p->max_wal), 32 * MB);
+}
+
+/*
+ * The arithmetic of what the memory affords: "each connection needs ...,
+ * so N need X, but only Y is left ...: it affords K."
+ */
+static char *
+afford_arithmetic(const RecoPlan *p, int n)
+{
+	return psprintf("each connection needs %s when it sorts and hashes at PostgreSQL's default work_mem (5MB of its own + 4MB work_mem x (1 + %s hash_mem_multiplier) + %s of shared memory), so %d need %s, but only %s is left of the %s usable after shared memory (%s), maintenance_work_mem (%s) and the %d autovacuum workers (%d x (%s + 5MB)): it affords %.0f",
+					PB(p->per_backend), format_number(PGBL_HASH_MEM),
+					PB(PGBL_SHM_PER_CONNECTION), n, PB(n * p->per_backend),
+					PB(Max(0.0, p->usable - p->fixed)), PB(p->usable),
+					PB(estimate_shared_memory(p->sb, p->wal_buffers, 0)),
+					PB(p->maint), PGBL_AUTOVACUUM_WORKERS,
+					PGBL_AUTOVACUUM_WORKERS, PB(p->av_mem), p->afford);
+}
+
+/* "(704MB usable - 362MB fixed) / 17.02MB per connection = 20" */
+static char *
+afford_formula(const RecoPlan *p)
+{
+	return psprintf("(%s usable - %s fixed) / %s per connection = %.0f%s",
+					PB(p->usable), PB(p->fixed), PB(p->per_backend), p->afford,
+					p->afford < PGBL_MIN_CONNECTIONS ?
+					psprintf(", at least %d", PGBL_MIN_CONNECTIONS) : "");
 }
 
 static void
@@ -307,38 +378,56 @@ emit_connections(const RecommenderInput *in, const RecoPlan *p,
 	char	   *pool = psprintf("put a pooler such as pgbouncer in front with a pool of about %s x %s = %.0f server connections",
 								format_number(PGBL_ACTIVE_PER_CPU),
 								format_number(p->cpus), active);
+	const char *forced = p->afford < PGBL_MIN_CONNECTIONS ?
+		psprintf(" Fewer than %d connections are not planned, so work_mem falls below its default: give the machine more memory (or a smaller os_reserve).",
+				 PGBL_MIN_CONNECTIONS) : "";
 
 	if (!in->connections_asked)
 	{
-		s->formula = psprintf("%d live (kept: max_connections not given)",
-							  p->connections);
-		if (p->connections > p->conn_cap)
-			s->reason = psprintf("The live %d is kept, because lowering it without a pooler would refuse clients (\"too many clients\"). But %s CPUs run only about %.0f at once and up to %d are worth having (%s x %s CPUs, and %s usable holds %d at 8MB each), so %s; then pass max_connections => %d to size the rest for it.",
+		if (p->requested > p->conn_mem_cap)
+		{
+			s->formula = psprintf("min(%d live, %s) = %d", p->requested,
+								  afford_formula(p), p->connections);
+			s->reason = psprintf("The memory cannot afford the live %d connections: %s. Lower max_connections to %d and %s, so that clients beyond %d wait for a server connection instead of being refused; or give the machine more memory. Shrinking work_mem below its default instead would send more sorts and hashes to disk.%s",
+								 p->requested, afford_arithmetic(p, p->requested),
+								 p->connections, pool, p->connections, forced);
+			return;
+		}
+		s->formula = psprintf("%d live (kept: max_connections not given; the memory affords %.0f)",
+							  p->connections, p->afford);
+		if (p->connections > p->cpu_cap)
+			s->reason = psprintf("The live %d is kept, because lowering it without a pooler would refuse clients (\"too many clients\"). But %s CPUs run only about %.0f at once and up to %d are worth having (%s x %s CPUs), so %s; then pass max_connections => %d to size the rest for it.",
 								 p->connections, format_number(p->cpus), active,
-								 (int) p->conn_cap,
+								 (int) p->cpu_cap,
 								 format_number(PGBL_CONNS_PER_CPU),
-								 format_number(p->cpus), PB(p->usable),
-								 (int) p->conn_mem_cap, pool, (int) p->conn_cap);
+								 format_number(p->cpus), pool, (int) p->conn_cap);
 		else
 			s->reason = psprintf("The live %d is kept (pass max_connections => to size for another count): about %.0f run at once on %s CPUs and up to %d fit these CPUs and this RAM; beyond that use a pooler.",
 								 p->connections, active, format_number(p->cpus),
 								 (int) p->conn_cap);
 		return;
 	}
-	s->formula = psprintf("min(%d asked, max(20, %s x %s CPUs), %s usable / 2 / 8MB) = %d",
+	s->formula = psprintf("min(%d asked, max(20, %s x %s CPUs), %s) = %d",
 						  p->requested,
 						  format_number(PGBL_CONNS_PER_CPU),
-						  format_number(p->cpus), PB(p->usable), p->connections);
-	if (p->requested > p->connections)
-		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each) or %s can hold (8MB each at least), so %s and keep max_connections at %d instead of shrinking work_mem.",
+						  format_number(p->cpus), afford_formula(p),
+						  p->connections);
+	if (p->requested > p->connections && p->conn_mem_cap <= p->cpu_cap)
+		s->reason = psprintf("The memory cannot afford %d connections: %s. So %s and keep max_connections at %d%s",
+							 p->requested, afford_arithmetic(p, p->requested),
+							 pool, p->connections,
+							 *forced ? psprintf(".%s", forced) :
+							 " instead of shrinking work_mem below its default.");
+	else if (p->requested > p->connections)
+		s->reason = psprintf("%d clients are more than %s CPUs can serve (about %s each), so %s and keep max_connections at %d instead of shrinking work_mem.",
 							 p->requested, format_number(p->cpus),
-							 format_number(PGBL_CONNS_PER_CPU), PB(p->usable),
+							 format_number(PGBL_CONNS_PER_CPU),
 							 pool, p->connections);
 	else
-		s->reason = psprintf("Each connection costs memory and only about %s x %s = %.0f run at once, so more than %d would queue on the CPUs: beyond that use a pooler.",
+		s->reason = psprintf("Each connection costs memory and only about %s x %s = %.0f run at once, so more than %d would queue on the CPUs: beyond that use a pooler.%s",
 							 format_number(PGBL_ACTIVE_PER_CPU),
 							 format_number(p->cpus), active,
-							 (int) p->conn_cap);
+							 (int) p->conn_cap, forced);
 }
 
 /*
@@ -390,9 +479,22 @@ emit_shared(const RecommenderInput *in, const RecoPlan *p,
 											psprintf("a quarter of the %s usable", PB(p->usable))));
 
 	s = add_setting(out, "effective_cache_size", RECO_UNIT_BYTES, p->ecs, NULL);
-	s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
-						  in->workload == RECO_DESKTOP ? "1/4" : "3/4", PB(p->ecs));
-	s->reason = pstrdup("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing.");
+	if (p->ecs < p->ecs_share)
+	{
+		s->formula = psprintf("min(%s usable x %s, %s RAM - (%d connections x %s work_mem + %s shared_buffers + %s maintenance_work_mem)) = %s",
+							  PB(p->usable),
+							  in->workload == RECO_DESKTOP ? "1/4" : "3/4",
+							  PB(p->ram), p->connections, PB(p->work_mem),
+							  PB(p->sb), PB(p->maint), PB(p->ecs));
+		s->reason = psprintf("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing. Less than the usual %s of usable RAM, because the classic 5-parameter budget counts it as the OS cache's slice and the other four leave only this much.",
+							 in->workload == RECO_DESKTOP ? "quarter" : "three quarters");
+	}
+	else
+	{
+		s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
+							  in->workload == RECO_DESKTOP ? "1/4" : "3/4", PB(p->ecs));
+		s->reason = pstrdup("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing.");
+	}
 }
 
 static void
@@ -414,15 +516,22 @@ emit_work_mem(const RecommenderInput *in, const RecoPlan *p,
 						  psprintf(", min(4MB default, %s held per backend))", PB(p->work_mem_held)) : "",
 						  PB(p->work_mem));
 	if (p->query_mem <= 0)
-		s->reason = pstrdup("Nothing is left after the fixed costs, so work_mem stays at its floor: give the machine more RAM or fewer connections (a pooler lets you).");
+		s->reason = psprintf("Nothing is left after the fixed costs even for the fewest connections planned (%d), so work_mem stays at its floor: give the machine more memory (or a smaller os_reserve).",
+							 p->connections);
 	else
-		s->reason = psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out among them; %s queries get %s.%s",
+		s->reason = psprintf("Every connection and parallel worker may sort and hash at once, so the memory left after the fixed costs is shared out among them; %s queries get %s.%s%s",
 							 RecoWorkloadNames[in->workload],
 							 work_mem_share_reason[in->workload],
 							 default_floor_note("work_mem", p->work_mem_share * p->work_mem_held,
 												PGBL_DEFAULT_WORK_MEM, p->work_mem,
 												psprintf("the memory left for queries, %s for %d backends,",
-														 PB(p->query_mem), p->connections + p->parallel)));
+														 PB(p->query_mem), p->connections + p->parallel)),
+							 p->work_mem < PGBL_DEFAULT_WORK_MEM ?
+							 psprintf(" Even %d connections are more than the memory affords at the default (%.0f): give the machine more memory.",
+									  p->connections, p->afford) :
+							 p->connections < p->requested ?
+							 psprintf(" The connections were lowered to %d (see max_connections) so that work_mem keeps at least its default.",
+									  p->connections) : "");
 
 	s = add_setting(out, "hash_mem_multiplier", RECO_UNIT_NUMBER, PGBL_HASH_MEM, NULL);
 	s->formula = psprintf("%s (counted in work_mem's divisor)", format_number(PGBL_HASH_MEM));
@@ -615,8 +724,10 @@ emit_io(const RecommenderInput *in, const RecoPlan *p, RecommenderResult *out)
 }
 
 /*
- * wal_sync_method, for this server only: fsync_test()'s fastest method that
- * flushes to durable storage, else the live value and what would decide.
+ * wal_sync_method, for this server only: what fsync_test()'s rounds support
+ * (the live method unless another is faster beyond the rounds' noise,
+ * decided in SQL by pgbench_lab_internal.wal_sync_decision()), else the
+ * live value and what would decide.
  */
 static void
 emit_wal_sync(const RecommenderInput *in, RecommenderResult *out)
@@ -625,32 +736,17 @@ emit_wal_sync(const RecommenderInput *in, RecommenderResult *out)
 
 	if (in->wal_sync_current == NULL)
 		return;
-	/* a lead within a tenth is a run's noise: the live method stays */
-	if (in->wal_sync_measured != NULL &&
-		strcmp(in->wal_sync_measured, in->wal_sync_current) != 0 &&
-		in->wal_sync_current_ops > 0 &&
-		in->wal_sync_measured_ops < PGBL_SYNC_MARGIN * in->wal_sync_current_ops)
-	{
-		s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0, in->wal_sync_current);
-		s->formula = psprintf("%s, live: the fastest safe, %s, leads by less than %.0f%%",
-							  in->wal_sync_current, in->wal_sync_measured,
-							  (PGBL_SYNC_MARGIN - 1) * 100);
-		s->reason = psprintf("The live method stays: %s, a lead within one run's spread. Run fsync_test() again on a quiet machine to decide.",
-							 in->wal_sync_note);
-		return;
-	}
 	if (in->wal_sync_measured != NULL)
 	{
 		s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0,
 						in->wal_sync_measured);
-		s->formula = psprintf("fastest safe method measured: %s", in->wal_sync_measured);
-		s->reason = psprintf("Every commit waits for this flush; %s. Methods that only reach a volatile cache are not offered.",
-							 in->wal_sync_note);
+		s->formula = pstrdup(in->wal_sync_rule);
+		s->reason = pstrdup(in->wal_sync_note);
 		return;
 	}
 	s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0, in->wal_sync_current);
 	s->formula = psprintf("%s, live (not measured)", in->wal_sync_current);
-	s->reason = pstrdup("The live method stays: fsync_test() would decide, by timing each method's flushes on the data directory's device as pg_test_fsync does.");
+	s->reason = pstrdup("The live method stays: fsync_test() would decide, by timing each method's flushes on the data directory's device in interleaved rounds, as pg_test_fsync does, and changing it only when another method is faster in every round.");
 }
 
 /* "min(floor(K cores / 2), 4, P max_parallel_workers) = v", the terms that apply. */
@@ -697,10 +793,11 @@ emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
 	if (p->parallel < p->cores)
 	{
-		s->formula = psprintf("min(ceil(%s CPUs), %s usable / 2 / 8MB - %d connections) = %d",
-							  format_number(p->cpus), PB(p->usable),
+		s->formula = psprintf("min(ceil(%s CPUs), %.0f backends afforded - %d connections) = %d",
+							  format_number(p->cpus), p->afford,
 							  p->connections, p->parallel);
-		s->reason = pstrdup("Each parallel worker is a backend that needs memory like a connection, and this RAM cannot give one per core.");
+		s->reason = psprintf("Each parallel worker is a backend that needs memory like a connection (%s at the default work_mem, see max_connections), and this RAM cannot give one per core.",
+							 PB(p->per_backend));
 	}
 	else
 	{
@@ -846,11 +943,15 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 		in->autovacuum_work_mem : in->maintenance_work_mem;
 	double		shm = in->shared_memory >= 0 ? in->shared_memory :
 		estimate_shared_memory(in->shared_buffers,
+							   in->wal_buffers >= 0 ? in->wal_buffers :
 							   Min(in->shared_buffers / 32, PGBL_WAL_SEGMENT),
 							   in->max_connections);
 	double		conns = in->max_connections * in->work_mem;
-	double		worst = conns * (1.0 + in->hash_mem_multiplier) *
-		(1.0 + in->parallel_per_gather);
+	/* parallel workers come from one pool of max_parallel_workers */
+	double		workers = Min((double) in->max_connections * in->parallel_per_gather,
+							  (double) in->max_parallel_workers);
+	double		worst = (in->max_connections + workers) * in->work_mem *
+		(1.0 + in->hash_mem_multiplier);
 	double		overhead = (in->max_connections + av) * in->backend_memory;
 	double		five = conns + in->shared_buffers + in->maintenance_work_mem;
 	double		total = shm + conns + in->maintenance_work_mem + av * av_mem + overhead;
@@ -874,11 +975,11 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 			psprintf("%d connections x %s, one sort or hash each (a term of the 5-parameter budget).",
 					 in->max_connections, PB(in->work_mem)));
 	r = add_row(rows, &n, "connections x work_mem, worst case", worst,
-				psprintf("Every connection running a sort and a hash (x %s hash_mem_multiplier) in a leader and %d parallel workers: %d x %s x %s x %d; not counted in the total.",
+				psprintf("Every connection running a sort and a hash (x %s hash_mem_multiplier) at once, with as many parallel workers as they may have together (%d per query, %d in all, max_parallel_workers): (%d + %.0f) x %s x %s; not counted in the total.",
 						 format_number(in->hash_mem_multiplier), in->parallel_per_gather,
-						 in->max_connections, PB(in->work_mem),
-						 format_number(1.0 + in->hash_mem_multiplier),
-						 1 + in->parallel_per_gather));
+						 in->max_parallel_workers, in->max_connections, workers,
+						 PB(in->work_mem),
+						 format_number(1.0 + in->hash_mem_multiplier)));
 	r->status = worst > in->ram ? "warning" : "ok";
 	add_row(rows, &n, "maintenance_work_mem", in->maintenance_work_mem,
 			pstrdup("One CREATE INDEX or manual VACUUM at a time."));

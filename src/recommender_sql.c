@@ -168,8 +168,8 @@ detected_os(const SystemFacts *facts)
  * What io_test() and fsync_test() measured last, from
  * pgbench_lab.storage_latest (looked up now: the storage part installs it
  * after this one): the storage class and its settings into *in when io_test
- * ran (returns true), and the fastest safe WAL sync method into *in when
- * fsync_test ran.  Nothing when this role may not read the results.
+ * ran (returns true), and the WAL sync method fsync_test's rounds support
+ * (pgbench_lab_internal.wal_sync_decision()) into *in when fsync_test ran.  Nothing when this role may not read the results.
  */
 static bool
 measured_storage(RecommenderInput *in)
@@ -187,10 +187,9 @@ measured_storage(RecommenderInput *in)
 					" effective_io_concurrency,"
 					" pg_catalog.to_char(io_measured_at, 'YYYY-MM-DD'),"
 					" pg_catalog.round(random_read_iops),"
-					" fastest_safe_method,"
+					" wal_sync_recommended,"
 					" pg_catalog.to_char(fsync_measured_at, 'YYYY-MM-DD'),"
-					" pg_catalog.round(fastest_safe_ops_per_second),"
-					" pg_catalog.round(current_ops_per_second),"
+					" wal_sync_rule, wal_sync_reason,"
 					" knee_reason, knee_depth"
 					" FROM pgbench_lab.storage_latest", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pgbench_lab.storage_latest");
@@ -225,15 +224,10 @@ measured_storage(RecommenderInput *in)
 		}
 		if (sync != NULL)
 		{
-			char	   *cur = SPI_getvalue(tup, desc, 9);
-
 			in->wal_sync_measured = MemoryContextStrdup(caller, sync);
-			in->wal_sync_measured_ops = SPI_getvalue(tup, desc, 8) ?
-				strtod(SPI_getvalue(tup, desc, 8), NULL) : 0;
-			in->wal_sync_current_ops = cur ? strtod(cur, NULL) : 0;
-			note = psprintf("pgbench_lab.fsync_test() on %s measured %s flushes/s with it%s",
-							SPI_getvalue(tup, desc, 7), SPI_getvalue(tup, desc, 8),
-							cur ? psprintf(" against %s with the live method", cur) : "");
+			in->wal_sync_rule = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 8));
+			note = psprintf("pgbench_lab.fsync_test() on %s: %s",
+							SPI_getvalue(tup, desc, 7), SPI_getvalue(tup, desc, 9));
 			in->wal_sync_note = MemoryContextStrdup(caller, note);
 		}
 	}
@@ -520,8 +514,30 @@ measure_backend_memory(RecoBudgetInput *in)
 enum
 {
 	LB_CONNS, LB_WORK_MEM, LB_SB, LB_MAINT, LB_ECS, LB_AV_WORKERS,
-	LB_AV_MEM, LB_HASH_MEM, LB_PER_GATHER, LB_SHM, LB_COUNT
+	LB_AV_MEM, LB_HASH_MEM, LB_PER_GATHER, LB_SHM, LB_PARALLEL,
+	LB_WAL_BUFFERS, LB_COUNT
 };
+
+/* An optional argument: false when absent (an older declaration) or NULL. */
+#define ARG_GIVEN(n) (PG_NARGS() > (n) && !PG_ARGISNULL(n))
+
+/* A count argument of memory_budget(), or the live value. */
+static int
+count_or_live(FunctionCallInfo fcinfo, int argno, const char *arg,
+			  const SettingsLive *live)
+{
+	int32		v;
+
+	if (!ARG_GIVEN(argno))
+		return (int) live->value;
+	v = PG_GETARG_INT32(argno);
+	if (v < 0 || v > 262143)
+		ereport(ERROR,
+				(errcode(v < 0 ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s must be between 0 and 262143: %d", arg, v),
+				 errhint("Give the setting as postgresql.conf would, for example 2.")));
+	return v;
+}
 
 /* memory_budget()'s arguments, each NULL one taken from the live server. */
 static void
@@ -532,7 +548,7 @@ budget_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 		"max_connections", "work_mem", "shared_buffers", "maintenance_work_mem",
 		"effective_cache_size", "autovacuum_max_workers", "autovacuum_work_mem",
 		"hash_mem_multiplier", "max_parallel_workers_per_gather",
-		"shared_memory_size"
+		"shared_memory_size", "max_parallel_workers", "wal_buffers"
 	};
 	SettingsLive live[LB_COUNT];
 
@@ -549,11 +565,32 @@ budget_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	in->autovacuum_max_workers = PG_ARGISNULL(6) ? (int) live[LB_AV_WORKERS].value :
 		check_connections("autovacuum_max_workers", PG_GETARG_INT32(6));
 	/* autovacuum_work_mem -1 means maintenance_work_mem; the budget knows */
-	in->autovacuum_work_mem = live[LB_AV_MEM].value;
-	in->hash_mem_multiplier = live[LB_HASH_MEM].value;
-	in->parallel_per_gather = (int) live[LB_PER_GATHER].value;
+	in->autovacuum_work_mem = ARG_GIVEN(8) ?
+		parse_size("autovacuum_work_mem", PG_GETARG_TEXT_PP(8)) :
+		live[LB_AV_MEM].value;
+	if (ARG_GIVEN(9))
+	{
+		in->hash_mem_multiplier = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																	 PG_GETARG_DATUM(9)));
+		if (isnan(in->hash_mem_multiplier) || in->hash_mem_multiplier < 1 ||
+			in->hash_mem_multiplier > 1000)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("hash_mem_multiplier must be between 1 and 1000"),
+					 errhint("Give the setting as postgresql.conf would, for example 2.")));
+	}
+	else
+		in->hash_mem_multiplier = live[LB_HASH_MEM].value;
+	in->parallel_per_gather = count_or_live(fcinfo, 10, "max_parallel_workers_per_gather",
+											&live[LB_PER_GATHER]);
+	in->max_parallel_workers = count_or_live(fcinfo, 11, "max_parallel_workers",
+											 &live[LB_PARALLEL]);
+	/* the live wal_buffers fits only the live shared_buffers; else -1's */
+	in->wal_buffers = ARG_GIVEN(12) ?
+		parse_size("wal_buffers", PG_GETARG_TEXT_PP(12)) :
+		PG_ARGISNULL(3) ? live[LB_WAL_BUFFERS].value : -1;
 	/* the live segment's size fits only the live shared_buffers */
-	in->shared_memory = PG_ARGISNULL(1) && PG_ARGISNULL(3) ?
+	in->shared_memory = PG_ARGISNULL(1) && PG_ARGISNULL(3) && !ARG_GIVEN(12) ?
 		live[LB_SHM].value : -1;
 	/* 0.1's declaration, still callable until ALTER EXTENSION UPDATE, has 7 */
 	if (PG_NARGS() <= 7 || PG_ARGISNULL(7))
@@ -575,7 +612,10 @@ bytes_numeric(double v)
  * pgbench_lab.memory_budget(ram text, max_connections int, work_mem text,
  *		shared_buffers text, maintenance_work_mem text,
  *		effective_cache_size text, autovacuum_max_workers int,
- *		backend_memory text)
+ *		backend_memory text, autovacuum_work_mem text,
+ *		hash_mem_multiplier numeric, max_parallel_workers_per_gather int,
+ *		max_parallel_workers int, wal_buffers text)
+ * (0.1's declaration has the first seven, 0.2's the first eight)
  * RETURNS TABLE (component, bytes, size, ram_share, status, note)
  */
 Datum

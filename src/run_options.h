@@ -13,7 +13,7 @@
  * a step's key; default is its value as text for the type's input
  * function, or NULL.  The C side (run_spec.h, run_spec.c) expands the
  * list into the RunOpt enum and the RunOptions[] table; the build
- * (scripts/run_options.awk) reads these lines to write the options into
+ * (sql/run_options.awk) reads these lines to write the options into
  * the SQL declarations, so every line keeps this exact shape: one option
  * a line, no comma inside the first six fields.
  *

@@ -86,8 +86,8 @@ RunSpecFromCall(FunctionCallInfo fcinfo, int tail, RunSpec *spec)
 }
 
 /* The option named so, or -1. */
-static int
-option_named(const char *name)
+int
+RunOptionNamed(const char *name)
 {
 	for (int o = 0; o < RUN_NOPTS; o++)
 		if (strcmp(RunOptions[o].name, name) == 0)
@@ -254,7 +254,7 @@ RunSpecFromJsonb(Jsonb *run, RunSpec *spec)
 		name = pnstrdup(v.val.string.val, v.val.string.len);
 		if (JsonbIteratorNext(&it, &v, true) != WJB_VALUE)
 			elog(ERROR, "a step's run: a key without a value");
-		if ((o = option_named(name)) < 0)
+		if ((o = RunOptionNamed(name)) < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown run option \"%s\"", name),

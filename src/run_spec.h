@@ -74,6 +74,7 @@ RunSpecSet(RunSpec *s, RunOpt o, Datum value, bool isnull)
 	s->given[o] = true;
 }
 
+extern int	RunOptionNamed(const char *name);
 extern void RunSpecFromCall(FunctionCallInfo fcinfo, int tail, RunSpec *spec);
 extern void RunSpecFromJsonb(Jsonb *run, RunSpec *spec);
 extern Jsonb *RunSpecToJsonb(const RunSpec *spec);

@@ -20,10 +20,14 @@
  * fsync_test() follows pg_test_fsync: the file is 16 MB (a WAL segment) and
  * each method writes 8 kB blocks into it from offset 0, wrapping at the end,
  * and syncs the way one wal_sync_method value would; each method gets an
- * equal share of the time, in two halves run in the order of the methods
- * and then in the reverse order, so that a device whose speed drifts
- * during the test (a shared disk whose other users come and go) favours
- * neither the first methods nor the last.
+ * equal share of the time, in PGBL_FSYNC_REPEATS short rounds that run
+ * every method once, alternately in the order of the methods and in the
+ * reverse order, so that a device whose speed drifts during the test (a
+ * shared disk whose other users come and go) favours neither the first
+ * methods nor the last.  Each round's rate is kept: their spread is the
+ * test's noise, against which the view storage_latest (through
+ * pgbench_lab_internal.wal_sync_decision()) decides whether another
+ * wal_sync_method is faster beyond doubt.
  *
  * Results are inserted into pgbench_lab.storage_tests (as jsonb) in the
  * caller's transaction, before the file is removed, so that an error there
@@ -64,6 +68,8 @@
 
 #define PGBL_FSYNC_FILE_SIZE (16 * 1024 * 1024)
 #define PGBL_FSYNC_MAX_METHODS 24
+/* Interleaved rounds: every method runs once in each (see the header). */
+#define PGBL_FSYNC_REPEATS 5
 
 PG_FUNCTION_INFO_V1(pgbench_lab_fsync_test);
 
@@ -87,10 +93,16 @@ typedef struct FsyncMethod
 	int			writes;			/* writes per sync */
 	int			size;			/* bytes per write */
 	bool		supported;
-	int64		ops;			/* sync operations, both halves */
+	bool		candidate;		/* written as the server would write WAL */
+	int64		ops;			/* sync operations, every round */
 	double		seconds;		/* and their time */
+	double		rates[PGBL_FSYNC_REPEATS];	/* ops/s of each round */
+	int			nrates;
 	double		ops_per_second;
 	double		usec_per_op;
+	double		rate_min;		/* of the rounds' rates */
+	double		rate_median;
+	double		rate_max;
 	bool		is_current;
 	bool		fastest_safe;
 } FsyncMethod;
@@ -432,33 +444,87 @@ fsync_run(FsyncMethod *m, double share, const char *buf)
 	m->supported = true;
 	m->ops += ops;
 	m->seconds += elapsed;
+	if (m->nrates < PGBL_FSYNC_REPEATS)
+		m->rates[m->nrates++] = ops / elapsed;
 }
 
 /*
- * Every method in two halves of its share: in order, then in reverse, each
- * half a step of the call's progress.
+ * Whether a row is written as the server would write WAL if wal_sync_method
+ * alone changed: one 8 kB write per sync, with O_DIRECT exactly where the
+ * rest of the configuration gives it to that method (PostgreSQL 16 and
+ * later: io_direct including wal, for every method; 15: the open_* methods
+ * under wal_level minimal).  The plain write does not sync at all.
+ */
+static bool
+fsync_as_server(const FsyncMethod *m)
+{
+	return m->writes == 1 && m->size == PGBL_STORAGE_BLOCK &&
+		strcmp(m->name, "write") != 0 &&
+		m->direct == PGBL_WAL_USES_O_DIRECT(strncmp(m->name, "open_", 5) == 0);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The slowest, median and fastest of a method's rounds. */
+static void
+fsync_spread(FsyncMethod *m)
+{
+	double		r[PGBL_FSYNC_REPEATS];
+	int			n = m->nrates;
+
+	if (n == 0)
+		return;
+	memcpy(r, m->rates, n * sizeof(double));
+	qsort(r, n, sizeof(double), cmp_double);
+	m->rate_min = r[0];
+	m->rate_max = r[n - 1];
+	m->rate_median = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+}
+
+/*
+ * Every method in PGBL_FSYNC_REPEATS rounds of its share, each round a step
+ * of the call's progress that ends with the candidates' rates in it.
  */
 static void
 fsync_run_all(FsyncMethod *m, int n, double seconds, const char *buf)
 {
 	Progress	progress;
+	int			rounds = PGBL_FSYNC_REPEATS;
+	double		slot = seconds / (rounds * n);
 
-	ProgressBegin(&progress, "fsync_test()", 2 * n, seconds, true);
-	for (int k = 0; k < 2 * n; k++)
+	for (int i = 0; i < n; i++)
+		m[i].candidate = fsync_as_server(&m[i]);
+	ProgressBegin(&progress, "fsync_test()", rounds, seconds, true);
+	for (int r = 0; r < rounds; r++)
 	{
-		FsyncMethod *method = &m[k < n ? k : 2 * n - 1 - k];
-		int64		ops = method->ops;
-		double		secs = method->seconds;
+		StringInfoData done;
 
-		ProgressStep(&progress, k + 1, seconds / (2 * n), "%s%s, %d write(s) of %d bytes per sync, %s half",
-					 method->name, method->direct ? " (O_DIRECT)" : "", method->writes, method->size,
-					 k < n ? "first" : "second");
-		fsync_run(method, seconds / (2 * n), buf);
-		if (method->seconds > secs)
-			ProgressStepDone(&progress, k + 1, "%s, %.0f ops/s", method->name,
-							 (method->ops - ops) / (method->seconds - secs));
-		else
-			ProgressStepDone(&progress, k + 1, "%s, not supported here", method->name);
+		ProgressStep(&progress, r + 1, seconds / rounds,
+					 "round %d of %d: %d ways to write and sync, %.0f ms each, %s",
+					 r + 1, rounds, n, slot * 1000,
+					 r % 2 == 0 ? "in order" : "in reverse order");
+		for (int k = 0; k < n; k++)
+			fsync_run(&m[r % 2 == 0 ? k : n - 1 - k], slot, buf);
+		initStringInfo(&done);
+		for (int i = 0; i < n; i++)
+		{
+			if (!m[i].candidate)
+				continue;
+			if (m[i].nrates > r)
+				appendStringInfo(&done, "%s%s %.0f", done.len ? ", " : "",
+								 m[i].name, m[i].rates[r]);
+			else
+				appendStringInfo(&done, "%s%s not supported", done.len ? ", " : "",
+								 m[i].name);
+		}
+		ProgressStepDone(&progress, r + 1, "round %d: %s ops/s", r + 1, done.data);
 	}
 	ProgressEnd(&progress);
 	for (int i = 0; i < n; i++)
@@ -467,37 +533,27 @@ fsync_run_all(FsyncMethod *m, int n, double seconds, const char *buf)
 			continue;
 		m[i].ops_per_second = m[i].ops / m[i].seconds;
 		m[i].usec_per_op = m[i].seconds * 1e6 / m[i].ops;
+		fsync_spread(&m[i]);
 	}
 }
 
 /*
- * Mark the row the server's WAL writes look like (its wal_sync_method, one
- * 8 kB write, O_DIRECT as the server would use it), and the fastest row
- * that really syncs among those the server would write like if
- * wal_sync_method alone changed: one 8 kB write per sync, with O_DIRECT
- * exactly where the rest of the configuration gives it to that method
- * (PostgreSQL 16 and later: io_direct including wal, for every method; 15:
- * the open_* methods under wal_level minimal).  That row is what a
- * wal_sync_method recommendation can rest on; the current row is always
- * one of them.
+ * Mark the row the server's WAL writes look like (its wal_sync_method,
+ * among the candidates, fsync_as_server()), and the candidate that
+ * measured the most flushes per second over all its rounds.  The decision
+ * what to recommend is not this one fastest row but the rounds' spread
+ * (pgbench_lab_internal.wal_sync_decision()); the current row is always a
+ * candidate.
  */
 static void
 fsync_mark(FsyncMethod *m, int n, const char *current)
 {
-	bool		current_open = strncmp(current, "open_", 5) == 0;
-	bool		current_direct = PGBL_WAL_USES_O_DIRECT(current_open);
 	FsyncMethod *best = NULL;
 
 	for (int i = 0; i < n; i++)
 	{
-		bool		plain = m[i].writes == 1 && m[i].size == PGBL_STORAGE_BLOCK;
-		bool		as_server = plain && m[i].direct ==
-			PGBL_WAL_USES_O_DIRECT(strncmp(m[i].name, "open_", 5) == 0);
-
-		m[i].is_current = plain && strcmp(m[i].name, current) == 0 &&
-			m[i].direct == current_direct;
-		if (as_server && m[i].supported &&
-			strcmp(m[i].name, "write") != 0 &&
+		m[i].is_current = m[i].candidate && strcmp(m[i].name, current) == 0;
+		if (m[i].candidate && m[i].supported &&
 			(best == NULL || m[i].ops_per_second > best->ops_per_second))
 			best = &m[i];
 	}
@@ -513,7 +569,7 @@ fsync_json(FsyncMethod *m, int n, const char *current)
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "{\"wal_sync_method\": ");
 	escape_json(&buf, current);
-	appendStringInfoString(&buf, ", \"methods\": [");
+	appendStringInfo(&buf, ", \"repeats\": %d, \"methods\": [", PGBL_FSYNC_REPEATS);
 	for (int i = 0; i < n; i++)
 	{
 		appendStringInfo(&buf, "%s{\"method\": ", i > 0 ? ", " : "");
@@ -525,9 +581,13 @@ fsync_json(FsyncMethod *m, int n, const char *current)
 						  !m[i].supported);
 		StorageJsonNumber(&buf, "usec_per_op", m[i].usec_per_op, 1,
 						  !m[i].supported);
-		appendStringInfo(&buf, ", \"supported\": %s, \"is_current\": %s, "
-						 "\"fastest_safe\": %s}",
+		appendStringInfoString(&buf, ", \"repeats\": [");
+		for (int r = 0; r < m[i].nrates; r++)
+			appendStringInfo(&buf, "%s%.1f", r ? ", " : "", m[i].rates[r]);
+		appendStringInfo(&buf, "], \"supported\": %s, \"candidate\": %s, "
+						 "\"is_current\": %s, \"fastest_safe\": %s}",
 						 m[i].supported ? "true" : "false",
+						 m[i].candidate ? "true" : "false",
 						 m[i].is_current ? "true" : "false",
 						 m[i].fastest_safe ? "true" : "false");
 	}
@@ -542,8 +602,8 @@ fsync_emit(FunctionCallInfo fcinfo, FsyncMethod *m, int n)
 
 	for (int i = 0; i < n; i++)
 	{
-		Datum		values[9];
-		bool		nulls[9] = {false};
+		Datum		values[12];
+		bool		nulls[12] = {false};
 
 		values[0] = CStringGetTextDatum(m[i].name);
 		values[1] = BoolGetDatum(m[i].direct);
@@ -555,6 +615,10 @@ fsync_emit(FunctionCallInfo fcinfo, FsyncMethod *m, int n)
 		values[6] = BoolGetDatum(m[i].supported);
 		values[7] = BoolGetDatum(m[i].is_current);
 		values[8] = BoolGetDatum(m[i].fastest_safe);
+		values[9] = StorageNumeric(m[i].rate_min, 1);
+		values[10] = StorageNumeric(m[i].rate_median, 1);
+		values[11] = StorageNumeric(m[i].rate_max, 1);
+		nulls[9] = nulls[10] = nulls[11] = m[i].nrates == 0;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 }
@@ -578,7 +642,9 @@ fsync_notices(const char *current)
  *	RETURNS TABLE (method text, direct boolean, writes_per_sync integer,
  *				   write_size integer, ops_per_second numeric,
  *				   usec_per_op numeric, supported boolean,
- *				   is_current boolean, fastest_safe boolean)
+ *				   is_current boolean, fastest_safe boolean,
+ *				   slowest_round numeric, median_round numeric,
+ *				   fastest_round numeric)
  */
 Datum
 pgbench_lab_fsync_test(PG_FUNCTION_ARGS)

@@ -31,6 +31,7 @@ look-alike test plants a domain of each name).  It parses SQL with pglast
 import itertools
 import os
 import re
+import subprocess
 import sys
 
 from pglast import ast, parse_plpgsql, parse_sql
@@ -348,6 +349,19 @@ def check_c(root=ROOT):
 
 # -- the install script -----------------------------------------------------
 
+def _fragment(path, root):
+    """A fragment of the scripts as the build joins it: its run option
+    markers written out by sql/run_options.awk."""
+    with open(path) as fh:
+        text = fh.read()
+    awk = os.path.join(root, "sql", "run_options.awk")
+    if "@RUN_OPTIONS" not in text or not os.path.exists(awk):
+        return text
+    return subprocess.run(["awk", "-f", awk, os.path.join(root, "src", "run_spec.h"),
+                           os.path.join(root, "src", "run_options.h"), path],
+                          check=True, capture_output=True, text=True).stdout
+
+
 def install_script(root=ROOT):
     parts = []
     for sub in ("data", "code", "upgrade"):
@@ -357,9 +371,8 @@ def install_script(root=ROOT):
         files = sorted(os.path.join(top, f) for top, _, names in os.walk(d) for f in names)
         for f in files:
             if f.endswith(".sql"):
-                with open(f) as fh:
-                    # psql meta-commands (\echo ... \quit) are not SQL
-                    parts.append(re.sub(r"(?m)^\\.*$", "", fh.read()))
+                # psql meta-commands (\echo ... \quit) are not SQL
+                parts.append(re.sub(r"(?m)^\\.*$", "", _fragment(f, root)))
     return "\n".join(parts)
 
 

@@ -14,7 +14,7 @@ SELECT ok(NOT has_function_privilege('public',
           'pgbench_lab.recommend(text,numeric,integer,text,text,text,text,text)', 'EXECUTE'),
           'PUBLIC may not call recommend()');
 SELECT ok(has_function_privilege('pg_monitor',
-          'pgbench_lab.memory_budget(text,integer,text,text,text,text,integer,text)', 'EXECUTE'),
+          'pgbench_lab.memory_budget(text,integer,text,text,text,text,integer,text,text,numeric,integer,integer,text)', 'EXECUTE'),
           'pg_monitor may call memory_budget()');
 
 -- errors

@@ -57,14 +57,15 @@ def test_init_says_each_step(lab):
 
 def test_planned_calls_say_steps_from_the_start(lab):
     """fsync_test(1 s) is planned at 1 s: over a 500 ms threshold it says
-    every step, each method's two halves."""
+    every step, each of its 5 rounds of every method."""
     lines = notices_of(lab, "'500ms'", "SELECT * FROM pgbench_lab.fsync_test(1)")
     got = steps(lines)
     n = got[0][1]
-    assert n >= 2 and n % 2 == 0
+    assert n == 5
     assert [(s, done) for s, _, done, _ in got] == [(k, d) for k in range(1, n + 1) for d in (False, True)]
     assert "about 1 s left" in got[0][3]
-    assert all(re.search(r"(ops/s|not supported here) \(\d+ s so far\)$", t) for _, _, d, t in got if d)
+    assert got[0][3].startswith("round 1 of 5: 19 ways to write and sync")
+    assert all(re.search(r"^round \d: .*(ops/s) \(\d+ s so far\)$", t) for _, _, d, t in got if d)
 
 
 def test_io_test_steps(lab):

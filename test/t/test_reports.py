@@ -355,3 +355,20 @@ def test_plot_renders_in_chromium(lab):
     # per-second curves of the comparison's runs render as well
     pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (exp[910],)))
     assert len(set(pixels)) > 20
+
+
+def test_percentiles_carry_their_sample_and_interval(lab):
+    """Every percentile comes with the transactions behind it and its
+    order-statistics interval; a p99 from fewer than 1 000 transactions is
+    flagged, not trusted."""
+    rid = call(lab, "CALL pgbench_lab.run('select-only', clients => 1, transactions => 300)")["run_id"]
+    rows = lab.sql("SELECT percentile, transactions, latency_ms, low_ms, high_ms, enough "
+                   "FROM pgbench_lab.latency_percentiles(%s)", (rid,))
+    assert [r[0] for r in rows] == [0.5, 0.9, 0.95, 0.99]
+    assert all(r[1] == 300 for r in rows)
+    for p, n, v, lo, hi, enough in rows:
+        assert lo <= v <= hi, (p, lo, v, hi)
+    assert [r[5] for r in rows] == [True, True, True, False]  # p95 needs 200, p99 1 000
+    text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,)))
+    assert "of 300 transactions; 95 % intervals: p50 " in text
+    assert "p99 from too few transactions to decide by (1000 needed)" in text

@@ -1,15 +1,20 @@
-"""The run options are defined once (src/run_spec.c): run_options() lists
-them, and start()'s and run()'s declarations, the reference's table and an
-experiment step's keys follow that one list."""
+"""The run options are defined once (src/run_options.h): run_options() lists
+them, and start()'s, run()'s and every experiment kind's declarations (the
+build writes them: sql/run_options.awk), the options the driver gives a
+kind's planner, the reference's table and an experiment step's keys follow
+that one list."""
+import json
 import pathlib
 import re
+import subprocess
 
 import psycopg
 import pytest
 
 from conftest import call_run, pgbench_cluster
 
-REFERENCE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+REFERENCE = ROOT / "docs" / "reference.md"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +62,41 @@ def test_the_reference_lists_the_run_options(lab):
     text = REFERENCE.read_text()
     section = text[text.index("#### Run options: `run_options()`"):]
     section = section[:section.index("\n#### ", 1)]
-    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z \[\]]+)` \| ([^|]*) \| ([0-9.]+) \|", section, re.M)
-    listed = [(o[0], o[1], "NULL" if o[2] is None else f"`{o[2]}`", o[3]) for o in options(lab)]
-    assert [(r[0], r[1], r[2].strip(), r[3]) for r in rows] == listed
+    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z \[\]]+)` \| ([^|]*) \| ([0-9.]+) \| ([^|]*) \|$", section, re.M)
+    listed = [(o[0], o[1], "NULL" if o[2] is None else f"`{o[2]}`", o[3], o[4]) for o in options(lab)]
+    assert [(r[0], r[1], r[2].strip(), r[3], r[4].strip()) for r in rows] == listed
+
+
+def test_a_new_option_is_one_line_of_run_options_h(tmp_path):
+    """A line added to src/run_options.h is an argument of start(), of run()
+    (at the end) and of every experiment kind's procedure (DEFAULT NULL
+    there): the build writes it, no declaration names it."""
+    h = tmp_path / "run_options.h"
+    h.write_text((ROOT / "src" / "run_options.h").read_text()
+                 + 'RUN_OPTION(NEW_ONE, new_one, TEXTOID, "text", "it\'s", "9.9", "a test")\n')
+    files = [ROOT / "sql" / "code" / "api" / "40_runner.sql",
+             *sorted((ROOT / "sql" / "code" / "experiments").glob("*.sql"))]
+    out = subprocess.run(["awk", "-f", str(ROOT / "sql" / "run_options.awk"), str(ROOT / "src" / "run_spec.h"),
+                          str(h), *map(str, files)], check=True, capture_output=True, text=True).stdout
+    assert not re.search(r"(?m)^\s*@RUN_OPTIONS", out)
+    decls = {}
+    for stmt in out.split("\nCREATE ")[1:]:
+        m = re.match(r"(?s)(?:PROCEDURE|FUNCTION) pgbench_lab\.(\w+)\((.*?)\n(?:RETURNS|LANGUAGE)", stmt)
+        if m and re.search(r"'pgbench_lab_(experiment|start|run)';", stmt.split(";")[0] + ";"):
+            decls[m.group(1)] = m.group(2)
+    kinds = sorted(k for k in decls if k not in ("start", "run"))
+    assert kinds == ["cold_vs_warm", "compare_settings", "connection_cost", "latency_curve", "sweep",
+                     "validate_recommendation"]
+    assert decls["start"].rstrip().endswith("query_mode text DEFAULT NULL,\n    new_one text DEFAULT 'it''s')")
+    assert decls["run"].rstrip().endswith("query_mode text DEFAULT NULL,\n    new_one text DEFAULT 'it''s')")
+    for k in kinds:
+        assert decls[k].rstrip().endswith("new_one text DEFAULT NULL)"), k
+    # a marker naming what is no option fails the build
+    bad = tmp_path / "bad.sql"
+    bad.write_text("CREATE PROCEDURE x(\n    @RUN_OPTIONS_EXCEPT workload bogus@)\n")
+    r = subprocess.run(["awk", "-f", str(ROOT / "sql" / "run_options.awk"), str(ROOT / "src" / "run_spec.h"),
+                        str(h), str(bad)], capture_output=True, text=True)
+    assert r.returncode != 0 and "bogus is not a run option" in r.stderr
 
 
 # A toy kind whose one step runs what it is given.
@@ -99,6 +136,56 @@ def test_a_step_is_read_by_the_options_names(given):
                          JOIN pgbench_lab.experiments e USING (experiment_id)
                         WHERE x.experiment_id = %s""", (eid,))
     assert row == [(2, 3, {"work_mem": "8MB"}, 7, "spi", f"given {eid}: it", "done", "done")]
+
+
+# A toy kind whose planner shows the options the driver built.
+ECHO = """
+CREATE FUNCTION toy.echo_plan(workload text, options jsonb, caller jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    RAISE EXCEPTION USING MESSAGE = options::pg_catalog.text, DETAIL = coalesce(workload, '-');
+END
+$$;
+CREATE PROCEDURE toy.echo(workload text DEFAULT NULL, target text DEFAULT NULL, INOUT experiment_id bigint DEFAULT NULL,
+                          settings jsonb DEFAULT NULL, latency_limit interval DEFAULT NULL, rate float8 DEFAULT NULL,
+                          scripts text[] DEFAULT NULL, via text DEFAULT NULL, rounds integer DEFAULT NULL)
+LANGUAGE c AS 'pgbench_lab', 'pgbench_lab_experiment';
+CREATE FUNCTION toy.wrong_plan(options jsonb, caller jsonb)
+RETURNS jsonb LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$ SELECT NULL::pg_catalog.jsonb $$;
+CREATE PROCEDURE toy.wrong(rate text, INOUT experiment_id bigint DEFAULT NULL)
+LANGUAGE c AS 'pgbench_lab', 'pgbench_lab_experiment';
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, report, description)
+VALUES ('echo', 'toy.echo'::regproc, 'toy.echo_plan'::regproc, 'toy.given_report'::regproc, 'Shows its options'),
+       ('wrong', 'toy.wrong'::regproc, 'toy.wrong_plan'::regproc, 'toy.given_report'::regproc, 'A rate of the wrong type');
+"""
+
+
+def echoed(lab, call):
+    with lab.connect() as conn:
+        conn.execute("SET intervalstyle = iso_8601")
+        with pytest.raises(psycopg.errors.RaiseException) as e:
+            conn.execute(call)
+    return json.loads(e.value.diag.message_primary), e.value.diag.message_detail
+
+
+def test_the_planner_gets_the_options_given_as_one_object(given):
+    given.sql(ECHO)
+    # the planner's own arguments by name; the run options given, NULLs left
+    # out, an interval as the planners write it whatever the session's style,
+    # jsonb as given; a target without via goes over libpq
+    opts, workload = echoed(given, """CALL toy.echo('select-only', 'host=elsewhere', settings => '{"a": null}',
+                                      latency_limit => '10 ms', scripts => ARRAY['x@2'], rounds => 3)""")
+    assert workload == "select-only"
+    assert opts == {"target": "host=elsewhere", "via": "libpq", "settings": {"a": None},
+                    "latency_limit": "00:00:00.01", "scripts": ["x@2"]}
+    opts, _ = echoed(given, "CALL toy.echo(target => 'host=elsewhere', via => 'spi', rate => 'NaN')")
+    assert opts == {"target": "host=elsewhere", "via": "spi", "rate": "NaN"}
+    assert echoed(given, "CALL toy.echo()") == ({}, "-")
+    # an argument named as an option is of its type
+    with given.connect() as conn, pytest.raises(psycopg.errors.InternalError) as e:
+        conn.execute("CALL toy.wrong('fast')")
+    assert "argument rate of toy.wrong() is of type text, and the run option of that name of type double precision" \
+        in e.value.diag.message_primary
 
 
 @pytest.mark.parametrize("run, err, words", [

@@ -34,7 +34,9 @@ COMMENT ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, 
 
 -- The memory budget, term by term (with the classic 5-parameter budget);
 -- NULL means the live value, and for backend_memory (a backend's private
--- memory) the figure measured on an idle backend of this server.
+-- memory) the figure measured on an idle backend of this server.  It takes
+-- every memory setting recommend() sets, so that recommend()'s output can
+-- be checked as it would run.
 CREATE FUNCTION pgbench_lab.memory_budget(
     ram text DEFAULT NULL,
     max_connections int DEFAULT NULL,
@@ -44,6 +46,11 @@ CREATE FUNCTION pgbench_lab.memory_budget(
     effective_cache_size text DEFAULT NULL,
     autovacuum_max_workers int DEFAULT NULL,
     backend_memory text DEFAULT NULL,
+    autovacuum_work_mem text DEFAULT NULL,
+    hash_mem_multiplier numeric DEFAULT NULL,
+    max_parallel_workers_per_gather int DEFAULT NULL,
+    max_parallel_workers int DEFAULT NULL,
+    wal_buffers text DEFAULT NULL,
     OUT component text,
     OUT bytes numeric,
     OUT size text,
@@ -55,7 +62,7 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_memory_budget'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp;
 
-COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) IS
+COMMENT ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text, text, numeric, int, int, text) IS
 'Memory budget of the live (or given) settings: each term, the total, what is left for the OS cache, and a verdict';
 
 -- What postgresql.auto.conf holds for these settings: the last line of
@@ -148,8 +155,8 @@ COMMENT ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, te
 -- monitoring roles only (pg_monitor includes pg_read_all_settings and
 -- pg_read_all_stats, which the settings' sources and the databases' sizes need).
 REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
-REVOKE EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text, text, numeric, int, int, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.recommend(text, numeric, int, text, text, text, text, text) TO pg_monitor;
-GRANT EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION pgbench_lab.memory_budget(text, int, text, text, text, text, int, text, text, numeric, int, int, text) TO pg_monitor;
 GRANT EXECUTE ON FUNCTION pgbench_lab.recommend_sql(text, numeric, int, text, text, text, text, text) TO pg_monitor;

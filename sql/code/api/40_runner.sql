@@ -4,31 +4,18 @@
 -- workers is executable by PUBLIC.
 -- ---------------------------------------------------------------------------
 
+-- start()'s arguments are the run options, run()'s the same around its
+-- INOUT result columns: the build writes them from src/run_options.h at the
+-- markers (sql/run_options.awk), the head (before run()'s INOUT columns)
+-- and the tail (after them, where new options go).  No signature is
+-- written out: each routine has one declaration.
 CREATE FUNCTION pgbench_lab.start(
-    workload text DEFAULT NULL,
-    clients integer DEFAULT 1,
-    duration interval DEFAULT '10 s',
-    transactions bigint DEFAULT NULL,
-    label text DEFAULT NULL,
-    settings jsonb DEFAULT '{}',
-    max_tries integer DEFAULT 1,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT 'spi',
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    scripts text[] DEFAULT NULL,
-    variables jsonb DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL,
-    query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_HEAD@,
+    @RUN_OPTIONS_TAIL@)
 RETURNS bigint
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'pgbench_lab_start';
-COMMENT ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
+COMMENT ON FUNCTION pgbench_lab.start IS
     'Start a run in background workers and return its run_id at once';
 
 -- The run options, in the order of start()'s arguments: the one table
@@ -47,16 +34,8 @@ COMMENT ON FUNCTION pgbench_lab.run_options() IS
 
 -- C procedures with no SET clause: a procedure with one cannot commit.
 -- They run no SQL that resolves a name through search_path.
--- New arguments of start() and run() go at the end only (src/runner.h).
 CREATE PROCEDURE pgbench_lab.run(
-    workload text DEFAULT NULL,
-    clients integer DEFAULT 1,
-    duration interval DEFAULT '10 s',
-    transactions bigint DEFAULT NULL,
-    label text DEFAULT NULL,
-    settings jsonb DEFAULT '{}',
-    max_tries integer DEFAULT 1,
-    random_seed bigint DEFAULT NULL,
+    @RUN_OPTIONS_HEAD@,
     INOUT run_id bigint DEFAULT NULL,
     INOUT status text DEFAULT NULL,
     INOUT transactions_done bigint DEFAULT NULL,
@@ -65,21 +44,10 @@ CREATE PROCEDURE pgbench_lab.run(
     INOUT latency_p99_ms double precision DEFAULT NULL,
     INOUT failures bigint DEFAULT NULL,
     INOUT error text DEFAULT NULL,
-    via text DEFAULT 'spi',
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    scripts text[] DEFAULT NULL,
-    variables jsonb DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL,
-    query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_TAIL@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_run';
-COMMENT ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.run IS
     'Run a workload in background workers and return its headline figures';
 
 CREATE PROCEDURE pgbench_lab.wait(
@@ -128,7 +96,7 @@ CREATE VIEW pgbench_lab.active_runs WITH (security_invoker = true) AS
      WHERE r.status OPERATOR(pg_catalog.=) 'running';
 COMMENT ON VIEW pgbench_lab.active_runs IS 'Runs in progress with their live counters';
 
-REVOKE ALL ON FUNCTION pgbench_lab.start(text, integer, interval, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE pgbench_lab.run(text, integer, interval, bigint, text, jsonb, integer, bigint, bigint, text, bigint, double precision, double precision, double precision, bigint, text, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pgbench_lab.start FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.run FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab.cancel(bigint) FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.active_runs TO PUBLIC;

@@ -8,12 +8,13 @@ CREATE FUNCTION pgbench_lab.fsync_test(seconds numeric DEFAULT 2)
 RETURNS TABLE (method text, direct boolean, writes_per_sync integer,
                write_size integer, ops_per_second numeric,
                usec_per_op numeric, supported boolean, is_current boolean,
-               fastest_safe boolean)
+               fastest_safe boolean, slowest_round numeric,
+               median_round numeric, fastest_round numeric)
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'pgbench_lab_fsync_test';
 COMMENT ON FUNCTION pgbench_lab.fsync_test(numeric) IS
-    'pgbench_lab: pg_test_fsync''s comparison of WAL sync methods on the data directory''s device';
+    'pgbench_lab: pg_test_fsync''s comparison of WAL sync methods on the data directory''s device, in 5 interleaved rounds';
 REVOKE EXECUTE ON FUNCTION pgbench_lab.fsync_test(numeric) FROM PUBLIC;
 
 CREATE FUNCTION pgbench_lab.io_test(size text DEFAULT '1GB',
@@ -98,6 +99,90 @@ SELECT pg_catalog.format(
  WHERE knee.depth OPERATOR(pg_catalog.=) r.knee
 $$;
 
+-- Which wal_sync_method an fsync_test() result supports, by a rule that
+-- changes the setting only beyond the test's noise.  The candidates are the
+-- rows written as the server would write WAL; each has a rate per round.
+-- The reference is the live method (else the server's default, fallback):
+-- it stays unless another candidate's slowest round beats its fastest, and
+-- of several such the one with the best median wins.  Three rounds each at
+-- least are needed to change anything (a result recorded before rounds
+-- were kept has none).  Pure: the tests give it timings.
+CREATE FUNCTION pgbench_lab_internal.wal_sync_decision(results jsonb, live text, fallback text)
+RETURNS TABLE (method text, reference text, changes boolean, rule text, reason text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+WITH c AS (
+    SELECT e OPERATOR(pg_catalog.->>) 'method' AS method,
+           ARRAY(SELECT x::pg_catalog.numeric
+                   FROM pg_catalog.jsonb_array_elements_text(e OPERATOR(pg_catalog.->) 'repeats') AS x
+                  ORDER BY 1) AS r
+      FROM pg_catalog.jsonb_array_elements(results OPERATOR(pg_catalog.->) 'methods') AS e
+     WHERE (e OPERATOR(pg_catalog.->>) 'candidate')::pg_catalog.bool
+       AND (e OPERATOR(pg_catalog.->>) 'supported')::pg_catalog.bool
+       AND pg_catalog.jsonb_typeof(e OPERATOR(pg_catalog.->) 'repeats') OPERATOR(pg_catalog.=) 'array'
+), s AS (
+    SELECT c.method, pg_catalog.cardinality(c.r) AS n, c.r[1] AS lo,
+           c.r[pg_catalog.cardinality(c.r)] AS hi,
+           (SELECT pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
+              FROM pg_catalog.unnest(c.r) AS x)::pg_catalog.numeric AS med
+      FROM c
+     WHERE pg_catalog.cardinality(c.r) OPERATOR(pg_catalog.>) 0
+), shown AS (
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s (%s-%s)', s.method,
+                                                   pg_catalog.round(s.med), pg_catalog.round(s.lo),
+                                                   pg_catalog.round(s.hi)),
+                                 ', ' ORDER BY s.med DESC, s.method) AS list,
+           pg_catalog.max(s.n) AS rounds
+      FROM s
+), ref AS (
+    SELECT s.* FROM s
+     WHERE s.method OPERATOR(pg_catalog.=) live OR s.method OPERATOR(pg_catalog.=) fallback
+     ORDER BY s.method OPERATOR(pg_catalog.=) live DESC LIMIT 1
+), win AS (
+    SELECT s.* FROM s, ref
+     WHERE s.method OPERATOR(pg_catalog.<>) ref.method
+       AND s.n OPERATOR(pg_catalog.>=) 3 AND ref.n OPERATOR(pg_catalog.>=) 3
+       AND s.lo OPERATOR(pg_catalog.>) ref.hi
+     ORDER BY s.med DESC, s.lo DESC, s.method LIMIT 1
+), best AS (
+    SELECT s.* FROM s ORDER BY s.med DESC, s.method LIMIT 1
+)
+SELECT CASE WHEN win.method IS NOT NULL THEN win.method
+            WHEN ref.method IS NOT NULL THEN ref.method
+            ELSE best.method END,
+       COALESCE(ref.method, live),
+       COALESCE(win.method, ref.method, best.method) OPERATOR(pg_catalog.<>) live,
+       CASE WHEN win.method IS NOT NULL
+            THEN pg_catalog.format('%s: its slowest round, %s ops/s, beats %s''s fastest, %s ops/s',
+                                   win.method, pg_catalog.round(win.lo), ref.method, pg_catalog.round(ref.hi))
+            WHEN ref.method IS NULL
+            THEN pg_catalog.format('%s: the best median; %s was not measured', best.method, live)
+            WHEN ref.n OPERATOR(pg_catalog.<) 3
+            THEN pg_catalog.format('%s kept: measured in %s round(s), 3 needed to change it', ref.method, ref.n)
+            ELSE pg_catalog.format('%s kept: no other method''s slowest round beats its fastest, %s ops/s',
+                                   ref.method, pg_catalog.round(ref.hi)) END,
+       CASE WHEN win.method IS NOT NULL
+            THEN pg_catalog.format('Every commit waits for this flush, and %s was faster than %s%s in every one of the test''s %s rounds, beyond its noise (flushes/s, median (slowest-fastest round): %s). Methods that only reach a volatile cache are not offered.',
+                                   win.method, ref.method,
+                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN ', the live method,' ELSE ', the default,' END,
+                                   shown.rounds, shown.list)
+            WHEN ref.method IS NULL
+            THEN pg_catalog.format('Neither the live %s nor the default %s could be measured here; %s flushed fastest (flushes/s, median (slowest-fastest round): %s).',
+                                   live, fallback, best.method, shown.list)
+            WHEN ref.n OPERATOR(pg_catalog.<) 3
+            THEN pg_catalog.format('The %s stays: this fsync_test() result has no rounds to tell a lead from noise; run fsync_test() again (it measures every method in %s rounds).',
+                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN 'live method' ELSE 'default' END, 5)
+            ELSE pg_catalog.format('The %s stays: the methods'' rounds overlap, so their differences are within the test''s noise (flushes/s, median (slowest-fastest round): %s). A method replaces it only when its slowest round beats its fastest.',
+                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN 'live method' ELSE 'default' END,
+                                   shown.list) END
+  FROM shown
+  LEFT JOIN ref ON true
+  LEFT JOIN win ON true
+  LEFT JOIN best ON true
+ WHERE best.method IS NOT NULL
+$$;
+
 -- The latest figures of each kind, one row (NULLs when nothing was
 -- measured), for people and for the recommender.  effective_io_concurrency
 -- is the knee depth io_test() measured; a result without depths (recorded
@@ -111,6 +196,9 @@ SELECT f.id AS fsync_test_id,
        best.method AS fastest_safe_method,
        best.ops AS fastest_safe_ops_per_second,
        fds.ops AS fdatasync_ops_per_second,
+       sync.method AS wal_sync_recommended,
+       sync.rule AS wal_sync_rule,
+       sync.reason AS wal_sync_reason,
        i.id AS io_test_id,
        i.finished_at AS io_measured_at,
        i.size_bytes AS io_file_size,
@@ -153,6 +241,10 @@ SELECT f.id AS fsync_test_id,
           FROM pg_catalog.jsonb_array_elements(f.results OPERATOR(pg_catalog.->) 'methods') AS e
          WHERE e OPERATOR(pg_catalog.@>) '{"method": "fdatasync", "direct": false, "writes_per_sync": 1, "write_size": 8192}'::pg_catalog.jsonb
          LIMIT 1) AS fds ON true
+  LEFT JOIN LATERAL pgbench_lab_internal.wal_sync_decision(
+        f.results, pg_catalog.current_setting('wal_sync_method'),
+        (SELECT s.boot_val FROM pg_catalog.pg_settings AS s
+          WHERE s.name OPERATOR(pg_catalog.=) 'wal_sync_method')) AS sync ON true
   LEFT JOIN LATERAL pgbench_lab.storage_class(
         (i.results OPERATOR(pg_catalog.->>) 'random_read_iops')::pg_catalog.numeric) AS sc ON true
   LEFT JOIN LATERAL (

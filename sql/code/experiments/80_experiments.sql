@@ -8,8 +8,16 @@
 -- 85_validate_recommendation.sql) that ends with its row of
 -- pgbench_lab.experiment_kinds.  A new kind is one planner, one report
 -- function (and optionally a finding and a step preparation), its
--- procedure bound to the driver, and one row; its procedure and planner
--- take run()'s options (step_options() below).
+-- procedure bound to the driver, and one row.  Its procedure declares
+-- the run options it takes with a marker that the build expands from
+-- src/run_options.h (@RUN_OPTIONS_EXCEPT <those it declares itself or does
+-- not take>@, each DEFAULT NULL: sql/run_options.awk); the driver passes
+-- those given to the planner as one jsonb object, options (src/experiment.c:
+-- NULLs left out, intervals as text, via 'libpq' with a target or targets
+-- and no via), which the planner merges into every step's "run"
+-- (step_run()): no kind restates an option.  What an option means for a
+-- kind, or why a kind refuses it, is the kind's planner's to say, before
+-- anything runs.
 -- ---------------------------------------------------------------------------
 
 -- An experiment of one of the kinds a function reads, or an error naming
@@ -46,39 +54,6 @@ BEGIN
                   HINT = 'pgbench_lab.report(experiment_id) reads an experiment of any kind.';
     END IF;
 END
-$$;
-
--- run()'s options that every experiment kind takes, with the names, types
--- and order of run()'s arguments, as one jsonb object of those given (NULL
--- ones left out; values inside them are kept as given, for run()'s own
--- checks).  Each kind's procedure declares them (DEFAULT NULL), after its
--- INOUT columns, the driver passes them to the planner by name, and the
--- planner merges this object into every step's "run" (step_run()): no
--- kind restates an option.  With target or targets and no via, the runs go
--- over libpq.  What an option means for a kind, or why a kind refuses it,
--- is the kind's planner's to say, before anything runs.
-CREATE FUNCTION pgbench_lab_internal.step_options(
-    settings jsonb DEFAULT NULL, max_tries integer DEFAULT NULL, random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL, target text DEFAULT NULL, rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL, script text DEFAULT NULL, scripts text[] DEFAULT NULL,
-    variables jsonb DEFAULT NULL, sample_rate double precision DEFAULT NULL, threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL, target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
-RETURNS jsonb LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-SET intervalstyle = 'postgres'
-AS $$
-    SELECT COALESCE(pg_catalog.jsonb_object_agg(o.k, o.v ORDER BY o.i) FILTER (WHERE o.v IS NOT NULL), '{}')
-      FROM (VALUES (1, 'settings', settings), (2, 'max_tries', pg_catalog.to_jsonb(max_tries)),
-                   (3, 'random_seed', pg_catalog.to_jsonb(random_seed)),
-                   (4, 'via', pg_catalog.to_jsonb(COALESCE(via, CASE WHEN target IS NOT NULL OR targets IS NOT NULL
-                                                                     THEN 'libpq' END))),
-                   (5, 'target', pg_catalog.to_jsonb(target)), (6, 'rate', pg_catalog.to_jsonb(rate)),
-                   (7, 'latency_limit', pg_catalog.to_jsonb(latency_limit::pg_catalog.text)),
-                   (8, 'script', pg_catalog.to_jsonb(script)), (9, 'scripts', pg_catalog.to_jsonb(scripts)),
-                   (10, 'variables', variables), (11, 'sample_rate', pg_catalog.to_jsonb(sample_rate)),
-                   (12, 'threads', pg_catalog.to_jsonb(threads)), (13, 'targets', pg_catalog.to_jsonb(targets)),
-                   (14, 'target_clients', pg_catalog.to_jsonb(target_clients)),
-                   (15, 'query_mode', pg_catalog.to_jsonb(query_mode))) AS o(i, k, v)
 $$;
 
 -- A step's "run": the options, and the workload unless a script or

@@ -350,36 +350,31 @@ COMMENT ON FUNCTION pgbench_lab.sweep_summary(bigint) IS
 -- workload, each count against pgbench_lab.max_clients and the settings;
 -- the knee threshold is checked here and recorded with the parameters, so
 -- that the verdict, the report and the plot use the sweep's own.  Every
--- run option goes to every run (step_options()), but two: a rate (every
--- count would commit the same throughput: no peak, no knee) and
--- target_clients, which fixes the clients a sweep varies (unless the
+-- run option goes to every run (options, built by the driver), but two: a
+-- rate (every count would commit the same throughput: no peak, no knee)
+-- and target_clients, which fixes the clients a sweep varies (unless the
 -- sweep has the one count they add up to).
 CREATE FUNCTION pgbench_lab_internal.sweep_plan(workload text, clients integer[], duration interval,
                                        label text, settings jsonb, knee_threshold double precision,
-                                       scripts text[], variables jsonb, via text, threads integer,
-                                       targets text[], max_tries integer, random_seed bigint, target text,
-                                       rate double precision, latency_limit interval, script text,
-                                       sample_rate double precision, target_clients integer[], query_mode text, caller jsonb)
+                                       options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(max_tries => max_tries, random_seed => random_seed,
-        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
-        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients, query_mode => query_mode);
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     params pg_catalog.jsonb;
     total pg_catalog.int8;
 BEGIN
     params := pgbench_lab_internal.sweep_params(name, clients, duration, settings, knee_threshold);
-    IF rate IS NOT NULL THEN
+    IF options OPERATOR(pg_catalog.?) 'rate' THEN
         PERFORM pgbench_lab_internal.refuse_option('sweep', 'rate',
             'at a fixed rate every client count commits the same throughput, so there is no peak and no knee to find',
             'latency_curve() measures latency at a ladder of rates; a sweep may take latency_limit alone, which counts the late transactions of each count.');
     END IF;
-    IF target_clients IS NOT NULL THEN
-        SELECT pg_catalog.sum(c) INTO total FROM pg_catalog.unnest(target_clients) c;
+    IF options OPERATOR(pg_catalog.?) 'target_clients' THEN
+        -- every count of the array, as unnest() would give them
+        SELECT pg_catalog.sum((c OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.int8) INTO total
+          FROM pg_catalog.jsonb_path_query(options, 'strict $.target_clients.** ? (@.type() == "number")') c;
         IF EXISTS (SELECT FROM pg_catalog.jsonb_array_elements_text(params OPERATOR(pg_catalog.->) 'clients') c
                     WHERE total IS NULL OR total OPERATOR(pg_catalog.<>) c::pg_catalog.int8) THEN
             PERFORM pgbench_lab_internal.refuse_option('sweep', 'target_clients',
@@ -531,25 +526,17 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT peak_tps double precision DEFAULT NULL,
     INOUT knee_clients integer DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables via threads targets@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.sweep IS
     'One run per client count, recorded as an experiment; names the peak and the knee';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.sweep FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('sweep', 'pgbench_lab.sweep(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], bigint, integer, double precision, integer, text, integer, bigint, text, double precision, interval, text, double precision, integer[], text)',
-        'pgbench_lab_internal.sweep_plan(text, integer[], interval, text, jsonb, double precision, text[], jsonb, text, integer, text[], integer, bigint, text, double precision, interval, text, double precision, integer[], text, jsonb)', NULL,
+VALUES ('sweep', 'pgbench_lab.sweep'::pg_catalog.regproc, 'pgbench_lab_internal.sweep_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
         'One run per client count; the peak and the knee')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

@@ -125,21 +125,13 @@ $$;
 -- to write between the phases ("restart"), checked by the driver.
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text,
-                                          scripts text[], variables jsonb, rate double precision,
-                                          latency_limit interval, restart_settings jsonb,
-                                          max_tries integer, random_seed bigint, via text, target text,
-                                          script text, sample_rate double precision, threads integer,
-                                          targets text[], target_clients integer[], query_mode text, caller jsonb)
+                                          restart_settings jsonb, options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     sets pg_catalog.jsonb[] := settings;
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(max_tries => max_tries, random_seed => random_seed,
-        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
-        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients, query_mode => query_mode);
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     params pg_catalog.jsonb;
     run pg_catalog.jsonb;
@@ -334,18 +326,10 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     restart_settings jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL,
-    target text DEFAULT NULL,
-    script text DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables rate latency_limit@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.compare_settings IS
     'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; or restart-level settings in two phases (resume()); TPS ratios with their spread';
 
 -- The second phase of a two-phase compare_settings (src/experiment_restart.c).
@@ -357,14 +341,14 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_resume';
 COMMENT ON PROCEDURE pgbench_lab.resume(bigint, text) IS
     'Second phase of a restart-level compare_settings: checks the restart, measures set B, writes A''s values back (a second restart returns to them); superusers only';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.compare_settings FROM PUBLIC;
 REVOKE ALL ON PROCEDURE pgbench_lab.resume(bigint, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab_internal.settings_prepare(bigint, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('compare_settings', 'pgbench_lab.compare_settings(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, bigint, text, integer, bigint, text, text, text, double precision, integer, text[], integer[], text)',
-        'pgbench_lab_internal.settings_plan(text, jsonb[], integer, interval, integer, text, text[], jsonb, double precision, interval, jsonb, integer, bigint, text, text, text, double precision, integer, text[], integer[], text, jsonb)',
+VALUES ('compare_settings', 'pgbench_lab.compare_settings'::pg_catalog.regproc,
+        'pgbench_lab_internal.settings_plan'::pg_catalog.regproc,
         'pgbench_lab_internal.settings_prepare(bigint, jsonb)',
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
         'The same workload under each set of session or reload-level settings, rounds interleaved (restart-level: two phases); TPS ratios to set A')

@@ -199,23 +199,15 @@ $$;
 -- recorded.  caller->'accounts' is the pgbench_accounts the caller's
 -- search_path finds (the driver looks it up in the caller's session).  A
 -- working set that does not fit is warned of here, before the runs.  Every
--- run option goes to the three runs (step_options()), over libpq too (to
+-- run option goes to the three runs (options), over libpq too (to
 -- this server's own socket), but not to another server: target and
 -- targets are refused, this server makes only its own caches cold.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
-                                              relations regclass[], scripts text[], variables jsonb,
-                                              settings jsonb, max_tries integer, random_seed bigint, via text,
-                                              target text, rate double precision, latency_limit interval,
-                                              script text, sample_rate double precision, threads integer,
-                                              targets text[], target_clients integer[], query_mode text, caller jsonb)
+                                              relations regclass[], options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(settings => settings, max_tries => max_tries,
-        random_seed => random_seed, via => via, target => target, rate => rate, latency_limit => latency_limit,
-        script => script, scripts => scripts, variables => variables, sample_rate => sample_rate,
-        threads => threads, targets => targets, target_clients => target_clients, query_mode => query_mode);
     rels pg_catalog.regclass[];
     warm pg_catalog.jsonb;
     fit pg_catalog.record;
@@ -574,27 +566,16 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     variables jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    settings jsonb DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL,
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label scripts variables@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm IS
     'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
-REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm(text, integer, interval, regclass[], text[], jsonb, bigint, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)',
-        'pgbench_lab_internal.cold_vs_warm_plan(text, integer, interval, regclass[], text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text, jsonb)',
+VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm'::pg_catalog.regproc,
+        'pgbench_lab_internal.cold_vs_warm_plan'::pg_catalog.regproc,
         'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
         'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')

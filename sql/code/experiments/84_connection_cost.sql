@@ -13,41 +13,36 @@
 -- too few free, it is left out and said so (a connection storm of hundreds
 -- of clients is what the libpq paths, a few workers each, are for).
 --
--- Every run option goes to the runs (step_options()), but via, which the
--- experiment varies, and rate, at which every path would commit the same
--- throughput; the options that only libpq has (target, targets,
--- target_clients, threads) go to the libpq runs only.
+-- Every run option goes to the runs (options), but via, which the
+-- experiment varies (the planner takes it apart from the options, to
+-- refuse it; given a target, the options' via is libpq, dropped here), and
+-- rate, at which every path would commit the same throughput; the options
+-- that only libpq has (target, targets, target_clients, threads) go to the
+-- libpq runs only.
 CREATE FUNCTION pgbench_lab_internal.connection_cost_plan(workload text, clients integer, duration interval,
-                                                 target text, label text, scripts text[], variables jsonb,
-                                                 settings jsonb, max_tries integer, random_seed bigint, via text,
-                                                 rate double precision, latency_limit interval, script text,
-                                                 sample_rate double precision, threads integer, targets text[],
-                                                 target_clients integer[], query_mode text, caller jsonb)
+                                                 label text, via text, options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'connection_cost ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(settings => settings, max_tries => max_tries,
-        random_seed => random_seed, target => target, latency_limit => latency_limit, script => script,
-        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients, query_mode => query_mode) OPERATOR(pg_catalog.-) 'via';
     vias pg_catalog.text[] := ARRAY['spi', 'libpq', 'libpq-connect'];
     free_slots pg_catalog.int4;
     left_out pg_catalog.text;
 BEGIN
+    options := options OPERATOR(pg_catalog.-) 'via';
     IF via IS NOT NULL THEN
         PERFORM pgbench_lab_internal.refuse_option('connection_cost', 'via',
             'it runs the workload each way itself: in-server (spi), over kept libpq connections (libpq) and with a new connection per transaction (libpq-connect)',
             'Leave via out; target or targets send the libpq runs to another server.');
     END IF;
-    IF rate IS NOT NULL THEN
+    IF options OPERATOR(pg_catalog.?) 'rate' THEN
         PERFORM pgbench_lab_internal.refuse_option('connection_cost', 'rate',
             'at a fixed rate every path commits the same throughput, so their ratios say nothing of what a connection costs',
             'Leave rate out (latency_limit alone may be given); to compare the paths'' latency at a fixed load, CALL run() with the rate once per via.');
     END IF;
-    IF (workload IS NULL AND scripts IS NULL AND script IS NULL) OR clients IS NULL OR duration IS NULL THEN
+    IF (workload IS NULL AND NOT options OPERATOR(pg_catalog.?|) ARRAY['script', 'scripts']) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
                         CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
@@ -176,26 +171,16 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     INOUT spi_vs_libpq double precision DEFAULT NULL,
     INOUT libpq_vs_connect double precision DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    settings jsonb DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label target scripts variables@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.connection_cost IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction; TPS and ratios';
-REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('connection_cost', 'pgbench_lab.connection_cost(text, integer, interval, text, text[], jsonb, text, bigint, bigint, bigint, double precision, double precision, double precision, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text)',
-        'pgbench_lab_internal.connection_cost_plan(text, integer, interval, text, text, text[], jsonb, jsonb, integer, bigint, text, double precision, interval, text, double precision, integer, text[], integer[], text, jsonb)', NULL,
+VALUES ('connection_cost', 'pgbench_lab.connection_cost'::pg_catalog.regproc,
+        'pgbench_lab_internal.connection_cost_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_connection_cost(bigint)',
         'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

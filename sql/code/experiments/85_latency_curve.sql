@@ -45,35 +45,27 @@ END
 $$;
 
 -- The plan: the maximum first, then the rates in increasing order.  Every
--- run option goes to every run (step_options()) but rate: the curve sets
--- each run's rate itself.
+-- run option goes to every run (options) but rate: the curve sets each
+-- run's rate itself.
 CREATE FUNCTION pgbench_lab_internal.latency_curve_plan(workload text, clients integer, duration interval,
                                                 target_ms double precision, percentile double precision,
                                                 rates double precision[], shares double precision[],
-                                                label text, scripts text[], variables jsonb,
-                                                settings jsonb, max_tries integer, random_seed bigint, via text,
-                                                target text, rate double precision, latency_limit interval,
-                                                script text, sample_rate double precision, threads integer,
-                                                targets text[], target_clients integer[], query_mode text, caller jsonb)
+                                                label text, options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     name pg_catalog.text := coalesce(label, 'latency_curve ' OPERATOR(pg_catalog.||) pg_catalog.now()::pg_catalog.text);
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(settings => settings, max_tries => max_tries,
-        random_seed => random_seed, via => via, target => target, latency_limit => latency_limit, script => script,
-        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients, query_mode => query_mode);
     ladder pg_catalog.float8[];
 BEGIN
-    IF (workload IS NULL AND scripts IS NULL AND script IS NULL) OR clients IS NULL OR duration IS NULL THEN
+    IF (workload IS NULL AND NOT options OPERATOR(pg_catalog.?|) ARRAY['script', 'scripts']) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION '% must not be NULL',
                         CASE WHEN clients IS NULL THEN 'clients' WHEN duration IS NULL THEN 'duration' ELSE 'workload' END
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'latency_curve runs one workload (or scripts), by time, at each rate.';
     END IF;
-    IF rate IS NOT NULL THEN
+    IF options OPERATOR(pg_catalog.?) 'rate' THEN
         PERFORM pgbench_lab_internal.refuse_option('latency_curve', 'rate',
             'the curve sets each run''s rate itself: the first run at full speed, then one run per rate',
             'Give the rates to try with rates => ''{500,1000,2000}'', or shares of the measured maximum with shares => ''{0.5,0.9}''; latency_limit may be given.');
@@ -254,27 +246,16 @@ CREATE PROCEDURE pgbench_lab.latency_curve(
     INOUT best_tps double precision DEFAULT NULL,
     INOUT best_latency_ms double precision DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    settings jsonb DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL,
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label scripts variables@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.latency_curve IS
     'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target';
-REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('latency_curve', 'pgbench_lab.latency_curve(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, bigint, double precision, double precision, double precision, double precision, text, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text)',
-        'pgbench_lab_internal.latency_curve_plan(text, integer, interval, double precision, double precision, double precision[], double precision[], text, text[], jsonb, jsonb, integer, bigint, text, text, double precision, interval, text, double precision, integer, text[], integer[], text, jsonb)', NULL,
+VALUES ('latency_curve', 'pgbench_lab.latency_curve'::pg_catalog.regproc,
+        'pgbench_lab_internal.latency_curve_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.latency_curve_result(bigint)', 'pgbench_lab_internal.report_latency_curve(bigint)',
         'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

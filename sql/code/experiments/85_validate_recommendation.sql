@@ -13,21 +13,12 @@
 -- The plan: variant 1 the current settings, then one variant per group
 -- with changes to measure (session, reload), interleaved in each round.
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
-                                                   rounds integer, label text,
-                                                   max_tries integer, random_seed bigint, via text, target text,
-                                                   rate double precision, latency_limit interval, script text,
-                                                   scripts text[], variables jsonb, sample_rate double precision,
-                                                   threads integer, targets text[], target_clients integer[], query_mode text,
-                                                   caller jsonb)
+                                                   rounds integer, label text, options jsonb, caller jsonb)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
-    options pg_catalog.jsonb := pgbench_lab_internal.step_options(max_tries => max_tries, random_seed => random_seed,
-        via => via, target => target, rate => rate, latency_limit => latency_limit, script => script,
-        scripts => scripts, variables => variables, sample_rate => sample_rate, threads => threads,
-        targets => targets, target_clients => target_clients, query_mode => query_mode);
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     elsewhere pg_catalog.bool := pgbench_lab_internal.runs_elsewhere(options);
     changes pg_catalog.jsonb;
@@ -280,29 +271,17 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     label text DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    max_tries integer DEFAULT NULL,
-    random_seed bigint DEFAULT NULL,
-    via text DEFAULT NULL,
-    target text DEFAULT NULL,
-    rate double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    script text DEFAULT NULL,
-    scripts text[] DEFAULT NULL,
-    variables jsonb DEFAULT NULL,
-    sample_rate double precision DEFAULT NULL,
-    threads integer DEFAULT NULL,
-    targets text[] DEFAULT NULL,
-    target_clients integer[] DEFAULT NULL, query_mode text DEFAULT NULL)
+    @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
-COMMENT ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) IS
+COMMENT ON PROCEDURE pgbench_lab.validate_recommendation IS
     'recommend()''s session- and reload-level changes measured against the current settings, rounds interleaved, restored after; the restart-level rest listed';
 
-REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation FROM PUBLIC;
 
 INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
-VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation(text, integer, interval, integer, text, bigint, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text)',
-        'pgbench_lab_internal.validate_plan(text, integer, interval, integer, text, integer, bigint, text, text, double precision, interval, text, text[], jsonb, double precision, integer, text[], integer[], text, jsonb)', NULL,
+VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation'::pg_catalog.regproc,
+        'pgbench_lab_internal.validate_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.validate_result(bigint)', 'pgbench_lab_internal.report_validate(bigint)',
         'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,

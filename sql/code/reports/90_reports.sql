@@ -455,6 +455,7 @@ BEGIN
                        pgbench_lab_internal.fmt(r.latency_p50_ms, 3), pgbench_lab_internal.fmt(r.latency_p90_ms, 3),
                        pgbench_lab_internal.fmt(r.latency_p95_ms, 3), pgbench_lab_internal.fmt(r.latency_p99_ms, 3),
                        pgbench_lab_internal.fmt(r.latency_max_ms, 3));
+    RETURN QUERY SELECT pgbench_lab_internal.percentile_line(r.run_id);
     RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
     -- completed checkpoints; a run to other servers says where they were read

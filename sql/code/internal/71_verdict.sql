@@ -1,0 +1,292 @@
+
+-- ---------------------------------------------------------------------------
+-- Verdicts: one statistics core behind every comparison of paired rounds.
+--
+-- A round runs A and B back to back (interleaved, so that a drift of the
+-- machine falls on both); its ratio B/A is one observation.  The centre of
+-- the ratios is their median, and its interval is the sign-test interval
+-- for a median: with the n log-ratios sorted, [d(k), d(n-k+1)] holds the
+-- true median with probability at least 1 - 2 P(Bin(n, 1/2) <= k-1),
+-- whatever the ratios' distribution (exact and distribution-free: it
+-- assumes only that the rounds are independent).  k is the largest that
+-- keeps that coverage at the confidence asked; with fewer than 6 rounds no
+-- k reaches 95 % (5 rounds: 93.8 % at best), and no direction is called.
+--
+-- The verdict has three outcomes, against the smallest effect worth
+-- reporting (delta, 2 % unless the DBA says otherwise):
+--   faster / slower: the interval lies wholly above (below) 1; "beyond
+--     the smallest effect" when it lies beyond 1+delta (1/(1+delta)) too;
+--   no difference detectable: the interval holds 1; "none as large as the
+--     smallest effect" when it lies within [1/(1+delta), 1+delta].
+-- decided is true when the interval lies beyond the band or within it:
+-- more rounds would not change the answer (adaptive rounds stop there).
+-- "In every round" is said only from 6 rounds on, where all rounds agreeing
+-- by chance (2 in 2^n) is below 5 %.
+-- ---------------------------------------------------------------------------
+
+-- The sign-test interval's rank k for n rounds at a confidence, and the
+-- coverage it has; k = 1 with its coverage when none reaches the
+-- confidence (then reached is false).
+CREATE FUNCTION pgbench_lab_internal.sign_rank(n integer, confidence double precision,
+                                               OUT k integer, OUT coverage double precision,
+                                               OUT reached boolean)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lc pg_catalog.float8 := 0;              -- ln C(n, k), from C(n, 0)
+    cdf pg_catalog.float8;                  -- P(Bin(n, 1/2) <= k-1)
+    ln2n pg_catalog.float8 := n::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.ln(2::pg_catalog.float8);
+    c pg_catalog.float8;
+BEGIN
+    IF n IS NULL OR n OPERATOR(pg_catalog.<) 1 THEN
+        RETURN;
+    END IF;
+    -- coverage(k) = 1 - 2 P(Bin(n, 1/2) <= k-1), which falls as k grows
+    k := 1;
+    cdf := pg_catalog.exp(OPERATOR(pg_catalog.-) ln2n);
+    coverage := 1::pg_catalog.float8 OPERATOR(pg_catalog.-) (2::pg_catalog.float8 OPERATOR(pg_catalog.*) cdf);
+    LOOP
+        EXIT WHEN (k OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.>) ((n OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog./) 2);
+        lc := lc OPERATOR(pg_catalog.+) pg_catalog.ln((n OPERATOR(pg_catalog.-) k OPERATOR(pg_catalog.+) 1)::pg_catalog.float8)
+              OPERATOR(pg_catalog.-) pg_catalog.ln(k::pg_catalog.float8);
+        c := 1::pg_catalog.float8 OPERATOR(pg_catalog.-) (2::pg_catalog.float8
+             OPERATOR(pg_catalog.*) (cdf OPERATOR(pg_catalog.+) pg_catalog.exp(lc OPERATOR(pg_catalog.-) ln2n)));
+        EXIT WHEN c OPERATOR(pg_catalog.<) confidence;
+        cdf := cdf OPERATOR(pg_catalog.+) pg_catalog.exp(lc OPERATOR(pg_catalog.-) ln2n);
+        k := k OPERATOR(pg_catalog.+) 1;
+        coverage := c;
+    END LOOP;
+    reached := coverage OPERATOR(pg_catalog.>=) confidence;
+END
+$$;
+
+-- The verdict of paired rounds: a[r] and b[r] are round r's figures (TPS:
+-- higher is better) of A and B; a round where either is missing or not
+-- positive is left out.  See the head of this file for the method.
+CREATE FUNCTION pgbench_lab.paired_verdict(a double precision[], b double precision[],
+                                           smallest_effect double precision DEFAULT 0.02,
+                                           confidence double precision DEFAULT 0.95)
+RETURNS TABLE (rounds integer, ratio double precision, ratio_low double precision,
+               ratio_high double precision, coverage double precision, verdict text,
+               decided boolean, every_round text, basis text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    d pg_catalog.float8[];
+    n pg_catalog.int4;
+    s record;
+    up pg_catalog.float8;
+    down pg_catalog.float8;
+    pct pg_catalog.text;
+BEGIN
+    IF smallest_effect IS NULL OR smallest_effect OPERATOR(pg_catalog.<) 0::pg_catalog.float8
+       OR smallest_effect OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
+        RAISE EXCEPTION 'smallest_effect must be from 0 to below 1, not %', smallest_effect
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is a share: 0.02 for 2 %.';
+    END IF;
+    IF confidence IS NULL OR confidence OPERATOR(pg_catalog.<=) 0.5::pg_catalog.float8
+       OR confidence OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
+        RAISE EXCEPTION 'confidence must be above 0.5 and below 1, not %', confidence
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is a share: 0.95 for 95 %.';
+    END IF;
+    SELECT pg_catalog.array_agg(pg_catalog.ln(y.b OPERATOR(pg_catalog./) y.a) ORDER BY pg_catalog.ln(y.b OPERATOR(pg_catalog./) y.a))
+      INTO d
+      FROM ROWS FROM (pg_catalog.unnest(a), pg_catalog.unnest(b)) AS y(a, b)
+     WHERE y.a OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND y.b OPERATOR(pg_catalog.>) 0::pg_catalog.float8;
+    n := COALESCE(pg_catalog.cardinality(d), 0);
+    rounds := n;
+    pct := pgbench_lab_internal.fmt(smallest_effect OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1) OPERATOR(pg_catalog.||) ' %';
+    IF n OPERATOR(pg_catalog.=) 0 THEN
+        verdict := 'no difference detectable';
+        decided := false;
+        basis := 'no round with both figures';
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    ratio := pg_catalog.exp(CASE WHEN n OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1
+                                 THEN d[(n OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog./) 2]
+                                 ELSE (d[n OPERATOR(pg_catalog./) 2] OPERATOR(pg_catalog.+) d[n OPERATOR(pg_catalog./) 2 OPERATOR(pg_catalog.+) 1])
+                                      OPERATOR(pg_catalog./) 2::pg_catalog.float8 END);
+    s := pgbench_lab_internal.sign_rank(n, confidence);
+    ratio_low := pg_catalog.exp(d[s.k]);
+    ratio_high := pg_catalog.exp(d[n OPERATOR(pg_catalog.-) s.k OPERATOR(pg_catalog.+) 1]);
+    coverage := s.coverage;
+    up := 1::pg_catalog.float8 OPERATOR(pg_catalog.+) smallest_effect;
+    down := 1::pg_catalog.float8 OPERATOR(pg_catalog./) up;
+    every_round := CASE WHEN n OPERATOR(pg_catalog.<) 6 THEN NULL
+                        WHEN d[1] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 THEN 'faster in every round'
+                        WHEN d[n] OPERATOR(pg_catalog.<) 0::pg_catalog.float8 THEN 'slower in every round' END;
+    IF NOT s.reached THEN
+        verdict := 'no difference detectable';
+        decided := false;
+        basis := pg_catalog.format('%s rounds give at most a %s %% interval; a %s %% one needs %s rounds or more',
+                                   n, pgbench_lab_internal.fmt(s.coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+                                   pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+                                   pgbench_lab_internal.rounds_needed(confidence));
+    ELSIF ratio_low OPERATOR(pg_catalog.>) up THEN
+        verdict := 'faster';
+        decided := true;
+        basis := pg_catalog.format('beyond the smallest effect worth reporting (%s)', pct);
+    ELSIF ratio_high OPERATOR(pg_catalog.<) down THEN
+        verdict := 'slower';
+        decided := true;
+        basis := pg_catalog.format('beyond the smallest effect worth reporting (%s)', pct);
+    ELSIF ratio_low OPERATOR(pg_catalog.>=) down AND ratio_high OPERATOR(pg_catalog.<=) up THEN
+        verdict := 'no difference detectable';
+        decided := true;
+        basis := pg_catalog.format('none as large as the smallest effect worth reporting (%s): the interval lies within it', pct);
+    ELSIF ratio_low OPERATOR(pg_catalog.>) 1::pg_catalog.float8 THEN
+        verdict := 'faster';
+        decided := false;
+        basis := pg_catalog.format('by an amount the interval cannot tell from the smallest effect worth reporting (%s)', pct);
+    ELSIF ratio_high OPERATOR(pg_catalog.<) 1::pg_catalog.float8 THEN
+        verdict := 'slower';
+        decided := false;
+        basis := pg_catalog.format('by an amount the interval cannot tell from the smallest effect worth reporting (%s)', pct);
+    ELSE
+        verdict := 'no difference detectable';
+        decided := false;
+        basis := pg_catalog.format('the interval holds both no change and a change of %s: more rounds would narrow it', pct);
+    END IF;
+    RETURN NEXT;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.paired_verdict(double precision[], double precision[], double precision, double precision) IS
+    'Paired rounds of A and B: the median ratio B/A, its exact distribution-free interval (sign test), and faster, slower or no difference detectable against the smallest effect worth reporting';
+
+-- The fewest rounds whose sign-test interval reaches a confidence.
+CREATE FUNCTION pgbench_lab_internal.rounds_needed(confidence double precision)
+RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    -- with k = 1 the coverage is 1 - 2^(1-n)
+    SELECT pg_catalog.ceil(1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+                           (pg_catalog.ln(1::pg_catalog.float8 OPERATOR(pg_catalog.-) confidence)
+                            OPERATOR(pg_catalog./) pg_catalog.ln(2::pg_catalog.float8)))::pg_catalog.int4
+$$;
+
+-- One verdict as a phrase: "×1.23 (95 % interval ×1.10 to ×1.35, 8 rounds):
+-- faster, beyond the smallest effect worth reporting (2 %)".
+CREATE FUNCTION pgbench_lab_internal.verdict_phrase(rounds integer, ratio double precision,
+                                                    ratio_low double precision, ratio_high double precision,
+                                                    coverage double precision, verdict text, basis text,
+                                                    every_round text DEFAULT NULL)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN rounds IS NULL OR rounds OPERATOR(pg_catalog.=) 0 OR ratio IS NULL
+                THEN pg_catalog.format('%s: %s', verdict, basis)
+                ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s, %s%s',
+                                       pgbench_lab_internal.fmt(ratio, 3),
+                                       pgbench_lab_internal.fmt(coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+                                       pgbench_lab_internal.fmt(ratio_low, 3), pgbench_lab_internal.fmt(ratio_high, 3),
+                                       rounds, CASE WHEN rounds OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
+                                       verdict, basis,
+                                       COALESCE('; ' OPERATOR(pg_catalog.||) every_round, '')) END
+$$;
+
+-- ---------------------------------------------------------------------------
+-- Percentiles with their sample: a latency percentile p of n transactions
+-- is the value at rank ceil(n p); its interval runs from the value at rank
+-- floor(n p - z s) to the one at rank ceil(n p + z s), s = sqrt(n p (1-p))
+-- (the order statistics' interval, with the normal approximation to the
+-- binomial count of transactions below the true percentile).  A
+-- percentile is "enough" to decide by when that interval lies inside the
+-- sample and at least 10 transactions lie on its rarer side (n p and
+-- n (1-p) both at least 10: a p99 needs 1 000 transactions).  Values come
+-- from the run's histogram (run_latency: buckets within 1 %).
+-- ---------------------------------------------------------------------------
+
+-- The standard normal's quantile for a two-sided confidence (the
+-- rational approximation of Abramowitz and Stegun 26.2.23, within 0.0005).
+CREATE FUNCTION pgbench_lab_internal.normal_z(confidence double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t OPERATOR(pg_catalog.-) ((2.515517::pg_catalog.float8 OPERATOR(pg_catalog.+) (0.802853::pg_catalog.float8 OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.010328::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t))
+                                     OPERATOR(pg_catalog./)
+                                     (1::pg_catalog.float8 OPERATOR(pg_catalog.+) (1.432788::pg_catalog.float8 OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.189269::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t)
+                                      OPERATOR(pg_catalog.+) (0.001308::pg_catalog.float8 OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t OPERATOR(pg_catalog.*) t)))
+      FROM (SELECT pg_catalog.sqrt(OPERATOR(pg_catalog.-) 2::pg_catalog.float8
+                                   OPERATOR(pg_catalog.*) pg_catalog.ln((1::pg_catalog.float8 OPERATOR(pg_catalog.-) confidence)
+                                                                        OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS t) z
+$$;
+
+-- A run's p50, p90, p95 and p99 latencies with the transactions they come
+-- from, their intervals at the confidence, and whether each is enough to
+-- decide by.  No rows for a run without a histogram (not instrumented).
+CREATE FUNCTION pgbench_lab.latency_percentiles(run_id bigint, confidence double precision DEFAULT 0.95)
+RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
+               low_ms double precision, high_ms double precision, enough boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH h AS (
+        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) OVER (ORDER BY l.bucket_upper_us) AS upto
+          FROM pgbench_lab.run_latency l
+         WHERE l.run_id OPERATOR(pg_catalog.=) latency_percentiles.run_id AND l.count OPERATOR(pg_catalog.>) 0),
+    n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
+    r AS (
+        SELECT p.p, n.n,
+               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
+               pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
+                                (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
+               pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
+                               (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                                pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                                OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
+          FROM n, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
+         WHERE n.n OPERATOR(pg_catalog.>) 0)
+    SELECT r.p, r.n,
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
+           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
+             WHERE h.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY h.bucket_upper_us LIMIT 1),
+           r.lo OPERATOR(pg_catalog.>=) 1 AND r.hi OPERATOR(pg_catalog.<=) r.n
+           AND (r.n::pg_catalog.float8 OPERATOR(pg_catalog.*) LEAST(r.p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) r.p))
+               OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
+      FROM r
+     ORDER BY r.p
+$$;
+COMMENT ON FUNCTION pgbench_lab.latency_percentiles(bigint, double precision) IS
+    'A run''s p50-p99 latencies with the transactions behind them, their order-statistics intervals, and whether each is enough to decide by';
+
+-- The transactions a percentile needs to be enough to decide by.
+CREATE FUNCTION pgbench_lab_internal.transactions_needed(p double precision)
+RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.ceil(10::pg_catalog.float8 OPERATOR(pg_catalog./)
+                           LEAST(p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) p))::pg_catalog.int8
+$$;
+
+-- report()'s line under the percentiles: the transactions they come from,
+-- their 95 % intervals, and those too few transactions back; none for a
+-- run without a histogram.
+CREATE FUNCTION pgbench_lab_internal.percentile_line(run_id bigint)
+RETURNS SETOF text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('                of %s transactions; 95 %% intervals: %s%s',
+                             pg_catalog.max(q.transactions),
+                             pg_catalog.string_agg(pg_catalog.format('p%s %s-%s', (q.percentile OPERATOR(pg_catalog.*) 100::pg_catalog.float8)::pg_catalog.int4,
+                                                                     pgbench_lab_internal.fmt(q.low_ms, 3), pgbench_lab_internal.fmt(q.high_ms, 3)),
+                                                   '   ' ORDER BY q.percentile),
+                             COALESCE('; ' OPERATOR(pg_catalog.||) pg_catalog.string_agg(
+                                 pg_catalog.format('p%s from too few transactions to decide by (%s needed)',
+                                                   (q.percentile OPERATOR(pg_catalog.*) 100::pg_catalog.float8)::pg_catalog.int4,
+                                                   pgbench_lab_internal.transactions_needed(q.percentile)),
+                                 ', ' ORDER BY q.percentile) FILTER (WHERE NOT q.enough), ''))
+      FROM pgbench_lab.latency_percentiles(run_id) q
+    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+$$;
