@@ -140,14 +140,16 @@ client_xact(ClientCtx *cx, const WorkloadDraw *d, ErrorData **edata_out)
 
 /*
  * One pgbench transaction with its retries, for the slot "scheduled" (the
- * monotonic clock's ns) with a rate, else 0.  Returns false when the client
- * must end (a non-retryable error, or a stop that interrupted it).
+ * monotonic clock's ns) with a rate, else 0, starting at "start" (the
+ * clock read when the slot was found still due), else now.  Returns false
+ * when the client must end (a non-retryable error, or a stop that
+ * interrupted it).
  */
 static bool
-client_step(ClientCtx *cx, int64 scheduled)
+client_step(ClientCtx *cx, int64 scheduled, int64 start)
 {
 	WorkloadDraw d;
-	int64		t0 = cx->timed ? WorkerNowNs() : 0;
+	int64		t0 = cx->timed ? (start > 0 ? start : WorkerNowNs()) : 0;
 	int64		from = scheduled > 0 ? scheduled : t0;
 	int			tries = 0;
 	int			script = 0;
@@ -250,10 +252,30 @@ wait_until(ClientCtx *cx, int64 when)
 	}
 }
 
+/*
+ * The next slot, waited for; its start in *start (a slot later than a
+ * latency limit by then is skipped: ClientSlotStart).  False when the
+ * client must end instead.
+ */
 static bool
-throttle(ClientCtx *cx, int64 *slot)
+throttle(ClientCtx *cx, int64 *slot, int64 *start)
 {
-	return ClientNextSlot(cx, slot) && wait_until(cx, *slot);
+	if (!ClientNextSlot(cx, slot))
+		return false;
+	for (;;)
+	{
+		if (!wait_until(cx, *slot))
+			return false;
+		switch (ClientSlotStart(cx, slot, start))
+		{
+			case CLIENT_SLOT_GO:
+				return true;
+			case CLIENT_SLOT_WAIT:
+				break;
+			case CLIENT_SLOT_END:
+				return false;
+		}
+	}
 }
 
 /* Transactions until the run stops; how the client ended. */
@@ -265,13 +287,14 @@ client_loop(ClientCtx *cx)
 	while (!ClientStopRequested(cx))
 	{
 		int64		slot = 0;
+		int64		start = 0;
 
 		if (ClientDoneCount(cx))
 			break;
 		CHECK_FOR_INTERRUPTS();
-		if (run->rate > 0 && !throttle(cx, &slot))
+		if (run->rate > 0 && !throttle(cx, &slot, &start))
 			break;
-		if (!client_step(cx, slot))
+		if (!client_step(cx, slot, start))
 		{
 			if (cx->cancelled)
 				return CLIENT_ABORTED;

@@ -20,7 +20,10 @@
  * its slot.  With a latency limit (pgbench -L), committed transactions
  * over it are counted late, and with a rate, a slot already later than the
  * limit when the client gets to it is skipped and counted, as pgbench
- * skips it: its transaction would be late even if it took no time.  When
+ * skips it: its transaction would be late even if it took no time.  The
+ * lag is checked when the slot is drawn and again when the transaction
+ * would start (ClientSlotStart), so that no transaction that runs lags
+ * more than the limit.  When
  * a client stops it counts the slots that fell due before (run, skipped or
  * not yet reached), so the coordinator can tell whether the rate was
  * sustained.
@@ -46,6 +49,7 @@
 
 #include "client_ctx.h"
 #include "secure.h"
+#include "telemetry.h"
 
 /* more slots behind than this are skipped in one draw (skip_late_slots) */
 #define PGBL_SKIP_BULK	32.0
@@ -299,6 +303,32 @@ ClientNextSlot(ClientCtx *cx, int64 *slot)
 	return true;
 }
 
+/*
+ * A rate-limited client at its slot *slot: may its transaction start now?
+ * With a latency limit the slot's lag is checked again here, with the very
+ * clock reading that becomes the transaction's start: a slot already later
+ * than the limit is skipped, as pgbench -L skips it, and the next one drawn.
+ * The check when the slot was drawn (ClientNextSlot) is not enough: the
+ * client may get to the slot later than it was due (a late wake-up, a busy
+ * machine).  So no transaction that runs lags more than the limit.
+ * CLIENT_SLOT_GO: start it, at *start; CLIENT_SLOT_WAIT: wait for the next
+ * slot, now in *slot; CLIENT_SLOT_END: the client must end instead.
+ */
+ClientSlot
+ClientSlotStart(ClientCtx *cx, int64 *slot, int64 *start)
+{
+	int64		now = WorkerNowNs();
+
+	if (cx->run->latency_limit_ns <= 0 || now - *slot <= cx->run->latency_limit_ns)
+	{
+		*start = now;
+		return CLIENT_SLOT_GO;
+	}
+	if (!skip_slots(cx, 1) || !ClientNextSlot(cx, slot))
+		return CLIENT_SLOT_END;
+	return CLIENT_SLOT_WAIT;
+}
+
 /* Has the client run its transaction count (pgbench -t)? */
 bool
 ClientDoneCount(ClientCtx *cx)
@@ -308,16 +338,22 @@ ClientDoneCount(ClientCtx *cx)
 }
 
 /*
- * The slots of the schedule that fell due before the client stopped: those
- * drawn (run, skipped or waited for) and those it never got to, drawn now
- * up to a bound and estimated beyond it.
+ * Called once at the client's end, after its end_ns is set: its process's
+ * CPU time so far, for the coordinator's telemetry (the process may be
+ * gone before the run's last second is written: TelemetryWrite), and with
+ * a rate the slots of the schedule that fell due before the client
+ * stopped: those drawn (run, skipped or waited for) and those it never got
+ * to, drawn now up to a bound and estimated beyond it.
  */
 void
 ClientCountDueSlots(ClientCtx *cx)
 {
 	double		until = (double) (cx->me->end_ns - cx->run->start_ns);
 	uint64		due = cx->drawn;
+	uint64		ticks;
 
+	if (TelemetryProcTicks(MyProcPid, &ticks))
+		cx->me->cpu_ticks_end = ticks;
 	if (cx->run->rate <= 0)
 		return;
 	if (cx->drawn > 0 && cx->slot > until)

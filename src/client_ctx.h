@@ -77,6 +77,16 @@ extern void ClientPublish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool 
 extern void ClientSample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script,
 						 int tries, bool failed);
 extern bool ClientNextSlot(ClientCtx *cx, int64 *slot);
+
+/* What a rate-limited client at its slot does (ClientSlotStart). */
+typedef enum ClientSlot
+{
+	CLIENT_SLOT_GO,				/* start the transaction */
+	CLIENT_SLOT_WAIT,			/* skipped: wait for the next slot */
+	CLIENT_SLOT_END				/* the client must end */
+} ClientSlot;
+
+extern ClientSlot ClientSlotStart(ClientCtx *cx, int64 *slot, int64 *start);
 extern void ClientCountDueSlots(ClientCtx *cx);
 extern bool ClientDoneCount(ClientCtx *cx);
 

@@ -51,6 +51,11 @@ typedef struct TargetEnd
 	bool		read;			/* the read was made or tried */
 	char	   *conflicts;		/* jsonb text, or NULL */
 	char	   *error;			/* why not, or NULL */
+	/* a primary's WAL position and checkpoints at the end (as at the start) */
+	bool		figures_read;	/* that read was made or tried */
+	char	   *wal_lsn;		/* or NULL */
+	char	   *ckpt;			/* or NULL */
+	char	   *figures_error;	/* why not, or NULL */
 } TargetEnd;
 
 extern void TargetsReadEnd(RunShared *run);

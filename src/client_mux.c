@@ -78,13 +78,28 @@ on_idle(MuxConn *c)
 		c->wake_ns = slot;
 		return;
 	}
-	MuxBeginXact(c, 0);
+	MuxBeginXact(c, 0, 0);
 }
 
+/* At its slot: the transaction starts, or the slot is skipped (late). */
 static void
 on_slot(MuxConn *c)
 {
-	MuxBeginXact(c, c->wake_ns);
+	int64		slot = c->wake_ns;
+	int64		start = 0;
+
+	switch (ClientSlotStart(&c->cx, &slot, &start))
+	{
+		case CLIENT_SLOT_GO:
+			MuxBeginXact(c, slot, start);
+			break;
+		case CLIENT_SLOT_WAIT:
+			c->wake_ns = slot;	/* still MUX_SLOT, for the next one */
+			break;
+		case CLIENT_SLOT_END:
+			MuxEndClient(c, CLIENT_DONE);
+			break;
+	}
 }
 
 static void

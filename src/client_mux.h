@@ -123,7 +123,7 @@ extern void MuxSendPrepare(MuxConn *c);
 extern void MuxScriptContinue(MuxConn *c);
 extern void MuxReadResults(MuxConn *c);
 extern void MuxEndClient(MuxConn *c, ClientState end);
-extern void MuxBeginXact(MuxConn *c, int64 scheduled);
+extern void MuxBeginXact(MuxConn *c, int64 scheduled, int64 start);
 extern void MuxGuarded(MuxConn *c, void (*fn) (MuxConn *c));
 
 #endif							/* PGBL_CLIENT_MUX_H */

@@ -217,11 +217,14 @@ start_attempt(MuxConn *c)
 		send_exec(c);
 }
 
-/* A transaction of the run begins, at its slot ("scheduled", or 0). */
+/*
+ * A transaction of the run begins, at its slot ("scheduled", or 0), at
+ * "start" (the clock read when the slot was found still due), or now.
+ */
 void
-MuxBeginXact(MuxConn *c, int64 scheduled)
+MuxBeginXact(MuxConn *c, int64 scheduled, int64 start)
 {
-	c->t0 = c->cx.timed ? WorkerNowNs() : 0;
+	c->t0 = c->cx.timed ? (start > 0 ? start : WorkerNowNs()) : 0;
 	c->from = scheduled > 0 ? scheduled : c->t0;
 	c->tries = 0;
 	if (c->cx.script)

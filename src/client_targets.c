@@ -14,6 +14,16 @@
  * read and scripts that write over a primary and its standbys is split
  * between them.
  *
+ * A run's figures that are a server's, not its clients' (the WAL written,
+ * the checkpoints completed), are read on each primary target that is not
+ * this very server (told by its system identifier and its postmaster's
+ * start time): its pg_current_wal_lsn() and its completed checkpoints
+ * (from PostgreSQL 18 pg_stat_checkpointer.num_done; before, its
+ * pg_control_checkpoint(), which only tells whether one completed), at
+ * the start by the launching session and at the end by the coordinator,
+ * with the standbys' conflicts (read_figures).  A target where they cannot
+ * be read keeps them NULL with why (figures_note).
+ *
  * Every read of a target has a deadline (TargetRead): the launching
  * session's, PGBL_LAUNCH_READ_TIMEOUT_S for one target's queries, which the
  * caller's cancel also stops; the coordinator's at the run's end,
@@ -28,6 +38,7 @@
 #include <ctype.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
 #include "common/string.h"
@@ -44,6 +55,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
+#include "utils/timestamp.h"
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
@@ -134,6 +146,70 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 		out[i] = pstrdup(PQgetvalue(res, 0, i));	/* '' for NULL */
 	PQclear(res);
 	return n;
+}
+
+/*
+ * As query_row, but an error of the query (not of the connection or the
+ * deadline) is returned rather than raised: -1, with the server's message
+ * in note.
+ */
+static int
+query_row_or_note(PGconn *conn, const char *sql, char **out, int ncols, char *note)
+{
+	PGresult   *res;
+	PGresult   *next;
+	int			n;
+
+	if (!PQsendQuery(conn, sql))
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
+	await_read(conn);
+	res = PQgetResult(conn);
+	for (;;)
+	{
+		await_read(conn);
+		if ((next = PQgetResult(conn)) == NULL)
+			break;
+		PQclear(next);
+	}
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		char	   *msg = pstrdup(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) ?
+								  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : "no answer");
+
+		PQclear(res);
+		snprintf(note, PGBL_NOTE_MAX, "not read there: %s", msg);
+		return -1;
+	}
+	n = PQntuples(res);
+	for (int i = 0; i < ncols && n > 0; i++)
+		out[i] = pstrdup(PQgetvalue(res, 0, i));
+	PQclear(res);
+	return n;
+}
+
+/*
+ * A primary's figures now: its WAL position and its completed checkpoints
+ * (num_done from 18; before, the last checkpoint's LSN, which changes when
+ * one completes), into wal and ckpt ('' and a note when they cannot be
+ * read); *counted says which the checkpoints are.
+ */
+static void
+read_figures(PGconn *conn, int version_num, char *wal, char *ckpt, bool *counted, char *note)
+{
+	char	   *row[2];
+
+	wal[0] = ckpt[0] = '\0';
+	*counted = version_num >= 180000;
+	(void) query_row(conn, "SELECT pg_catalog.pg_stat_clear_snapshot()", row, 1);
+	if (query_row_or_note(conn, *counted ?
+						  "SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, "
+						  "c.num_done::pg_catalog.text FROM pg_catalog.pg_stat_checkpointer c" :
+						  "SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, "
+						  "c.checkpoint_lsn::pg_catalog.text FROM pg_catalog.pg_control_checkpoint() c",
+						  row, 2, note) != 1)
+		return;
+	strlcpy(wal, row[0], PGBL_LSN_MAX);
+	strlcpy(ckpt, row[1], PGBL_LSN_MAX);
 }
 
 /* pgbench_branches' rows in schema, as pgbench reads the scale (0: none). */
@@ -344,10 +420,46 @@ read_system(PGconn *conn, RunTarget *t)
 				PGBL_NOTE_MAX);
 }
 
+/*
+ * Is the target this very server?  The same system identifier and the same
+ * postmaster start time (to the microsecond) as this one's: a standby has
+ * its primary's identifier but its own start; another server started from
+ * a copy of this one's data its own start.
+ */
+static bool
+is_this_server(PGconn *conn, RunTarget *t, int *version_num)
+{
+	char	   *row[3];
+	TimestampTz start = PgStartTime;
+	int64		unix_us = start + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+
+	*version_num = 0;
+	if (query_row(conn, "SELECT pg_catalog.current_setting('server_version_num'), "
+				  "(SELECT s.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() s), "
+				  "(pg_catalog.extract('epoch', pg_catalog.pg_postmaster_start_time()) "
+				  "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8::pg_catalog.text", row, 3) != 1)
+		return false;
+	*version_num = pg_strtoint32(row[0]);
+	snprintf(t->server_id, sizeof(t->server_id), "%s:%s", row[1], row[2]);
+	return strcmp(row[1], psprintf(UINT64_FORMAT, GetSystemIdentifier())) == 0 &&
+		strcmp(row[2], psprintf(INT64_FORMAT, unix_us)) == 0;
+}
+
 static void
 read_target_facts(PGconn *conn, RunShared *p, int target)
 {
 	char	   *row[1];
+	RunTarget  *t = &p->target[target];
+	int			version_num;
+
+	/*
+	 * A primary's WAL and checkpoints, read there (needed unless every
+	 * primary among the targets is this very server: RunMeasuredHere)
+	 */
+	t->this_server = is_this_server(conn, t, &version_num);
+	if (!t->in_recovery)
+		read_figures(conn, version_num, t->wal_lsn_start, t->ckpt_start, &t->ckpt_counted,
+					 t->figures_note);
 
 	if (query_row(conn, "SELECT pg_catalog.jsonb_object_agg(n, pg_catalog.current_setting(n, true))"
 				  "::pg_catalog.text FROM pg_catalog.unnest(" PGBL_SERVER_SETTINGS ") AS n",
@@ -393,6 +505,78 @@ LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level)
 /* What the read at the end found on each standby (TargetsReadEnd). */
 static TargetEnd target_end[PGBL_TARGETS_MAX];
 
+/* A primary target's figures now, over a connection of the coordinator's. */
+static void
+target_figures_now(RunShared *run, int t, uint32 level, char *wal, char *ckpt, char *note)
+{
+	PGconn	   *conn = LibpqConnectTargetWithin(run, t, level, PGBL_END_CONNECT_TIMEOUT_S,
+												PGBL_END_READ_TIMEOUT_S * 1000);
+	bool		counted;
+
+	PG_TRY();
+	{
+		begin_read(run, level, PGBL_END_READ_TIMEOUT_S);
+		read_figures(conn, run->target[t].ckpt_counted ? 180000 : 0, wal, ckpt, &counted, note);
+	}
+	PG_FINALLY();
+	{
+		PQfinish(conn);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * At the end, for a primary whose figures were read at the start: read them
+ * again over a connection of the coordinator's own, with the deadlines of
+ * the standbys' read; why not, if not.
+ */
+static void
+read_end_figures(RunShared *run, int t, uint32 level, MemoryContext cxt)
+{
+	TargetEnd  *end = &target_end[t];
+
+	end->figures_read = true;
+	if (level > 0 && pg_atomic_read_u32(&run->stop) >= level)
+	{
+		end->figures_error = MemoryContextStrdup(TopMemoryContext,
+												 "not read there: the run was cancelled before");
+		return;
+	}
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("pgbench_lab coordinator: reading the WAL and checkpoints of target %d",
+									t + 1));
+	PG_TRY();
+	{
+		char	   *wal = palloc0(PGBL_LSN_MAX);
+		char	   *ckpt = palloc0(PGBL_LSN_MAX);
+		char	   *note = palloc0(PGBL_NOTE_MAX);
+
+		target_figures_now(run, t, level, wal, ckpt, note);
+		if (wal[0] != '\0')
+		{
+			end->wal_lsn = MemoryContextStrdup(TopMemoryContext, wal);
+			end->ckpt = MemoryContextStrdup(TopMemoryContext, ckpt);
+		}
+		else
+			end->figures_error = MemoryContextStrdup(TopMemoryContext, note);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		end->figures_error = MemoryContextStrdup(TopMemoryContext,
+												 psprintf("not read there at the end: %s", edata->message));
+		ereport(LOG,
+				(errmsg("pgbench_lab run " INT64_FORMAT ": the WAL and checkpoints of target %d were not read at its end: %s",
+						run->run_id, t + 1, edata->message)));
+	}
+	PG_END_TRY();
+	MemoryContextReset(cxt);
+}
+
 const TargetEnd *
 TargetsEnd(int target)
 {
@@ -433,6 +617,12 @@ TargetsReadEnd(RunShared *run)
 	{
 		TargetEnd  *end = &target_end[t];
 
+		if (run->target[t].wal_lsn_start[0] != '\0')
+		{
+			if (!RunMeasuredHere(run))
+				read_end_figures(run, t, level, cxt);
+			continue;
+		}
 		if (!run->target[t].in_recovery || run->target[t].conflicts_start[0] == '\0')
 			continue;
 		end->read = true;

@@ -191,12 +191,24 @@ pgbl_evict_relation_buffers(Relation rel)
 #define PGBL_BGW_CONNECT_FLAGS 0
 #endif
 
-/* The view that counts checkpoints moved in 17. */
-#if PG_VERSION_NUM >= 170000
+/*
+ * The view that counts checkpoints moved in 17.  From 18 it counts those
+ * completed (num_done); before, only those started (timed and requested):
+ * there the coordinator counts completions itself, from the control file
+ * (PGBL_CHECKPOINTS_DONE_COUNTED false: telemetry.c), and these counters
+ * are not used for a figure.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PGBL_CHECKPOINTS_DONE_COUNTED true
+#define PGBL_CHECKPOINTS_SQL \
+	"SELECT num_done::pg_catalog.int8 FROM pg_catalog.pg_stat_checkpointer"
+#elif PG_VERSION_NUM >= 170000
+#define PGBL_CHECKPOINTS_DONE_COUNTED false
 #define PGBL_CHECKPOINTS_SQL \
 	"SELECT (num_timed OPERATOR(pg_catalog.+) num_requested)::pg_catalog.int8 " \
 	"FROM pg_catalog.pg_stat_checkpointer"
 #else
+#define PGBL_CHECKPOINTS_DONE_COUNTED false
 #define PGBL_CHECKPOINTS_SQL \
 	"SELECT (checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req)::pg_catalog.int8 " \
 	"FROM pg_catalog.pg_stat_bgwriter"
@@ -206,9 +218,18 @@ pgbl_evict_relation_buffers(Relation rel)
  * Telemetry's checkpoint and buffer-write counters, as four int8 columns:
  * checkpoints, buffers the checkpointer wrote, buffers the background
  * writer wrote, buffers everyone else wrote.  From 17 the checkpointer has
- * its own view and other processes' writes are in pg_stat_io.
+ * its own view and other processes' writes are in pg_stat_io; from 18 it
+ * counts the checkpoints completed (before, telemetry.c counts them).
  */
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 180000
+#define PGBL_TELEMETRY_BUFFERS_SQL \
+	"SELECT c.num_done::pg_catalog.int8, " \
+	"c.buffers_written::pg_catalog.int8, g.buffers_clean::pg_catalog.int8, " \
+	"(SELECT COALESCE(pg_catalog.sum(io.writes), 0)::pg_catalog.int8 FROM pg_catalog.pg_stat_io io " \
+	"WHERE io.object OPERATOR(pg_catalog.=) 'relation' AND io.backend_type " \
+	"OPERATOR(pg_catalog.<>) ALL (ARRAY['checkpointer', 'background writer']::pg_catalog.text[])) " \
+	"FROM pg_catalog.pg_stat_checkpointer c, pg_catalog.pg_stat_bgwriter g"
+#elif PG_VERSION_NUM >= 170000
 #define PGBL_TELEMETRY_BUFFERS_SQL \
 	"SELECT (c.num_timed OPERATOR(pg_catalog.+) c.num_requested)::pg_catalog.int8, " \
 	"c.buffers_written::pg_catalog.int8, g.buffers_clean::pg_catalog.int8, " \

@@ -269,6 +269,7 @@ monitor(RunShared *run, ResultsRun *res)
 	ResultsProgress(run, second, &prev, &cur,
 					(double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
 	TelemetryWrite(&tel, second, (double) (res->end_ns - (next - NS_PER_SEC)) / NS_PER_SEC);
+	res->checkpoints_done = TelemetryCheckpoints(&tel);
 }
 
 /*

@@ -6,7 +6,10 @@
  * The run row is inserted and committed before the clock starts; one
  * progress row per second is committed as the run goes; the final figures,
  * the latency histogram and the server's WAL and checkpoint deltas are
- * committed at the end.  So a run that is cancelled, fails or loses its
+ * committed at the end (this server's when it is the run's, RunMeasuredHere;
+ * else read on the targets: results_targets.c).  Checkpoints are those
+ * completed: num_done from PostgreSQL 18, before as the coordinator counted
+ * them (TelemetryCheckpoints).  So a run that is cancelled, fails or loses its
  * coordinator is still on record with what it had measured.
  *
  *-------------------------------------------------------------------------
@@ -196,6 +199,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 			sizeof(res->wal_lsn_before));
 	res->checkpoints_before = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 2, &isnull));
+	res->checkpoints_done = -1;
 	cache_snapshot(run->run_id, "cache_before", "before");
 	LibpqRecord(run, false);
 	ResultsTargets(run, false);
@@ -514,9 +518,9 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	uint64		total;
 	double		secs = (double) (res->end_ns - run->start_ns) / 1e9;
 	double		avg_us;
-	Oid			types[19];
-	Datum		v[19];
-	char		nulls[20];
+	Oid			types[20];
+	Datum		v[20];
+	char		nulls[21];
 	const char *status;
 
 	ResultsSample(run, &s, false);
@@ -528,11 +532,11 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	write_latency(run, all, &total);
 	pgstat_clear_snapshot();
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 19; i++)
+	for (int i = 0; i < 20; i++)
 		types[i] = FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = TEXTOID;
-	types[3] = types[4] = types[5] = types[14] = types[15] = types[18] = INT8OID;
+	types[3] = types[4] = types[5] = types[14] = types[15] = types[18] = types[19] = INT8OID;
 	types[16] = TEXTOID;
 	types[17] = TEXTOID;
 	v[0] = Int64GetDatum(run->run_id);
@@ -556,6 +560,11 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	v[16] = text_or_null(error.data, &nulls[16]);
 	v[17] = CStringGetTextDatum(res->wal_lsn_before);
 	v[18] = Int64GetDatum(res->checkpoints_before);
+	/* before 18, the completions the coordinator counted (-1: the counter's) */
+	v[19] = Int64GetDatum(res->checkpoints_done);
+	/* another server's run: its figures are read there (ResultsTargets) */
+	if (!RunMeasuredHere(run))
+		nulls[17] = nulls[18] = nulls[19] = 'n';
 	exec("UPDATE pgbench_lab.runs SET finished_at = pg_catalog.clock_timestamp(), "
 		 "status = $2, measured_seconds = $3, transactions = $4, failures = $5, retries = $6, "
 		 "tps = $7, latency_avg_ms = $8, latency_stddev_ms = $9, latency_p50_ms = $10, "
@@ -565,9 +574,10 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "THEN $15::pg_catalog.float8 OPERATOR(pg_catalog./) ($15 OPERATOR(pg_catalog.+) $16) END, "
 		 "error = $17, "
 		 "wal_bytes = pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), $18::pg_catalog.pg_lsn), "
-		 "checkpoints = (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19, "
+		 "checkpoints = CASE WHEN $20 OPERATOR(pg_catalog.>=) 0 THEN $20 "
+		 "ELSE (" PGBL_CHECKPOINTS_SQL ") OPERATOR(pg_catalog.-) $19 END, "
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
-		 19, types, v, nulls, SPI_OK_UPDATE);
+		 20, types, v, nulls, SPI_OK_UPDATE);
 	record_rate(run, &s);
 	ScriptSetupRecord(run, true);
 	SamplesRecord(run, true);

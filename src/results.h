@@ -53,6 +53,7 @@ typedef struct ResultsRun
 {
 	char		wal_lsn_before[64];
 	int64		checkpoints_before;
+	int64		checkpoints_done;	/* counted by the coordinator (before 18), or -1 */
 	int64		end_ns;
 } ResultsRun;
 

@@ -23,6 +23,13 @@
  * the server's counters, so they count every session's conflicts in that
  * database over the run, not only the run's clients'.
  *
+ * The server's own figures of a run that is not this server's
+ * (RunMeasuredHere): each primary target's WAL written and checkpoints
+ * completed, read there at the start and at the end, in its row; the run
+ * row's wal_bytes and checkpoints are their sum over the distinct servers
+ * (a server given twice counted once), NULL when one of them could not be
+ * read, and figures_note says where they were read or why they are NULL.
+ *
  * This file only writes the rows: what is read on the targets, at the
  * start and at the end (TargetsReadEnd), is read by client_targets.c, and
  * a standby that could not be reached or read in time at the end (or sent
@@ -34,12 +41,14 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
@@ -201,6 +210,149 @@ split_targets(RunShared *run)
 	}
 }
 
+/* An LSN's text (X/Y) as a byte position; false if it is none. */
+static bool
+parse_lsn(const char *text, uint64 *lsn)
+{
+	unsigned int hi;
+	unsigned int lo;
+
+	if (text == NULL || sscanf(text, "%X/%X", &hi, &lo) != 2)
+		return false;
+	*lsn = ((uint64) hi << 32) | lo;
+	return true;
+}
+
+/* What one target's figures came to: -1 where not known, with why. */
+typedef struct TargetFigures
+{
+	int64		wal_bytes;
+	int64		checkpoints;
+	const char *note;
+} TargetFigures;
+
+static TargetFigures
+target_figures(RunShared *run, int t)
+{
+	RunTarget  *rt = &run->target[t];
+	const TargetEnd *te = TargetsEnd(t);
+	TargetFigures f = {-1, -1, NULL};
+	uint64		start;
+	uint64		end;
+
+	if (rt->in_recovery)
+	{
+		f.note = "a standby: it writes no WAL of its own, and its restartpoints are not counted";
+		return f;
+	}
+	if (rt->wal_lsn_start[0] == '\0')
+	{
+		f.note = rt->figures_note[0] ? rt->figures_note : "not read there";
+		return f;
+	}
+	if (!te->figures_read || te->wal_lsn == NULL)
+	{
+		f.note = te->figures_error ? te->figures_error : "not read there at the end";
+		return f;
+	}
+	if (parse_lsn(rt->wal_lsn_start, &start) && parse_lsn(te->wal_lsn, &end) && end >= start)
+		f.wal_bytes = (int64) (end - start);
+	if (rt->ckpt_counted)
+	{
+		int64		a = strtoi64(rt->ckpt_start, NULL, 10);
+		int64		b = strtoi64(te->ckpt, NULL, 10);
+
+		f.checkpoints = b >= a ? b - a : -1;
+	}
+	else if (strcmp(rt->ckpt_start, te->ckpt) == 0)
+		f.checkpoints = 0;		/* its last checkpoint unchanged: none completed */
+	else
+		f.note = psprintf("checkpoints not counted: at least one completed there (its last checkpoint "
+						  "moved from %s to %s), and before PostgreSQL 18 a server counts them only "
+						  "when they start", rt->ckpt_start, te->ckpt);
+	return f;
+}
+
+/*
+ * A run whose server is not this one: each primary target's WAL and
+ * checkpoints in its row, and their sum over the distinct servers in the
+ * run's row, with where they were read (figures_note).
+ */
+static void
+finish_figures(RunShared *run)
+{
+	int64		wal = 0;
+	int64		ckpts = 0;
+	StringInfoData read;
+	StringInfoData missing;
+	int			nread = 0;
+
+	initStringInfo(&read);
+	initStringInfo(&missing);
+	for (int t = 0; t < run->ntargets; t++)
+	{
+		TargetFigures f = target_figures(run, t);
+		Oid			types[5] = {INT8OID, INT4OID, INT8OID, INT8OID, TEXTOID};
+		Datum		v[5];
+		char		nulls[6] = "     ";
+		bool		again = false;
+		char	   *which = run->targets_given ? psprintf("targets[%d]", t + 1) : "the target";
+
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int32GetDatum(t + 1);
+		v[2] = Int64GetDatum(f.wal_bytes);
+		nulls[2] = f.wal_bytes >= 0 ? ' ' : 'n';
+		v[3] = Int64GetDatum(f.checkpoints);
+		nulls[3] = f.checkpoints >= 0 ? ' ' : 'n';
+		v[4] = f.note ? CStringGetTextDatum(f.note) : (Datum) 0;
+		nulls[4] = f.note ? ' ' : 'n';
+		exec("UPDATE pgbench_lab.run_targets SET wal_bytes = $3, checkpoints = $4, figures_note = $5 "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1 AND target OPERATOR(pg_catalog.=) $2",
+			 5, types, v, nulls, SPI_OK_UPDATE);
+		if (run->target[t].in_recovery)
+			continue;
+		/* the same server given twice is counted once */
+		for (int u = 0; u < t && !again; u++)
+			again = !run->target[u].in_recovery && run->target[t].server_id[0] != '\0' &&
+				strcmp(run->target[u].server_id, run->target[t].server_id) == 0;
+		if (again)
+			continue;
+		if (f.wal_bytes >= 0 && wal >= 0)
+			wal += f.wal_bytes;
+		else
+			wal = -1;
+		if (f.checkpoints >= 0 && ckpts >= 0)
+			ckpts += f.checkpoints;
+		else
+			ckpts = -1;
+		if (f.wal_bytes >= 0)
+			appendStringInfo(&read, "%s%s", nread++ ? ", " : "", which);
+		if (f.wal_bytes < 0 || f.checkpoints < 0)
+			appendStringInfo(&missing, "; %s: %s", which, f.note ? f.note : "not read");
+	}
+	{
+		Oid			types[4] = {INT8OID, INT8OID, INT8OID, TEXTOID};
+		Datum		v[4];
+		char		nulls[5] = "    ";
+		char	   *note;
+
+		if (nread == 0 && missing.len == 0)
+			note = "not measured: no primary among the targets (a standby writes no WAL of its own)";
+		else if (nread == 0)
+			note = psprintf("not measured: %s", missing.data + 2);
+		else
+			note = psprintf("read on %s (run_targets), not on this server%s", read.data, missing.data);
+		v[0] = Int64GetDatum(run->run_id);
+		v[1] = Int64GetDatum(wal);
+		nulls[1] = wal >= 0 && nread > 0 ? ' ' : 'n';
+		v[2] = Int64GetDatum(ckpts);
+		nulls[2] = ckpts >= 0 && nread > 0 ? ' ' : 'n';
+		v[3] = CStringGetTextDatum(note);
+		exec("UPDATE pgbench_lab.runs SET wal_bytes = $2, checkpoints = $3, figures_note = $4 "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1", 4, types, v, nulls, SPI_OK_UPDATE);
+	}
+}
+
 /* The end: each target's clients' figures, and the first error there. */
 static void
 finish_targets(RunShared *run)
@@ -265,7 +417,14 @@ ResultsTargets(RunShared *run, bool final)
 	if (run->via == RUN_VIA_SPI)
 		return;
 	if (final)
+	{
 		finish_targets(run);
+		/* an install script before 0.3 has no columns for them */
+		if (!RunMeasuredHere(run) &&
+			get_attnum(get_relname_relid("runs", get_namespace_oid("pgbench_lab", false)),
+					   "figures_note") != InvalidAttrNumber)
+			finish_figures(run);
+	}
 	else
 	{
 		insert_targets(run);

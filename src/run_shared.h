@@ -33,6 +33,7 @@
 #define PGBL_VERSION_MAX	64		/* a target's server_version */
 #define PGBL_CONFLICTS_MAX	512		/* a standby's conflict counters as jsonb text */
 #define PGBL_NOTE_MAX		256		/* why a target's facts were not read */
+#define PGBL_LSN_MAX		32		/* an LSN or a counter, as text */
 #define PGBL_RATE_MAX		1e9		/* transactions per second: a 1 ns schedule */
 #define PGBL_LATENCY_LIMIT_MAX_S	86400.0	/* a day */
 #define PGBL_MAX_CLIENTS_DEFAULT	5000	/* pgbench_lab.max_clients */
@@ -104,6 +105,7 @@ typedef struct RunClient
 	pg_atomic_uint64 blks_hit;
 	pg_atomic_uint64 blks_read;
 	int64		end_ns;			/* when it left its loop */
+	uint64		cpu_ticks_end;	/* its process's CPU ticks then (0: unknown) */
 	int64		initial_connect_ns; /* libpq: connecting before the go */
 	pg_atomic_uint64 connects;	/* libpq: connections made after the go */
 	pg_atomic_uint64 connect_ns;	/* ... and the time they took */
@@ -137,6 +139,14 @@ typedef struct RunTarget
 	char		system_note[PGBL_NOTE_MAX];	/* why system is '', or '' */
 	/* a standby's pg_stat_database_conflicts at the start, jsonb text, or '' */
 	char		conflicts_start[PGBL_CONFLICTS_MAX];
+	bool		this_server;	/* the target is this very server */
+	char		server_id[64];	/* system identifier:postmaster start (us) */
+	/* a primary's WAL position and checkpoints read there at the start */
+	char		wal_lsn_start[PGBL_LSN_MAX];	/* '' when not read */
+	char		ckpt_start[PGBL_LSN_MAX];	/* num_done, or (before 18) the control
+											 * file's checkpoint LSN; '' unread */
+	bool		ckpt_counted;	/* ckpt_start is num_done */
+	char		figures_note[PGBL_NOTE_MAX];	/* why they were not read, or '' */
 } RunTarget;
 
 typedef struct RunShared
@@ -211,6 +221,37 @@ typedef struct RunShared
 	add_size(add_size(add_size(MAXALIGN(RunSharedSize((p)->clients)), MAXALIGN((p)->script_area_size)), \
 					  MAXALIGN((p)->sample_rate > 0 ? SamplesAreaSize((p)->clients) : 0)), \
 			 (p)->options_area_size)
+
+/* Is this server among the run's servers (its standbys' lag is the run's)? */
+static inline bool
+RunIncludesHere(const RunShared *p)
+{
+	if (p->via == RUN_VIA_SPI || p->target_local)
+		return true;
+	for (int t = 0; t < p->ntargets; t++)
+		if (p->target[t].this_server)
+			return true;
+	return false;
+}
+
+/*
+ * Is this server the run's server, so that its own WAL, checkpoints,
+ * buffers and machine are the run's figures?  An in-server run, a libpq
+ * run to this server's socket, or one with this very server among its
+ * targets and only standbys besides (a standby writes no WAL of its own).
+ * Otherwise those figures are read on the targets or not measured: never
+ * this server's under another's run.
+ */
+static inline bool
+RunMeasuredHere(const RunShared *p)
+{
+	if (!RunIncludesHere(p))
+		return false;
+	for (int t = 0; t < p->ntargets && p->via != RUN_VIA_SPI && !p->target_local; t++)
+		if (!p->target[t].this_server && !p->target[t].in_recovery)
+			return false;
+	return true;
+}
 
 /*
  * The target a libpq run's client i (from 0) connects to: round-robin, or

@@ -9,7 +9,15 @@
  * differences of the server's checkpoint, buffer-write and WAL counters
  * (the views differ between majors: compat.h), the run's database's
  * temporary files, and the data directory's disk from /proc/diskstats (the
- * device system_info() names).  Between those writes, about
+ * device system_info() names).  Every 50 ms it samples each WAL sender's
+ * positions (what pg_stat_replication shows) against this server's, so
+ * that each second's row of run_replication has the largest lag of its
+ * samples beside the lag at its end; and, before PostgreSQL 18, whose
+ * statistics count checkpoints when they start, the control file's last
+ * checkpoint, so that checkpoints are counted when they complete (two that
+ * complete within one 50 ms sample count as one).  A run whose server is
+ * not this one (RunMeasuredHere) records none of this server's counters,
+ * machine or disk: those columns are NULL.  Between those writes, about
  * every 10 ms, it reads each client's wait_event_info from the client's
  * PGPROC, as pg_stat_activity does, without a lock: a torn read is
  * impossible for an aligned uint32, and a stale one only shifts one sample.
@@ -27,11 +35,20 @@
 
 #include <unistd.h>
 
+#include "access/xlog.h"
+#include "catalog/pg_control.h"
 #include "catalog/pg_type.h"
+#include "common/controldata_utils.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "pgstat.h"
+#include "replication/walreceiver.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
+#include "storage/lwlock.h"
 #include "storage/proc.h"
+#include "storage/spin.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -39,6 +56,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+#include "compat.h"
 #include "pgbench_lab.h"
 #include "run_shared.h"
 #include "system.h"
@@ -101,8 +119,8 @@ read_cpu(uint64 *cpu)
 }
 
 /* utime + stime of a process, in clock ticks; false if it is gone. */
-static bool
-read_proc_ticks(int pid, uint64 *ticks)
+bool
+TelemetryProcTicks(int pid, uint64 *ticks)
 {
 	char		path[64];
 	char		buf[1024];
@@ -210,23 +228,137 @@ find_disk(Telemetry *tel)
 	tel->disk_ok = read_disk(tel->disk_name, tel->disk);
 }
 
+/*
+ * The control file's last completed checkpoint (its record's LSN), read as
+ * pg_control_checkpoint() reads it: it changes when, and only when, a
+ * checkpoint (or a standby's restartpoint) completes.
+ */
+static uint64
+control_checkpoint(void)
+{
+	ControlFileData *cf;
+	bool		crc_ok;
+	uint64		lsn;
+
+	LWLockAcquire(ControlFileLock, LW_SHARED);
+	cf = get_controlfile(DataDir, &crc_ok);
+	LWLockRelease(ControlFileLock);
+	lsn = crc_ok ? (uint64) cf->checkPoint : 0;
+	pfree(cf);
+	return lsn;
+}
+
+/* A change of the last checkpoint since the last sample is a completion. */
+static void
+sample_checkpoint(Telemetry *tel)
+{
+	uint64		lsn = control_checkpoint();
+
+	if (lsn != 0 && lsn != tel->ckpt_lsn)
+	{
+		if (tel->ckpt_lsn != 0)
+		{
+			tel->ckpt_second++;
+			tel->ckpt_total++;
+		}
+		tel->ckpt_lsn = lsn;
+	}
+}
+
+/*
+ * One sample of each WAL sender's lag behind this server, in bytes, as
+ * pg_stat_replication computes it (this server's write position, or a
+ * standby's received one, minus the sender's positions), kept as the
+ * second's largest per WAL sender.  The senders' positions are read first,
+ * this server's after: read before, a standby could pass it meanwhile.
+ */
+static void
+sample_lag(Telemetry *tel)
+{
+	struct
+	{
+		int			pid;
+		uint64		pos[TEL_NLAG];
+	}		   *seen = palloc(sizeof(*seen) * max_wal_senders);
+	int			n = 0;
+	uint64		here;
+
+	for (int i = 0; i < max_wal_senders; i++)
+	{
+		WalSnd	   *w = &WalSndCtl->walsnds[i];
+
+		SpinLockAcquire(&w->mutex);
+		seen[n].pid = w->pid;
+		seen[n].pos[0] = w->sentPtr;
+		seen[n].pos[1] = w->write;
+		seen[n].pos[2] = w->flush;
+		seen[n].pos[3] = w->apply;
+		SpinLockRelease(&w->mutex);
+		if (seen[n].pid != 0)
+			n++;
+	}
+	pg_read_barrier();
+	here = RecoveryInProgress() ? GetWalRcvFlushRecPtr(NULL, NULL) : GetXLogWriteRecPtr();
+	for (int i = 0; i < n; i++)
+	{
+		TelemetryLag *l = NULL;
+
+		for (int j = 0; j < tel->nlag && l == NULL; j++)
+			if (tel->lag[j].pid == seen[i].pid)
+				l = &tel->lag[j];
+		if (l == NULL)
+		{
+			if (tel->nlag == max_wal_senders)
+				continue;		/* cannot happen: as many as there are senders */
+			l = &tel->lag[tel->nlag++];
+			l->pid = seen[i].pid;
+			l->samples = 0;
+			for (int k = 0; k < TEL_NLAG; k++)
+				l->max[k] = -1;
+		}
+		l->samples++;
+		for (int k = 0; k < TEL_NLAG; k++)
+		{
+			uint64		pos = seen[i].pos[k];
+
+			if (pos == 0)
+				continue;		/* not reported yet: NULL in the view */
+			l->max[k] = Max(l->max[k], here > pos ? (int64) (here - pos) : 0);
+		}
+	}
+	pfree(seen);
+}
+
 /* Note where every counter starts; called once the clock has started. */
 void
 TelemetryBegin(Telemetry *tel, RunShared *run)
 {
 	memset(tel, 0, sizeof(*tel));
 	tel->run = run;
+	tel->here = RunMeasuredHere(run);
+	/* the run's checkpoints need the watch, telemetry or not */
+	tel->ckpt_watch = !PGBL_CHECKPOINTS_DONE_COUNTED && tel->here;
+	if (tel->ckpt_watch)
+		tel->ckpt_lsn = control_checkpoint();
+	tel->next_lag_ns = WorkerNowNs();
 	tel->on = run_wants_telemetry(run);
 	if (!tel->on)
 		return;
 	/* a library newer than the installed script (0.1's has no table) */
 	WorkerXactBegin();
-	if (SPI_execute("SELECT pg_catalog.to_regclass('pgbench_lab.run_telemetry') IS NOT NULL",
+	if (SPI_execute("SELECT pg_catalog.to_regclass('pgbench_lab.run_telemetry') IS NOT NULL, "
+					"EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) "
+					"pg_catalog.to_regclass('pgbench_lab.run_replication') "
+					"AND a.attname OPERATOR(pg_catalog.=) 'lag_samples' AND NOT a.attisdropped)",
 					true, 1) != SPI_OK_SELECT ||
 		strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "t") != 0)
 		tel->on = false;
 	else
+	{
+		/* an install script before 0.3 has no sampled maxima to write */
+		tel->lag_columns = strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2), "t") == 0;
 		read_stats(tel->stat);
+	}
 	WorkerXactCommit();
 	if (!tel->on)
 		return;
@@ -234,13 +366,29 @@ TelemetryBegin(Telemetry *tel, RunShared *run)
 	tel->cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab telemetry",
 									 ALLOCSET_SMALL_SIZES);
 	tel->waits_on = run->via == RUN_VIA_SPI;
+	if (RunIncludesHere(run) && max_wal_senders > 0)
+		tel->lag = MemoryContextAllocZero(TopMemoryContext, sizeof(TelemetryLag) * max_wal_senders);
 	tel->procs = palloc0(sizeof(PGPROC *) * run->clients);
 	tel->proc_ticks = palloc0(sizeof(uint64) * (run->clients + 1));
 	tel->cpu_ok = read_cpu(tel->cpu);
 	find_disk(tel);
 	for (int i = 0; i <= run->clients; i++)
-		(void) read_proc_ticks(process_pid(tel, i), &tel->proc_ticks[i]);
+		(void) TelemetryProcTicks(process_pid(tel, i), &tel->proc_ticks[i]);
 	tel->next_sample_ns = WorkerNowNs();
+}
+
+/*
+ * The checkpoints completed since TelemetryBegin, as the watch counted
+ * them (before PostgreSQL 18), after a last look; -1 where the server's
+ * own counter counts completions (18 on) or the run's server is not this.
+ */
+int64
+TelemetryCheckpoints(Telemetry *tel)
+{
+	if (!tel->ckpt_watch)
+		return -1;
+	sample_checkpoint(tel);
+	return tel->ckpt_total;
 }
 
 /* Count one wait_event_info (0: on CPU). */
@@ -310,6 +458,20 @@ sample_waits(Telemetry *tel)
 long
 TelemetryTick(Telemetry *tel, int64 now_ns, long timeout_ms)
 {
+	if (tel->lag != NULL || tel->ckpt_watch)
+	{
+		if (now_ns >= tel->next_lag_ns)
+		{
+			if (tel->lag != NULL)
+				sample_lag(tel);
+			if (tel->ckpt_watch)
+				sample_checkpoint(tel);
+			tel->next_lag_ns += PGBL_TELEMETRY_LAG_NS;
+			if (tel->next_lag_ns <= now_ns)
+				tel->next_lag_ns = now_ns + PGBL_TELEMETRY_LAG_NS;
+		}
+		timeout_ms = Max(1L, Min(timeout_ms, (long) ((tel->next_lag_ns - now_ns + 999999) / 1000000)));
+	}
 	if (!tel->on || !tel->waits_on)
 		return timeout_ms;
 	if (now_ns >= tel->next_sample_ns)
@@ -361,7 +523,12 @@ waits_json(Telemetry *tel)
 	return buf.data;
 }
 
-/* The run's processes' CPU seconds since the last call. */
+/*
+ * The run's processes' CPU seconds since the last call.  A libpq worker
+ * drives several clients (contiguous ones): counted once.  A client's
+ * process gone already (the last second is written after the clients
+ * exit) counts up to the ticks it noted at its end (cpu_ticks_end).
+ */
 static double
 run_cpu_seconds(Telemetry *tel)
 {
@@ -370,12 +537,22 @@ run_cpu_seconds(Telemetry *tel)
 	for (int i = 0; i <= tel->run->clients; i++)
 	{
 		uint64		now;
+		int			pid = process_pid(tel, i);
 
-		if (!read_proc_ticks(process_pid(tel, i), &now))
-			continue;			/* gone: its last second is lost */
+		if (i > 1 && pid == process_pid(tel, i - 1))
+			continue;			/* the same libpq worker as the previous client */
+		if (!TelemetryProcTicks(pid, &now))
+		{
+			now = 0;
+			/* gone: its clients noted its ticks as each ended */
+			for (int j = i; i > 0 && j <= tel->run->clients && process_pid(tel, j) == pid; j++)
+				now = Max(now, tel->run->client[j - 1].cpu_ticks_end);
+		}
 		if (now > tel->proc_ticks[i])
+		{
 			ticks += now - tel->proc_ticks[i];
-		tel->proc_ticks[i] = now;
+			tel->proc_ticks[i] = now;
+		}
 	}
 	return (double) ticks / (double) sysconf(_SC_CLK_TCK);
 }
@@ -451,36 +628,87 @@ disk_deltas(Telemetry *tel, double interval_seconds, Datum *v, char *nulls)
  * address also to a role that has the privileges of the WAL sender's role
  * (pg_stat_activity's rule).  Elsewhere the column is NULL.
  */
+/*
+ * The standbys' rows of the second: what a row has had since 0.2, and the
+ * sampled maxima since 0.3 (m: the coordinator's samples, by WAL sender).
+ */
+#define PGBL_REPLICATION_SELECT \
+	"SELECT $1, $2, pg_catalog.format('%s (%s)', s.application_name, s.pid), CASE WHEN v.all_stats " \
+	"OR pg_catalog.pg_has_role($3, s.usesysid, 'USAGE') THEN pg_catalog.host(s.client_addr) END, " \
+	"CASE WHEN v.all_stats THEN s.state END, CASE WHEN v.all_stats THEN s.sync_state END, CASE WHEN " \
+	"v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn) END, CASE WHEN v.all_stats THEN " \
+	"pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn) END, CASE WHEN v.all_stats THEN " \
+	"pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn) END, CASE WHEN v.all_stats THEN " \
+	"pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn) END, CASE WHEN v.all_stats THEN " \
+	"pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000 END, CASE WHEN " \
+	"v.all_stats THEN pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000 END, " \
+	"CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) " \
+	"1000 END "
+#define PGBL_REPLICATION_FROM \
+	"FROM (SELECT pg_catalog.pg_has_role($3, 'pg_read_all_stats'::pg_catalog.name, 'USAGE') AS " \
+	"all_stats) v CROSS JOIN pg_catalog.pg_stat_replication s CROSS JOIN LATERAL (SELECT s.pid, CASE " \
+	"WHEN pg_catalog.pg_is_in_recovery() THEN pg_catalog.pg_last_wal_receive_lsn() ELSE " \
+	"pg_catalog.pg_current_wal_lsn() END AS lsn OFFSET 0) h LEFT JOIN (SELECT p.pid, $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 4] AS n, CASE WHEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 3] OPERATOR(pg_catalog.>=) 0 THEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 3] END AS sent, CASE WHEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 2] OPERATOR(pg_catalog.>=) 0 THEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 2] END AS write, CASE WHEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 1] OPERATOR(pg_catalog.>=) 0 THEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5 OPERATOR(pg_catalog.-) 1] END AS flush, CASE WHEN $5[p.i " \
+	"OPERATOR(pg_catalog.*) 5] OPERATOR(pg_catalog.>=) 0 THEN $5[p.i OPERATOR(pg_catalog.*) 5] END " \
+	"AS replay FROM pg_catalog.unnest($4) WITH ORDINALITY AS p(pid, i)) m ON m.pid " \
+	"OPERATOR(pg_catalog.=) s.pid"
+
+static Datum
+int_array(Datum *d, int n, Oid type)
+{
+	return PointerGetDatum(construct_array(d, n, type, type == INT4OID ? 4 : 8,
+										   type == INT4OID ? true : FLOAT8PASSBYVAL,
+										   type == INT4OID ? TYPALIGN_INT : TYPALIGN_DOUBLE));
+}
+
 static void
 write_replication(Telemetry *tel, int second)
 {
-	Oid			types[3] = {INT8OID, INT4OID, OIDOID};
-	Datum		v[3];
+	Oid			types[5] = {INT8OID, INT4OID, OIDOID, INT4ARRAYOID, INT8ARRAYOID};
+	Datum		v[5];
+	Datum	   *pids = palloc(sizeof(Datum) * Max(tel->nlag, 1));
+	Datum	   *maxima = palloc(sizeof(Datum) * Max(tel->nlag, 1) * (TEL_NLAG + 1));
 	int			rc;
 
+	/* each sender: its pid; its samples, then its largest lags (-1: none, NULL) */
+	for (int i = 0; i < tel->nlag; i++)
+	{
+		pids[i] = Int32GetDatum(tel->lag[i].pid);
+		maxima[i * (TEL_NLAG + 1)] = Int64GetDatum(tel->lag[i].samples);
+		for (int k = 0; k < TEL_NLAG; k++)
+			maxima[i * (TEL_NLAG + 1) + 1 + k] = Int64GetDatum(tel->lag[i].max[k]);
+	}
 	v[0] = Int64GetDatum(tel->run->run_id);
 	v[1] = Int32GetDatum(second);
 	v[2] = ObjectIdGetDatum(tel->run->run_role);
-	rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_replication (run_id, second, standby, client_addr, "
-							   "state, sync_state, sent_lag_bytes, write_lag_bytes, flush_lag_bytes, "
-							   "replay_lag_bytes, write_lag_ms, flush_lag_ms, replay_lag_ms) "
-							   "SELECT $1, $2, pg_catalog.format('%s (%s)', s.application_name, s.pid), "
-							   "CASE WHEN v.all_stats OR pg_catalog.pg_has_role($3, s.usesysid, 'USAGE') "
-							   "THEN pg_catalog.host(s.client_addr) END, "
-							   "CASE WHEN v.all_stats THEN s.state END, CASE WHEN v.all_stats THEN s.sync_state END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn) END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn) END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn) END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn) END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.write_lag) OPERATOR(pg_catalog.*) 1000 END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.flush_lag) OPERATOR(pg_catalog.*) 1000 END, "
-							   "CASE WHEN v.all_stats THEN pg_catalog.date_part('epoch', s.replay_lag) OPERATOR(pg_catalog.*) 1000 END "
-							   "FROM (SELECT pg_catalog.pg_has_role($3, 'pg_read_all_stats'::pg_catalog.name, 'USAGE') AS all_stats) v "
-							   "CROSS JOIN pg_catalog.pg_stat_replication s "
-							   "CROSS JOIN LATERAL (SELECT s.pid, CASE WHEN pg_catalog.pg_is_in_recovery() "
-							   "THEN pg_catalog.pg_last_wal_receive_lsn() "
-							   "ELSE pg_catalog.pg_current_wal_lsn() END AS lsn OFFSET 0) h",
-							   3, types, v, NULL, false, 0);
+	v[3] = int_array(pids, tel->nlag, INT4OID);
+	v[4] = int_array(maxima, tel->nlag * (TEL_NLAG + 1), INT8OID);
+	if (tel->lag_columns)
+		rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_replication (run_id, second, standby, "
+								   "client_addr, state, sync_state, sent_lag_bytes, write_lag_bytes, "
+								   "flush_lag_bytes, replay_lag_bytes, write_lag_ms, flush_lag_ms, "
+								   "replay_lag_ms, lag_samples, sent_lag_bytes_max, write_lag_bytes_max, "
+								   "flush_lag_bytes_max, replay_lag_bytes_max) " PGBL_REPLICATION_SELECT
+								   ", COALESCE(m.n, 0)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1, "
+								   "CASE WHEN v.all_stats THEN GREATEST(pg_catalog.pg_wal_lsn_diff(h.lsn, s.sent_lsn), m.sent) END, "
+								   "CASE WHEN v.all_stats THEN GREATEST(pg_catalog.pg_wal_lsn_diff(h.lsn, s.write_lsn), m.write) END, "
+								   "CASE WHEN v.all_stats THEN GREATEST(pg_catalog.pg_wal_lsn_diff(h.lsn, s.flush_lsn), m.flush) END, "
+								   "CASE WHEN v.all_stats THEN GREATEST(pg_catalog.pg_wal_lsn_diff(h.lsn, s.replay_lsn), m.replay) END "
+								   PGBL_REPLICATION_FROM,
+								   5, types, v, NULL, false, 0);
+	else						/* an install script before 0.3 */
+		rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_replication (run_id, second, standby, "
+								   "client_addr, state, sync_state, sent_lag_bytes, write_lag_bytes, "
+								   "flush_lag_bytes, replay_lag_bytes, write_lag_ms, flush_lag_ms, "
+								   "replay_lag_ms) " PGBL_REPLICATION_SELECT " " PGBL_REPLICATION_FROM,
+								   5, types, v, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record the standbys' lag: %s", SPI_result_code_string(rc));
 }
@@ -516,19 +744,35 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 	v[3] = Float8GetDatum(run_cpu_seconds(tel));
 	cpu_shares(tel, &v[TEL_COL_CPU], &nulls[TEL_COL_CPU]);
 	disk_deltas(tel, interval_seconds, &v[TEL_COL_DISK], &nulls[TEL_COL_DISK]);
+	/* another server's run: this machine's shares and disk are not its */
+	for (int i = 0; !tel->here && i < TEL_NCPU; i++)
+		nulls[TEL_COL_CPU + i] = 'n';
+	for (int i = 0; !tel->here && i < TEL_NDISK; i++)
+		nulls[TEL_COL_DISK + i] = 'n';
 	waits = waits_json(tel);
 	v[TEL_COL_WAITS] = Int32GetDatum(tel->samples);
 	v[TEL_COL_WAITS + 1] = waits ? CStringGetTextDatum(waits) : (Datum) 0;
 	nulls[TEL_COL_WAITS + 1] = waits ? ' ' : 'n';
 	tel->nwaits = tel->samples = tel->overflow = 0;
 
+	/* the second's last samples, at its end */
+	if (tel->lag != NULL)
+		sample_lag(tel);
+	if (tel->ckpt_watch)
+		sample_checkpoint(tel);
+
 	WorkerXactBegin();
 	read_stats(stat);
 	for (int i = 0; i < TEL_NSTAT; i++)
 	{
 		v[TEL_COL_STAT + i] = Int64GetDatum(stat[i] - tel->stat[i]);
+		nulls[TEL_COL_STAT + i] = tel->here ? ' ' : 'n';
 		tel->stat[i] = stat[i];
 	}
+	/* before 18: the completions the watch saw, not the starts counted */
+	if (tel->ckpt_watch)
+		v[TEL_COL_STAT + TEL_STAT_CHECKPOINTS] = Int64GetDatum(tel->ckpt_second);
+	tel->ckpt_second = 0;
 	rc = SPI_execute_with_args("INSERT INTO pgbench_lab.run_telemetry (run_id, second, interval_seconds, "
 							   "run_cpu_seconds, cpu_user_pct, cpu_system_pct, cpu_iowait_pct, "
 							   "cpu_steal_pct, cpu_idle_pct, checkpoints, buffers_checkpoint, "
@@ -540,7 +784,9 @@ TelemetryWrite(Telemetry *tel, int second, double interval_seconds)
 							   TEL_NCOLS, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "pgbench_lab could not record telemetry: %s", SPI_result_code_string(rc));
-	write_replication(tel, second);
+	if (tel->lag != NULL)
+		write_replication(tel, second);
+	tel->nlag = 0;
 	WorkerXactCommit();
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(tel->cxt);

@@ -18,6 +18,13 @@ struct PGPROC;
 /* How often the clients' wait events are sampled. */
 #define PGBL_TELEMETRY_SAMPLE_NS	INT64CONST(10000000)	/* 10 ms */
 
+/*
+ * How often the standbys' lag (the WAL senders' positions) and, before
+ * PostgreSQL 18, the last completed checkpoint are sampled: 20 times a
+ * second, whatever the run.
+ */
+#define PGBL_TELEMETRY_LAG_NS		INT64CONST(50000000)	/* 50 ms */
+
 /* Distinct wait events counted per second; more go to "Other:more". */
 /*
  * A client waiting by its own choice (a rate's next slot, a script's
@@ -65,6 +72,15 @@ typedef enum TelemetryDisk
 	TEL_NDISK
 } TelemetryDisk;
 
+/* One WAL sender's lag in the second: the largest of its samples. */
+#define TEL_NLAG	4			/* sent, write, flush, replay */
+typedef struct TelemetryLag
+{
+	int			pid;			/* the WAL sender's */
+	int			samples;
+	int64		max[TEL_NLAG];	/* bytes; -1: no position reported */
+} TelemetryLag;
+
 typedef struct TelemetryWait
 {
 	uint32		info;			/* wait_event_info; 0 is "CPU" */
@@ -91,12 +107,26 @@ typedef struct Telemetry
 	char		disk_name[64];	/* system_info()'s data_device; "" unknown */
 	bool		disk_ok;
 	uint64		disk[TEL_NDISK];
+	/* this server is the run's (RunMeasuredHere): its figures are the run's */
+	bool		here;
+	/* the standbys' lag, sampled every PGBL_TELEMETRY_LAG_NS */
+	bool		lag_columns;	/* run_replication has 0.3's sampled maxima */
+	int64		next_lag_ns;
+	int			nlag;
+	TelemetryLag *lag;			/* max_wal_senders entries */
+	/* checkpoints completed, counted where the server does not count them */
+	bool		ckpt_watch;
+	uint64		ckpt_lsn;		/* the control file's last checkpoint */
+	int64		ckpt_second;	/* completions seen in the second */
+	int64		ckpt_total;		/* ... and since TelemetryBegin */
 } Telemetry;
 
 extern void TelemetryInit(void);
 extern void TelemetryBegin(Telemetry *tel, struct RunShared *run);
 extern long TelemetryTick(Telemetry *tel, int64 now_ns, long timeout_ms);
 extern void TelemetryWrite(Telemetry *tel, int second, double interval_seconds);
+extern int64 TelemetryCheckpoints(Telemetry *tel);
+extern bool TelemetryProcTicks(int pid, uint64 *ticks);
 
 extern bool pgbl_telemetry;
 

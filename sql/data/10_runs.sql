@@ -66,6 +66,7 @@ CREATE TABLE pgbench_lab.runs (
     samples_dropped bigint,
     query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared'])),
     options jsonb CHECK (pg_catalog.jsonb_typeof(options) OPERATOR(pg_catalog.=) 'object'),
+    figures_note text,
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -113,6 +114,12 @@ COMMENT ON COLUMN pgbench_lab.runs.query_mode IS
     'How the statements were sent: simple, extended or prepared (pgbench -M); NULL: a run from before 0.3, prepared';
 COMMENT ON COLUMN pgbench_lab.runs.options IS
     'The run options it was called with (NULL ones left out), by name as pgbench_lab.run_options() lists them, without conninfos or script text; NULL: a run from before 0.3';
+COMMENT ON COLUMN pgbench_lab.runs.wal_bytes IS
+    'WAL the run''s server wrote over the run (its pg_current_wal_lsn() at the end minus at the start): this server''s for an in-server run or one to this server; for a libpq run to other servers, read on each primary target and summed over them (figures_note says where), NULL when one could not be read';
+COMMENT ON COLUMN pgbench_lab.runs.checkpoints IS
+    'Checkpoints the run''s server completed over the run, read as wal_bytes is: from PostgreSQL 18 pg_stat_checkpointer.num_done; before, changes of the control file''s last checkpoint seen by the run''s coordinator every 50 ms (two completing within 50 ms count as one); on another server before 18, 0 when its last checkpoint did not change, else NULL (figures_note says why)';
+COMMENT ON COLUMN pgbench_lab.runs.figures_note IS
+    'A libpq run to other servers: where wal_bytes and checkpoints were read (which targets) or why they are NULL (not measured there); its run_telemetry has no server, machine or disk figures (NULL): they would be this server''s.  NULL: measured on this server, the run''s';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

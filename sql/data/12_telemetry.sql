@@ -41,7 +41,7 @@ COMMENT ON COLUMN pgbench_lab.run_telemetry.cpu_system_pct IS
 COMMENT ON COLUMN pgbench_lab.run_telemetry.run_cpu_seconds IS
     'CPU seconds (user and system) used by the run''s own processes, its coordinator and clients (/proc/<pid>/stat)';
 COMMENT ON COLUMN pgbench_lab.run_telemetry.checkpoints IS
-    'Checkpoints the server counted during the second (timed and requested)';
+    'Checkpoints the server completed during the second: pg_stat_checkpointer.num_done from PostgreSQL 18; before, changes of the control file''s last checkpoint sampled every 50 ms.  The server, machine and disk columns are NULL for a run whose server is not this one (runs.figures_note)';
 COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_checkpoint IS
     'Buffers the checkpointer wrote during the second';
 COMMENT ON COLUMN pgbench_lab.run_telemetry.buffers_clean IS

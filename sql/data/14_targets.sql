@@ -27,6 +27,9 @@ CREATE TABLE pgbench_lab.run_targets (
     conflicts bigint,
     conflicts_by_kind jsonb,
     conflicts_error text,
+    wal_bytes numeric,
+    checkpoints bigint,
+    figures_note text,
     PRIMARY KEY (run_id, target)
 );
 COMMENT ON TABLE pgbench_lab.run_targets IS
@@ -55,6 +58,13 @@ COMMENT ON COLUMN pgbench_lab.run_targets.conflicts_error IS
     'Why a standby''s conflicts are NULL: its read at the end of the run failed (no connection within 3 s, no answer within 5 s, the run cancelled during it), with the reason';
 COMMENT ON COLUMN pgbench_lab.run_targets.conflicts_by_kind IS
     'conflicts by kind: tablespace, lock, snapshot, bufferpin, deadlock and, from PostgreSQL 16, active_logicalslot (the confl_ columns of pg_stat_database_conflicts)';
+
+COMMENT ON COLUMN pgbench_lab.run_targets.wal_bytes IS
+    'A run whose server is not this one: WAL this primary wrote over the run, its pg_current_wal_lsn() read there at the start and at the end (every session''s, not only the run''s clients''); NULL for a standby, or when not read (figures_note)';
+COMMENT ON COLUMN pgbench_lab.run_targets.checkpoints IS
+    'Checkpoints this primary completed over the run, read there: pg_stat_checkpointer.num_done from PostgreSQL 18; before, 0 when its pg_control_checkpoint() did not change, else NULL (figures_note)';
+COMMENT ON COLUMN pgbench_lab.run_targets.figures_note IS
+    'Why wal_bytes or checkpoints are NULL: a standby, not read there (the error), or checkpoints that a server before 18 does not count by completion';
 
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_targets', '');
 ALTER TABLE pgbench_lab.run_targets ENABLE ROW LEVEL SECURITY;

@@ -37,6 +37,45 @@ ALTER TABLE pgbench_lab.runs
 COMMENT ON COLUMN pgbench_lab.runs.options IS
     'The run options it was called with (NULL ones left out), by name as pgbench_lab.run_options() lists them, without conninfos or script text; NULL: a run from before 0.3';
 
+-- Where a run's server figures were read, sql/data/10_runs.sql.
+ALTER TABLE pgbench_lab.runs ADD COLUMN figures_note text;
+COMMENT ON COLUMN pgbench_lab.runs.wal_bytes IS
+    'WAL the run''s server wrote over the run (its pg_current_wal_lsn() at the end minus at the start): this server''s for an in-server run or one to this server; for a libpq run to other servers, read on each primary target and summed over them (figures_note says where), NULL when one could not be read';
+COMMENT ON COLUMN pgbench_lab.runs.checkpoints IS
+    'Checkpoints the run''s server completed over the run, read as wal_bytes is: from PostgreSQL 18 pg_stat_checkpointer.num_done; before, changes of the control file''s last checkpoint seen by the run''s coordinator every 50 ms (two completing within 50 ms count as one); on another server before 18, 0 when its last checkpoint did not change, else NULL (figures_note says why)';
+COMMENT ON COLUMN pgbench_lab.runs.figures_note IS
+    'A libpq run to other servers: where wal_bytes and checkpoints were read (which targets) or why they are NULL (not measured there); its run_telemetry has no server, machine or disk figures (NULL): they would be this server''s.  NULL: measured on this server, the run''s';
+
+-- Checkpoints counted when they complete, sql/data/12_telemetry.sql.
+COMMENT ON COLUMN pgbench_lab.run_telemetry.checkpoints IS
+    'Checkpoints the server completed during the second: pg_stat_checkpointer.num_done from PostgreSQL 18; before, changes of the control file''s last checkpoint sampled every 50 ms.  The server, machine and disk columns are NULL for a run whose server is not this one (runs.figures_note)';
+
+-- The standbys' lag sampled every 50 ms, sql/data/13_replication.sql.
+ALTER TABLE pgbench_lab.run_replication
+    ADD COLUMN lag_samples integer,
+    ADD COLUMN sent_lag_bytes_max numeric,
+    ADD COLUMN write_lag_bytes_max numeric,
+    ADD COLUMN flush_lag_bytes_max numeric,
+    ADD COLUMN replay_lag_bytes_max numeric;
+COMMENT ON COLUMN pgbench_lab.run_replication.replay_lag_bytes IS
+    'WAL written on the primary but not yet replayed by the standby, in bytes, at the second''s end: what a read there does not see yet (replay_lag_bytes_max: the largest of the second''s samples)';
+COMMENT ON COLUMN pgbench_lab.run_replication.lag_samples IS
+    'How many times the standby''s lag was sampled in the second (every 50 ms, and at the second''s end); NULL: a run from before 0.3, sampled once a second';
+COMMENT ON COLUMN pgbench_lab.run_replication.replay_lag_bytes_max IS
+    'The largest replay lag of the second''s samples, in bytes (so sent, write and flush): the lag is sampled, never exact, and may have peaked higher between two samples';
+
+-- A remote run's WAL and checkpoints read on its targets, sql/data/14_targets.sql.
+ALTER TABLE pgbench_lab.run_targets
+    ADD COLUMN wal_bytes numeric,
+    ADD COLUMN checkpoints bigint,
+    ADD COLUMN figures_note text;
+COMMENT ON COLUMN pgbench_lab.run_targets.wal_bytes IS
+    'A run whose server is not this one: WAL this primary wrote over the run, its pg_current_wal_lsn() read there at the start and at the end (every session''s, not only the run''s clients''); NULL for a standby, or when not read (figures_note)';
+COMMENT ON COLUMN pgbench_lab.run_targets.checkpoints IS
+    'Checkpoints this primary completed over the run, read there: pg_stat_checkpointer.num_done from PostgreSQL 18; before, 0 when its pg_control_checkpoint() did not change, else NULL (figures_note)';
+COMMENT ON COLUMN pgbench_lab.run_targets.figures_note IS
+    'Why wal_bytes or checkpoints are NULL: a standby, not read there (the error), or checkpoints that a server before 18 does not count by completion';
+
 -- <<< end of the data changes.
 
 -- ---------------------------------------------------------------------------

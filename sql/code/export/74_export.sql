@@ -64,7 +64,7 @@ AS $$
             latency_p95_ms, latency_p99_ms, latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints,
             settings, system, error, source_server, source_run_id, target_display, connections, connection_avg_ms,
             tps_without_connections, rate, latency_limit, lag_avg_ms, lag_max_ms, late, skipped, scheduled,
-            rate_sustained, variables, query_mode, options}'::pg_catalog.text[]
+            rate_sustained, variables, query_mode, options, figures_note}'::pg_catalog.text[]
         WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{experiment_id, kind, workload, label, params, started_at,
             finished_at, status, source_server, source_experiment_id}'::pg_catalog.text[] END
 $$;
@@ -97,9 +97,10 @@ AS $$
                 "hit_ratio": "ratio", "late": "nonneg", "skipped": "nonneg"},
              "run_latency": {"count": "nonneg"},
              "run_telemetry": {"second": "positive", "wait_samples": "nonneg"},
-             "run_replication": {"second": "positive"},
+             "run_replication": {"second": "positive", "lag_samples": "nonneg"},
              "run_targets": {"target": "positive", "clients": "positive", "first_client": "positive",
-                "clients_failed": "nonneg", "transactions": "nonneg", "failures": "nonneg"},
+                "clients_failed": "nonneg", "transactions": "nonneg", "failures": "nonneg",
+                "checkpoints": "nonneg"},
              "run_scripts": {"script": "positive", "weight": "nonneg", "transactions": "nonneg",
                 "failures": "nonneg", "retries": "nonneg"},
              "run_commands": {"command": "positive", "line": "positive", "executions": "nonneg",
@@ -871,7 +872,7 @@ AS $$
         OPERATOR(pg_catalog.||) coalesce((
             SELECT pg_catalog.jsonb_build_object('targets', pg_catalog.jsonb_agg(
                        pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id',
-                           '{server_version,in_recovery,settings,clients_failed,transactions,failures,tps,latency_avg_ms,error,scripts,system,conflicts,conflicts_by_kind,first_client,system_note,conflicts_error}')
+                           '{server_version,in_recovery,settings,clients_failed,transactions,failures,tps,latency_avg_ms,error,scripts,system,conflicts,conflicts_by_kind,first_client,system_note,conflicts_error,wal_bytes,checkpoints,figures_note}')
                        ORDER BY x.target))
               FROM pgbench_lab.run_targets x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')

@@ -458,8 +458,10 @@ BEGIN
     RETURN QUERY SELECT pgbench_lab_internal.percentile_line(r.run_id);
     RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
-    RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s',
-                       coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'));
+    -- completed checkpoints; a run to other servers says where they were read
+    RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s%s',
+                       coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'),
+                       CASE WHEN r.figures_note IS NOT NULL THEN ' (' OPERATOR(pg_catalog.||) r.figures_note OPERATOR(pg_catalog.||) ')' ELSE '' END);
     RETURN QUERY SELECT pgbench_lab_internal.target_lines(r.run_id);
     IF EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id) THEN
         RETURN QUERY SELECT '';
