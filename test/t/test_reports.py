@@ -93,11 +93,13 @@ def test_compare_settings_interleaves_rounds(lab):
                            duration => '1 s', rounds => 2)""")
     eid = res["experiment_id"]
     runs = experiment_runs(lab, eid)
-    assert [(r[1], r[2]) for r in runs] == [(1, 1), (2, 1), (1, 2), (2, 2)], "A B A B"
-    assert [r[8] for r in runs] == [{}, {"work_mem": "8MB"}, {}, {"work_mem": "8MB"}]
+    # each round in the other order than the one before (A B, B A), so that
+    # going first or second falls on both sets alike
+    assert [(r[1], r[2]) for r in runs] == [(1, 1), (2, 1), (2, 2), (1, 2)], "A B B A"
+    assert [r[8] for r in runs] == [{}, {"work_mem": "8MB"}, {"work_mem": "8MB"}, {}]
     assert all(r[5] == "done" for r in runs)
     # ratios are paired by round: B / A in the same round
-    ratios = [runs[1][6] / runs[0][6], runs[3][6] / runs[2][6]]
+    ratios = [runs[1][6] / runs[0][6], runs[2][6] / runs[3][6]]
     row = lab.sql("""SELECT ratio_median, ratio_min, ratio_max, rounds
                        FROM pgbench_lab.settings_ratios(%s) WHERE name = 'B'""", (eid,))[0]
     assert row[0] == pytest.approx(statistics.median(ratios))
@@ -372,3 +374,43 @@ def test_percentiles_carry_their_sample_and_interval(lab):
     text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,)))
     assert "of 300 transactions; 95 % intervals: p50 " in text
     assert "p99 from too few transactions to decide by (1000 needed)" in text
+
+
+def test_compare_settings_calls_a_forced_difference_and_not_an_a_a_one(lab):
+    """One experiment, three sets: A, the same settings again (A/A), and a
+    forced difference (no index scans: select-only reads the whole table).
+    The forced one is called slower beyond the smallest effect, with its
+    interval; the A/A one is not called a difference.  At 99 % and 8 rounds
+    an A/A is called one with probability 2 in 256 at most; a second
+    experiment is run only then, so that this test fails by chance about
+    once in 16 000 runs, not once in 128."""
+    sets = ['{}', '{"work_mem": "4MB"}', '{"enable_indexscan": "off", "enable_bitmapscan": "off"}']
+    for attempt in range(2):
+        res = call(lab, "CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '0.5 s', "
+                        "rounds => 8, confidence => 0.99)", (sets,))
+        rows = {r[0]: r[1:] for r in lab.sql(
+            "SELECT name, verdict, decided, ratio_low, ratio_high, coverage, rounds "
+            "FROM pgbench_lab.settings_ratios(%s) WHERE variant > 1", (res["experiment_id"],))}
+        verdict, decided, low, high, coverage, rounds = rows["C"]
+        assert (verdict, decided, rounds) == ("slower", True, 8), rows["C"]
+        assert low <= high < 1 / 1.02 and coverage >= 0.99
+        assert "C (enable_bitmapscan=off, enable_indexscan=off) against A: TPS ×" in res["finding"]
+        assert "99.2 % interval" in res["finding"] and "slower, beyond the smallest effect" in res["finding"]
+        if rows["B"][0] == "no difference detectable":
+            break
+    assert rows["B"][0] == "no difference detectable", rows["B"]
+
+
+def test_a_verdict_needs_rounds_enough_for_its_confidence(lab):
+    """Two rounds say nothing about the direction at 95 %, however far apart
+    the sets are, and never "in every round"."""
+    res = call(lab, "CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', "
+                    "'{\"enable_indexscan\": \"off\", \"enable_bitmapscan\": \"off\"}']::jsonb[], "
+                    "duration => '0.5 s', rounds => 2)")
+    assert "no difference detectable, 2 rounds give at most a 50.0 % interval; a 95.0 % one needs 6 rounds" \
+        in res["finding"], res["finding"]
+    assert "every round" not in res["finding"]
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        call(lab, "CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '{}']::jsonb[], "
+                  "duration => '0.5 s', smallest_effect => 5)")
+    assert "smallest_effect must be from 0 to below 1" in str(e.value)

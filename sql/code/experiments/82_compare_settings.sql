@@ -30,7 +30,7 @@ BEGIN
     IF workload IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
         RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
+                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 6 rounds).';
     END IF;
     PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(settings), 'settings',
                                    'ARRAY[''{}'', ''{"jit": "off"}'']::jsonb[]');
@@ -49,7 +49,7 @@ BEGIN
     IF rounds OPERATOR(pg_catalog.<) 1 OR rounds OPERATOR(pg_catalog.>) 100 THEN
         RAISE EXCEPTION 'rounds must be from 1 to 100'
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Three rounds or more give a spread worth reading.';
+                  HINT = 'Six rounds or more give a verdict at 95 % confidence.';
     END IF;
     RETURN pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(settings), 'clients', clients,
                               'duration', duration::pg_catalog.text, 'rounds', rounds);
@@ -57,12 +57,17 @@ END
 $$;
 
 -- Per settings set: TPS and the ratio to set A, paired round by round (the
--- interleaving cancels drift), as a median with its min and max.
+-- interleaving cancels drift), as a median with its min and max, and the
+-- verdict of paired_verdict() (71_verdict.sql): the median's interval and
+-- faster, slower or no difference detectable, against the experiment's
+-- smallest effect and confidence (2 % and 95 % unless it was given others).
 CREATE FUNCTION pgbench_lab.settings_ratios(experiment_id bigint)
 RETURNS TABLE (variant integer, name text, settings jsonb, rounds integer,
                tps_median double precision, tps_min double precision, tps_max double precision,
                latency_avg_ms_median double precision, ratio_median double precision,
-               ratio_min double precision, ratio_max double precision)
+               ratio_min double precision, ratio_max double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, every_round text, basis text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -73,37 +78,49 @@ BEGIN
         SELECT x.variant, x.round, r.tps, r.latency_avg_ms
           FROM pgbench_lab.experiment_runs x
           JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
-         WHERE x.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id AND r.status OPERATOR(pg_catalog.=) 'done')
-    SELECT t.variant, pg_catalog.chr(64 OPERATOR(pg_catalog.+) t.variant),
-           (SELECT e.params OPERATOR(pg_catalog.->) 'settings' OPERATOR(pg_catalog.->) (t.variant OPERATOR(pg_catalog.-) 1) FROM pgbench_lab.experiments e
-             WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id),
-           pg_catalog.count(*)::integer,
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps), pg_catalog.min(t.tps), pg_catalog.max(t.tps),
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms),
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)),
-           pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)), pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps))
-      FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
-     GROUP BY t.variant
-     ORDER BY t.variant;
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id AND r.status OPERATOR(pg_catalog.=) 'done'),
+    e AS (
+        SELECT e.params,
+               COALESCE((e.params OPERATOR(pg_catalog.->>) 'smallest_effect')::pg_catalog.float8, 0.02::pg_catalog.float8) AS smallest_effect,
+               COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8) AS confidence
+          FROM pgbench_lab.experiments e
+         WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id),
+    g AS (
+        SELECT t.variant, pg_catalog.chr(64 OPERATOR(pg_catalog.+) t.variant) AS name,
+               pg_catalog.count(*)::integer AS rounds,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps) AS tps_median,
+               pg_catalog.min(t.tps) AS tps_min, pg_catalog.max(t.tps) AS tps_max,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_avg_ms) AS latency_median,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_median,
+               pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_min,
+               pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_max,
+               pg_catalog.array_agg(a.tps ORDER BY t.round) AS a_tps,
+               pg_catalog.array_agg(t.tps ORDER BY t.round) AS b_tps
+          FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
+         GROUP BY t.variant)
+    SELECT g.variant, g.name, e.params OPERATOR(pg_catalog.->) 'settings' OPERATOR(pg_catalog.->) (g.variant OPERATOR(pg_catalog.-) 1),
+           g.rounds, g.tps_median, g.tps_min, g.tps_max, g.latency_median, g.ratio_median, g.ratio_min, g.ratio_max,
+           v.ratio_low, v.ratio_high, v.coverage, v.verdict, v.decided, v.every_round, v.basis
+      FROM g CROSS JOIN e
+      LEFT JOIN LATERAL pgbench_lab.paired_verdict(g.a_tps, g.b_tps, e.smallest_effect, e.confidence) v
+             ON g.variant OPERATOR(pg_catalog.>) 1
+     ORDER BY g.variant;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
-    'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds)';
+    'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds), the median''s interval and the verdict';
 
 CREATE FUNCTION pgbench_lab_internal.settings_finding(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS ×%s median over %s rounds (min ×%s, max ×%s); %s',
+    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS %s (the rounds ranged ×%s to ×%s)',
                     s.name, pgbench_lab_internal.settings_text(s.settings),
-                    pgbench_lab_internal.fmt(s.ratio_median, 3), s.rounds,
-                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3),
                     CASE WHEN s.ratio_median IS NULL THEN 'no round of A to compare with'
-                         WHEN s.rounds OPERATOR(pg_catalog.<) 2 THEN 'one round only: no spread to judge by'
-                         WHEN s.ratio_min OPERATOR(pg_catalog.<) 1 AND s.ratio_max OPERATOR(pg_catalog.>) 1
-                         THEN 'the rounds disagree on the direction: within the noise'
-                         WHEN s.ratio_min OPERATOR(pg_catalog.>=) 1 THEN 'faster in every round'
-                         ELSE 'slower in every round' END), '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
+                         ELSE pgbench_lab_internal.verdict_phrase(s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
+                                                                  s.coverage, s.verdict, s.basis, s.every_round) END,
+                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3)),
+                    '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
                     'No finished runs to compare.')
            OPERATOR(pg_catalog.||)
            COALESCE((SELECT ' The sets ran in two phases, A''s rounds before a restart and B''s after it, not interleaved: '
@@ -125,7 +142,8 @@ $$;
 -- to write between the phases ("restart"), checked by the driver.
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
                                           duration interval, rounds integer, label text,
-                                          restart_settings jsonb, options jsonb, caller jsonb)
+                                          restart_settings jsonb, options jsonb, caller jsonb,
+                                          smallest_effect double precision, confidence double precision)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -178,7 +196,8 @@ BEGIN
     params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pgbench_lab_internal.compare_params(name, sets, clients, duration, rounds)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-                  'restart_settings', restart_settings));
+                  'restart_settings', restart_settings))
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
     run := pgbench_lab_internal.step_run(workload, options)
            OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('clients', clients,
                'duration', params OPERATOR(pg_catalog.->) 'duration', 'label', label));
@@ -194,7 +213,8 @@ BEGIN
                                     'system', pgbench_lab_internal.settings_part(sets[v.v], true),
                                     'run', run OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
                                                'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
-                                ORDER BY r.r, v.v)
+                                ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
+                                                   THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
                            FROM pg_catalog.generate_series(1, rounds) AS r(r),
                                 pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
     END IF;
@@ -317,7 +337,7 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     settings jsonb[] DEFAULT NULL,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
-    rounds integer DEFAULT 3,
+    rounds integer DEFAULT 6,
     label text DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
@@ -326,6 +346,8 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     restart_settings jsonb DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
+    smallest_effect double precision DEFAULT 0.02,
+    confidence double precision DEFAULT 0.95,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables rate latency_limit@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';

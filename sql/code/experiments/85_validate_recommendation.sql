@@ -13,7 +13,8 @@
 -- The plan: variant 1 the current settings, then one variant per group
 -- with changes to measure (session, reload), interleaved in each round.
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
-                                                   rounds integer, label text, options jsonb, caller jsonb)
+                                                   rounds integer, label text, options jsonb, caller jsonb,
+                                                   smallest_effect double precision, confidence double precision)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -31,12 +32,12 @@ BEGIN
     IF name IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
         RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 3 rounds).';
+                  HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 6 rounds).';
     END IF;
     IF rounds OPERATOR(pg_catalog.<) 1 OR rounds OPERATOR(pg_catalog.>) 100 THEN
         RAISE EXCEPTION 'rounds must be from 1 to 100'
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Three rounds or more give a spread worth reading.';
+                  HINT = 'Six rounds or more give a verdict at 95 % confidence.';
     END IF;
     -- recommend()'s changes, each with its group (session, reload, restart,
     -- sysctl); those outside the server's limits are not measured, nor,
@@ -76,7 +77,8 @@ BEGIN
     END IF;
     params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
-                  'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds);
+                  'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds)
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
     RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
         'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                            FROM pg_catalog.unnest(sets) AS a(s),
@@ -90,40 +92,60 @@ BEGIN
                                     OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients,
                                         'duration', duration::pg_catalog.text, 'label', label,
                                         'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
-                             ORDER BY r.r, v.v)
+                             ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
+                                                THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
                     FROM pg_catalog.generate_series(1, rounds) AS r(r),
                          pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
 END
 $$;
 
 -- Per variant: median TPS, its ratio to the current settings paired by
--- round (median, min, max), median p99 latency, checkpoints per minute.
+-- round (median, min, max) with its verdict (paired_verdict(), against the
+-- experiment's smallest effect and confidence), median p99 latency and the
+-- transactions the fewest-transaction run's p99 came from, checkpoints per
+-- minute.
 CREATE FUNCTION pgbench_lab_internal.validate_groups(id bigint)
 RETURNS TABLE (variant integer, grp text, rounds integer, tps_median double precision,
                ratio_median double precision, ratio_min double precision, ratio_max double precision,
-               p99_ms_median double precision, checkpoints_per_min double precision)
+               p99_ms_median double precision, checkpoints_per_min double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, basis text, every_round text, p99_transactions bigint)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH t AS (
-        SELECT x.variant, x.round, r.tps, r.latency_p99_ms, r.checkpoints, r.measured_seconds
+        SELECT x.variant, x.round, r.tps, r.latency_p99_ms, r.checkpoints, r.measured_seconds, r.transactions
           FROM pgbench_lab.experiment_runs x
           JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
-         WHERE x.experiment_id OPERATOR(pg_catalog.=) id AND r.status OPERATOR(pg_catalog.=) 'done')
-    SELECT t.variant,
-           (SELECT e.params OPERATOR(pg_catalog.->) 'groups' OPERATOR(pg_catalog.->>) (t.variant OPERATOR(pg_catalog.-) 1)
-              FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
-           pg_catalog.count(*)::integer,
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps),
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)),
-           pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)), pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps)),
-           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_p99_ms),
-           CASE WHEN pg_catalog.sum(t.measured_seconds) OPERATOR(pg_catalog.>) 0::pg_catalog.float8
-                THEN pg_catalog.sum(t.checkpoints)::pg_catalog.float8 OPERATOR(pg_catalog.*) 60::pg_catalog.float8
-                     OPERATOR(pg_catalog./) pg_catalog.sum(t.measured_seconds) END
-      FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
-     GROUP BY t.variant
-     ORDER BY t.variant
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) id AND r.status OPERATOR(pg_catalog.=) 'done'),
+    e AS (
+        SELECT e.params,
+               COALESCE((e.params OPERATOR(pg_catalog.->>) 'smallest_effect')::pg_catalog.float8, 0.02::pg_catalog.float8) AS smallest_effect,
+               COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8) AS confidence
+          FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
+    g AS (
+        SELECT t.variant,
+               pg_catalog.count(*)::integer AS rounds,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.tps) AS tps_median,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_median,
+               pg_catalog.min(pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_min,
+               pg_catalog.max(pgbench_lab_internal.ratio(t.tps, a.tps)) AS ratio_max,
+               pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY t.latency_p99_ms) AS p99,
+               CASE WHEN pg_catalog.sum(t.measured_seconds) OPERATOR(pg_catalog.>) 0::pg_catalog.float8
+                    THEN pg_catalog.sum(t.checkpoints)::pg_catalog.float8 OPERATOR(pg_catalog.*) 60::pg_catalog.float8
+                         OPERATOR(pg_catalog./) pg_catalog.sum(t.measured_seconds) END AS cpm,
+               pg_catalog.array_agg(a.tps ORDER BY t.round) AS a_tps,
+               pg_catalog.array_agg(t.tps ORDER BY t.round) AS b_tps,
+               pg_catalog.min(t.transactions) AS p99_n
+          FROM t LEFT JOIN t a ON a.variant OPERATOR(pg_catalog.=) 1 AND a.round OPERATOR(pg_catalog.=) t.round
+         GROUP BY t.variant)
+    SELECT g.variant, e.params OPERATOR(pg_catalog.->) 'groups' OPERATOR(pg_catalog.->>) (g.variant OPERATOR(pg_catalog.-) 1),
+           g.rounds, g.tps_median, g.ratio_median, g.ratio_min, g.ratio_max, g.p99, g.cpm,
+           v.ratio_low, v.ratio_high, v.coverage, v.verdict, v.basis, v.every_round, g.p99_n
+      FROM g CROSS JOIN e
+      LEFT JOIN LATERAL pgbench_lab.paired_verdict(g.a_tps, g.b_tps, e.smallest_effect, e.confidence) v
+             ON g.variant OPERATOR(pg_catalog.>) 1
+     ORDER BY g.variant
 $$;
 
 -- Whether compare_settings() takes a restart-level setting in restart_settings
@@ -178,8 +200,8 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format(
-                'The recommended %s settings (%s) gave %s %s TPS (median of %s rounds, ×%s to ×%s: %s); '
-                'p99 latency %s → %s ms; checkpoints per minute %s → %s.',
+                'The recommended %s settings (%s) gave %s %s TPS: %s (the rounds ranged ×%s to ×%s); '
+                'p99 latency %s → %s ms%s; checkpoints per minute %s → %s.',
                 g.grp, (SELECT pg_catalog.string_agg(c OPERATOR(pg_catalog.->>) 'name', ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name')
                           FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
                          WHERE e.experiment_id OPERATOR(pg_catalog.=) id
@@ -188,14 +210,15 @@ AS $$
                 CASE WHEN g.ratio_median IS NULL THEN 'no comparable'
                      ELSE pgbench_lab_internal.pct_change(g.ratio_median, 1::pg_catalog.float8) END,
                 (SELECT e.workload FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
-                g.rounds, pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3),
                 CASE WHEN g.ratio_median IS NULL THEN 'no round of the current settings to compare with'
-                     WHEN g.rounds OPERATOR(pg_catalog.<) 2 THEN 'one round only, no spread to judge by'
-                     WHEN g.ratio_min OPERATOR(pg_catalog.<) 1::pg_catalog.float8 AND g.ratio_max OPERATOR(pg_catalog.>) 1::pg_catalog.float8
-                     THEN 'the rounds disagree on the direction, within the noise'
-                     WHEN g.ratio_min OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN 'faster in every round'
-                     ELSE 'slower in every round' END,
+                     ELSE pgbench_lab_internal.verdict_phrase(g.rounds, g.ratio_median, g.ratio_low, g.ratio_high,
+                                                              g.coverage, g.verdict, g.basis, g.every_round) END,
+                pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3),
                 pgbench_lab_internal.fmt(a.p99_ms_median, 2), pgbench_lab_internal.fmt(g.p99_ms_median, 2),
+                CASE WHEN LEAST(a.p99_transactions, g.p99_transactions) OPERATOR(pg_catalog.<) pgbench_lab_internal.transactions_needed(0.99::pg_catalog.float8)
+                     THEN pg_catalog.format(' (from runs of as few as %s transactions: too few for a p99 to decide by)',
+                                            LEAST(a.p99_transactions, g.p99_transactions))
+                     ELSE '' END,
                 pgbench_lab_internal.fmt(a.checkpoints_per_min, 1), pgbench_lab_internal.fmt(g.checkpoints_per_min, 1)),
                 ' ' ORDER BY g.variant)
               FROM pgbench_lab_internal.validate_groups(id) g
@@ -267,10 +290,12 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     workload text,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
-    rounds integer DEFAULT 3,
+    rounds integer DEFAULT 6,
     label text DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
+    smallest_effect double precision DEFAULT 0.02,
+    confidence double precision DEFAULT 0.95,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';

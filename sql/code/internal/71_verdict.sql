@@ -61,6 +61,16 @@ BEGIN
 END
 $$;
 
+-- e^x, Infinity or 0 where float8 cannot hold it (no error).
+CREATE FUNCTION pgbench_lab_internal.exp_safe(x double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN x OPERATOR(pg_catalog.>) 709::pg_catalog.float8 THEN 'Infinity'::pg_catalog.float8
+                WHEN x OPERATOR(pg_catalog.<) (-745)::pg_catalog.float8 THEN 0::pg_catalog.float8
+                ELSE pg_catalog.exp(x) END
+$$;
+
 -- The verdict of paired rounds: a[r] and b[r] are round r's figures (TPS:
 -- higher is better) of A and B; a round where either is missing or not
 -- positive is left out.  See the head of this file for the method.
@@ -93,7 +103,9 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'It is a share: 0.95 for 95 %.';
     END IF;
-    SELECT pg_catalog.array_agg(pg_catalog.ln(y.b OPERATOR(pg_catalog./) y.a) ORDER BY pg_catalog.ln(y.b OPERATOR(pg_catalog./) y.a))
+    -- ln(b) - ln(a): b / a may overflow (an imported document's figures)
+    SELECT pg_catalog.array_agg(pg_catalog.ln(y.b) OPERATOR(pg_catalog.-) pg_catalog.ln(y.a)
+                                ORDER BY pg_catalog.ln(y.b) OPERATOR(pg_catalog.-) pg_catalog.ln(y.a))
       INTO d
       FROM ROWS FROM (pg_catalog.unnest(a), pg_catalog.unnest(b)) AS y(a, b)
      WHERE y.a OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND y.b OPERATOR(pg_catalog.>) 0::pg_catalog.float8;
@@ -107,13 +119,13 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
-    ratio := pg_catalog.exp(CASE WHEN n OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1
+    ratio := pgbench_lab_internal.exp_safe(CASE WHEN n OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1
                                  THEN d[(n OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog./) 2]
                                  ELSE (d[n OPERATOR(pg_catalog./) 2] OPERATOR(pg_catalog.+) d[n OPERATOR(pg_catalog./) 2 OPERATOR(pg_catalog.+) 1])
                                       OPERATOR(pg_catalog./) 2::pg_catalog.float8 END);
     s := pgbench_lab_internal.sign_rank(n, confidence);
-    ratio_low := pg_catalog.exp(d[s.k]);
-    ratio_high := pg_catalog.exp(d[n OPERATOR(pg_catalog.-) s.k OPERATOR(pg_catalog.+) 1]);
+    ratio_low := pgbench_lab_internal.exp_safe(d[s.k]);
+    ratio_high := pgbench_lab_internal.exp_safe(d[n OPERATOR(pg_catalog.-) s.k OPERATOR(pg_catalog.+) 1]);
     coverage := s.coverage;
     up := 1::pg_catalog.float8 OPERATOR(pg_catalog.+) smallest_effect;
     down := 1::pg_catalog.float8 OPERATOR(pg_catalog./) up;
@@ -123,8 +135,10 @@ BEGIN
     IF NOT s.reached THEN
         verdict := 'no difference detectable';
         decided := false;
-        basis := pg_catalog.format('%s rounds give at most a %s %% interval; a %s %% one needs %s rounds or more',
-                                   n, pgbench_lab_internal.fmt(s.coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+        basis := pg_catalog.format('%s give%s at most a %s %% interval; a %s %% one needs %s rounds or more',
+                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 'one round' ELSE n::pg_catalog.text OPERATOR(pg_catalog.||) ' rounds' END,
+                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 's' ELSE '' END,
+                                   pgbench_lab_internal.fmt(s.coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
                                    pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
                                    pgbench_lab_internal.rounds_needed(confidence));
     ELSIF ratio_low OPERATOR(pg_catalog.>) up THEN
@@ -180,6 +194,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN rounds IS NULL OR rounds OPERATOR(pg_catalog.=) 0 OR ratio IS NULL
                 THEN pg_catalog.format('%s: %s', verdict, basis)
+                WHEN rounds OPERATOR(pg_catalog.=) 1
+                THEN pg_catalog.format('×%s (1 round, no interval): %s, %s', pgbench_lab_internal.fmt(ratio, 3), verdict, basis)
                 ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s, %s%s',
                                        pgbench_lab_internal.fmt(ratio, 3),
                                        pgbench_lab_internal.fmt(coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
@@ -289,4 +305,20 @@ AS $$
                                  ', ' ORDER BY q.percentile) FILTER (WHERE NOT q.enough), ''))
       FROM pgbench_lab.latency_percentiles(run_id) q
     HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+$$;
+
+-- An experiment's verdict parameters, checked, for its params (the kinds
+-- that compare rounds take smallest_effect and confidence).
+CREATE FUNCTION pgbench_lab_internal.verdict_params(smallest_effect double precision, confidence double precision)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- paired_verdict() refuses what it cannot use, with its hint
+    PERFORM FROM pgbench_lab.paired_verdict(ARRAY[1::pg_catalog.float8], ARRAY[1::pg_catalog.float8],
+                                            COALESCE(smallest_effect, 0.02::pg_catalog.float8),
+                                            COALESCE(confidence, 0.95::pg_catalog.float8));
+    RETURN pg_catalog.jsonb_build_object('smallest_effect', COALESCE(smallest_effect, 0.02::pg_catalog.float8),
+                                         'confidence', COALESCE(confidence, 0.95::pg_catalog.float8));
+END
 $$;
