@@ -108,10 +108,12 @@ await_read(PGconn *conn)
 
 /*
  * Run one query on conn, within the read's deadline; its first row, as
- * text values in *out.
+ * text values in *out ('' for NULL), and the rows' count.  An error of the
+ * query (not of the connection or the deadline) is raised, or with a note
+ * returned as -1, the server's message in note.
  */
 static int
-query_row(PGconn *conn, const char *sql, char **out, int ncols)
+query_row_or_note(PGconn *conn, const char *sql, char **out, int ncols, char *note)
 {
 	PGresult   *res;
 	PGresult   *next;
@@ -129,6 +131,15 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 			break;
 		PQclear(next);
 	}
+	if (PQresultStatus(res) != PGRES_TUPLES_OK && note != NULL)
+	{
+		char	   *msg = pstrdup(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) ?
+								  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : "no answer");
+
+		PQclear(res);
+		snprintf(note, PGBL_NOTE_MAX, "not read there: %s", msg);
+		return -1;
+	}
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
 		PG_TRY();
@@ -143,48 +154,15 @@ query_row(PGconn *conn, const char *sql, char **out, int ncols)
 	}
 	n = PQntuples(res);
 	for (int i = 0; i < ncols && n > 0; i++)
-		out[i] = pstrdup(PQgetvalue(res, 0, i));	/* '' for NULL */
+		out[i] = pstrdup(PQgetvalue(res, 0, i));
 	PQclear(res);
 	return n;
 }
 
-/*
- * As query_row, but an error of the query (not of the connection or the
- * deadline) is returned rather than raised: -1, with the server's message
- * in note.
- */
 static int
-query_row_or_note(PGconn *conn, const char *sql, char **out, int ncols, char *note)
+query_row(PGconn *conn, const char *sql, char **out, int ncols)
 {
-	PGresult   *res;
-	PGresult   *next;
-	int			n;
-
-	if (!PQsendQuery(conn, sql))
-		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
-	await_read(conn);
-	res = PQgetResult(conn);
-	for (;;)
-	{
-		await_read(conn);
-		if ((next = PQgetResult(conn)) == NULL)
-			break;
-		PQclear(next);
-	}
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		char	   *msg = pstrdup(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) ?
-								  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : "no answer");
-
-		PQclear(res);
-		snprintf(note, PGBL_NOTE_MAX, "not read there: %s", msg);
-		return -1;
-	}
-	n = PQntuples(res);
-	for (int i = 0; i < ncols && n > 0; i++)
-		out[i] = pstrdup(PQgetvalue(res, 0, i));
-	PQclear(res);
-	return n;
+	return query_row_or_note(conn, sql, out, ncols, NULL);
 }
 
 /*
