@@ -386,7 +386,7 @@ def test_compare_settings_calls_a_forced_difference_and_not_an_a_a_one(lab):
     once in 16 000 runs, not once in 128."""
     sets = ['{}', '{"work_mem": "4MB"}', '{"enable_indexscan": "off", "enable_bitmapscan": "off"}']
     for attempt in range(2):
-        res = call(lab, "CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '0.5 s', "
+        res = call(lab, "CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '0.2 s', "
                         "rounds => 8, confidence => 0.99)", (sets,))
         rows = {r[0]: r[1:] for r in lab.sql(
             "SELECT name, verdict, decided, ratio_low, ratio_high, coverage, rounds "
