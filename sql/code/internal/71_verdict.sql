@@ -71,6 +71,28 @@ AS $$
                 ELSE pg_catalog.exp(x) END
 $$;
 
+-- A verdict's smallest effect and confidence, refused unless they are shares
+-- it can use: paired_verdict()'s check and the kinds' (verdict_params()).
+CREATE FUNCTION pgbench_lab_internal.verdict_check(smallest_effect double precision, confidence double precision)
+RETURNS void LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF smallest_effect IS NULL OR smallest_effect OPERATOR(pg_catalog.<) 0::pg_catalog.float8
+       OR smallest_effect OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
+        RAISE EXCEPTION 'smallest_effect must be from 0 to below 1, not %', smallest_effect
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is a share: 0.02 for 2 %.';
+    END IF;
+    IF confidence IS NULL OR confidence OPERATOR(pg_catalog.<=) 0.5::pg_catalog.float8
+       OR confidence OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
+        RAISE EXCEPTION 'confidence must be above 0.5 and below 1, not %', confidence
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is a share: 0.95 for 95 %.';
+    END IF;
+END
+$$;
+
 -- The verdict of paired rounds: a[r] and b[r] are round r's figures (TPS:
 -- higher is better) of A and B; a round where either is missing or not
 -- positive is left out.  See the head of this file for the method.
@@ -91,18 +113,7 @@ DECLARE
     down pg_catalog.float8;
     pct pg_catalog.text;
 BEGIN
-    IF smallest_effect IS NULL OR smallest_effect OPERATOR(pg_catalog.<) 0::pg_catalog.float8
-       OR smallest_effect OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
-        RAISE EXCEPTION 'smallest_effect must be from 0 to below 1, not %', smallest_effect
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'It is a share: 0.02 for 2 %.';
-    END IF;
-    IF confidence IS NULL OR confidence OPERATOR(pg_catalog.<=) 0.5::pg_catalog.float8
-       OR confidence OPERATOR(pg_catalog.>=) 1::pg_catalog.float8 THEN
-        RAISE EXCEPTION 'confidence must be above 0.5 and below 1, not %', confidence
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'It is a share: 0.95 for 95 %.';
-    END IF;
+    PERFORM pgbench_lab_internal.verdict_check(smallest_effect, confidence);
     -- ln(b) - ln(a): b / a may overflow (an imported document's figures)
     SELECT pg_catalog.array_agg(pg_catalog.ln(y.b) OPERATOR(pg_catalog.-) pg_catalog.ln(y.a)
                                 ORDER BY pg_catalog.ln(y.b) OPERATOR(pg_catalog.-) pg_catalog.ln(y.a))
@@ -248,18 +259,19 @@ AS $$
           FROM pgbench_lab.run_latency l
          WHERE l.run_id OPERATOR(pg_catalog.=) latency_percentiles.run_id AND l.count OPERATOR(pg_catalog.>) 0),
     n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
+    z AS (SELECT pgbench_lab_internal.normal_z(confidence) AS z),
     r AS (
         SELECT p.p, n.n,
                pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
                pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
-                                (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                                (z.z OPERATOR(pg_catalog.*)
                                  pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
                                                  OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
                pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
-                               (pgbench_lab_internal.normal_z(confidence) OPERATOR(pg_catalog.*)
+                               (z.z OPERATOR(pg_catalog.*)
                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
-          FROM n, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
+          FROM n, z, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
          WHERE n.n OPERATOR(pg_catalog.>) 0)
     SELECT r.p, r.n,
            (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
@@ -314,10 +326,8 @@ RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    -- paired_verdict() refuses what it cannot use, with its hint
-    PERFORM FROM pgbench_lab.paired_verdict(ARRAY[1::pg_catalog.float8], ARRAY[1::pg_catalog.float8],
-                                            COALESCE(smallest_effect, 0.02::pg_catalog.float8),
-                                            COALESCE(confidence, 0.95::pg_catalog.float8));
+    PERFORM pgbench_lab_internal.verdict_check(COALESCE(smallest_effect, 0.02::pg_catalog.float8),
+                                               COALESCE(confidence, 0.95::pg_catalog.float8));
     RETURN pg_catalog.jsonb_build_object('smallest_effect', COALESCE(smallest_effect, 0.02::pg_catalog.float8),
                                          'confidence', COALESCE(confidence, 0.95::pg_catalog.float8));
 END
