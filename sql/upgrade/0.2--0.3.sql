@@ -87,7 +87,8 @@ COMMENT ON COLUMN pgbench_lab.experiment_kinds.verdicts IS
     'Called with (experiment_id): every verdict the experiment gives, one row each (comparison, measure, rounds, ratio, its interval and coverage, verdict, decided, basis); read through pgbench_lab.experiment_verdicts()';
 
 -- The type of an experiment's rounds: a count from 1 to 100, or 'auto'
--- (src/experiment_rounds.c).  An integer converts to it implicitly.
+-- (src/experiment_rounds.c).  An integer of any width converts to it
+-- implicitly.
 CREATE TYPE pgbench_lab.rounds;
 CREATE FUNCTION pgbench_lab_internal.rounds_in(pg_catalog.cstring) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_in';
@@ -103,6 +104,12 @@ COMMENT ON TYPE pgbench_lab.rounds IS
 CREATE FUNCTION pgbench_lab_internal.rounds(integer) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int4';
 CREATE CAST (integer AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(integer) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(smallint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int2';
+CREATE CAST (smallint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(smallint) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(bigint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int8';
+CREATE CAST (bigint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(bigint) AS IMPLICIT;
 
 -- <<< end of the data changes.
 
