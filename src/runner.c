@@ -634,6 +634,7 @@ create_shared(RunShared *p, dsm_segment **segp)
 	pg_atomic_init_u32(&run->phase, RUN_PHASE_STARTING);
 	pg_atomic_init_u32(&run->stop, RUN_STOP_NONE);
 	pg_atomic_init_u32(&run->go, 0);
+	SpinLockInit(&run->errors.lock);
 	for (int i = 0; i < run->clients; i++)
 	{
 		RunClient  *c = &run->client[i];
@@ -643,6 +644,8 @@ create_shared(RunShared *p, dsm_segment **segp)
 		pg_atomic_init_u64(&c->xacts, 0);
 		pg_atomic_init_u64(&c->failures, 0);
 		pg_atomic_init_u64(&c->retries, 0);
+		pg_atomic_init_u64(&c->serialization_failures, 0);
+		pg_atomic_init_u64(&c->deadlock_failures, 0);
 		pg_atomic_init_u64(&c->latency_sum_ns, 0);
 		pg_atomic_init_u64(&c->latency_mean_us, 0);
 		pg_atomic_init_u64(&c->latency_m2_us2, 0);

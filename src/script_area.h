@@ -36,6 +36,8 @@ typedef struct ScriptCounter
 	uint64		count;			/* a script: transactions ended; a command: executions */
 	uint64		latency_ns;		/* the sum of their latencies (when timed) */
 	uint64		failures;		/* failed there for good */
+	uint64		serialization_failures; /* ... by kind: 40001 */
+	uint64		deadlock_failures;	/* ... and 40P01 */
 	uint64		retries;		/* a retry started by an error there */
 } ScriptCounter;
 

@@ -340,20 +340,33 @@ ScriptClientRetry(ScriptClient *sc, int script)
 	sc->prng = sc->retry_prng;
 }
 
-/* A transaction ended: counted for its script (and its failing command). */
+static void
+count_failure(ScriptCounter *c, TransportErrorClass kind)
+{
+	c->failures++;
+	if (kind == TRANSPORT_ERROR_SERIALIZATION)
+		c->serialization_failures++;
+	else if (kind == TRANSPORT_ERROR_DEADLOCK)
+		c->deadlock_failures++;
+}
+
+/*
+ * A transaction ended, committed (sqlerrcode 0) or failed with that
+ * error: counted for its script (and its failing command), a failure by
+ * its kind too.
+ */
 void
-ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed)
+ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, int sqlerrcode)
 {
 	ScriptCounter *c = &sc->row[sc->area->script[script].counter];
+	TransportErrorClass kind = TransportErrorClassOf(sqlerrcode);
 
-	if (committed)
+	if (sqlerrcode == 0)
 	{
 		c->count++;
 		c->latency_ns += latency_ns;
+		return;
 	}
-	else
-	{
-		c->failures++;
-		c[1 + sc->at].failures++;
-	}
+	count_failure(c, kind);
+	count_failure(&c[1 + sc->at], kind);
 }
