@@ -26,7 +26,7 @@
 
 struct RunShared;
 
-#define SCRIPT_RUN_MAX_SCRIPTS	64	/* scripts of one mix */
+#define SCRIPT_RUN_MAX_SCRIPTS	128	/* scripts of one mix */
 #define SCRIPT_RUN_MAX_WEIGHT	1000000	/* a script's weight, as @N */
 #define SCRIPT_RUN_MAX_VARIABLES_TEXT	65536	/* variables as JSON text */
 

@@ -206,6 +206,30 @@ saved_script(SetupScript *s)
 		announce(s, me);
 }
 
+/*
+ * A prefix of a built-in's name, as pgbench -b takes one ("se" is
+ * select-only), unless the calling role saved a script of that very name:
+ * then that script.  A prefix of two built-ins' names is refused, as
+ * pgbench refuses it.
+ */
+static bool
+builtin_prefix(SetupScript *s)
+{
+	WorkloadKind kind;
+	int			found;
+	OtherOwners others;
+
+	if (strchr(s->name, '/') != NULL || (found = WorkloadFindPrefix(s->name, &kind)) == 0)
+		return false;
+	if (saved_text(GetUserNameFromId(GetUserId(), false), s->name, &others) != NULL)
+		return false;
+	if (found > 1)
+		WorkloadRefuseAmbiguous(s->name);
+	s->kind = kind;
+	s->name = pstrdup(WorkloadName(kind));
+	return true;
+}
+
 /* One "name@weight" entry of scripts. */
 static void
 read_entry(const char *entry, SetupScript *s)
@@ -228,7 +252,7 @@ read_entry(const char *entry, SetupScript *s)
 				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
 		s->weight = (int) w;
 	}
-	s->builtin = WorkloadFind(s->name, &s->kind);
+	s->builtin = WorkloadFind(s->name, &s->kind) || builtin_prefix(s);
 	if (s->builtin)
 		return;					/* its text: qualify_builtins() */
 	saved_script(s);

@@ -178,6 +178,21 @@ define_variables(ScriptClient *sc, int client, int64 default_seed)
 #undef AUTOMATIC
 }
 
+/* Whether the variables given name "name". */
+static bool
+variable_given(ScriptClient *sc, const char *name)
+{
+	for (const char *p = RunScriptText(sc->area, sc->area->variables); *p;)
+	{
+		const char *text = p + strlen(p) + 1;
+
+		if (strcmp(p, name) == 0)
+			return true;
+		p = text + strlen(text) + 1;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------------
  * Set-up: programs, slots, seeds
  * ------------------------------------------------------------------------
@@ -296,8 +311,10 @@ ScriptClientSetup(RunShared *run, int client, bool timed, Transport *t, MemoryCo
 	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
 	sc->prng = states[client];
 	pfree(states);				/* a worker of many clients keeps only its own */
-	pg_prng_seed(&sc->choose, sc->area->random_seed ^ (UINT64CONST(0xA5A5A5A5) + (uint64) client));
 	define_variables(sc, client, default_seed);
+	/* default_seed given among the variables: pgbench draws none for it */
+	ScriptSeedChoose(sc->area->random_seed, run->clients,
+					 !variable_given(sc, "default_seed"), client, &sc->choose);
 	sc->env.lookup = lookup;
 	sc->env.lookup_arg = sc;
 	sc->env.prng = &sc->prng;

@@ -452,6 +452,17 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
                        coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
                        pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
+    -- pgbench gives scripts without a built-in :scale from -s, 1 by default
+    IF r.scale OPERATOR(pg_catalog.<>) 1
+       AND NOT coalesce(r.variables OPERATOR(pg_catalog.?) 'scale', false)
+       AND EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                   AND s.body OPERATOR(pg_catalog.~) ':scale([^A-Za-z0-9_]|$)')
+       AND NOT EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                       AND s.owner IS NULL
+                       AND s.name OPERATOR(pg_catalog.=) ANY ('{tpcb-like,simple-update,select-only}'::pg_catalog.text[])) THEN
+        RETURN QUERY SELECT pg_catalog.format(':scale was %s, read from pgbench_branches; pgbench would give these scripts 1 (-s, 1 when not given): run it with -s %s to compare',
+                           r.scale, r.scale);
+    END IF;
     IF r.rate IS NOT NULL OR r.latency_limit IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('%s, %s',
                            coalesce('rate ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rate_text(r.rate) OPERATOR(pg_catalog.||) ' tps asked', 'no rate (as fast as possible)'),
