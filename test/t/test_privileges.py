@@ -31,6 +31,7 @@ RESTRICTED = [
     "SELECT * FROM pgbench_lab.io_test('1MB', 0.01)",
     "SELECT * FROM pgbench_lab.system_info()",
     "SELECT * FROM pgbench_lab.recommend()",
+    "SELECT * FROM pgbench_lab.init_tpcc(1, 'refused_tpcc')",
 ]
 
 

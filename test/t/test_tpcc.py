@@ -1,0 +1,135 @@
+"""TPC-C in the server: init_tpcc() makes the specification's nine tables
+with their keys and population (clause 4.3), tpcc_check() finds its
+consistency conditions holding (clause 3.3.2), and the kit's five scripts,
+saved as the caller's tpcc-* scripts and shipped as files, keep them under
+an in-server run of the mix and under the pgbench binary.  One warehouse,
+one cluster; short runs."""
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from conftest import Cluster
+
+KIT = Path(__file__).resolve().parent.parent / "fixtures" / "tpcc"
+MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
+       "tpcc-delivery": 4, "tpcc-stock-level": 4}
+TABLES = ["warehouse", "district", "customer", "history", "new_order", "orders",
+          "order_line", "item", "stock"]
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("tpcc", {"shared_buffers": "64MB", "max_worker_processes": "16"})
+    try:		# a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.steps = {r[0]: r[1:] for r in c.sql("SELECT * FROM pgbench_lab.init_tpcc(1)")}
+        yield c
+    finally:
+        c.destroy()
+
+
+def checks(c, schema="tpcc"):
+    return c.sql("SELECT condition, ok, detail FROM pgbench_lab.tpcc_check(%s)", (schema,))
+
+
+def assert_consistent(c):
+    rows = checks(c)
+    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    assert all(r[1] for r in rows), rows
+
+
+def test_init_tpcc_population_and_keys(lab):
+    """Clause 4.3's row counts per warehouse, the steps' figures, the
+    primary keys, the last names' rules and the delivered orders."""
+    counts = {t: lab.scalar(f"SELECT count(*) FROM tpcc.{t}") for t in TABLES}
+    assert counts == {"warehouse": 1, "district": 10, "customer": 30000, "history": 30000,
+                      "new_order": 9000, "orders": 30000, "item": 100000, "stock": 100000,
+                      "order_line": lab.scalar("SELECT sum(o_ol_cnt) FROM tpcc.orders")}
+    assert 5 * 30000 <= counts["order_line"] <= 15 * 30000
+    for t in TABLES:
+        assert lab.steps[t][1] == counts[t], t		# rows as the step reports them
+    assert list(lab.steps) == ["tables", "item", "warehouse", "district", "customer", "history",
+                               "orders", "new_order", "order_line", "stock", "primary keys",
+                               "analyze", "scripts"]
+    assert lab.steps["scripts"][1] == 5
+    assert lab.steps["tables"][1] is None and all(s[0] >= 0 for s in lab.steps.values())
+    keys = dict(lab.sql("SELECT conrelid::regclass::text, pg_get_constraintdef(oid) FROM pg_constraint "
+                        "WHERE contype = 'p' AND connamespace = 'tpcc'::regnamespace"))
+    assert keys == {"tpcc.warehouse": "PRIMARY KEY (w_id)", "tpcc.district": "PRIMARY KEY (d_w_id, d_id)",
+                    "tpcc.customer": "PRIMARY KEY (c_w_id, c_d_id, c_id)",
+                    "tpcc.new_order": "PRIMARY KEY (no_w_id, no_d_id, no_o_id)",
+                    "tpcc.orders": "PRIMARY KEY (o_w_id, o_d_id, o_id)",
+                    "tpcc.order_line": "PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)",
+                    "tpcc.item": "PRIMARY KEY (i_id)", "tpcc.stock": "PRIMARY KEY (s_w_id, s_i_id)"}
+    assert lab.scalar("SELECT tpcc.last_name(371)") == "PRICALLYOUGHT"
+    # the first 1 000 customers of a district: the 1 000 names in turn
+    assert lab.scalar("SELECT count(*) FROM tpcc.customer WHERE c_id <= 1000 "
+                      "AND c_last <> tpcc.last_name(c_id - 1)") == 0
+    assert lab.scalar("SELECT count(DISTINCT o_c_id) FROM tpcc.orders WHERE o_d_id = 1") == 3000
+    assert lab.scalar("SELECT bool_and((o_carrier_id IS NULL) = (o_id > 2100)) FROM tpcc.orders")
+    assert lab.scalar("SELECT min(no_o_id) = 2101 AND max(no_o_id) = 3000 FROM tpcc.new_order")
+    assert lab.scalar("SELECT min(d_next_o_id) = 3001 AND max(d_next_o_id) = 3001 FROM tpcc.district")
+    share = lab.scalar("SELECT avg((i_data LIKE '%ORIGINAL%')::int) FROM tpcc.item")
+    assert 0.05 < share < 0.15
+
+
+def test_kit_saved_as_the_files_hold_it(lab):
+    """The caller's tpcc-* scripts are the shipped files' texts."""
+    saved = dict(lab.sql("SELECT name, body FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%'"))
+    assert saved == {n: (KIT / f"{n}.sql").read_text() for n in MIX}
+    assert dict(lab.sql("SELECT name, weight FROM pgbench_lab_internal.tpcc_scripts()")) == MIX
+
+
+def test_mix_in_server_keeps_the_conditions(lab):
+    """Two in-server clients run the 45/43/4/4/4 mix; conditions 1-4 hold."""
+    assert_consistent(lab)
+    orders = lab.scalar("SELECT count(*) FROM tpcc.orders")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(scripts => %s, clients => 2, transactions => 60)",
+                           ([f"{n}@{w}" for n, w in MIX.items()],)).fetchone()
+    r = dict(zip(["run_id", "status"], row[:2]))
+    assert r["status"] == "done", (row, lab.sql("SELECT error FROM pgbench_lab.runs WHERE run_id = %s", (r["run_id"],)), lab.sql("SELECT * FROM pgbench_lab.run_errors WHERE run_id = %s", (r["run_id"],)))
+    done = lab.sql("SELECT name, transactions FROM pgbench_lab.run_scripts WHERE run_id = %s", (r["run_id"],))
+    assert sum(t for _, t in done) == 120 and {n for n, _ in done} == set(MIX)
+    assert lab.scalar("SELECT count(*) FROM tpcc.orders") > orders
+    assert_consistent(lab)
+
+
+def test_kit_files_under_pgbench(lab):
+    """The same files, unchanged, under the pgbench binary; conditions hold."""
+    orders = lab.scalar("SELECT count(*) FROM tpcc.orders")
+    files = [a for n, w in MIX.items() for a in ("-f", f"{KIT / n}.sql@{w}")]
+    out = lab.run_client("pgbench", "-n", "-c", "2", "-t", "60", *files, "postgres", check=False)
+    assert out.returncode == 0, out.stderr
+    assert "number of transactions actually processed: 120/120" in out.stdout, out.stdout
+    assert lab.scalar("SELECT count(*) FROM tpcc.orders") > orders
+    assert_consistent(lab)
+
+
+def test_unknown_item_rolls_back(lab):
+    """A new-order naming an unknown item leaves nothing behind."""
+    before = lab.sql("SELECT d_next_o_id FROM tpcc.district WHERE d_w_id = 1 AND d_id = 3")
+    assert lab.scalar("SELECT tpcc.new_order(1, 3, 7, 10, 1, 1)") == 0
+    assert lab.sql("SELECT d_next_o_id FROM tpcc.district WHERE d_w_id = 1 AND d_id = 3") == before
+    assert lab.scalar("SELECT tpcc.new_order(1, 3, 7, 10, 0, 1)") == before[0][0]
+    assert lab.scalar("SELECT count(*) FROM tpcc.order_line WHERE ol_d_id = 3 AND ol_o_id = %s",
+                      (before[0][0],)) == 10
+
+
+@pytest.mark.parametrize("call, state, text", [
+    ("init_tpcc(0, 'refused')", "22023", "0 warehouses is out of range"),
+    ("init_tpcc(1001, 'refused')", "22023", "1001 warehouses is out of range"),
+    ("init_tpcc(NULL, 'refused')", "22023", "NULL warehouses"),
+    ("init_tpcc(1, '')", "22023", "schema must be a name"),
+    ("init_tpcc(1)", "42P07", 'schema "tpcc" already holds TPC-C tables'),
+    ("tpcc_check('refused')", "42P01", 'schema "refused" holds no TPC-C tables'),
+])
+def test_refusals(lab, call, state, text):
+    """Bad input refused before anything is made."""
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql(f"SELECT * FROM pgbench_lab.{call}")
+    assert e.value.sqlstate == state and text in str(e.value), str(e.value)
+    assert e.value.diag.message_hint
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
