@@ -682,11 +682,13 @@ COMMENT ON PROCEDURE pgbench_lab.latency_curve IS
     'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target';
 REVOKE ALL ON PROCEDURE pgbench_lab.latency_curve FROM PUBLIC;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          extend, verdicts)
 VALUES ('latency_curve', 'pgbench_lab.latency_curve'::pg_catalog.regproc,
         'pgbench_lab_internal.latency_curve_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.latency_curve_result(bigint)', 'pgbench_lab_internal.report_latency_curve(bigint)',
-        'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target')
+        'One workload at a ladder of rates: the highest throughput at which a latency percentile stays under a target',
+        'pgbench_lab_internal.latency_curve_extend(bigint, jsonb)', 'pgbench_lab_internal.latency_curve_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, extend = EXCLUDED.extend, verdicts = EXCLUDED.verdicts;
