@@ -117,7 +117,7 @@ SELECT finding FROM pgbench_lab_internal.latency_curve_result(pg_temp.e(3));
 SELECT line FROM pgbench_lab.report(pg_temp.e(3)) AS line WHERE line !~ '^(Experiment|label|status|imported)';
 \pset format aligned
 \pset tuples_only off
-SELECT * FROM pgbench_lab_internal.latency_curve_verdicts(pg_temp.e(3));
+SELECT * FROM pgbench_lab.experiment_verdicts(pg_temp.e(3));
 
 -- repeats 0: never; repeats 1: a rate already run twice is not run again
 SELECT pgbench_lab_internal.latency_curve_extend(pg_temp.e(4), (SELECT p FROM plan)) AS repeats_0,
