@@ -178,3 +178,7 @@ SELECT pgbench_lab_internal.latency_curve_plan('select-only', 1, '1 s', 5, 0.99,
 SELECT pgbench_lab_internal.latency_curve_plan('select-only', 1, '1 s', 5, 0.99, NULL, '{0.5}', 'x', NULL, 0.95, '{}', '{}');
 SELECT pgbench_lab_internal.latency_curve_plan('select-only', 1, '1 s', 5, 0.99, NULL, '{0.5}', 'x', 3, 1, '{}', '{}');
 \set VERBOSITY default
+
+-- the fixture's experiments and runs go, for the tests that count them
+DELETE FROM pgbench_lab.experiments WHERE experiment_id IN (SELECT id FROM ids);
+DELETE FROM pgbench_lab.runs WHERE label = 'curve fixture';
