@@ -92,6 +92,9 @@ SELECT spi_run_id - (SELECT min(run_id) FROM pgbench_lab.runs WHERE run_id >= 60
 SELECT comparison, measure, rounds, round(ratio::numeric, 4) AS ratio, round(ratio_low::numeric, 4) AS low,
        round(ratio_high::numeric, 4) AS high, coverage, verdict, decided, basis
   FROM pgbench_lab_internal.connection_cost_verdicts((SELECT id FROM ids WHERE source_id = 9300));
+-- the kinds' verdicts are every kind's: experiment_verdicts() reads them
+SELECT x.source_id, v.comparison, v.verdict, v.decided
+  FROM ids x, pgbench_lab.experiment_verdicts(x.id) WITH ORDINALITY v ORDER BY x.source_id, v.ordinality;
 -- another kind's experiment has no verdicts of these kinds
 SELECT (SELECT count(*) FROM pgbench_lab_internal.cold_vs_warm_verdicts((SELECT id FROM ids WHERE source_id = 9200))) AS cold_vs_warm,
        (SELECT count(*) FROM pgbench_lab_internal.connection_cost_verdicts((SELECT id FROM ids WHERE source_id = 9100))) AS connection_cost;

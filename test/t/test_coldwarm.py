@@ -342,7 +342,7 @@ def test_cold_vs_warm_in_rounds(roomy):
     assert prepared == ["cold", "os-warm", "warm", "cold (round 2)", "os-warm (round 2)", "warm (round 2)"], notices
     runs = rows_as_dicts(roomy, "SELECT state, round FROM pgbench_lab.cold_vs_warm_runs(%s)", (eid,))
     assert [(r["state"], r["round"]) for r in runs] == [(s, n) for n in (1, 2) for s in ("cold", "os-warm", "warm")]
-    verdicts = rows_as_dicts(roomy, "SELECT * FROM pgbench_lab_internal.cold_vs_warm_verdicts(%s)", (eid,))
+    verdicts = rows_as_dicts(roomy, "SELECT * FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
     assert [v["comparison"] for v in verdicts] == ["warm/cold", "OS-warm/cold", "warm/OS-warm"], verdicts
     for v in verdicts:
         assert v["measure"] == "tps" and v["rounds"] == 2 and v["coverage"] == 0.5, v

@@ -572,7 +572,7 @@ def test_connection_cost_in_rounds(lab):
     assert res["spi_run_id"] == runs[0][2] and res["connect_run_id"] == runs[2][2]
     assert res["spi_tps"] == pytest.approx((tps[1, "spi"] + tps[2, "spi"]) / 2)
     verdicts = lab.sql("SELECT comparison, measure, rounds, ratio, ratio_low, ratio_high, coverage, verdict, decided, basis"
-                       " FROM pgbench_lab_internal.connection_cost_verdicts(%s)", (eid,))
+                       " FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
     assert [v[0] for v in verdicts] == ["in-server/libpq", "libpq/libpq-connect"], verdicts
     for (name, measure, rounds, ratio, low, high, coverage, verdict, decided, basis), (b, a) in \
             zip(verdicts, [("spi", "libpq"), ("libpq", "libpq-connect")]):

@@ -781,12 +781,14 @@ COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm IS
     'Runs cold, OS-warm and warm in rounds, recorded as an experiment; prints the comparison with the verdicts of its ratios';
 REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm FROM PUBLIC;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          verdicts)
 VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm'::pg_catalog.regproc,
         'pgbench_lab_internal.cold_vs_warm_plan'::pg_catalog.regproc,
         'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
-        'Runs cold, OS-warm and warm in rounds; the verdicts of their TPS ratios, time to 90% of the warm TPS')
+        'Runs cold, OS-warm and warm in rounds; the verdicts of their TPS ratios, time to 90% of the warm TPS',
+        'pgbench_lab_internal.cold_vs_warm_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, verdicts = EXCLUDED.verdicts;

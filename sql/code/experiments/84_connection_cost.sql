@@ -335,11 +335,13 @@ COMMENT ON PROCEDURE pgbench_lab.connection_cost IS
     'The same workload in-server, over persistent libpq connections and with a new connection per transaction, in rounds; TPS and the verdicts of the ratios';
 REVOKE ALL ON PROCEDURE pgbench_lab.connection_cost FROM PUBLIC;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          verdicts)
 VALUES ('connection_cost', 'pgbench_lab.connection_cost'::pg_catalog.regproc,
         'pgbench_lab_internal.connection_cost_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.connection_cost_result(bigint)', 'pgbench_lab_internal.report_connection_cost(bigint)',
-        'The same workload in-server, over persistent libpq connections and with a new connection per transaction')
+        'The same workload in-server, over persistent libpq connections and with a new connection per transaction',
+        'pgbench_lab_internal.connection_cost_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, verdicts = EXCLUDED.verdicts;
