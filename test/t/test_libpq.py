@@ -573,7 +573,7 @@ def test_connection_cost_in_rounds(lab):
     assert res["spi_tps"] == pytest.approx((tps[1, "spi"] + tps[2, "spi"]) / 2)
     verdicts = lab.sql("SELECT comparison, measure, rounds, ratio, ratio_low, ratio_high, coverage, verdict, decided, basis"
                        " FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
-    assert [v[0] for v in verdicts] == ["in-server/libpq", "libpq/libpq-connect"], verdicts
+    assert [v[0] for v in verdicts] == ["in-server against libpq", "libpq against libpq-connect"], verdicts
     for (name, measure, rounds, ratio, low, high, coverage, verdict, decided, basis), (b, a) in \
             zip(verdicts, [("spi", "libpq"), ("libpq", "libpq-connect")]):
         paired = sorted(tps[n, b] / tps[n, a] for n in (1, 2))
@@ -584,7 +584,7 @@ def test_connection_cost_in_rounds(lab):
         assert basis.startswith("2 rounds give at most a 50.0 % interval")
     assert res["spi_vs_libpq"] == pytest.approx(verdicts[0][3])
     assert res["libpq_vs_connect"] == pytest.approx(verdicts[1][3])
-    assert " (medians of 2 rounds). TPS in-server/libpq ×" in res["finding"], res["finding"]
+    assert " (medians of 2 rounds). TPS in-server against libpq ×" in res["finding"], res["finding"]
     assert "50.0 % interval" in res["finding"] and "'" not in res["finding"]
     text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
     assert re.search(r"(?m)^ +round +spi +libpq +libpq-connect$", text), text

@@ -7,8 +7,9 @@
 -- round's cold run left in the OS page cache, so the order is part of what
 -- is measured and cannot alternate as other kinds' rounds do; each round
 -- begins with make_cold of both caches, so the rounds start alike.  The
--- ratios warm/cold, OS-warm/cold and warm/OS-warm are paired by round and
--- judged by paired_verdict() (71_verdict.sql).
+-- TPS ratios warm/cold, OS-warm/cold and warm/OS-warm ("warm against
+-- cold" ...) are paired by round and judged by paired_verdict()
+-- (71_verdict.sql).
 -- ---------------------------------------------------------------------------
 
 -- The three states, in the order they run; a run's variant is its position.
@@ -462,9 +463,9 @@ BEGIN
 END
 $$;
 
--- The verdicts of a cold_vs_warm experiment, one per comparison: warm/cold,
--- OS-warm/cold and warm/OS-warm ("partly warm" when the warm state could
--- not be reached), the TPS ratio of the finished runs paired by round and
+-- The verdicts of a cold_vs_warm experiment, one per comparison: warm
+-- against cold, OS-warm against cold and warm against OS-warm ("partly
+-- warm" when the warm state could not be reached), the TPS ratio of the finished runs paired by round and
 -- judged by paired_verdict() against the experiment's smallest effect and
 -- confidence (0.02 and 0.95 when it recorded none, or none that a verdict
 -- can use: an imported document's params are not checked for them).  No
@@ -503,9 +504,9 @@ BEGIN
          WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_comparisons.experiment_id
            AND r.status OPERATOR(pg_catalog.=) 'done'),
     c AS (
-        SELECT * FROM (VALUES (1, warm_name OPERATOR(pg_catalog.||) '/cold', 1, 3),
-                              (2, 'OS-warm/cold', 1, 2),
-                              (3, warm_name OPERATOR(pg_catalog.||) '/OS-warm', 2, 3)) AS c(i, name, a, b)),
+        SELECT * FROM (VALUES (1, warm_name OPERATOR(pg_catalog.||) ' against cold', 1, 3),
+                              (2, 'OS-warm against cold', 1, 2),
+                              (3, warm_name OPERATOR(pg_catalog.||) ' against OS-warm', 2, 3)) AS c(i, name, a, b)),
     p AS (
         SELECT c.i, c.name, c.a, c.b,
                pg_catalog.array_agg(ta.tps ORDER BY n.round) AS a_tps,
@@ -537,12 +538,12 @@ AS $$
 $$;
 
 -- The comparison as a cold-restart study tells it: each state's figures
--- (medians over the rounds), the verdicts warm/cold and OS-warm/cold with
+-- (medians over the rounds), the verdicts of warm/cold and OS-warm/cold with
 -- their intervals, and how soon each run reached 90% of its round's warm
 -- TPS; first the warning when the warm run was only partly warm (its ratio
--- is then labelled "partly warm/cold"), then why, when the warm run was
--- slower than the OS-warm one (with that verdict), and how the working set
--- compares with shared_buffers.
+-- is then labelled "partly warm against cold"), then why, when the warm
+-- run was slower than the OS-warm one (with that verdict), and how the
+-- working set compares with shared_buffers.
 CREATE FUNCTION pgbench_lab.cold_vs_warm_finding(experiment_id bigint)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp

@@ -6,8 +6,9 @@
 -- with the same clients and duration, each round in the other order than
 -- the one before (in-server, libpq, libpq-connect, then the reverse); its
 -- finding gives their TPS and the verdicts of the two ratios it states,
--- in-server/libpq (what the protocol costs) and libpq/libpq-connect (what a
--- new connection per transaction costs), paired by round and judged by
+-- in-server against libpq (in-server TPS / libpq TPS: what the protocol
+-- costs) and libpq against libpq-connect (what a new connection per
+-- transaction costs), paired by round and judged by
 -- paired_verdict() (71_verdict.sql).
 -- ---------------------------------------------------------------------------
 
@@ -143,7 +144,7 @@ AS $$
 $$;
 
 -- The verdicts of a connection_cost experiment, one per ratio it states:
--- in-server/libpq (spi_vs_libpq) and libpq/libpq-connect
+-- in-server against libpq (spi_vs_libpq) and libpq against libpq-connect
 -- (libpq_vs_connect), the TPS of the finished runs paired by round and
 -- judged by paired_verdict() against the experiment's smallest effect and
 -- confidence (0.02 and 0.95 when it recorded none, or none that a verdict
@@ -183,8 +184,8 @@ AS $$
          WHERE x.experiment_id OPERATOR(pg_catalog.=) connection_cost_comparisons.experiment_id),
     -- the ratio b/a
     c AS (
-        SELECT * FROM (VALUES (1, 'in-server/libpq', 'libpq', 'spi'),
-                              (2, 'libpq/libpq-connect', 'libpq-connect', 'libpq')) AS c(i, name, a, b)),
+        SELECT * FROM (VALUES (1, 'in-server against libpq', 'libpq', 'spi'),
+                              (2, 'libpq against libpq-connect', 'libpq-connect', 'libpq')) AS c(i, name, a, b)),
     p AS (
         SELECT c.i, c.name,
                pg_catalog.array_agg(ta.tps ORDER BY n.round) AS a_tps,
@@ -238,8 +239,8 @@ AS $$
                s.first_run_id AS sid, l.first_run_id AS lid, c.first_run_id AS cid,
                s.tps_median AS spi, l.tps_median AS libpq, c.tps_median AS conn,
                c.tps_without_connections_median AS conn_wo, c.connection_avg_ms_median AS ms,
-               (SELECT v.ratio FROM v WHERE v.comparison OPERATOR(pg_catalog.=) 'in-server/libpq') AS spi_libpq,
-               (SELECT v.ratio FROM v WHERE v.comparison OPERATOR(pg_catalog.=) 'libpq/libpq-connect') AS libpq_conn,
+               (SELECT v.ratio FROM v WHERE v.comparison OPERATOR(pg_catalog.=) 'in-server against libpq') AS spi_libpq,
+               (SELECT v.ratio FROM v WHERE v.comparison OPERATOR(pg_catalog.=) 'libpq against libpq-connect') AS libpq_conn,
                (SELECT pg_catalog.max(x.rounds) FROM x) AS rounds,
                (SELECT pg_catalog.string_agg(pg_catalog.format(' TPS %s %s.', v.comparison,
                            pgbench_lab_internal.verdict_phrase(v.rounds, v.ratio, v.ratio_low, v.ratio_high, v.coverage,
