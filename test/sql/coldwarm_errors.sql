@@ -20,6 +20,12 @@ CALL pgbench_lab.cold_vs_warm('read-write', relations => ARRAY['coldwarm_reg'::r
 CALL pgbench_lab.cold_vs_warm(clients => 0, relations => ARRAY['coldwarm_reg'::regclass]);
 CALL pgbench_lab.cold_vs_warm(duration => '0 s', relations => ARRAY['coldwarm_reg'::regclass]);
 CALL pgbench_lab.cold_vs_warm(duration => '-5 s', relations => ARRAY['coldwarm_reg'::regclass]);
+-- bad rounds and verdict parameters
+CALL pgbench_lab.cold_vs_warm(rounds => 0, relations => ARRAY['coldwarm_reg'::regclass]);
+CALL pgbench_lab.cold_vs_warm(rounds => 101, relations => ARRAY['coldwarm_reg'::regclass]);
+CALL pgbench_lab.cold_vs_warm(rounds => NULL, relations => ARRAY['coldwarm_reg'::regclass]);
+CALL pgbench_lab.cold_vs_warm(smallest_effect => 1, relations => ARRAY['coldwarm_reg'::regclass]);
+CALL pgbench_lab.cold_vs_warm(confidence => 0.5, relations => ARRAY['coldwarm_reg'::regclass]);
 -- inside a transaction block it cannot commit between runs: nothing recorded
 -- (the runs' tables exist, so that only the transaction block is wrong)
 CREATE TABLE pgbench_accounts (aid int);

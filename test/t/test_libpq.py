@@ -4,6 +4,7 @@ One cluster with pgbench's tables (scale 1); role alice must authenticate
 with a password over TCP (scram-sha-256), every other role is trusted.
 """
 import os
+import re
 import socket
 import threading
 import time
@@ -524,7 +525,7 @@ def test_bad_arguments_refused(lab, args, error):
 
 CONNECTION_COST = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",
                    "connect_tps", "connect_tps_without_connections", "connection_avg_ms",
-                   "spi_vs_libpq", "libpq_vs_connect", "finding"]
+                   "spi_vs_libpq", "libpq_vs_connect", "finding", "experiment_id"]
 
 
 def test_connection_cost(lab):
@@ -548,6 +549,47 @@ def test_connection_cost(lab):
                      (res["label"],))
     text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
     assert "connection cost" in text and "libpq" in text
+
+
+def test_connection_cost_in_rounds(lab):
+    """Two rounds of 0.2-s runs, the second in the other order; the result
+    gives each path's median and first run, and the two ratios it states,
+    in-server/libpq and libpq/libpq-connect, are the medians of the ratios
+    paired by round, judged with their intervals (two rounds: no direction
+    called).  Nothing here depends on which path is faster."""
+    with lab.connect() as conn:
+        r = conn.execute("CALL pgbench_lab.connection_cost('select-only', 1, '0.2 s', rounds => 2)").fetchone()
+    res = dict(zip(CONNECTION_COST, r))
+    eid = res["experiment_id"]
+    params = lab.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+    assert (params["rounds"], params["smallest_effect"], params["confidence"]) == (2, 0.02, 0.95)
+    runs = lab.sql("SELECT x.round, r.via, r.run_id, r.tps, r.status FROM pgbench_lab.experiment_runs x"
+                   " JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,))
+    assert [(n, via) for n, via, *_ in runs] == [(1, "spi"), (1, "libpq"), (1, "libpq-connect"),
+                                                  (2, "libpq-connect"), (2, "libpq"), (2, "spi")], runs
+    assert all(r[4] == "done" and r[3] > 0 for r in runs), runs
+    tps = {(n, via): t for n, via, _, t, _ in runs}
+    assert res["spi_run_id"] == runs[0][2] and res["connect_run_id"] == runs[2][2]
+    assert res["spi_tps"] == pytest.approx((tps[1, "spi"] + tps[2, "spi"]) / 2)
+    verdicts = lab.sql("SELECT comparison, measure, rounds, ratio, ratio_low, ratio_high, coverage, verdict, decided, basis"
+                       " FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
+    assert [v[0] for v in verdicts] == ["in-server against libpq", "libpq against libpq-connect"], verdicts
+    for (name, measure, rounds, ratio, low, high, coverage, verdict, decided, basis), (b, a) in \
+            zip(verdicts, [("spi", "libpq"), ("libpq", "libpq-connect")]):
+        paired = sorted(tps[n, b] / tps[n, a] for n in (1, 2))
+        assert (measure, rounds, coverage) == ("tps", 2, 0.5)
+        assert (low, high) == (pytest.approx(paired[0]), pytest.approx(paired[1]))
+        assert ratio == pytest.approx((paired[0] * paired[1]) ** 0.5)
+        assert (verdict, decided) == ("no difference detectable", False)
+        assert basis.startswith("2 rounds give at most a 50.0 % interval")
+    assert res["spi_vs_libpq"] == pytest.approx(verdicts[0][3])
+    assert res["libpq_vs_connect"] == pytest.approx(verdicts[1][3])
+    assert " (medians of 2 rounds). TPS in-server against libpq ×" in res["finding"], res["finding"]
+    assert "50.0 % interval" in res["finding"] and "'" not in res["finding"]
+    text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert re.search(r"(?m)^ +round +spi +libpq +libpq-connect$", text), text
+    assert re.search(r"(?m)^ +2( +[\d.]+){3}$", text), text
+    assert re.search(r"(?m)^ +libpq-connect +2 +[\d.]+", text), text
 
 
 def test_connection_cost_needs_call_outside_a_transaction(lab):

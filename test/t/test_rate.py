@@ -465,9 +465,11 @@ def test_bad_sample_rate_refused(lab, value):
 # latency_curve: the highest rate that holds a latency target
 # ---------------------------------------------------------------------------
 
-def curve(c, **kw):
+def curve(c, notices=None, **kw):
     names = ", ".join(f"{k} => %({k})s" for k in kw)
     with c.connect() as conn:
+        if notices is not None:
+            conn.add_notice_handler(lambda d: notices.append(d.message_primary))
         cur = conn.execute(f"CALL pgbench_lab.latency_curve({names})", kw)
         return dict(zip([d.name for d in cur.description], cur.fetchone()))
 
@@ -475,26 +477,28 @@ def curve(c, **kw):
 def test_latency_curve_finds_the_rate_that_holds(lab):
     """Shares of the measured maximum: a generous target holds at every
     rate the server sustains, below the first one that fails; the steps'
-    rates follow the maximum the first run measured."""
+    rates follow the maximum the first run measured.  p50, which 20
+    transactions decide, and no repeats."""
     r = curve(lab, workload="select-only", clients=1, duration="1 s", shares=[0.05, 0.2, 2.0],
-              target_ms=1000, label="curve")
+              target_ms=1000, percentile=0.5, repeats=0, label="curve")
     eid = r["experiment_id"]
-    steps = lab.sql("SELECT rate, tps, sustained, holds FROM pgbench_lab_internal.latency_curve_steps(%s)", (eid,))
-    assert len(steps) == 4 and steps[0][0] is None, steps
+    steps = lab.sql("SELECT rate, tps, sustained, holds, round FROM pgbench_lab_internal.latency_curve_steps(%s)", (eid,))
+    assert len(steps) == 4 and steps[0][0] is None and {s[4] for s in steps} == {1}, steps
     top = steps[0][1]
     assert [round(s[0] / top, 6) for s in steps[1:]] == [0.05, 0.2, 2.0], (steps, top)
     # the low shares hold the generous target; twice the maximum usually
     # cannot be sustained (a first run slowed by a busy machine may make it
-    # possible): the finding is the highest rate below the first that fails
-    assert steps[1][3] and steps[2][3], steps
-    first_bad = next((s[0] for s in steps[1:] if not s[3]), None)
+    # possible): the finding is the highest rate below the first that breaks
+    assert steps[1][3] is True and steps[2][3] is True, steps
+    first_bad = next((s[0] for s in steps[1:] if s[3] is False), None)
     best = max(s[0] for s in steps[1:] if s[3] and (first_bad is None or s[0] < first_bad))
-    assert r["best_rate"] == best and r["max_tps"] == top, (r, steps)
+    assert r["best_rate"] == best and r["max_tps"] == top and r["broke_rate"] == first_bad, (r, steps)
     assert "held up to" in r["finding"], r
     if first_bad is not None:
-        assert "not sustained" in r["finding"], r
+        assert "held up to between" in r["finding"] and "not sustained" in r["finding"], r
     report = "\n".join(x for (x,) in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
-    assert "Target: p99 under 1000 ms" in report and "held up to" in report, report
+    assert "Target: p50 under 1000 ms" in report and "held up to" in report, report
+    assert "Per rate, its runs pooled: p50 with its 95 % interval" in report, report
     svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (eid,))
     assert svg.startswith("<svg") and svg.count("<polyline") >= 3 and "target 1000" in svg, svg[:500]
     # export and import keep the experiment
@@ -506,10 +510,43 @@ def test_latency_curve_finds_the_rate_that_holds(lab):
 
 
 def test_latency_curve_with_rates_and_an_impossible_target(lab):
-    r = curve(lab, workload="select-only", clients=1, duration="1 s", rates=[50, 20], target_ms=0.000001,
-              percentile=0.5)
-    assert r["best_rate"] is None and "held at none of the rates" in r["finding"], r
-    assert "at the lowest, 20.0 tps asked, p50 was" in r["finding"], r
+    """50 and 200 tps for 1 s give p50s of enough transactions, both far
+    over the target: the lowest breaks, and that settles it."""
+    r = curve(lab, workload="select-only", clients=1, duration="1 s", rates=[200, 50], target_ms=0.000001,
+              percentile=0.5, repeats=0)
+    assert r["best_rate"] is None and r["broke_rate"] == 50 and r["settled"] is True, r
+    assert "held at none of the rates: it broke at the lowest, 50.0 tps asked: " in r["finding"], r
+
+
+def test_latency_curve_repeats_an_undecided_rate(lab):
+    """200 tps for 0.3 s: about 60 transactions, too few for a p90 (100),
+    which two or three runs pooled give.  What was repeated follows the
+    rule, read from the recorded runs: the rate is run again while it is
+    undecided and more runs could decide it, at most 1 + repeats times,
+    and the NOTICE says why.  Whatever this machine's speed: a run that
+    lagged breaks the rate, and then nothing is repeated."""
+    notices = []
+    r = curve(lab, notices, workload="select-only", clients=1, duration="0.3 s", rates=[200], target_ms=1000,
+              percentile=0.9, repeats=2)
+    eid = r["experiment_id"]
+    runs = lab.sql("SELECT round, sustained, status, transactions FROM pgbench_lab_internal.latency_curve_steps(%s) "
+                   "WHERE rate IS NOT NULL ORDER BY round", (eid,))
+    info = f"{r}\n{runs}\n{notices}"
+    assert [x[0] for x in runs] == list(range(1, len(runs) + 1)) and len(runs) <= 3, info
+    pooled = 0
+    for i, (rnd, sustained, status, n) in enumerate(runs):
+        pooled += n or 0
+        undecided = status == "done" and sustained and pooled < 100
+        # repeated exactly when undecided, decidable by 3 runs and not at the limit
+        assert (i + 1 < len(runs)) == (undecided and pooled / rnd * 3 >= 100 and rnd < 3), info
+    repeated = len(runs) > 1
+    assert any("p90 at 200.0 tps undecided (" in m and "repeating 200.0 tps" in m for m in notices) == repeated, info
+    # the hook had nothing more to run: the rate is decided or at its limit
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab_internal.latency_curve_reading(%s) WHERE repeat", (eid,)) == 0
+    v = lab.sql("SELECT comparison, rounds, verdict, decided, basis FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
+    assert len(v) == 1 and v[0][0] == "p90 at 200.0 tps against 1000 ms" and v[0][1] == len(runs), (v, info)
+    if runs[-1][1] and pooled >= 100:
+        assert v[0][2:4] == ("holds", True) and f"{pooled} transactions in {len(runs)} run" in v[0][4], (v, info)
 
 
 @pytest.mark.parametrize("arg,text", [
@@ -517,6 +554,7 @@ def test_latency_curve_with_rates_and_an_impossible_target(lab):
     ("percentile => 0.97", "percentile must be 0.5, 0.9, 0.95 or 0.99"),
     ("rates => '{}'", "rates must hold 1 to 50"), ("rates => '{10, -1}'", "rates must hold 1 to 50"),
     ("shares => '{0.5, 3}'", "shares must hold 1 to 50"), ("shares => NULL", "shares must hold 1 to 50"),
+    ("repeats => 21", "repeats must be from 0 to 20"), ("confidence => 1", "confidence must be above 0.5"),
 ])
 def test_latency_curve_bad_arguments(lab, arg, text):
     before = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")

@@ -1,8 +1,15 @@
 
 -- ---------------------------------------------------------------------------
--- cold_vs_warm(): three runs, cold, OS-warm and warm, recorded as an
+-- cold_vs_warm(): runs cold, OS-warm and warm, in rounds, recorded as an
 -- experiment.  Each step's preparation brings the relations into its state
--- (make_cold, warm) in a transaction of its own before its run.
+-- (make_cold, warm) in a transaction of its own before its run.  Every
+-- round runs the three in that order: the OS-warm state is what the
+-- round's cold run left in the OS page cache, so the order is part of what
+-- is measured and cannot alternate as other kinds' rounds do; each round
+-- begins with make_cold of both caches, so the rounds start alike.  The
+-- TPS ratios warm/cold, OS-warm/cold and warm/OS-warm ("warm against
+-- cold" ...) are paired by round and judged by paired_verdict()
+-- (71_verdict.sql).
 -- ---------------------------------------------------------------------------
 
 -- The three states, in the order they run; a run's variant is its position.
@@ -162,7 +169,8 @@ $$;
 -- The warning of an experiment whose warm run was not warm, or NULL: from
 -- its recorded plan (the working set larger than what a warm may load) or,
 -- for an experiment recorded without one, from the cache state the warm
--- run started from (under 90% of the working set in shared buffers).
+-- runs started from (the median over the rounds under 90% of the working
+-- set in shared buffers).
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_warning(experiment_id bigint)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -182,7 +190,8 @@ BEGIN
                                                                              fit.working_set),
                                  fit.partly, pgbench_lab_internal.fmt(fit.warm_pct, 0));
     END IF;
-    SELECT r.buffers_pct INTO started FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r
+    SELECT pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.buffers_pct) INTO started
+      FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r
      WHERE r.state OPERATOR(pg_catalog.=) 'warm';
     IF started OPERATOR(pg_catalog.<) 90 THEN
         RETURN pg_catalog.format('Warning: the warm run began with only %s%% of the working set in shared buffers, so it is '
@@ -194,22 +203,24 @@ END
 $$;
 
 -- The plan: check the arguments (run() checks the workload, clients and
--- duration with the steps), the cold, OS-warm and warm runs in that order.
--- Everything that can be refused is refused before anything is evicted or
--- recorded.  caller->'accounts' is the pgbench_accounts the caller's
+-- duration with the steps), then per round the cold, OS-warm and warm runs
+-- in that order.  Everything that can be refused is refused before
+-- anything is evicted or recorded.  caller->'accounts' is the pgbench_accounts the caller's
 -- search_path finds (the driver looks it up in the caller's session).  A
 -- working set that does not fit is warned of here, before the runs.  Every
 -- run option goes to the three runs (options), over libpq too (to
 -- this server's own socket), but not to another server: target and
 -- targets are refused, this server makes only its own caches cold.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
-                                              relations regclass[], options jsonb, caller jsonb)
+                                              relations regclass[], rounds integer, options jsonb, caller jsonb,
+                                              smallest_effect double precision, confidence double precision)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     rels pg_catalog.regclass[];
     warm pg_catalog.jsonb;
+    verdict pg_catalog.jsonb;
     fit pg_catalog.record;
 BEGIN
     IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
@@ -230,6 +241,17 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Leave them out for the defaults: select-only, 1 client, 20 s.';
     END IF;
+    IF rounds IS NULL THEN
+        RAISE EXCEPTION 'rounds must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Leave it out for one round (figures without an interval), or give 6 or more for a verdict at 95 % confidence.';
+    END IF;
+    IF rounds OPERATOR(pg_catalog.<) 1 OR rounds OPERATOR(pg_catalog.>) 100 THEN
+        RAISE EXCEPTION 'rounds must be from 1 to 100, not %', rounds
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Six rounds or more give a verdict at 95 % confidence; each round runs cold, OS-warm and warm once.';
+    END IF;
+    verdict := pgbench_lab_internal.verdict_params(smallest_effect, confidence);
     warm := pgbench_lab_internal.cold_vs_warm_warm_plan(rels);
     SELECT f.* INTO fit FROM pgbench_lab_internal.cold_vs_warm_fit(warm) f;
     IF NOT fit.fits THEN
@@ -257,18 +279,23 @@ BEGIN
                                      UNION ALL
                                      SELECT i.indexrelid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_index i ON i.indrelid OPERATOR(pg_catalog.=) c.reltoastrelid
                                       WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o)),
-            'warm', warm),
-        -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver
+            'warm', warm, 'rounds', rounds)
+            OPERATOR(pg_catalog.||) verdict,
+        -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver;
+        -- every round in the same order (see the head of this file)
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                             'variant', v, 'round', 1, 'name', pgbench_lab_internal.cold_vs_warm_state(v),
-                             'about', 'the ' OPERATOR(pg_catalog.||) pgbench_lab_internal.cold_vs_warm_state(v) OPERATOR(pg_catalog.||) ' run',
-                             'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab_internal.cold_vs_warm_state(v),
+                             'variant', v.v, 'round', n.n, 'name', pgbench_lab_internal.cold_vs_warm_state(v.v),
+                             'about', pg_catalog.format('the %s run%s', pgbench_lab_internal.cold_vs_warm_state(v.v),
+                                                        CASE WHEN rounds OPERATOR(pg_catalog.>) 1
+                                                             THEN pg_catalog.format(' of round %s', n.n) ELSE '' END),
+                             'prepare', pg_catalog.jsonb_build_object('state', pgbench_lab_internal.cold_vs_warm_state(v.v),
                                  'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.oid ORDER BY i)
                                                  FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
-                                 'warm', CASE WHEN v OPERATOR(pg_catalog.=) 3 THEN warm END),
+                                 'warm', CASE WHEN v.v OPERATOR(pg_catalog.=) 3 THEN warm END),
                              'run', pgbench_lab_internal.step_run(workload, options)
-                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text)) ORDER BY v)
-                    FROM pg_catalog.generate_series(1, 3) AS v));
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text))
+                             ORDER BY n.n, v.v)
+                    FROM pg_catalog.generate_series(1, rounds) AS n(n), pg_catalog.generate_series(1, 3) AS v(v)));
 END
 $$;
 
@@ -292,6 +319,11 @@ DECLARE
           FROM pg_catalog.jsonb_array_elements_text(step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'relations')
                WITH ORDINALITY AS x(o, i) ORDER BY x.i);
     warm pg_catalog.jsonb := step OPERATOR(pg_catalog.->) 'prepare' OPERATOR(pg_catalog.->) 'warm';
+    -- the state as the NOTICE names it: "cold", "cold (round 2)"
+    said pg_catalog.text := state OPERATOR(pg_catalog.||)
+        CASE WHEN pg_catalog.jsonb_typeof(step OPERATOR(pg_catalog.->) 'round') OPERATOR(pg_catalog.=) 'number'
+                  AND step OPERATOR(pg_catalog.->>) 'round' OPERATOR(pg_catalog.<>) '1'
+             THEN pg_catalog.format(' (round %s)', step OPERATOR(pg_catalog.->>) 'round') ELSE '' END;
     a pg_catalog.numeric;
     b pg_catalog.numeric;
     c pg_catalog.numeric;
@@ -300,7 +332,7 @@ BEGIN
       FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
            LATERAL pgbench_lab.make_cold(x.r, true, state OPERATOR(pg_catalog.=) 'cold') m;
     IF state OPERATOR(pg_catalog.<>) 'warm' THEN
-        RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', state, a, b,
+        RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', said, a, b,
                       CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
     END IF;
     c := a;
@@ -312,7 +344,7 @@ BEGIN
                ARRAY(SELECT (x.e OPERATOR(pg_catalog.->>) 'warm_blocks')::bigint
                        FROM pg_catalog.jsonb_array_elements(warm OPERATOR(pg_catalog.->) 'relations') WITH ORDINALITY AS x(e, i)
                       ORDER BY x.i DESC)) w;
-    RETURN pg_catalog.format('warm: make_cold evicted %s buffers, then pg_prewarm loaded %s blocks in %s s: %s', c, a,
+    RETURN pg_catalog.format('%s: make_cold evicted %s buffers, then pg_prewarm loaded %s blocks in %s s: %s', said, c, a,
                   pg_catalog.round(b, 2),
                   CASE WHEN (warm OPERATOR(pg_catalog.->) 'fits')::boolean THEN 'the whole working set'
                        ELSE pg_catalog.format('what fits in shared_buffers less a margin, hottest first (%s of the working set''s %s blocks)',
@@ -320,18 +352,19 @@ BEGIN
 END
 $$;
 
--- Each run of a cold_vs_warm experiment: headline figures, the cache state
--- it started from (its cache_before snapshot, over the experiment's
--- relations with their indexes: relations under pgbench_lab.cache_min_size
--- are not in snapshots), the per-second curves, and when its TPS first
--- reached 90% of the warm run's (end of that second, from the run's start;
--- NULL if it never did).
+-- Each run of a cold_vs_warm experiment, round by round: headline
+-- figures, the cache state it started from (its cache_before snapshot, over
+-- the experiment's relations with their indexes: relations under
+-- pgbench_lab.cache_min_size are not in snapshots), the per-second curves,
+-- and when its TPS first reached 90% of the warm run's of its round (end
+-- of that second, from the run's start; NULL if it never did).
 CREATE FUNCTION pgbench_lab.cold_vs_warm_runs(experiment_id bigint)
 RETURNS TABLE (state text, run_id bigint, status text, tps double precision,
                latency_avg_ms double precision, latency_p99_ms double precision,
                hit_ratio double precision, buffers_pct double precision,
                os_pct double precision, seconds_to_90pct double precision,
-               tps_curve double precision[], hit_ratio_curve double precision[])
+               tps_curve double precision[], hit_ratio_curve double precision[],
+               round integer)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -340,11 +373,11 @@ AS $$
          WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_runs.experiment_id
            AND x.kind OPERATOR(pg_catalog.=) 'cold_vs_warm'
     ), r AS (
-        SELECT x.variant, u.*
+        SELECT x.variant, x.round, x.ordinal, u.*
           FROM e JOIN pgbench_lab.experiment_runs x ON x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id
           JOIN pgbench_lab.runs u ON u.run_id OPERATOR(pg_catalog.=) x.run_id
     ), warm AS (
-        SELECT pg_catalog.max(r.tps) AS tps FROM r WHERE r.variant OPERATOR(pg_catalog.=) 3
+        SELECT r.round, pg_catalog.max(r.tps) AS tps FROM r WHERE r.variant OPERATOR(pg_catalog.=) 3 GROUP BY r.round
     ), sizes AS (
         -- per run: the relations' blocks, buffers and OS pages before it
         SELECT r.run_id, pg_catalog.sum(s.blocks) AS blocks, pg_catalog.sum(s.buffers) AS buffers,
@@ -367,25 +400,150 @@ AS $$
            (SELECT pg_catalog.min(p.elapsed) FROM (
                 SELECT q.tps, pg_catalog.sum(q.interval_seconds) OVER (ORDER BY q.second) AS elapsed
                   FROM pgbench_lab.run_progress q WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id) p, warm
-             WHERE p.tps OPERATOR(pg_catalog.>=) (0.9 OPERATOR(pg_catalog.*) warm.tps)),
+             WHERE warm.round OPERATOR(pg_catalog.=) r.round
+               AND p.tps OPERATOR(pg_catalog.>=) (0.9 OPERATOR(pg_catalog.*) warm.tps)),
            ARRAY(SELECT q.tps FROM pgbench_lab.run_progress q
                   WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY q.second),
            ARRAY(SELECT q.hit_ratio FROM pgbench_lab.run_progress q
-                  WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY q.second)
+                  WHERE q.run_id OPERATOR(pg_catalog.=) r.run_id ORDER BY q.second),
+           r.round
       FROM r LEFT JOIN sizes c ON c.run_id OPERATOR(pg_catalog.=) r.run_id
-     ORDER BY r.variant
+     ORDER BY r.round, r.variant, r.ordinal
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) IS
-    'The runs of a cold_vs_warm experiment: figures, starting cache state, per-second curves, time to 90% of warm TPS';
+    'The runs of a cold_vs_warm experiment, round by round: figures, starting cache state, per-second curves, time to 90% of its round''s warm TPS';
 REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_runs(bigint) TO pg_monitor;
 
--- The comparison as a cold-restart study tells it: each state's figures, the
--- warm/cold ratio and how soon each run reached 90% of the warm TPS; first
--- the warning when the warm run was only partly warm (its ratio is then
--- labelled "partly warm/cold"), then why, when the warm run was slower
--- than the OS-warm one, and how the working set compares with
--- shared_buffers.
+-- Per state, over its rounds: the runs, the medians of the finished runs'
+-- figures (TPS with its min and max, latency, hit ratio, the share of the
+-- working set in shared buffers at the start), and how many of them reached
+-- 90% of their round's warm TPS, with the median time of those that did.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_states(experiment_id bigint)
+RETURNS TABLE (variant integer, state text, runs integer, rounds integer,
+               tps_median double precision, tps_min double precision, tps_max double precision,
+               latency_avg_ms_median double precision, hit_ratio_median double precision,
+               buffers_pct_median double precision, reached integer, seconds_to_90pct_median double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT v.v, pgbench_lab_internal.cold_vs_warm_state(v.v), pg_catalog.count(*)::integer,
+           pg_catalog.count(*) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done')::integer,
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.min(r.tps) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.max(r.tps) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_avg_ms) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.hit_ratio) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.buffers_pct) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done'),
+           pg_catalog.count(r.seconds_to_90pct) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done')::integer,
+           pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY r.seconds_to_90pct) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done')
+      FROM pg_catalog.generate_series(1, 3) AS v(v)
+      JOIN pgbench_lab.cold_vs_warm_runs(experiment_id) r
+        ON r.state OPERATOR(pg_catalog.=) pgbench_lab_internal.cold_vs_warm_state(v.v)
+     GROUP BY v.v
+     ORDER BY v.v
+$$;
+
+-- The name of the warm state as the finding and the report give it:
+-- "partly warm" when the warm state could not be reached (the warning).
+-- Without the cache readers (pg_monitor), from the recorded plan alone.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_warm_name(experiment_id bigint)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF pg_catalog.has_function_privilege('pgbench_lab.cold_vs_warm_runs(bigint)', 'EXECUTE')
+       AND pg_catalog.has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
+        RETURN CASE WHEN pgbench_lab_internal.cold_vs_warm_warning(experiment_id) IS NULL THEN 'warm' ELSE 'partly warm' END;
+    END IF;
+    RETURN CASE WHEN (SELECT f.fits FROM pgbench_lab.experiments e,
+                             LATERAL pgbench_lab_internal.cold_vs_warm_fit(e.params OPERATOR(pg_catalog.->) 'warm') f
+                       WHERE e.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_warm_name.experiment_id) IS FALSE
+                THEN 'partly warm' ELSE 'warm' END;
+END
+$$;
+
+-- The verdicts of a cold_vs_warm experiment, one per comparison: warm
+-- against cold, OS-warm against cold and warm against OS-warm ("partly
+-- warm" when the warm state could not be reached), the TPS ratio of the finished runs paired by round and
+-- judged by paired_verdict() against the experiment's smallest effect and
+-- confidence (0.02 and 0.95 when it recorded none, or none that a verdict
+-- can use: an imported document's params are not checked for them).  No
+-- rows for an experiment of another kind or without runs.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_comparisons(experiment_id bigint)
+RETURNS TABLE (comparison text, a integer, b integer, rounds integer, ratio double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, basis text, every_round text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    warm_name pg_catalog.text := pgbench_lab_internal.cold_vs_warm_warm_name(experiment_id);
+BEGIN
+    RETURN QUERY
+    WITH e AS (
+        SELECT CASE WHEN pg_catalog.jsonb_typeof(x.params OPERATOR(pg_catalog.->) 'smallest_effect') OPERATOR(pg_catalog.<>) 'number'
+                    THEN 0.02::pg_catalog.float8
+                    WHEN (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 0
+                         AND (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric OPERATOR(pg_catalog.<) 1
+                    THEN (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric::pg_catalog.float8
+                    ELSE 0.02::pg_catalog.float8 END AS smallest_effect,
+               CASE WHEN pg_catalog.jsonb_typeof(x.params OPERATOR(pg_catalog.->) 'confidence') OPERATOR(pg_catalog.<>) 'number'
+                    THEN 0.95::pg_catalog.float8
+                    WHEN (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric OPERATOR(pg_catalog.>) 0.5
+                         AND (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric OPERATOR(pg_catalog.<) 1
+                    THEN (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric::pg_catalog.float8
+                    ELSE 0.95::pg_catalog.float8 END AS confidence
+          FROM pgbench_lab.experiments x
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_comparisons.experiment_id
+           AND x.kind OPERATOR(pg_catalog.=) 'cold_vs_warm'),
+    t AS (
+        SELECT x.variant, x.round, r.tps
+          FROM pgbench_lab.experiment_runs x
+          JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+         WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_comparisons.experiment_id
+           AND r.status OPERATOR(pg_catalog.=) 'done'),
+    c AS (
+        SELECT * FROM (VALUES (1, warm_name OPERATOR(pg_catalog.||) ' against cold', 1, 3),
+                              (2, 'OS-warm against cold', 1, 2),
+                              (3, warm_name OPERATOR(pg_catalog.||) ' against OS-warm', 2, 3)) AS c(i, name, a, b)),
+    p AS (
+        SELECT c.i, c.name, c.a, c.b,
+               pg_catalog.array_agg(ta.tps ORDER BY n.round) AS a_tps,
+               pg_catalog.array_agg(tb.tps ORDER BY n.round) AS b_tps
+          FROM c CROSS JOIN (SELECT DISTINCT t.round FROM t) AS n
+          LEFT JOIN t ta ON ta.variant OPERATOR(pg_catalog.=) c.a AND ta.round OPERATOR(pg_catalog.=) n.round
+          LEFT JOIN t tb ON tb.variant OPERATOR(pg_catalog.=) c.b AND tb.round OPERATOR(pg_catalog.=) n.round
+         GROUP BY c.i, c.name, c.a, c.b)
+    SELECT p.name, p.a, p.b, v.rounds, v.ratio, v.ratio_low, v.ratio_high, v.coverage, v.verdict, v.decided,
+           v.basis, v.every_round
+      FROM p CROSS JOIN e
+      CROSS JOIN LATERAL pgbench_lab.paired_verdict(p.a_tps, p.b_tps, e.smallest_effect, e.confidence) v
+     ORDER BY p.i;
+END
+$$;
+
+-- The verdicts of a cold_vs_warm experiment for experiment_kinds.verdicts
+-- (pgbench_lab.experiment_verdicts() reads them): one row per comparison
+-- that its report and finding give.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_verdicts(experiment_id bigint)
+RETURNS TABLE (comparison text, measure text, rounds integer, ratio double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, basis text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.comparison, 'tps', c.rounds, c.ratio, c.ratio_low, c.ratio_high, c.coverage, c.verdict, c.decided, c.basis
+      FROM pgbench_lab_internal.cold_vs_warm_comparisons(experiment_id) c
+$$;
+
+-- The comparison as a cold-restart study tells it: each state's figures
+-- (medians over the rounds), the verdicts of warm/cold and OS-warm/cold with
+-- their intervals, and how soon each run reached 90% of its round's warm
+-- TPS; first the warning when the warm run was only partly warm (its ratio
+-- is then labelled "partly warm against cold"), then why, when the warm
+-- run was slower than the OS-warm one (with that verdict), and how the
+-- working set compares with shared_buffers.
 CREATE FUNCTION pgbench_lab.cold_vs_warm_finding(experiment_id bigint)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -394,6 +552,8 @@ DECLARE
     warning pg_catalog.text := pgbench_lab_internal.cold_vs_warm_warning(experiment_id);
     warm_name pg_catalog.text := CASE WHEN warning IS NULL THEN 'warm' ELSE 'partly warm' END;
     fit pg_catalog.record;
+    c pg_catalog.record;
+    n pg_catalog.int4;
     runs pg_catalog.text;
     cold pg_catalog.float8;
     os_warm pg_catalog.float8;
@@ -401,59 +561,81 @@ DECLARE
     warm_started pg_catalog.float8;
     reach pg_catalog.text;
     said pg_catalog.text;
+    versus pg_catalog.text;     -- the verdict warm/OS-warm
+    slower pg_catalog.bool;     -- the warm run slower than the OS-warm one
+    called pg_catalog.bool;     -- and the verdict says so
+    noise pg_catalog.text;
 BEGIN
     SELECT pg_catalog.string_agg(pg_catalog.format('%s %s tps (latency %s ms, hit ratio %s%%, %s%% in shared buffers at the start)',
-                             r.name, pgbench_lab_internal.fmt(r.tps, 0), pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
-                             pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1), pgbench_lab_internal.fmt(r.buffers_pct, 0)),
-                      ', ' ORDER BY r.variant),
-           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'cold'),
-           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'os-warm'),
-           pg_catalog.max(r.tps) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
-           pg_catalog.max(r.buffers_pct) FILTER (WHERE r.state OPERATOR(pg_catalog.=) 'warm'),
-           pg_catalog.string_agg(pg_catalog.format('%s %s', r.name,
-                             CASE WHEN r.seconds_to_90pct IS NULL THEN 'never (within the run)'
-                                  ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab_internal.fmt(r.seconds_to_90pct, 1) OPERATOR(pg_catalog.||) ' s' END),
-                      ', ' ORDER BY r.variant) FILTER (WHERE r.state OPERATOR(pg_catalog.<>) 'warm')
-      INTO runs, cold, os_warm, warm, warm_started, reach
-      FROM (SELECT x.*, v.variant,
-                   CASE WHEN x.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name
-                        ELSE pg_catalog.replace(x.state, 'os-', 'OS-') END AS name
-              FROM pgbench_lab.cold_vs_warm_runs(experiment_id) x
-              JOIN pg_catalog.generate_series(1, 3) AS v(variant)
-                ON pgbench_lab_internal.cold_vs_warm_state(v.variant) OPERATOR(pg_catalog.=) x.state) r;
+                             s.name, pgbench_lab_internal.fmt(s.tps_median, 0), pgbench_lab_internal.fmt(s.latency_avg_ms_median, 3),
+                             pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) s.hit_ratio_median, 1),
+                             pgbench_lab_internal.fmt(s.buffers_pct_median, 0)),
+                      ', ' ORDER BY s.variant),
+           pg_catalog.max(s.tps_median) FILTER (WHERE s.variant OPERATOR(pg_catalog.=) 1),
+           pg_catalog.max(s.tps_median) FILTER (WHERE s.variant OPERATOR(pg_catalog.=) 2),
+           pg_catalog.max(s.tps_median) FILTER (WHERE s.variant OPERATOR(pg_catalog.=) 3),
+           pg_catalog.max(s.buffers_pct_median) FILTER (WHERE s.variant OPERATOR(pg_catalog.=) 3),
+           pg_catalog.string_agg(pg_catalog.format('%s %s', s.name,
+                             CASE WHEN s.reached OPERATOR(pg_catalog.=) 0 THEN 'never (within the run)'
+                                  WHEN s.reached OPERATOR(pg_catalog.<) s.rounds
+                                  THEN pg_catalog.format('after %s s in %s of %s rounds (their median), never in the others',
+                                                         pgbench_lab_internal.fmt(s.seconds_to_90pct_median, 1), s.reached, s.rounds)
+                                  ELSE 'after ' OPERATOR(pg_catalog.||) pgbench_lab_internal.fmt(s.seconds_to_90pct_median, 1) OPERATOR(pg_catalog.||) ' s' END),
+                      ', ' ORDER BY s.variant) FILTER (WHERE s.variant OPERATOR(pg_catalog.<>) 3),
+           pg_catalog.max(s.rounds)
+      INTO runs, cold, os_warm, warm, warm_started, reach, n
+      FROM (SELECT x.*, CASE WHEN x.variant OPERATOR(pg_catalog.=) 3 THEN warm_name
+                             ELSE pg_catalog.replace(x.state, 'os-', 'OS-') END AS name
+              FROM pgbench_lab_internal.cold_vs_warm_states(experiment_id) x) s;
     IF runs IS NULL THEN
         RETURN 'No runs recorded.';
     END IF;
-    said := coalesce(warning OPERATOR(pg_catalog.||) ' ', '') OPERATOR(pg_catalog.||) runs
-        OPERATOR(pg_catalog.||) pg_catalog.format(': %s/cold %s; 90%% of the %s TPS reached: %s.', warm_name,
-                          CASE WHEN cold OPERATOR(pg_catalog.>) 0 AND warm IS NOT NULL THEN pgbench_lab_internal.fmt(pgbench_lab_internal.ratio(warm, cold), 2) OPERATOR(pg_catalog.||) 'x'
-                               ELSE '-' END,
-                          warm_name, coalesce(reach, '-'));
+    said := coalesce(warning OPERATOR(pg_catalog.||) ' ', '')
+        OPERATOR(pg_catalog.||) CASE WHEN n OPERATOR(pg_catalog.>) 1 THEN pg_catalog.format('Medians of %s rounds: ', n) ELSE '' END
+        OPERATOR(pg_catalog.||) runs OPERATOR(pg_catalog.||) '.';
+    FOR c IN SELECT * FROM pgbench_lab_internal.cold_vs_warm_comparisons(experiment_id) LOOP
+        IF c.a OPERATOR(pg_catalog.=) 1 THEN
+            said := said OPERATOR(pg_catalog.||) pg_catalog.format(' TPS %s %s.', c.comparison,
+                pgbench_lab_internal.verdict_phrase(c.rounds, c.ratio, c.ratio_low, c.ratio_high, c.coverage,
+                                                    c.verdict, c.basis, c.every_round));
+        ELSE
+            versus := pg_catalog.format('TPS %s %s', c.comparison,
+                pgbench_lab_internal.verdict_phrase(c.rounds, c.ratio, c.ratio_low, c.ratio_high, c.coverage,
+                                                    c.verdict, c.basis, c.every_round));
+            slower := coalesce(c.ratio OPERATOR(pg_catalog.<) 1::pg_catalog.float8, warm OPERATOR(pg_catalog.<) os_warm);
+            called := c.verdict OPERATOR(pg_catalog.=) 'slower';
+        END IF;
+    END LOOP;
+    said := said OPERATOR(pg_catalog.||) pg_catalog.format(' 90%% of the %s TPS%s reached: %s.', warm_name,
+                                                           CASE WHEN n OPERATOR(pg_catalog.>) 1 THEN ' of its round' ELSE '' END,
+                                                           coalesce(reach, '-'));
+    noise := CASE WHEN called THEN 'another cause does, such as the machine''s other load.'
+                  ELSE 'it is noise or another cause, such as the machine''s other load; repeat with longer runs, and more '
+                       'of them, before reading anything into it.' END;
     SELECT f.* INTO fit FROM pgbench_lab.experiments e,
            LATERAL pgbench_lab_internal.cold_vs_warm_fit(e.params OPERATOR(pg_catalog.->) 'warm') f
      WHERE e.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_finding.experiment_id;
-    IF warm OPERATOR(pg_catalog.<) os_warm AND warning IS NOT NULL THEN
+    IF slower AND warning IS NOT NULL THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(
             ' The partly warm run was slower than the OS-warm run (%s vs %s tps): with %s%% of the working set in shared '
             'buffers at its start, both runs read most pages from the OS page cache, and after their first seconds their '
             'buffers hold the same thing, what the workload touched last. The partly warm run also began with full '
             'buffers, so each page it read first had to evict one, where the OS-warm run began with free ones. Beyond '
-            'that the cache does not explain the difference: it is noise or another cause, such as the machine''s other '
-            'load; repeat with longer runs, and more of them, before reading anything into it.',
+            'that the cache does not explain the difference: %s %s.',
             pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0),
-            pgbench_lab_internal.fmt(coalesce(warm_started, fit.warm_pct), 0));
-    ELSIF warm OPERATOR(pg_catalog.<) os_warm AND fit.fits IS NULL AND warm_started IS NULL THEN
+            pgbench_lab_internal.fmt(coalesce(warm_started, fit.warm_pct), 0), noise, versus);
+    ELSIF slower AND fit.fits IS NULL AND warm_started IS NULL THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(
             ' The warm run was slower than the OS-warm run (%s vs %s tps); what its shared buffers held at its start '
-            'is not recorded here, so whether the cache explains it cannot be told; repeat with longer runs, and more '
-            'of them, before reading anything into it.',
-            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
-    ELSIF warm OPERATOR(pg_catalog.<) os_warm THEN
+            'is not recorded here, so whether the cache explains it cannot be told; %s %s.',
+            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0),
+            CASE WHEN called THEN 'the rounds tell it from noise.'
+                 ELSE 'repeat with longer runs, and more of them, before reading anything into it.' END, versus);
+    ELSIF slower THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(
             ' The warm run was slower than the OS-warm run (%s vs %s tps) though it began with the working set in shared '
-            'buffers: the cache does not explain that, it is noise or another cause, such as the machine''s other load; '
-            'repeat with longer runs, and more of them, before reading anything into it.',
-            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0));
+            'buffers: the cache does not explain that, %s %s.',
+            pgbench_lab_internal.fmt(warm, 0), pgbench_lab_internal.fmt(os_warm, 0), noise, versus);
     END IF;
     IF fit.fits THEN
         said := said OPERATOR(pg_catalog.||) pg_catalog.format(' The working set (%s) fits in shared_buffers (%s).',
@@ -464,7 +646,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS
-    'One paragraph comparing the cold, OS-warm and warm runs of a cold_vs_warm experiment, with a warning when the warm run was only partly warm';
+    'One paragraph comparing the cold, OS-warm and warm runs of a cold_vs_warm experiment, with the verdicts of their ratios and a warning when the warm run was only partly warm';
 REVOKE ALL ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) TO pg_monitor;
 
@@ -519,7 +701,10 @@ BEGIN
 END
 $$;
 
--- The body of report(experiment_id) for a cold_vs_warm experiment.
+-- The body of report(experiment_id) for a cold_vs_warm experiment: each
+-- run with its round, the per-second curves, each state over its rounds
+-- (median TPS, min, max), each comparison's verdict with its interval,
+-- the warm step's plan and the finding.
 CREATE FUNCTION pgbench_lab_internal.report_cold_vs_warm(experiment_id bigint)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -527,6 +712,8 @@ AS $$
 DECLARE
     warm_name pg_catalog.text;
     w pg_catalog.int4;          -- the width of the state column
+    several pg_catalog.bool;    -- more than one round
+    cw pg_catalog.int4;         -- the width of a curve's name
 BEGIN
     IF NOT pg_catalog.has_table_privilege('pgbench_lab.cache_snapshot_relations', 'SELECT') THEN
         RETURN QUERY SELECT 'The cache states need membership in pg_monitor (they come from pgbench_lab.cache_snapshot_relations).';
@@ -534,21 +721,40 @@ BEGIN
     END IF;
     warm_name := CASE WHEN pgbench_lab_internal.cold_vs_warm_warning(experiment_id) IS NULL THEN 'warm' ELSE 'partly warm' END;
     w := GREATEST(8, pg_catalog.length(warm_name) OPERATOR(pg_catalog.+) 1);
-    RETURN QUERY SELECT pg_catalog.format('%-*s %8s %10s %12s %10s %10s %8s %10s', w, 'state', 'run', 'tps', 'latency ms',
+    several := EXISTS (SELECT FROM pgbench_lab.experiment_runs x
+                        WHERE x.experiment_id OPERATOR(pg_catalog.=) report_cold_vs_warm.experiment_id
+                          AND x.round OPERATOR(pg_catalog.>) 1);
+    cw := w OPERATOR(pg_catalog.+) CASE WHEN several THEN 11 ELSE 0 END;
+    RETURN QUERY SELECT pg_catalog.format('%-*s %8s %6s %10s %12s %10s %10s %8s %10s', w, 'state', 'run', 'round', 'tps', 'latency ms',
                        'hit %', 'buffers %', 'OS %', 'to 90% s');
     RETURN QUERY
-        SELECT pg_catalog.format('%-*s %8s %10s %12s %10s %10s %8s %10s', w,
-                      CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END, r.run_id,
+        SELECT pg_catalog.format('%-*s %8s %6s %10s %12s %10s %10s %8s %10s', w,
+                      CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END, r.run_id, r.round,
                       pgbench_lab_internal.fmt(r.tps, 0),
                       pgbench_lab_internal.fmt(r.latency_avg_ms, 3), pgbench_lab_internal.fmt(100 OPERATOR(pg_catalog.*) r.hit_ratio, 1),
                       pgbench_lab_internal.fmt(r.buffers_pct, 0), pgbench_lab_internal.fmt(r.os_pct, 0),
                       pgbench_lab_internal.fmt(r.seconds_to_90pct, 1))
           FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT pg_catalog.format('%-*s tps per second: %s', w,
-                        CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END,
+    RETURN QUERY SELECT pg_catalog.format('%-*s tps per second: %s', cw,
+                        CASE WHEN r.state OPERATOR(pg_catalog.=) 'warm' THEN warm_name ELSE r.state END
+                        OPERATOR(pg_catalog.||) CASE WHEN several THEN pg_catalog.format(' (round %s)', r.round) ELSE '' END,
                         pg_catalog.array_to_string(ARRAY(SELECT pgbench_lab_internal.fmt(t, 0) FROM pg_catalog.unnest(r.tps_curve) t), ' '))
                    FROM pgbench_lab.cold_vs_warm_runs(experiment_id) r;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT pg_catalog.format('%-*s %6s %10s %10s %10s', w, 'state', 'rounds', 'median tps', 'min', 'max');
+    RETURN QUERY
+        SELECT pg_catalog.format('%-*s %6s %10s %10s %10s', w,
+                      CASE WHEN s.variant OPERATOR(pg_catalog.=) 3 THEN warm_name ELSE s.state END, s.rounds,
+                      pgbench_lab_internal.fmt(s.tps_median, 0), pgbench_lab_internal.fmt(s.tps_min, 0),
+                      pgbench_lab_internal.fmt(s.tps_max, 0))
+          FROM pgbench_lab_internal.cold_vs_warm_states(experiment_id) s;
+    RETURN QUERY SELECT '';
+    RETURN QUERY
+        SELECT pg_catalog.format('TPS %s %s', c.comparison,
+                                 pgbench_lab_internal.verdict_phrase(c.rounds, c.ratio, c.ratio_low, c.ratio_high, c.coverage,
+                                                                     c.verdict, c.basis, c.every_round))
+          FROM pgbench_lab_internal.cold_vs_warm_comparisons(experiment_id) c;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT * FROM pgbench_lab_internal.report_cold_vs_warm_plan(experiment_id);
     RETURN QUERY SELECT pgbench_lab.cold_vs_warm_finding(experiment_id);
@@ -564,21 +770,26 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     relations regclass[] DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
+    rounds integer DEFAULT 1,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
+    smallest_effect double precision DEFAULT 0.02,
+    confidence double precision DEFAULT 0.95,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label scripts variables@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
 COMMENT ON PROCEDURE pgbench_lab.cold_vs_warm IS
-    'Three runs, cold, OS-warm and warm, recorded as an experiment; prints the comparison';
+    'Runs cold, OS-warm and warm in rounds, recorded as an experiment; prints the comparison with the verdicts of its ratios';
 REVOKE ALL ON PROCEDURE pgbench_lab.cold_vs_warm FROM PUBLIC;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          verdicts)
 VALUES ('cold_vs_warm', 'pgbench_lab.cold_vs_warm'::pg_catalog.regproc,
         'pgbench_lab_internal.cold_vs_warm_plan'::pg_catalog.regproc,
         'pgbench_lab_internal.cold_vs_warm_prepare(bigint, jsonb)',
         'pgbench_lab_internal.cold_vs_warm_result(bigint)', 'pgbench_lab_internal.report_cold_vs_warm(bigint)',
-        'Three runs, cold, OS-warm and warm; time to 90% of the warm TPS')
+        'Runs cold, OS-warm and warm in rounds; the verdicts of their TPS ratios, time to 90% of the warm TPS',
+        'pgbench_lab_internal.cold_vs_warm_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, verdicts = EXCLUDED.verdicts;

@@ -357,16 +357,20 @@ AS $$
             "knee_threshold": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
             "duration": "interval", "rounds": "count!", "scripts": "array", "variables": "object",
-            "rate": "num", "latency_limit": "interval", "restart_settings": "object"}'::pg_catalog.jsonb
+            "rate": "num", "latency_limit": "interval", "restart_settings": "object",
+            "smallest_effect": "num", "confidence": "share", "looks": "array", "budget": "interval"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN '{"clients": "count!", "duration": "interval",
-            "relations": "array", "relids": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
+            "relations": "array", "relids": "array", "scripts": "array", "variables": "object",
+            "rounds": "count", "smallest_effect": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'connection_cost' THEN '{"clients": "count!", "duration": "interval",
-            "rounds": "count", "settings": "array", "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
+            "rounds": "count", "settings": "array", "scripts": "array", "variables": "object",
+            "smallest_effect": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
             "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array",
-            "scripts": "array", "variables": "object"}'::pg_catalog.jsonb
+            "scripts": "array", "variables": "object", "repeats": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'validate_recommendation' THEN '{"settings": "array!", "groups": "array!",
-            "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!"}'::pg_catalog.jsonb
+            "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!",
+            "smallest_effect": "num", "confidence": "share", "looks": "array", "budget": "interval"}'::pg_catalog.jsonb
         END
 $$;
 
