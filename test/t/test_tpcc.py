@@ -101,7 +101,10 @@ def test_kit_files_under_pgbench(lab):
     """The same files, unchanged, under the pgbench binary; conditions hold."""
     orders = lab.scalar("SELECT count(*) FROM tpcc.orders")
     files = [a for n, w in MIX.items() for a in ("-f", f"{KIT / n}.sql@{w}")]
-    out = lab.run_client("pgbench", "-n", "-c", "2", "-t", "60", *files, "postgres", check=False)
+    # prepared: the statements' parameters must have types the server can
+    # tell, as they must for the in-server interpreter's bind parameters
+    out = lab.run_client("pgbench", "-n", "-M", "prepared", "-c", "2", "-t", "60", *files, "postgres",
+                         check=False)
     assert out.returncode == 0, out.stderr
     assert "number of transactions actually processed: 120/120" in out.stdout, out.stdout
     assert lab.scalar("SELECT count(*) FROM tpcc.orders") > orders

@@ -59,8 +59,8 @@ UPDATE tpcc.district SET d_ytd = d_ytd + :cents / 100.0 WHERE d_w_id = :w_id AND
 \if :by_name
 SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) AS n, pg_catalog.count(*) OVER () AS named FROM tpcc.customer WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_last = tpcc.last_name(:c_last)) AS c WHERE n = (named + 1) / 2 \gset
 \endif
-UPDATE tpcc.customer SET c_balance = c_balance - :cents / 100.0, c_ytd_payment = c_ytd_payment + :cents / 100.0, c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' THEN pg_catalog.left(pg_catalog.concat_ws(' ', c_id, c_d_id, c_w_id, :d_id, :w_id, :cents / 100.0, c_data), 500) ELSE c_data END WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_id = :c_id;
-INSERT INTO tpcc.history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) SELECT :c_id, :c_d_id, :c_w_id, :d_id, :w_id, pg_catalog.now(), :cents / 100.0, pg_catalog.concat(w_name, '    ', d_name) FROM tpcc.warehouse, tpcc.district WHERE w_id = :w_id AND d_w_id = :w_id AND d_id = :d_id;
+UPDATE tpcc.customer SET c_balance = c_balance - :cents / 100.0, c_ytd_payment = c_ytd_payment + :cents / 100.0, c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' THEN pg_catalog.left(pg_catalog.concat_ws(' ', c_id, c_d_id, c_w_id, :d_id::pg_catalog.int4, :w_id::pg_catalog.int4, :cents / 100.0, c_data), 500) ELSE c_data END WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_id = :c_id;
+INSERT INTO tpcc.history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (:c_id, :c_d_id, :c_w_id, :d_id, :w_id, pg_catalog.now(), :cents / 100.0, (SELECT pg_catalog.concat(w_name, '    ', d_name) FROM tpcc.warehouse, tpcc.district WHERE w_id = :w_id AND d_w_id = :w_id AND d_id = :d_id));
 END;
 $tpcc$),
     ('tpcc-order-status', 4, $tpcc$-- TPC-C order-status (clause 2.6), weight 4 of the mix: a customer's
