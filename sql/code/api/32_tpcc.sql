@@ -106,7 +106,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     s pg_catalog.text;
-    pool pg_catalog.text;
+    pool pg_catalog.bytea;
     letters pg_catalog.text := 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
     addr pg_catalog.text;
     rnd pg_catalog.text;
@@ -141,12 +141,15 @@ BEGIN
                                            pg_catalog.quote_ident(schema));
     END IF;
     s := pg_catalog.quote_ident(schema);
-    SELECT pg_catalog.string_agg(pg_catalog.substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
-                                                   1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 62)::pg_catalog.int4, 1), '')
+    -- as bytea: a piece of it is found at its offset, where text's
+    -- substr() walks the characters before it
+    SELECT pg_catalog.convert_to(pg_catalog.string_agg(
+               pg_catalog.substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+                                 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 61)::pg_catalog.int4, 1), ''), 'UTF8')
       INTO pool FROM pg_catalog.generate_series(1, 1000);
     -- a random a-string of the given lengths (clause 4.3.2.2): a piece of
     -- the pool at a random offset
-    rnd := 'pg_catalog.substr($1, 1 + (pg_catalog.random() * 400)::pg_catalog.int4, %s + (pg_catalog.random() * %s)::pg_catalog.int4)';
+    rnd := 'pg_catalog.encode(pg_catalog.substr($1, 1 + (pg_catalog.random() * 400)::pg_catalog.int4, %s + (pg_catalog.random() * %s)::pg_catalog.int4), ''escape'')';
     addr := pg_catalog.concat_ws(', ', pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10),
                                  'pg_catalog.substr($2, 1 + (pg_catalog.random() * 24)::pg_catalog.int4, 2)',
                                  'pg_catalog.lpad(((pg_catalog.random() * 9999)::pg_catalog.int4)::pg_catalog.text, 4, ''0'') || ''11111''');
@@ -192,10 +195,9 @@ CREATE TABLE %1$s.stock (s_i_id pg_catalog.int4 NOT NULL, s_w_id pg_catalog.int4
     s_remote_cnt pg_catalog.int4, s_data pg_catalog.varchar(50));
 CREATE FUNCTION %1$s.last_name(n pg_catalog.int4) RETURNS pg_catalog.text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $b$
-    SELECT s[n OPERATOR(pg_catalog./) 100 OPERATOR(pg_catalog.+) 1]
-           OPERATOR(pg_catalog.||) s[n OPERATOR(pg_catalog./) 10 OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
-           OPERATOR(pg_catalog.||) s[n OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
-      FROM (SELECT ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[]) AS syllables (s)
+    SELECT (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog./) 100 OPERATOR(pg_catalog.+) 1]
+           OPERATOR(pg_catalog.||) (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog./) 10 OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
+           OPERATOR(pg_catalog.||) (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
 $b$;
 COMMENT ON FUNCTION %1$s.last_name(pg_catalog.int4) IS 'TPC-C: a customer''s last name from a number 0-999, three syllables (clause 4.3.2.3)';
 CREATE FUNCTION %1$s.new_order(w pg_catalog.int4, d pg_catalog.int4, c pg_catalog.int4, ol_cnt pg_catalog.int4,
@@ -283,8 +285,8 @@ $q$, s),
         pg_catalog.format($q$
 INSERT INTO %1$s.item (i_id, i_im_id, i_name, i_price, i_data)
 SELECT i, 1 + (pg_catalog.random() * 9999)::pg_catalog.int4, %2$s, (100 + (pg_catalog.random() * 9900)::pg_catalog.int4) / 100.0,
-       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.substr($1, r.o, r.l), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
-            ELSE pg_catalog.substr($1, r.o, r.l) END
+       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
+            ELSE pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape') END
   FROM (SELECT i, 26 + (pg_catalog.random() * 24)::pg_catalog.int4 AS l, 1 + (pg_catalog.random() * 400)::pg_catalog.int4 AS o,
                pg_catalog.random() < 0.1 AS original
           FROM pg_catalog.generate_series(1, 100000) AS i OFFSET 0) AS r
@@ -341,20 +343,24 @@ INSERT INTO %1$s.order_line
 SELECT o_id, o_d_id, o_w_id, n, 1 + (pg_catalog.random() * 99999)::pg_catalog.int4, o_w_id,
        CASE WHEN o_id < 2101 THEN o_entry_d END, 5,
        CASE WHEN o_id < 2101 THEN 0 ELSE (1 + (pg_catalog.random() * 999998)::pg_catalog.int4) / 100.0 END,
-       pg_catalog.substr($1, 1 + (pg_catalog.random() * 900)::pg_catalog.int4, 24)
+       pg_catalog.encode(pg_catalog.substr($1, 1 + (pg_catalog.random() * 900)::pg_catalog.int4, 24), 'escape')
   FROM %1$s.orders, pg_catalog.generate_series(1, o_ol_cnt) AS n
 $q$, s),
-        -- stock: 100 000 per warehouse, 10 %% of their data with ORIGINAL
+        -- stock: 100 000 per warehouse, 10 %% of their data with ORIGINAL;
+        -- the ten s_dist_xx adjacent pieces of the pool from one offset
         pg_catalog.format($q$
 INSERT INTO %1$s.stock
 SELECT i, w, 10 + (pg_catalog.random() * 90)::pg_catalog.int4,
-       %2$s, %2$s, %2$s, %2$s, %2$s, %2$s, %2$s, %2$s, %2$s, %2$s, 0, 0, 0,
-       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.substr($1, r.o, r.l), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
-            ELSE pg_catalog.substr($1, r.o, r.l) END
+       pg_catalog.encode(pg_catalog.substr($1, r.d, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 24, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 48, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d + 72, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 96, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 120, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d + 144, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 168, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 192, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d + 216, 24), 'escape'), 0, 0, 0,
+       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
+            ELSE pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape') END
   FROM (SELECT w, i, 26 + (pg_catalog.random() * 24)::pg_catalog.int4 AS l, 1 + (pg_catalog.random() * 400)::pg_catalog.int4 AS o,
-               pg_catalog.random() < 0.1 AS original
+               pg_catalog.random() < 0.1 AS original, 1 + (pg_catalog.random() * 700)::pg_catalog.int4 AS d
           FROM pg_catalog.generate_series(1, %3$s) AS w, pg_catalog.generate_series(1, 100000) AS i OFFSET 0) AS r
-$q$, s, 'pg_catalog.substr($1, 1 + (pg_catalog.random() * 900)::pg_catalog.int4, 24)', warehouses),
+$q$, s, NULL, warehouses),
         -- primary keys, and the two indexes the transactions' look-ups need
         pg_catalog.format($q$
 ALTER TABLE %1$s.warehouse ADD PRIMARY KEY (w_id);
