@@ -809,18 +809,39 @@ BEGIN
 END
 $$;
 
+-- sweep_summary()'s rows read back from the jsonb array report_sweep()
+-- makes of them once (the summary recomputes the verdict: one call for
+-- the whole report).
+CREATE FUNCTION pgbench_lab_internal.sweep_summary_rows(summary jsonb)
+RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg_ms double precision,
+               latency_p99_ms double precision, tps_change text, latency_change text,
+               linear_share double precision, mark text, cpu_busy_pct double precision, waits text,
+               rounds integer, tps_min double precision, tps_max double precision)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.clients, r.run_id, r.tps, r.latency_avg_ms, r.latency_p99_ms, r.tps_change, r.latency_change,
+           r.linear_share, r.mark, r.cpu_busy_pct, r.waits, r.rounds, r.tps_min, r.tps_max
+      FROM pg_catalog.jsonb_to_recordset(summary) AS r(clients pg_catalog.int4, run_id pg_catalog.int8, tps pg_catalog.float8,
+               latency_avg_ms pg_catalog.float8, latency_p99_ms pg_catalog.float8, tps_change pg_catalog.text,
+               latency_change pg_catalog.text, linear_share pg_catalog.float8, mark pg_catalog.text,
+               cpu_busy_pct pg_catalog.float8, waits pg_catalog.text, rounds pg_catalog.int4,
+               tps_min pg_catalog.float8, tps_max pg_catalog.float8)
+     ORDER BY r.clients
+$$;
+
 -- The report's table: per count its TPS and latencies, with one round
 -- as before rounds existed; with more, the median TPS and its rounds'
 -- range, the TPS of each round (in the order they ran), and each step's
 -- ratio paired by round with its interval and verdict.
-CREATE FUNCTION pgbench_lab_internal.report_sweep_table(experiment_id bigint)
+CREATE FUNCTION pgbench_lab_internal.report_sweep_table(experiment_id bigint, summary jsonb)
 RETURNS SETOF text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     counts pg_catalog.int4[];
 BEGIN
-    IF (SELECT coalesce(pg_catalog.max(s.rounds), 1) FROM pgbench_lab.sweep_summary(experiment_id) s) OPERATOR(pg_catalog.<) 2 THEN
+    IF (SELECT coalesce(pg_catalog.max(s.rounds), 1) FROM pgbench_lab_internal.sweep_summary_rows(summary) s) OPERATOR(pg_catalog.<) 2 THEN
         RETURN QUERY SELECT pg_catalog.format('  %7s  %8s  %10s  %7s  %12s  %7s  %10s  %5s', 'clients', 'run', 'TPS', 'change',
                            'lat avg ms', 'change', 'p99 ms', 'CPU %');
         RETURN QUERY
@@ -828,7 +849,7 @@ BEGIN
                                 pgbench_lab_internal.fmt(s.tps), s.tps_change, pgbench_lab_internal.fmt(s.latency_avg_ms, 3),
                                 s.latency_change, pgbench_lab_internal.fmt(s.latency_p99_ms, 3),
                                 coalesce(pgbench_lab_internal.fmt(s.cpu_busy_pct, 0), '-'), coalesce(s.mark, '')))
-              FROM pgbench_lab.sweep_summary(experiment_id) s;
+              FROM pgbench_lab_internal.sweep_summary_rows(summary) s;
         RETURN;
     END IF;
     RETURN QUERY SELECT pg_catalog.format('  %7s  %6s  %10s  %23s  %7s  %12s  %7s  %10s  %5s  %8s', 'clients', 'rounds', 'median TPS',
@@ -840,7 +861,7 @@ BEGIN
                             s.tps_change, pgbench_lab_internal.fmt(s.latency_avg_ms, 3),
                             s.latency_change, pgbench_lab_internal.fmt(s.latency_p99_ms, 3),
                             coalesce(pgbench_lab_internal.fmt(s.cpu_busy_pct, 0), '-'), s.run_id, coalesce(s.mark, '')))
-          FROM pgbench_lab.sweep_summary(experiment_id) s;
+          FROM pgbench_lab_internal.sweep_summary_rows(summary) s;
     RETURN QUERY SELECT '  (medians of the rounds; run: the round whose TPS is nearest the median, whose CPU and waits are shown)';
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'TPS per round (each round runs every count once, rising in odd rounds and falling in even ones)';
@@ -883,14 +904,17 @@ AS $$
 DECLARE
     top pg_catalog.float8;
     v pg_catalog.record;
+    summary pg_catalog.jsonb;
 BEGIN
-    RETURN QUERY SELECT l FROM pgbench_lab_internal.report_sweep_table(experiment_id) AS l;
-    IF EXISTS (SELECT FROM pgbench_lab.sweep_summary(experiment_id) s WHERE s.waits IS NOT NULL) THEN
+    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) ORDER BY s.clients) INTO summary
+      FROM pgbench_lab.sweep_summary(experiment_id) s;
+    RETURN QUERY SELECT l FROM pgbench_lab_internal.report_sweep_table(experiment_id, summary) AS l;
+    IF EXISTS (SELECT FROM pgbench_lab_internal.sweep_summary_rows(summary) s WHERE s.waits IS NOT NULL) THEN
         RETURN QUERY SELECT '';
         RETURN QUERY SELECT 'Where the clients'' time went (CPU: waiting on nothing)';
         RETURN QUERY
             SELECT pg_catalog.format('  %7s  %s', s.clients, coalesce(s.waits, '-'))
-              FROM pgbench_lab.sweep_summary(experiment_id) s;
+              FROM pgbench_lab_internal.sweep_summary_rows(summary) s;
     END IF;
     IF EXISTS (SELECT FROM pgbench_lab_internal.sweep_lag_steps(experiment_id)) THEN
         RETURN QUERY SELECT '';
@@ -901,13 +925,13 @@ BEGIN
                                      pg_catalog.pg_size_pretty(coalesce(l.last_bytes, 0)), l.trend)
               FROM pgbench_lab_internal.sweep_lag_steps(experiment_id) l;
     END IF;
-    SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab.sweep_summary(experiment_id) s;
+    SELECT pg_catalog.max(s.tps) INTO top FROM pgbench_lab_internal.sweep_summary_rows(summary) s;
     RETURN QUERY SELECT '';
-    RETURN QUERY SELECT CASE WHEN (SELECT pg_catalog.max(s.rounds) FROM pgbench_lab.sweep_summary(experiment_id) s) OPERATOR(pg_catalog.>=) 2
+    RETURN QUERY SELECT CASE WHEN (SELECT pg_catalog.max(s.rounds) FROM pgbench_lab_internal.sweep_summary_rows(summary) s) OPERATOR(pg_catalog.>=) 2
                              THEN 'Median TPS by clients' ELSE 'TPS by clients' END;
     RETURN QUERY
         SELECT pg_catalog.format('  %7s │%s %s', s.clients, pg_catalog.rpad(pgbench_lab_internal.hbar(s.tps, top, 40), 40), pgbench_lab_internal.fmt(s.tps))
-          FROM pgbench_lab.sweep_summary(experiment_id) s;
+          FROM pgbench_lab_internal.sweep_summary_rows(summary) s;
     RETURN QUERY SELECT '';
     RETURN QUERY
         SELECT x.w FROM (SELECT pg_catalog.min(r.scale) AS scale, pg_catalog.min(r.clients) FILTER (WHERE r.clients OPERATOR(pg_catalog.>) r.scale) AS c
