@@ -279,6 +279,8 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		ExperimentRunSteps(&kind, &plan, experiment_id, saved, plan.restart != NULL ? 1 : 0);
+		if (plan.restart == NULL)
+			ExperimentRunExtensions(&kind, &plan, experiment_id, saved, cxt);
 		/* a two-phase plan writes set B's values and waits for a restart */
 		if (plan.restart != NULL)
 			ExperimentWaitForRestart(&plan, saved);

@@ -60,6 +60,25 @@ optional_function(HeapTuple row, TupleDesc desc, int col)
 	return isnull ? none : ExperimentFunctionName(DatumGetObjectId(d));
 }
 
+/* Whether a table of pgbench_lab has a column (an older install script's may not). */
+static bool
+has_column(const char *table, const char *column)
+{
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2] = {CStringGetTextDatum(table), CStringGetTextDatum(column)};
+
+	if (SPI_execute_with_args("SELECT FROM pg_catalog.pg_attribute a "
+							  "JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid "
+							  "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+							  "WHERE n.nspname OPERATOR(pg_catalog.=) 'pgbench_lab' "
+							  "AND c.relname OPERATOR(pg_catalog.=) $1::pg_catalog.name "
+							  "AND a.attname OPERATOR(pg_catalog.=) $2::pg_catalog.name "
+							  "AND NOT a.attisdropped",
+							  2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look up column %s of pgbench_lab.%s", column, table);
+	return SPI_processed == 1;
+}
+
 /* The kind whose procedure is fn, or an error. */
 ExperimentKind
 ExperimentReadKind(Oid fn, MemoryContext cxt)
@@ -71,7 +90,12 @@ ExperimentReadKind(Oid fn, MemoryContext cxt)
 	FunctionName name;
 	bool		isnull;
 
-	if (SPI_execute_with_args("SELECT k.kind, k.planner, k.preparation, k.finding "
+	/* extend is read where the table has it (0.2's install script has not) */
+	if (SPI_execute_with_args(has_column("experiment_kinds", "extend") ?
+							  "SELECT k.kind, k.planner, k.preparation, k.finding, k.extend "
+							  "FROM pgbench_lab.experiment_kinds k "
+							  "WHERE k.procedure::pg_catalog.oid OPERATOR(pg_catalog.=) $1" :
+							  "SELECT k.kind, k.planner, k.preparation, k.finding, NULL::pg_catalog.regprocedure "
 							  "FROM pgbench_lab.experiment_kinds k "
 							  "WHERE k.procedure::pg_catalog.oid OPERATOR(pg_catalog.=) $1",
 							  1, &type, &value, NULL, true, 1) != SPI_OK_SELECT)
@@ -89,6 +113,7 @@ ExperimentReadKind(Oid fn, MemoryContext cxt)
 	k.planner = ExperimentFunctionName(k.planner_oid);
 	k.preparation = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 	k.finding = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+	k.extend = optional_function(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5);
 	MemoryContextSwitchTo(old);
 	return k;
 }
@@ -141,6 +166,7 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 		elog(ERROR, "could not read the steps of an experiment's plan");
 	old = MemoryContextSwitchTo(cxt);
 	p.plan = datumCopy(plan, false, -1);
+	p.checked = NULL;
 	p.nsteps = (int) SPI_processed;
 	p.steps = palloc0(sizeof(ExperimentStep) * Max(p.nsteps, 1));
 	for (int i = 0; i < p.nsteps; i++)
@@ -193,6 +219,7 @@ typedef struct CheckContext
 {
 	const char *about;
 	const char *procedure;
+	const char *checked;
 } CheckContext;
 
 static void
@@ -200,7 +227,7 @@ check_context(void *arg)
 {
 	CheckContext *c = (CheckContext *) arg;
 
-	errcontext("%s of %s, checked before its first run", c->about, c->procedure);
+	errcontext("%s of %s, checked %s", c->about, c->procedure, c->checked);
 }
 
 /*
@@ -211,7 +238,7 @@ void
 ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan)
 {
 	bool		any_system = false;
-	CheckContext c = {NULL, kind->procedure};
+	CheckContext c = {NULL, kind->procedure, plan->checked ? plan->checked : "before its first run"};
 	ErrorContextCallback callback = {error_context_stack, check_context, &c};
 
 	error_context_stack = &callback;
@@ -628,6 +655,52 @@ ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan, int64
 	}
 	ProgressEnd(&progress);
 	pfree(seconds);
+}
+
+/*
+ * The kind's extension, called after the planned steps and again after
+ * each batch it adds (adaptive rounds, repeats of a step the verdict needs
+ * more of), in a transaction of its own, until it returns NULL.  Its steps
+ * join the plan's object (its flags and settings' names stay), are checked
+ * as the plan's were, and run as they do.  Each batch is reported.
+ */
+void
+ExperimentRunExtensions(const ExperimentKind *kind, const ExperimentPlan *plan, int64 experiment_id,
+						AutoConfSaved *saved, MemoryContext cxt)
+{
+	Oid			types[2] = {INT8OID, JSONBOID};
+	Datum		values[2] = {Int64GetDatum(experiment_id), plan->plan};
+	char	   *sql;
+
+	if (kind->extend.name == NULL)
+		return;
+	sql = psprintf("SELECT m OPERATOR(pg_catalog.->>) 'about', "
+				   "$2 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('steps', m OPERATOR(pg_catalog.->) 'steps') "
+				   "FROM %s.%s($1, $2) AS m WHERE m IS NOT NULL "
+				   "AND pg_catalog.jsonb_typeof(m OPERATOR(pg_catalog.->) 'steps') OPERATOR(pg_catalog.=) 'array' "
+				   "AND pg_catalog.jsonb_array_length(m OPERATOR(pg_catalog.->) 'steps') OPERATOR(pg_catalog.>) 0",
+				   kind->extend.schema, kind->extend.name);
+	for (;;)
+	{
+		ExperimentPlan more;
+		char	   *about;
+		bool		isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		if (SPI_execute_with_args(sql, 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not call the extension of %s", kind->procedure);
+		if (SPI_processed == 0)
+			break;
+		about = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		if (about != NULL)
+			ereport(NOTICE, (errmsg("%s", about)));
+		more = ExperimentReadPlan(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull), cxt);
+		more.checked = "before the runs its extension added";
+		ExperimentCheckSteps(kind, &more);
+		SPI_commit();
+		ExperimentRunSteps(kind, &more, experiment_id, saved, 0);
+	}
+	SPI_commit();
 }
 
 void

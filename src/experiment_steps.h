@@ -37,6 +37,7 @@ typedef struct ExperimentKind
 	Oid			planner_oid;
 	FunctionName preparation;	/* name NULL: none */
 	FunctionName finding;		/* name NULL: the result is the experiment id */
+	FunctionName extend;		/* name NULL: the plan's steps are all */
 } ExperimentKind;
 
 typedef struct ExperimentStep
@@ -62,6 +63,7 @@ typedef struct ExperimentPlan
 	Datum		restart_names;	/* text[] of their names */
 	int			nsteps;
 	ExperimentStep *steps;
+	const char *checked;		/* when its steps are checked, for messages */
 } ExperimentPlan;
 
 
@@ -71,6 +73,8 @@ extern ExperimentPlan ExperimentReadPlan(Datum plan, MemoryContext cxt);
 extern void ExperimentCheckSteps(const ExperimentKind *kind, const ExperimentPlan *plan);
 extern void ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan,
 							   int64 experiment_id, AutoConfSaved *saved, int32 phase);
+extern void ExperimentRunExtensions(const ExperimentKind *kind, const ExperimentPlan *plan,
+									int64 experiment_id, AutoConfSaved *saved, MemoryContext cxt);
 extern Datum ExperimentResultRow(FunctionCallInfo fcinfo, const ExperimentKind *kind,
 								 int64 experiment_id, MemoryContext cxt);
 extern void ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved);

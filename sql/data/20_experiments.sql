@@ -22,7 +22,9 @@ CREATE TABLE pgbench_lab.experiment_kinds (
     preparation regprocedure,
     finding regprocedure,
     report regprocedure NOT NULL,
-    description text NOT NULL
+    description text NOT NULL,
+    extend regprocedure,
+    verdicts regprocedure
 );
 COMMENT ON TABLE pgbench_lab.experiment_kinds IS
     'The kinds of experiment: the procedure that runs each, and the functions that plan its steps, prepare each, judge and report it';
@@ -32,8 +34,30 @@ COMMENT ON COLUMN pgbench_lab.experiment_kinds.preparation IS
     'Called with (experiment_id, step) in a transaction of its own before each step''s run; its text is shown as a NOTICE';
 COMMENT ON COLUMN pgbench_lab.experiment_kinds.finding IS
     'Called with (experiment_id) after the last run: its columns fill the procedure''s INOUT columns of the same names';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.extend IS
+    'Called with (experiment_id, plan) after the planned steps, and again after each batch it adds, in a transaction of its own: {steps: [more steps, as the plan''s], about: why (a NOTICE)}, or NULL to stop';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.verdicts IS
+    'Called with (experiment_id): every verdict the experiment gives, one row each (comparison, measure, rounds, ratio, its interval and coverage, verdict, decided, basis); read through pgbench_lab.experiment_verdicts()';
 REVOKE ALL ON pgbench_lab.experiment_kinds FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.experiment_kinds TO PUBLIC;
+
+-- The type of an experiment's rounds: a count from 1 to 100, or 'auto'
+-- (src/experiment_rounds.c).  An integer converts to it implicitly.
+CREATE TYPE pgbench_lab.rounds;
+CREATE FUNCTION pgbench_lab_internal.rounds_in(pg_catalog.cstring) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_in';
+CREATE FUNCTION pgbench_lab_internal.rounds_out(pgbench_lab.rounds) RETURNS pg_catalog.cstring
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_out';
+CREATE TYPE pgbench_lab.rounds (
+    INPUT = pgbench_lab_internal.rounds_in,
+    OUTPUT = pgbench_lab_internal.rounds_out,
+    LIKE = pg_catalog.int4
+);
+COMMENT ON TYPE pgbench_lab.rounds IS
+    'An experiment''s rounds: a count from 1 to 100, or ''auto'' (added until the verdict is settled or the budget ends)';
+CREATE FUNCTION pgbench_lab_internal.rounds(integer) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int4';
+CREATE CAST (integer AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(integer) AS IMPLICIT;
 
 CREATE TABLE pgbench_lab.experiments (
     experiment_id bigint PRIMARY KEY

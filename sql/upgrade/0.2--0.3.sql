@@ -76,6 +76,34 @@ COMMENT ON COLUMN pgbench_lab.run_targets.checkpoints IS
 COMMENT ON COLUMN pgbench_lab.run_targets.figures_note IS
     'Why wal_bytes or checkpoints are NULL: a standby, not read there (the error), or checkpoints that a server before 18 does not count by completion';
 
+-- Kinds that add steps and give verdicts; the rounds type,
+-- sql/data/20_experiments.sql.
+ALTER TABLE pgbench_lab.experiment_kinds
+    ADD COLUMN extend regprocedure,
+    ADD COLUMN verdicts regprocedure;
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.extend IS
+    'Called with (experiment_id, plan) after the planned steps, and again after each batch it adds, in a transaction of its own: {steps: [more steps, as the plan''s], about: why (a NOTICE)}, or NULL to stop';
+COMMENT ON COLUMN pgbench_lab.experiment_kinds.verdicts IS
+    'Called with (experiment_id): every verdict the experiment gives, one row each (comparison, measure, rounds, ratio, its interval and coverage, verdict, decided, basis); read through pgbench_lab.experiment_verdicts()';
+
+-- The type of an experiment's rounds: a count from 1 to 100, or 'auto'
+-- (src/experiment_rounds.c).  An integer converts to it implicitly.
+CREATE TYPE pgbench_lab.rounds;
+CREATE FUNCTION pgbench_lab_internal.rounds_in(pg_catalog.cstring) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_in';
+CREATE FUNCTION pgbench_lab_internal.rounds_out(pgbench_lab.rounds) RETURNS pg_catalog.cstring
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_out';
+CREATE TYPE pgbench_lab.rounds (
+    INPUT = pgbench_lab_internal.rounds_in,
+    OUTPUT = pgbench_lab_internal.rounds_out,
+    LIKE = pg_catalog.int4
+);
+COMMENT ON TYPE pgbench_lab.rounds IS
+    'An experiment''s rounds: a count from 1 to 100, or ''auto'' (added until the verdict is settled or the budget ends)';
+CREATE FUNCTION pgbench_lab_internal.rounds(integer) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int4';
+CREATE CAST (integer AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(integer) AS IMPLICIT;
+
 -- <<< end of the data changes.
 
 -- ---------------------------------------------------------------------------

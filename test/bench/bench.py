@@ -9,6 +9,8 @@ median of each, with ratios.  Nothing here asserts a speed: this measures.
     test/bench/run.sh [--rounds 3] [--seconds 10] [--memory-minutes 5] [--quick]
     test/bench/run.sh --telemetry     # only what telemetry costs
     test/bench/run.sh --many-clients  # 64 libpq clients on 2 workers against pgbench -c 64 -j 2
+    test/bench/run.sh --runs 3 [--gap 20] [--rounds 6] [--seconds 10]
+                                      # the README's headline: 3 independent runs, its table
 """
 import argparse
 import os
@@ -260,8 +262,11 @@ class Table:
         print(f"  {what:<34} {a_name:>18} {a:>12.1f}   {b_name:<26} {b:>12.1f}   ratio {ratio:6.2f}",
               flush=True)
 
-    def show(self):
-        print("\n== results (medians; ratio = first / second)")
+    def show(self, quiet=True):
+        # a table from a machine that never became quiet is not the README's
+        print("\n== results (medians; ratio = first / second)" if quiet else
+              "\n== NOT FOR PUBLISHING: the machine was busy when the benchmark began; "
+              "the figures, for reading only (medians; ratio = first / second)")
         print(f"  {'comparison':<34} {'A':>18} {'':>12}   {'B':<26} {'':>12}   ratio")
         for what, an, a, bn, b, r in self.rows:
             print(f"  {what:<34} {an:>18} {a:>12.1f}   {bn:<26} {b:>12.1f}   {r:6.2f}")
@@ -545,6 +550,98 @@ def matrix(c, args):
         print(f"  init scale {scale}: {100000 * scale / secs:,.0f} rows/s ({secs:.2f} s)", flush=True)
 
 
+# The README's headline: the comparisons a skeptic reruns.
+HEADLINE = (("select-only", 2), ("tpcb-like", 4))
+
+
+def headline_run(args, n):
+    """One independent run of the headline, on a fresh cluster: for each
+    comparison, paired alternating rounds of pgbench_lab and pgbench at its
+    best, and the run's ratio = the median of the rounds' ratios; for
+    select-only, the share of the bare SPI loop too.  Returns the ratios,
+    the conditions, and whether the machine was quiet at its start."""
+    c = Cluster(f"bench-runs-{n}", {"shared_buffers": args.shared_buffers, "max_wal_size": "4GB",
+                                    "max_worker_processes": "16", "fsync": "on"})
+    try:
+        quiet = quiet_check(settle=args.settle)
+        load_start = os.getloadavg()
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
+        out = {"quiet": quiet, "load_start": load_start, "version": c.scalar("SHOW server_version"),
+               "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        for workload, clients in HEADLINE:
+            s = args.seconds
+            j = best_threads(c, workload, clients, s)
+            contenders = [("pgbench_lab", lambda: lab_tps(c, workload, clients, s)),
+                          ("pgbench", lambda: pgbench_tps(c, workload, clients, s))]
+            if workload == "select-only":
+                contenders.append(("SPI floor", lambda: floor_tps(c, clients, s)))
+            rounds = {name: [] for name, _ in contenders}
+            for r in range(args.rounds):
+                # A B, B A, ...: going first falls on both
+                for name, fn in (contenders if r % 2 == 0 else contenders[::-1]):
+                    rounds[name].append(fn())
+            ratio = statistics.median(a / b for a, b in zip(rounds["pgbench_lab"], rounds["pgbench"]))
+            out[(workload, clients)] = {
+                "ratio": ratio, "j": j,
+                "lab": statistics.median(rounds["pgbench_lab"]), "pgbench": statistics.median(rounds["pgbench"]),
+                "floor": (statistics.median(a / b for a, b in zip(rounds["pgbench_lab"], rounds["SPI floor"]))
+                          if "SPI floor" in rounds else None)}
+            print(f"  run {n}: {workload} c={clients}: ×{ratio:.2f} "
+                  f"({out[(workload, clients)]['lab']:.0f} vs {out[(workload, clients)]['pgbench']:.0f} tps, "
+                  f"pgbench -j {j}, {args.rounds} paired rounds of {s} s)", flush=True)
+        out["load_end"] = os.getloadavg()
+        out["quiet_end"] = quiet_check(own=c)
+        return out
+    finally:
+        c.destroy()
+
+
+def headline_runs(args):
+    """--runs N: N independent runs of the headline, args.gap minutes apart,
+    and the table the README shows: per comparison the median of the runs'
+    ratios and their min-max, with the conditions.  A run that began on a
+    busy machine makes the table not for publishing: it is then printed
+    under that heading, never as the README's."""
+    results = []
+    for n in range(1, args.runs + 1):
+        if n > 1 and args.gap > 0:
+            print(f"== waiting {args.gap:g} min before run {n} of {args.runs}, so that the runs meet the machine "
+                  f"at different times", flush=True)
+            time.sleep(args.gap * 60)
+        print(f"== run {n} of {args.runs}", flush=True)
+        results.append(headline_run(args, n))
+    busy = [n for n, r in enumerate(results, 1) if not r["quiet"]]
+    print()
+    if busy:
+        print(f"== NOT FOR PUBLISHING: run(s) {', '.join(map(str, busy))} began on a busy machine "
+              f"(see their lines above); rerun on a quiet one.  The figures, for reading only:")
+    else:
+        print(f"== for publishing: {args.runs} independent runs, each on a fresh cluster, each quiet at its start")
+    print(f"PostgreSQL {results[0]['version']}, {os.cpu_count()} CPUs; scale {args.scale}, "
+          f"shared_buffers {args.shared_buffers}, fsync on; pgbench -M prepared over the Unix socket with its best -j; "
+          f"{args.rounds} paired alternating rounds of {args.seconds} s per run")
+    print()
+    print("| comparison | pgbench_lab / pgbench: median of the runs (min-max) | runs' tps, pgbench_lab vs pgbench | pgbench -j |")
+    print("|---|---|---|---|")
+    for workload, clients in HEADLINE:
+        ratios = [r[(workload, clients)]["ratio"] for r in results]
+        tps = "; ".join(f"{r[(workload, clients)]['lab']:.0f} vs {r[(workload, clients)]['pgbench']:.0f}" for r in results)
+        js = sorted({r[(workload, clients)]["j"] for r in results})
+        print(f"| {workload}, {clients} clients | **{statistics.median(ratios):.2f}×** ({min(ratios):.2f}-{max(ratios):.2f}) "
+              f"| {tps} | {', '.join(map(str, js))} |")
+    floors = [r[("select-only", 2)]["floor"] for r in results]
+    print(f"| select-only, 2 clients, share of the bare SPI loop | {statistics.median(floors):.3f} "
+          f"({min(floors):.3f}-{max(floors):.3f}) | | |")
+    print()
+    for n, r in enumerate(results, 1):
+        print(f"run {n}: started {r['started']}, load average {r['load_start'][0]:.2f} (1 min) "
+              f"{r['load_start'][1]:.2f} (5 min) at its start, {r['load_end'][0]:.2f} at its end "
+              f"(its own work included){'' if r['quiet'] else ' -- NOT QUIET'}")
+    return 1 if busy else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -563,13 +660,23 @@ def main():
     ap.add_argument("--matrix-clients", default="1,2,4,8,16,32,64")
     ap.add_argument("--matrix-scales", default="1,10,100", help="those the disk allows")
     ap.add_argument("--matrix-init", default="10,50,100", help="init's rows/s at these scales")
+    ap.add_argument("--runs", type=int, default=0,
+                    help="only the README's headline, in N independent runs on fresh clusters, and its table")
+    ap.add_argument("--gap", type=float, default=20, help="minutes between the runs of --runs")
+    ap.add_argument("--settle", type=float, default=600,
+                    help="seconds to wait for a quiet machine before each run of --runs")
+    ap.add_argument("--shared-buffers", default="512MB")
     args = ap.parse_args()
+    if args.runs:
+        if args.quick:
+            args.seconds, args.rounds = 2, 3
+        sys.exit(headline_runs(args))
     if args.quick:
         args.seconds, args.memory_minutes, args.rounds = 2, 1, 3
-    c = Cluster("bench", {"shared_buffers": "512MB", "max_wal_size": "4GB",
+    c = Cluster("bench", {"shared_buffers": args.shared_buffers, "max_wal_size": "4GB",
                           "max_worker_processes": "80" if args.matrix else "16", "fsync": "on"})
     try:
-        quiet_check(settle=600)
+        quiet = quiet_check(settle=600)
         c.start()
         print(f"== PostgreSQL {c.scalar('SHOW server_version')}, {os.cpu_count()} CPUs; "
               f"{args.rounds} rounds of {args.seconds} s, alternating; medians", flush=True)
@@ -587,7 +694,7 @@ def main():
             c.sql("SELECT * FROM pgbench_lab.init(%s)", (args.scale,))
             for fn in only[0]:
                 fn(c, table, args)
-            table.show()
+            table.show(quiet)
             quiet_check(own=c)
             return
         init_speed(c, table, args, 10)
@@ -604,7 +711,7 @@ def main():
         instrumentation(c, table, args)
         telemetry_cost(c, table, args)
         memory(c, table, args)
-        table.show()
+        table.show(quiet)
         quiet_check(own=c)
     finally:
         c.destroy()

@@ -3,6 +3,7 @@
 # loop, side by side.
 #   test/bench/run.sh [--quick] [--rounds N] [--seconds S] [--memory-minutes M]
 #   test/bench/run.sh --matrix [--matrix-clients 1,2,4] [--matrix-scales 1,10] [--matrix-init 10,50]
+#   test/bench/run.sh --runs 3 [--gap 20]   (the README's headline table: independent runs)
 #   test/bench/run.sh --instructions [--small N] [--large N]
 #     (instructions per select-only transaction, counted by callgrind)
 # PGBL_BENCH_PG=15 for PostgreSQL 15 (default 18).  Prints one table.

@@ -47,15 +47,16 @@ SELECT jsonb_array_length(doc->'runs') AS runs, jsonb_array_length(doc->'experim
        doc->>'format' AS format, doc->'version' AS version
   FROM doc2;
 -- (a column the document does not have, as query_mode and options in one
--- from before 0.3, reads back as null)
+-- from before 0.3, reads back as null; an experiment's verdicts are derived
+-- from its runs, and exported beside them)
 SELECT (SELECT jsonb_agg(jsonb_strip_nulls(r) - ARRAY['run_id', 'source_server', 'source_run_id'] ORDER BY r->>'started_at')
           FROM jsonb_array_elements(:'fixture'::jsonb->'runs') r)
      = (SELECT jsonb_agg(jsonb_strip_nulls(r) - ARRAY['run_id', 'source_server', 'source_run_id'] ORDER BY r->>'started_at')
           FROM doc2, jsonb_array_elements(doc->'runs') r) AS runs_read_back_the_same;
-SELECT (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs']
+SELECT (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs', 'verdicts']
                          ORDER BY e->>'started_at')
           FROM jsonb_array_elements(:'fixture'::jsonb->'experiments') e)
-     = (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs']
+     = (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs', 'verdicts']
                          ORDER BY e->>'started_at')
           FROM doc2, jsonb_array_elements(doc->'experiments') e) AS experiments_read_back_the_same;
 -- and their runs, in the same order and places

@@ -78,10 +78,10 @@ SELECT kind, source_id, id FROM pgbench_lab.import((SELECT doc FROM kinds)) WHER
 SELECT experiment_id, kind, label, params FROM pgbench_lab.experiments
  WHERE experiment_id > 4012 ORDER BY experiment_id;
 -- exported again, every kind reads back the same
-SELECT (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs']
+SELECT (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs', 'verdicts']
                          ORDER BY e->>'started_at')
           FROM kinds, jsonb_array_elements(doc->'experiments') e)
-     = (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs']
+     = (SELECT jsonb_agg(e - ARRAY['experiment_id', 'source_server', 'source_experiment_id', 'runs', 'verdicts']
                          ORDER BY e->>'started_at')
           FROM jsonb_array_elements(pgbench_lab.export(ARRAY(SELECT experiment_id FROM pgbench_lab.experiments
                                                               WHERE experiment_id > 4012))->'experiments') e)

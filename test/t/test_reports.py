@@ -90,7 +90,7 @@ def test_sweep_holds_no_snapshot_between_and_during_runs(lab):
 def test_compare_settings_interleaves_rounds(lab):
     res = call(lab, """CALL pgbench_lab.compare_settings('select-only',
                            ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], clients => 1,
-                           duration => '1 s', rounds => 2)""")
+                           duration => '0.3 s', rounds => 2)""")
     eid = res["experiment_id"]
     runs = experiment_runs(lab, eid)
     # each round in the other order than the one before (A B, B A), so that
@@ -399,6 +399,31 @@ def test_compare_settings_calls_a_forced_difference_and_not_an_a_a_one(lab):
         if rows["B"][0] == "no difference detectable":
             break
     assert rows["B"][0] == "no difference detectable", rows["B"]
+
+
+def test_adaptive_rounds_stop_at_the_first_look_that_settles(lab):
+    """rounds => 'auto': a difference far beyond the smallest effect settles
+    at the first look (9 rounds at 95 %: each look at 99.29 %, and 9 rounds
+    give the interval of ranks 1 and 9, 99.6 %),
+    and the finding says why it stopped; the verdicts are read for the kind
+    and exported."""
+    sets = ['{}', '{"enable_indexscan": "off", "enable_bitmapscan": "off"}']
+    res = call(lab, "CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '0.2 s', "
+                    "rounds => 'auto', budget => '10 min')", (sets,))
+    eid = res["experiment_id"]
+    params = lab.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+    assert (params["rounds"], params["rounds_auto"], params["looks"][:2], params["budget"]) == \
+        (9, True, [9, 14], "00:10:00")
+    assert lab.scalar("SELECT max(round) FROM pgbench_lab.experiment_runs WHERE experiment_id = %s", (eid,)) == 9
+    assert "99.6 % interval" in res["finding"] and "slower, beyond the smallest effect" in res["finding"]
+    assert "Rounds were added until every verdict settled" in res["finding"], res["finding"]
+    assert lab.sql("SELECT comparison, measure, rounds, verdict, decided "
+                   "FROM pgbench_lab.experiment_verdicts(%s)", (eid,)) == [("B against A", "tps", 9, "slower", True)]
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (eid,))
+    assert [v["verdict"] for v in doc["experiments"][0]["verdicts"]] == ["slower"]
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        call(lab, "CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '{}']::jsonb[], budget => '1 min')")
+    assert "budget is for rounds => 'auto'" in str(e.value)
 
 
 def test_a_verdict_needs_rounds_enough_for_its_confidence(lab):

@@ -121,3 +121,39 @@ BEGIN
         USING ERRCODE = state, HINT = hint;
 END
 $$;
+
+-- Every verdict an experiment gives, from its kind's verdicts function
+-- (experiment_kinds.verdicts), one row each: what is compared, on which
+-- measure, from how many rounds, the ratio with its interval and the
+-- interval's coverage, and the verdict with its basis (71_verdict.sql).
+-- No rows for a kind that gives none.
+CREATE FUNCTION pgbench_lab.experiment_verdicts(experiment_id bigint)
+RETURNS TABLE (comparison text, measure text, rounds integer, ratio double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, basis text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fn pg_catalog.text;
+    k pg_catalog.text;
+BEGIN
+    SELECT e.kind INTO k FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) experiment_verdicts.experiment_id;
+    PERFORM pgbench_lab_internal.check_experiment(experiment_id, ARRAY[COALESCE(k, '')], 'experiment_verdicts()');
+    SELECT pg_catalog.format('%I.%I', n.nspname, p.proname) INTO fn
+      FROM pgbench_lab.experiment_kinds x
+      JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) x.verdicts::pg_catalog.oid
+      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+     WHERE x.kind OPERATOR(pg_catalog.=) k;
+    IF fn IS NULL THEN
+        RETURN;
+    END IF;
+    RETURN QUERY EXECUTE pg_catalog.format('SELECT v.comparison, v.measure, v.rounds, v.ratio, v.ratio_low, v.ratio_high, '
+                                           'v.coverage, v.verdict, v.decided, v.basis FROM %s($1) v', fn)
+        USING experiment_id;
+END
+$$;
+COMMENT ON FUNCTION pgbench_lab.experiment_verdicts(bigint) IS
+    'Every verdict of an experiment of any kind: the comparison, the measure, the rounds, the ratio with its interval and coverage, the verdict and its basis';
+GRANT EXECUTE ON FUNCTION pgbench_lab.experiment_verdicts(bigint) TO pg_monitor;

@@ -60,7 +60,8 @@ $$;
 -- interleaving cancels drift), as a median with its min and max, and the
 -- verdict of paired_verdict() (71_verdict.sql): the median's interval and
 -- faster, slower or no difference detectable, against the experiment's
--- smallest effect and confidence (2 % and 95 % unless it was given others).
+-- smallest effect and confidence (2 % and 95 % unless it was given others;
+-- with adaptive rounds, each look's share of it: look_confidence()).
 CREATE FUNCTION pgbench_lab.settings_ratios(experiment_id bigint)
 RETURNS TABLE (variant integer, name text, settings jsonb, rounds integer,
                tps_median double precision, tps_min double precision, tps_max double precision,
@@ -82,7 +83,7 @@ BEGIN
     e AS (
         SELECT e.params,
                COALESCE((e.params OPERATOR(pg_catalog.->>) 'smallest_effect')::pg_catalog.float8, 0.02::pg_catalog.float8) AS smallest_effect,
-               COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8) AS confidence
+               pgbench_lab_internal.look_confidence(e.params) AS confidence
           FROM pgbench_lab.experiments e
          WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id),
     g AS (
@@ -122,6 +123,7 @@ AS $$
                     pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3)),
                     '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
                     'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(experiment_id), '')
            OPERATOR(pg_catalog.||)
            COALESCE((SELECT ' The sets ran in two phases, A''s rounds before a restart and B''s after it, not interleaved: '
                             'drift between the phases is not cancelled, and round r of B is paired with round r of A. '
@@ -141,9 +143,10 @@ $$;
 -- each run prepared by warming pgbench's tables ("prepare"), and the values
 -- to write between the phases ("restart"), checked by the driver.
 CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb[], clients integer,
-                                          duration interval, rounds integer, label text,
+                                          duration interval, rounds pgbench_lab.rounds, label text,
                                           restart_settings jsonb, options jsonb, caller jsonb,
-                                          smallest_effect double precision, confidence double precision)
+                                          smallest_effect double precision, confidence double precision,
+                                          budget interval)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -155,7 +158,14 @@ DECLARE
     run pg_catalog.jsonb;
     warm pg_catalog.jsonb;
     here pg_catalog.text;
+    counted pg_catalog.jsonb := pgbench_lab_internal.rounds_params(rounds, budget, confidence);
+    n pg_catalog.int4 := (counted OPERATOR(pg_catalog.->>) 'rounds')::pg_catalog.int4;
 BEGIN
+    IF restart_settings IS NOT NULL AND counted OPERATOR(pg_catalog.?) 'rounds_auto' THEN
+        PERFORM pgbench_lab_internal.refuse_option('compare_settings', 'rounds => ''auto'' with restart_settings',
+            'the two phases run on either side of a restart, and rounds cannot be added to the first after the restart',
+            'Give a count of rounds, such as rounds => 9.', '0A000');
+    END IF;
     -- ALTER SYSTEM and a restart change this server: runs that go to
     -- another one would not see them (session settings travel with the
     -- runs' connections, and are compared there)
@@ -194,7 +204,8 @@ BEGIN
         sets := ARRAY['{}'::pg_catalog.jsonb, restart_settings];
     END IF;
     params := pgbench_lab_internal.step_options_params(options)
-              OPERATOR(pg_catalog.||) pgbench_lab_internal.compare_params(name, sets, clients, duration, rounds)
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.compare_params(name, sets, clients, duration, n)
+              OPERATOR(pg_catalog.||) counted
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                   'restart_settings', restart_settings))
               OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
@@ -215,7 +226,7 @@ BEGIN
                                                'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
                                 ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
                                                    THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
-                           FROM pg_catalog.generate_series(1, rounds) AS r(r),
+                           FROM pg_catalog.generate_series(1, n) AS r(r),
                                 pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
     END IF;
     -- pgbench's tables beside the pgbench_accounts the caller's search_path finds
@@ -235,7 +246,7 @@ BEGIN
                                 'run', run)
                             ORDER BY v.v, r.r)
                        FROM pg_catalog.generate_series(1, 2) AS v(v),
-                            pg_catalog.generate_series(1, rounds) AS r(r)));
+                            pg_catalog.generate_series(1, n) AS r(r)));
 END
 $$;
 
@@ -337,7 +348,7 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     settings jsonb[] DEFAULT NULL,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
-    rounds integer DEFAULT 6,
+    rounds pgbench_lab.rounds DEFAULT 6,
     label text DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
@@ -348,11 +359,28 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     INOUT finding text DEFAULT NULL,
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
+    budget interval DEFAULT NULL,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables rate latency_limit@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
 COMMENT ON PROCEDURE pgbench_lab.compare_settings IS
     'The same workload under each set of session or reload-level settings, rounds interleaved, restored after; or restart-level settings in two phases (resume()); TPS ratios with their spread';
+
+-- Its verdicts (experiment_kinds.verdicts): each set against A, on TPS.
+CREATE FUNCTION pgbench_lab_internal.settings_verdicts(experiment_id bigint)
+RETURNS TABLE (comparison text, measure text, rounds integer, ratio double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, basis text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.name OPERATOR(pg_catalog.||) ' against A', 'tps', s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
+           s.coverage, COALESCE(s.verdict, 'no difference detectable'), COALESCE(s.decided, false),
+           COALESCE(s.basis, 'no round of A to compare with')
+      FROM pgbench_lab.settings_ratios(experiment_id) s
+     WHERE s.variant OPERATOR(pg_catalog.>) 1
+     ORDER BY s.variant
+$$;
 
 -- The second phase of a two-phase compare_settings (src/experiment_restart.c).
 CREATE PROCEDURE pgbench_lab.resume(
@@ -368,12 +396,14 @@ REVOKE ALL ON PROCEDURE pgbench_lab.resume(bigint, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab_internal.settings_prepare(bigint, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.settings_ratios(bigint) TO pg_monitor;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          extend, verdicts)
 VALUES ('compare_settings', 'pgbench_lab.compare_settings'::pg_catalog.regproc,
         'pgbench_lab_internal.settings_plan'::pg_catalog.regproc,
         'pgbench_lab_internal.settings_prepare(bigint, jsonb)',
         'pgbench_lab_internal.settings_result(bigint)', 'pgbench_lab_internal.report_settings(bigint)',
-        'The same workload under each set of session or reload-level settings, rounds interleaved (restart-level: two phases); TPS ratios to set A')
+        'The same workload under each set of session or reload-level settings, rounds interleaved (restart-level: two phases); TPS ratios to set A',
+        'pgbench_lab_internal.rounds_extend(bigint, jsonb)', 'pgbench_lab_internal.settings_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, extend = EXCLUDED.extend, verdicts = EXCLUDED.verdicts;

@@ -13,8 +13,9 @@
 -- The plan: variant 1 the current settings, then one variant per group
 -- with changes to measure (session, reload), interleaved in each round.
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
-                                                   rounds integer, label text, options jsonb, caller jsonb,
-                                                   smallest_effect double precision, confidence double precision)
+                                                   rounds pgbench_lab.rounds, label text, options jsonb, caller jsonb,
+                                                   smallest_effect double precision, confidence double precision,
+                                                   budget interval)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -28,17 +29,16 @@ DECLARE
     g pg_catalog.text;
     s pg_catalog.jsonb;
     params pg_catalog.jsonb;
+    counted pg_catalog.jsonb;
+    n pg_catalog.int4;
 BEGIN
     IF name IS NULL OR clients IS NULL OR duration IS NULL OR rounds IS NULL THEN
         RAISE EXCEPTION 'workload, clients, duration and rounds must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Pass values or leave them out for the defaults (1 client, 10 s, 6 rounds).';
     END IF;
-    IF rounds OPERATOR(pg_catalog.<) 1 OR rounds OPERATOR(pg_catalog.>) 100 THEN
-        RAISE EXCEPTION 'rounds must be from 1 to 100'
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Six rounds or more give a verdict at 95 % confidence.';
-    END IF;
+    counted := pgbench_lab_internal.rounds_params(rounds, budget, confidence);
+    n := (counted OPERATOR(pg_catalog.->>) 'rounds')::pg_catalog.int4;
     -- recommend()'s changes, each with its group (session, reload, restart,
     -- sysctl); those outside the server's limits are not measured, nor,
     -- when the runs go to another server (target or targets), the reload-
@@ -77,7 +77,8 @@ BEGIN
     END IF;
     params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
-                  'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text, 'rounds', rounds)
+                  'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text)
+              OPERATOR(pg_catalog.||) counted
               OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
     RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
         'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
@@ -94,7 +95,7 @@ BEGIN
                                         'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
                              ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
                                                 THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
-                    FROM pg_catalog.generate_series(1, rounds) AS r(r),
+                    FROM pg_catalog.generate_series(1, n) AS r(r),
                          pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
 END
 $$;
@@ -109,7 +110,7 @@ RETURNS TABLE (variant integer, grp text, rounds integer, tps_median double prec
                ratio_median double precision, ratio_min double precision, ratio_max double precision,
                p99_ms_median double precision, checkpoints_per_min double precision,
                ratio_low double precision, ratio_high double precision, coverage double precision,
-               verdict text, basis text, every_round text, p99_transactions bigint)
+               verdict text, basis text, every_round text, p99_transactions bigint, decided boolean)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -121,7 +122,7 @@ AS $$
     e AS (
         SELECT e.params,
                COALESCE((e.params OPERATOR(pg_catalog.->>) 'smallest_effect')::pg_catalog.float8, 0.02::pg_catalog.float8) AS smallest_effect,
-               COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8) AS confidence
+               pgbench_lab_internal.look_confidence(e.params) AS confidence
           FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
     g AS (
         SELECT t.variant,
@@ -141,7 +142,7 @@ AS $$
          GROUP BY t.variant)
     SELECT g.variant, e.params OPERATOR(pg_catalog.->) 'groups' OPERATOR(pg_catalog.->>) (g.variant OPERATOR(pg_catalog.-) 1),
            g.rounds, g.tps_median, g.ratio_median, g.ratio_min, g.ratio_max, g.p99, g.cpm,
-           v.ratio_low, v.ratio_high, v.coverage, v.verdict, v.basis, v.every_round, g.p99_n
+           v.ratio_low, v.ratio_high, v.coverage, v.verdict, v.basis, v.every_round, g.p99_n, v.decided
       FROM g CROSS JOIN e
       LEFT JOIN LATERAL pgbench_lab.paired_verdict(g.a_tps, g.b_tps, e.smallest_effect, e.confidence) v
              ON g.variant OPERATOR(pg_catalog.>) 1
@@ -224,6 +225,7 @@ AS $$
               FROM pgbench_lab_internal.validate_groups(id) g
               LEFT JOIN pgbench_lab_internal.validate_groups(id) a ON a.variant OPERATOR(pg_catalog.=) 1
              WHERE g.variant OPERATOR(pg_catalog.>) 1), 'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(id), '')
            OPERATOR(pg_catalog.||)
            COALESCE((SELECT pg_catalog.format(' Not measured: %s. A restart-level setting takes ALTER SYSTEM and a '
                                               'restart, an OS one (sysctl) the kernel''s setting; then run the same workload again.',
@@ -241,6 +243,23 @@ AS $$
            COALESCE(' To measure the restart-level ones, in two phases with a restart between them: '
                     OPERATOR(pg_catalog.||) pgbench_lab_internal.validate_two_phase(id)
                     OPERATOR(pg_catalog.||) '; then restart the server when it asks, and CALL pgbench_lab.resume(experiment_id).', '')
+$$;
+
+-- Its verdicts (experiment_kinds.verdicts): each measured group against
+-- the current settings, on TPS.
+CREATE FUNCTION pgbench_lab_internal.validate_verdicts(experiment_id bigint)
+RETURNS TABLE (comparison text, measure text, rounds integer, ratio double precision,
+               ratio_low double precision, ratio_high double precision, coverage double precision,
+               verdict text, decided boolean, basis text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('recommended %s settings against the current ones', g.grp), 'tps', g.rounds,
+           g.ratio_median, g.ratio_low, g.ratio_high, g.coverage, COALESCE(g.verdict, 'no difference detectable'),
+           COALESCE(g.decided, false), COALESCE(g.basis, 'no round of the current settings to compare with')
+      FROM pgbench_lab_internal.validate_groups(experiment_id) g
+     WHERE g.variant OPERATOR(pg_catalog.>) 1
+     ORDER BY g.variant
 $$;
 
 -- The procedure's INOUT columns.
@@ -290,12 +309,13 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     workload text,
     clients integer DEFAULT 1,
     duration interval DEFAULT '10 s',
-    rounds integer DEFAULT 6,
+    rounds pgbench_lab.rounds DEFAULT 6,
     label text DEFAULT NULL,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
+    budget interval DEFAULT NULL,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
@@ -304,11 +324,13 @@ COMMENT ON PROCEDURE pgbench_lab.validate_recommendation IS
 
 REVOKE ALL ON PROCEDURE pgbench_lab.validate_recommendation FROM PUBLIC;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          extend, verdicts)
 VALUES ('validate_recommendation', 'pgbench_lab.validate_recommendation'::pg_catalog.regproc,
         'pgbench_lab_internal.validate_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.validate_result(bigint)', 'pgbench_lab_internal.report_validate(bigint)',
-        'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group')
+        'recommend()''s session- and reload-level changes against the current settings, rounds interleaved; TPS, p99 and checkpoints per group',
+        'pgbench_lab_internal.rounds_extend(bigint, jsonb)', 'pgbench_lab_internal.validate_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, extend = EXCLUDED.extend, verdicts = EXCLUDED.verdicts;

@@ -934,7 +934,11 @@ BEGIN
                   OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('runs',
                        (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'experiment_id' ORDER BY x.ordinal), '[]')
                           FROM pgbench_lab.experiment_runs x
-                         WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id))
+                         WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id),
+                       -- derived from the runs (an import computes them again), for a reader of the document
+                       'verdicts',
+                       (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v)), '[]')
+                          FROM pgbench_lab.experiment_verdicts(e.experiment_id) v))
                   ORDER BY e.experiment_id), '[]')
                    FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (eids)));
 END

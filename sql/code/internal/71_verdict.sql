@@ -332,3 +332,197 @@ BEGIN
                                          'confidence', COALESCE(confidence, 0.95::pg_catalog.float8));
 END
 $$;
+
+-- ---------------------------------------------------------------------------
+-- Adaptive rounds (rounds => 'auto', a budget): rounds are added until
+-- every verdict of the experiment is decided (its interval lies beyond the
+-- smallest effect or within it), the budget ends, or 100 rounds have run.
+-- Looking at the interval after each batch and stopping when it settles
+-- would, unchecked, call a difference more often than the confidence says
+-- (each look is one more chance of a chance extreme).  So the looks are
+-- fixed in advance, at counts growing by half (9, 14, 21, 32, 48, 72, 100
+-- at 95 %), and each look's interval is made at 1 - (1 - confidence) / L
+-- for L looks: all L intervals hold the true median together with
+-- probability at least the confidence (Bonferroni), so stopping at any of
+-- them keeps the stated confidence.  The first look is the fewest rounds
+-- whose interval reaches that stricter level.  A batch cut short by the
+-- budget is the last look.
+-- ---------------------------------------------------------------------------
+
+-- The rounds at which an adaptive experiment looks, for a confidence.
+CREATE FUNCTION pgbench_lab_internal.auto_looks(confidence double precision)
+RETURNS integer[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l pg_catalog.int4 := 1;
+    looks pg_catalog.int4[];
+    n pg_catalog.int4;
+BEGIN
+    -- the fewest looks L whose schedule, started at the rounds a 1 - (1 - c) / L
+    -- interval needs, has at most L looks up to 100 rounds
+    LOOP
+        n := pgbench_lab_internal.rounds_needed(1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+                 ((1::pg_catalog.float8 OPERATOR(pg_catalog.-) confidence) OPERATOR(pg_catalog./) l::pg_catalog.float8));
+        looks := ARRAY[]::pg_catalog.int4[];
+        WHILE n OPERATOR(pg_catalog.<) 100 LOOP
+            looks := looks OPERATOR(pg_catalog.||) n;
+            n := pg_catalog.ceil(n::pg_catalog.float8 OPERATOR(pg_catalog.*) 1.5::pg_catalog.float8)::pg_catalog.int4;
+        END LOOP;
+        looks := looks OPERATOR(pg_catalog.||) 100;
+        EXIT WHEN pg_catalog.cardinality(looks) OPERATOR(pg_catalog.<=) l OR l OPERATOR(pg_catalog.>=) 100;
+        l := l OPERATOR(pg_catalog.+) 1;
+    END LOOP;
+    RETURN looks;
+END
+$$;
+
+-- An experiment's rounds, checked, for its params: {"rounds": n} for a
+-- count; for 'auto', the first look's count with the looks and the
+-- budget ('10 min' unless given).  budget without 'auto' is refused.
+CREATE FUNCTION pgbench_lab_internal.rounds_params(rounds pgbench_lab.rounds, budget interval,
+                                                   confidence double precision)
+RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
+AS $$
+DECLARE
+    looks pg_catalog.int4[];
+BEGIN
+    IF rounds IS NULL THEN
+        RAISE EXCEPTION 'rounds must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give a count of rounds, such as 6, or ''auto'' with a budget.';
+    END IF;
+    IF rounds::pg_catalog.text OPERATOR(pg_catalog.<>) 'auto' THEN
+        IF budget IS NOT NULL THEN
+            RAISE EXCEPTION 'budget is for rounds => ''auto'', and rounds is %', rounds::pg_catalog.text
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Pass rounds => ''auto'' to add rounds until the verdict settles or the budget ends, or leave budget out.';
+        END IF;
+        RETURN pg_catalog.jsonb_build_object('rounds', rounds::pg_catalog.text::pg_catalog.int4);
+    END IF;
+    IF budget IS NOT NULL AND (budget OPERATOR(pg_catalog.<=) '0'::pg_catalog.interval
+                               OR budget OPERATOR(pg_catalog.>) '1 day'::pg_catalog.interval) THEN
+        RAISE EXCEPTION 'budget must be above 0 and at most a day, not %', budget
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The time the experiment may take, such as ''10 min''; it stops earlier when the verdict settles.';
+    END IF;
+    looks := pgbench_lab_internal.auto_looks(COALESCE(confidence, 0.95::pg_catalog.float8));
+    RETURN pg_catalog.jsonb_build_object('rounds', looks[1], 'rounds_auto', true,
+                                         'looks', pg_catalog.to_jsonb(looks),
+                                         'budget', COALESCE(budget, '10 min'::pg_catalog.interval)::pg_catalog.text);
+END
+$$;
+
+-- The confidence of each look's interval: the experiment's, divided among
+-- its looks when its rounds were adaptive.
+CREATE FUNCTION pgbench_lab_internal.look_confidence(params jsonb)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+           ((1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+             COALESCE((params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8))
+            OPERATOR(pg_catalog./)
+            GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'looks')
+                                                                     OPERATOR(pg_catalog.=) 'array'
+                                                                THEN params OPERATOR(pg_catalog.->) 'looks' END), 1), 1)::pg_catalog.float8)
+$$;
+
+-- Rounds done by an experiment: the highest round of a linked run.
+CREATE FUNCTION pgbench_lab_internal.rounds_done(experiment_id bigint)
+RETURNS integer LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE(pg_catalog.max(x.round), 0) FROM pgbench_lab.experiment_runs x
+     WHERE x.experiment_id OPERATOR(pg_catalog.=) rounds_done.experiment_id
+$$;
+
+-- How an adaptive experiment stopped, or NULL for a count of rounds: its
+-- verdicts settled, the budget ended, or the last look (100 rounds) came.
+CREATE FUNCTION pgbench_lab_internal.rounds_stop(experiment_id bigint)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN NOT COALESCE((e.params OPERATOR(pg_catalog.->>) 'rounds_auto')::pg_catalog.bool, false) THEN NULL
+                WHEN NOT EXISTS (SELECT FROM pgbench_lab.experiment_verdicts(e.experiment_id) v WHERE NOT v.decided)
+                THEN pg_catalog.format('Rounds were added until every verdict settled (its interval beyond the smallest effect or within it): %s rounds', d.n)
+                WHEN d.n OPERATOR(pg_catalog.>=) 100
+                THEN 'Rounds were added up to the limit of 100 without every verdict settling'
+                ELSE pg_catalog.format('Rounds were added until the budget (%s) left no time for more, after %s rounds, before every verdict settled',
+                                       e.params OPERATOR(pg_catalog.->>) 'budget', d.n) END
+           OPERATOR(pg_catalog.||)
+           pg_catalog.format('; the intervals looked at after %s rounds are each at %s %%, so that all of them hold together at %s %%.',
+                             (SELECT pg_catalog.string_agg(l.v, ', ' ORDER BY l.i)
+                                FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS l(v, i)
+                               WHERE l.v::pg_catalog.int4 OPERATOR(pg_catalog.<=) d.n),
+                             pgbench_lab_internal.fmt(pgbench_lab_internal.look_confidence(e.params) OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 2),
+                             pgbench_lab_internal.fmt(COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8)
+                                                      OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
+      FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_stop.experiment_id
+$$;
+
+-- The extension of a kind of paired rounds (experiment_kinds.extend):
+-- with rounds => 'auto', the rounds up to the next look, as far as the
+-- budget allows at the pace of the rounds so far, each a copy of the
+-- plan's round 1 (odd rounds) or round 2 (even ones: the order reversed);
+-- NULL when every verdict is decided, at 100 rounds, or when the budget
+-- leaves no room for a round.
+CREATE FUNCTION pgbench_lab_internal.rounds_extend(experiment_id bigint, plan jsonb)
+RETURNS jsonb LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    params pg_catalog.jsonb;
+    started pg_catalog.timestamptz;
+    done pg_catalog.int4 := pgbench_lab_internal.rounds_done(experiment_id);
+    next_look pg_catalog.int4;
+    budget pg_catalog.float8;
+    spent pg_catalog.float8;
+    upto pg_catalog.int4;
+    open_verdicts pg_catalog.text;
+BEGIN
+    SELECT e.params, e.started_at INTO params, started FROM pgbench_lab.experiments e
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_extend.experiment_id;
+    -- a batch the budget cut short (its count is no look) was the last
+    IF NOT COALESCE((params OPERATOR(pg_catalog.->>) 'rounds_auto')::pg_catalog.bool, false) OR done OPERATOR(pg_catalog.<) 1
+       OR NOT (params OPERATOR(pg_catalog.->) 'looks') OPERATOR(pg_catalog.@>) pg_catalog.to_jsonb(done) THEN
+        RETURN NULL;
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s', v.comparison, v.verdict), '; ' ORDER BY v.comparison) INTO open_verdicts
+      FROM pgbench_lab.experiment_verdicts(experiment_id) v WHERE NOT v.decided;
+    IF open_verdicts IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT pg_catalog.min(l.v::pg_catalog.int4) INTO next_look
+      FROM pg_catalog.jsonb_array_elements_text(params OPERATOR(pg_catalog.->) 'looks') AS l(v)
+     WHERE l.v::pg_catalog.int4 OPERATOR(pg_catalog.>) done;
+    IF next_look IS NULL THEN
+        RETURN NULL;
+    END IF;
+    budget := pg_catalog.date_part('epoch', (params OPERATOR(pg_catalog.->>) 'budget')::pg_catalog.interval);
+    spent := pg_catalog.date_part('epoch', pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) started);
+    -- the rounds the rest of the budget holds at the pace so far
+    upto := LEAST(next_look::pg_catalog.float8,
+                  done::pg_catalog.float8 OPERATOR(pg_catalog.+)
+                  GREATEST(pg_catalog.floor((budget OPERATOR(pg_catalog.-) spent)
+                                            OPERATOR(pg_catalog./) GREATEST(spent OPERATOR(pg_catalog./) done::pg_catalog.float8,
+                                                                            0.001::pg_catalog.float8)), 0::pg_catalog.float8))::pg_catalog.int4;
+    IF upto OPERATOR(pg_catalog.<=) done THEN
+        RETURN NULL;
+    END IF;
+    RETURN pg_catalog.jsonb_build_object(
+        'about', pg_catalog.format('%s rounds leave verdicts open (%s): adding rounds %s to %s%s',
+                                   done, open_verdicts, done OPERATOR(pg_catalog.+) 1, upto,
+                                   CASE WHEN upto OPERATOR(pg_catalog.<) next_look
+                                        THEN pg_catalog.format(' (the budget leaves no time for the next look at %s), the last', next_look)
+                                        ELSE '' END),
+        'steps', (SELECT pg_catalog.jsonb_agg(s.v OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('round', r.r) ORDER BY r.r, s.i)
+                    FROM pg_catalog.generate_series(done OPERATOR(pg_catalog.+) 1, upto) AS r(r),
+                         pg_catalog.jsonb_array_elements(plan OPERATOR(pg_catalog.->) 'steps') WITH ORDINALITY AS s(v, i)
+                   WHERE (s.v OPERATOR(pg_catalog.->>) 'round')::pg_catalog.int4
+                         OPERATOR(pg_catalog.=) CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1 THEN 1 ELSE 2 END));
+END
+$$;
