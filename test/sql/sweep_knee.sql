@@ -119,9 +119,10 @@ SELECT q AS statement, pg_temp.sqlstate_of(q) AS sqlstate
 SELECT (SELECT count(*) FROM pgbench_lab.experiments) = :experiments_before AS no_experiment,
        (SELECT count(*) FROM pgbench_lab.runs) = :runs_before AS no_run;
 
--- The one-round path of a sweep's verdicts (experiment_kinds.verdicts):
--- each step's ratio of its single runs, with no interval.
-SELECT * FROM pgbench_lab_internal.sweep_verdicts(5011);
+-- The one-round path of a sweep's verdicts (its kind's verdicts function,
+-- read through experiment_verdicts()): each step's ratio of its single
+-- runs, with no interval.
+SELECT * FROM pgbench_lab.experiment_verdicts(5011);
 SELECT clients, rounds, tps_min, tps_max, round(ratio::numeric, 4) AS ratio, ratio_low, coverage, verdict, decided
   FROM pgbench_lab.sweep_summary(5011);
 
@@ -221,7 +222,7 @@ SELECT clients, rounds, tps, tps_min, tps_max, tps_change, round(ratio::numeric,
   FROM pgbench_lab.sweep_summary(:six);
 SELECT comparison, measure, rounds, round(ratio::numeric, 4) AS ratio, round(ratio_low::numeric, 4) AS low,
        round(ratio_high::numeric, 4) AS high, round(coverage::numeric, 4) AS coverage, verdict, decided, basis
-  FROM pgbench_lab_internal.sweep_verdicts(:six);
+  FROM pgbench_lab.experiment_verdicts(:six);
 \pset format unaligned
 \pset tuples_only on
 SELECT line FROM pgbench_lab.report(:six) AS line

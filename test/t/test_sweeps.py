@@ -147,7 +147,7 @@ def test_rounds_alternate_and_give_medians(lab):
     assert v[2] == res["knee_clients"] == knee({c: summary[c][1] for c in (1, 2)}, 0.5)
     # two rounds give at most a 50 % interval: a named knee is uncertain
     assert v[3] is (None if v[2] is None else False)
-    rows = lab.sql("SELECT comparison, measure, rounds, coverage FROM pgbench_lab_internal.sweep_verdicts(%s)", (eid,))
+    rows = lab.sql("SELECT comparison, measure, rounds, coverage FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
     assert rows == [("2 clients against 1 client", "tps", 2, pytest.approx(0.5))]
     lines = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
     text = "\n".join(lines)

@@ -304,9 +304,10 @@ AS $$
      ORDER BY p.clients
 $$;
 
--- One row per step for pgbench_lab.experiment_kinds.verdicts: "4 clients
--- against 2 clients", the TPS ratio of the later count to the earlier
--- one, paired by round (sweep_pairs()).
+-- The kind's verdicts (experiment_kinds.verdicts, read through
+-- pgbench_lab.experiment_verdicts()), one row per step: "4 clients against
+-- 2 clients", the TPS ratio of the later count to the earlier one, paired
+-- by round (sweep_pairs()).
 CREATE FUNCTION pgbench_lab_internal.sweep_verdicts(experiment_id bigint)
 RETURNS TABLE (comparison text, measure text, rounds integer, ratio double precision, ratio_low double precision,
                ratio_high double precision, coverage double precision, verdict text, decided boolean, basis text)
@@ -980,10 +981,12 @@ COMMENT ON PROCEDURE pgbench_lab.sweep IS
 REVOKE ALL ON PROCEDURE pgbench_lab.sweep FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION pgbench_lab.sweep_summary(bigint) TO pg_monitor;
 
-INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description)
+INSERT INTO pgbench_lab.experiment_kinds (kind, procedure, planner, preparation, finding, report, description,
+                                          verdicts)
 VALUES ('sweep', 'pgbench_lab.sweep'::pg_catalog.regproc, 'pgbench_lab_internal.sweep_plan'::pg_catalog.regproc, NULL,
         'pgbench_lab_internal.sweep_result(bigint)', 'pgbench_lab_internal.report_sweep(bigint)',
-        'One run per client count, in one or more rounds; the peak and the knee')
+        'One run per client count, in one or more rounds; the peak and the knee',
+        'pgbench_lab_internal.sweep_verdicts(bigint)')
 ON CONFLICT (kind) DO UPDATE SET procedure = EXCLUDED.procedure, planner = EXCLUDED.planner,
     preparation = EXCLUDED.preparation, finding = EXCLUDED.finding, report = EXCLUDED.report,
-    description = EXCLUDED.description;
+    description = EXCLUDED.description, verdicts = EXCLUDED.verdicts;
