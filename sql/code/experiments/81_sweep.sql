@@ -258,8 +258,9 @@ $$;
 -- hold two runs of one count), through paired_verdict() against the
 -- sweep's smallest effect and confidence.  With fewer than two paired
 -- rounds there is no interval: the ratio of the single runs, 'no
--- difference detectable', undecided.
-CREATE FUNCTION pgbench_lab_internal.sweep_pairs(experiment_id bigint)
+-- difference detectable', undecided.  step_clients: that step only (the
+-- one ending at that count).
+CREATE FUNCTION pgbench_lab_internal.sweep_pairs(experiment_id bigint, step_clients integer DEFAULT NULL)
 RETURNS TABLE (clients integer, prev_clients integer, rounds integer, ratio double precision,
                ratio_low double precision, ratio_high double precision, coverage double precision,
                verdict text, decided boolean, every_round text, basis text, confidence double precision)
@@ -286,6 +287,7 @@ AS $$
           LEFT JOIN (d a JOIN d b ON b.round OPERATOR(pg_catalog.=) a.round)
                  ON a.clients OPERATOR(pg_catalog.=) s.prev_clients AND b.clients OPERATOR(pg_catalog.=) s.clients
          WHERE s.prev_clients IS NOT NULL
+           AND (step_clients IS NULL OR s.clients OPERATOR(pg_catalog.=) step_clients)
          GROUP BY s.clients, s.prev_clients)
     SELECT p.clients, p.prev_clients, v.rounds,
            CASE WHEN v.rounds OPERATOR(pg_catalog.=) 1 THEN pgbench_lab_internal.ratio(p.b_tps[1], p.a_tps[1]) ELSE v.ratio END,
@@ -391,33 +393,57 @@ RETURNS TABLE (clients integer, run_id bigint, tps double precision, latency_avg
                prev_latency_avg_ms double precision, linear_share double precision,
                rounds integer, tps_min double precision, tps_max double precision,
                below boolean, beaten_by integer, beaten_share double precision, is_knee boolean)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH s AS MATERIALIZED (
-        SELECT * FROM pgbench_lab_internal.sweep_steps(sweep_knee_steps.experiment_id)),
-    k AS (
-        SELECT s.*, s.linear_share OPERATOR(pg_catalog.<) rule AS below, b.clients AS beaten_by, b.share AS beaten_share
-          FROM s
-          LEFT JOIN LATERAL (
-              SELECT j.clients, j.share
-                FROM (SELECT o.clients,
-                             pgbench_lab_internal.to_float8((o.tps::numeric OPERATOR(pg_catalog./) s.prev_tps::numeric OPERATOR(pg_catalog.-) 1)
-                                                            OPERATOR(pg_catalog./) (o.clients::numeric OPERATOR(pg_catalog./) s.prev_clients OPERATOR(pg_catalog.-) 1)) AS share
-                        FROM s o
-                       WHERE o.clients OPERATOR(pg_catalog.>) s.clients) j
-               WHERE j.share OPERATOR(pg_catalog.>=) rule
-               ORDER BY j.clients
-               LIMIT 1) b ON s.linear_share OPERATOR(pg_catalog.<) rule
-         WHERE s.prev_clients IS NOT NULL)
-    SELECT k.clients, k.run_id, k.tps, k.latency_avg_ms, k.latency_p99_ms, k.prev_clients, k.prev_tps,
-           k.prev_latency_avg_ms, k.linear_share, k.rounds, k.tps_min, k.tps_max,
-           k.below, k.beaten_by, k.beaten_share,
-           coalesce(k.below, false) AND k.beaten_by IS NULL
-           AND NOT EXISTS (SELECT FROM k o WHERE o.clients OPERATOR(pg_catalog.<) k.clients
-                                             AND o.below AND o.beaten_by IS NULL)
-      FROM k
-     ORDER BY k.clients
+DECLARE
+    counts pg_catalog.int4[];
+    figures pg_catalog.float8[];
+    s pg_catalog.record;
+    g pg_catalog.float8;
+    named pg_catalog.bool := false;
+BEGIN
+    -- a loop of PL/pgSQL, whose plans a session keeps, rather than one
+    -- query of SQL planned again at every call (reports call this often)
+    SELECT pg_catalog.array_agg(x.clients ORDER BY x.clients), pg_catalog.array_agg(x.tps ORDER BY x.clients)
+      INTO counts, figures
+      FROM pgbench_lab_internal.sweep_steps(experiment_id) x;
+    FOR s IN SELECT * FROM pgbench_lab_internal.sweep_steps(experiment_id) x
+              WHERE x.prev_clients IS NOT NULL ORDER BY x.clients LOOP
+        clients := s.clients;
+        run_id := s.run_id;
+        tps := s.tps;
+        latency_avg_ms := s.latency_avg_ms;
+        latency_p99_ms := s.latency_p99_ms;
+        prev_clients := s.prev_clients;
+        prev_tps := s.prev_tps;
+        prev_latency_avg_ms := s.prev_latency_avg_ms;
+        linear_share := s.linear_share;
+        rounds := s.rounds;
+        tps_min := s.tps_min;
+        tps_max := s.tps_max;
+        below := s.linear_share OPERATOR(pg_catalog.<) rule;
+        beaten_by := NULL;
+        beaten_share := NULL;
+        IF below THEN
+            FOR j IN 1 .. pg_catalog.cardinality(counts) LOOP
+                CONTINUE WHEN counts[j] OPERATOR(pg_catalog.<=) s.clients;
+                g := pgbench_lab_internal.to_float8((figures[j]::pg_catalog.numeric OPERATOR(pg_catalog./) s.prev_tps::pg_catalog.numeric
+                                                     OPERATOR(pg_catalog.-) 1)
+                                                    OPERATOR(pg_catalog./) (counts[j]::pg_catalog.numeric OPERATOR(pg_catalog./) s.prev_clients
+                                                                            OPERATOR(pg_catalog.-) 1));
+                IF g OPERATOR(pg_catalog.>=) rule THEN
+                    beaten_by := counts[j];
+                    beaten_share := g;
+                    EXIT;
+                END IF;
+            END LOOP;
+        END IF;
+        is_knee := coalesce(below, false) AND beaten_by IS NULL AND NOT named;
+        named := named OR is_knee;
+        RETURN NEXT;
+    END LOOP;
+END
 $$;
 
 -- The knee's step (prev_clients -> clients) judged on its paired rounds:
@@ -441,7 +467,7 @@ BEGIN
     threshold_ratio := 1::pg_catalog.float8 OPERATOR(pg_catalog.+)
                        rule OPERATOR(pg_catalog.*) (clients::pg_catalog.float8 OPERATOR(pg_catalog./) prev_clients::pg_catalog.float8
                                                     OPERATOR(pg_catalog.-) 1::pg_catalog.float8);
-    SELECT * INTO p FROM pgbench_lab_internal.sweep_pairs(experiment_id) s
+    SELECT * INTO p FROM pgbench_lab_internal.sweep_pairs(experiment_id, clients) s
      WHERE s.clients OPERATOR(pg_catalog.=) sweep_knee_check.clients;
     rounds := coalesce(p.rounds, 0);
     ratio := p.ratio;
