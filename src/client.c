@@ -176,7 +176,7 @@ client_step(ClientCtx *cx, int64 scheduled, int64 start)
 
 			ClientPublish(cx, latency, (uint64) Max(t0 - from, 0), true);
 			if (cx->script)
-				ScriptClientEnded(cx->script, script, latency, true);
+				ScriptClientEnded(cx->script, script, latency, 0);
 			ClientSample(cx, from, latency, (uint64) Max(t0 - from, 0), script, tries, false);
 			return true;
 		}
@@ -189,15 +189,17 @@ client_step(ClientCtx *cx, int64 scheduled, int64 start)
 		}
 		if (TransportRetryable(code) && (cx->run->max_tries == 0 || tries < cx->run->max_tries))
 		{
+			ClientCountError(cx, edata, false);
 			pg_atomic_write_u64(&cx->me->retries, ++cx->retries);
 			if (cx->script)
 				ScriptClientRetry(cx->script, script);
 			continue;
 		}
 		ClientRecordError(cx, edata);
+		ClientCountError(cx, edata, true);
 		ClientPublish(cx, 0, 0, false);
 		if (cx->script)
-			ScriptClientEnded(cx->script, script, 0, false);
+			ScriptClientEnded(cx->script, script, 0, code);
 		ClientSample(cx, from, 0, (uint64) Max(t0 - from, 0), script, tries, true);
 		if (TransportRetryable(code))
 			return true;		/* counted as failed; pgbench goes on */

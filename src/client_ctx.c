@@ -28,6 +28,13 @@
  * not yet reached), so the coordinator can tell whether the rate was
  * sustained.
  *
+ * Its errors: every error that ends a transaction's try, retried or not,
+ * is counted with its text in the run's table of error texts (RunErrors:
+ * the first PGBL_ERROR_TEXTS_MAX distinct texts of the run, the others
+ * only counted), and a transaction that fails for good is counted by its
+ * kind, serialisation failure or deadlock, as pgbench --failures-detailed
+ * counts them.
+ *
  * Its end: the first error is recorded for the run.  pg_cancel_backend()
  * on a client's worker cancels the whole run, as cancel() would: the
  * client records the cancel (SQLSTATE 57014) as its error and sets the
@@ -43,6 +50,7 @@
 #include <math.h>
 
 #include "executor/instrument.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
@@ -80,6 +88,77 @@ void
 ClientRecordError(ClientCtx *cx, ErrorData *edata)
 {
 	WorkerErrorSave(&cx->me->error, edata);
+}
+
+/* FNV-1a over the SQLSTATE and the text. */
+static uint32
+error_hash(int sqlerrcode, const char *message)
+{
+	uint32		h = 2166136261u ^ (uint32) sqlerrcode;
+
+	for (const unsigned char *p = (const unsigned char *) message; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/*
+ * Count one error in the run's table of texts: its own entry, a new one
+ * while there is room, else the others' count.  The text is cut (at a
+ * character's boundary) before the lock is taken; under it, only the
+ * hashes are scanned and at most a few texts compared.
+ */
+static void
+errors_add(RunShared *run, int sqlerrcode, const char *message)
+{
+	RunErrors  *e = &run->errors;
+	char		text[PGBL_ERROR_TEXT_MAX];
+	int			len = strlen(message);
+	int64		now = WorkerNowNs() - run->start_ns;
+	uint32		hash;
+	int			i;
+
+	len = pg_mbcliplen(message, len, Min(len, PGBL_ERROR_TEXT_MAX - 1));
+	memcpy(text, message, len);
+	text[len] = '\0';
+	hash = error_hash(sqlerrcode, text);
+	SpinLockAcquire(&e->lock);
+	for (i = 0; i < e->ntexts; i++)
+		if (e->text[i].hash == hash && e->text[i].sqlerrcode == sqlerrcode &&
+			strcmp(e->text[i].message, text) == 0)
+			break;
+	if (i < e->ntexts)
+		e->text[i].count++;
+	else if (i < PGBL_ERROR_TEXTS_MAX)
+	{
+		e->text[i].hash = hash;
+		e->text[i].sqlerrcode = sqlerrcode;
+		e->text[i].count = 1;
+		e->text[i].first_ns = now;
+		memcpy(e->text[i].message, text, len + 1);
+		e->ntexts++;
+	}
+	else if (e->others++ == 0)
+		e->others_first_ns = now;
+	SpinLockRelease(&e->lock);
+}
+
+/*
+ * An error ended a transaction's try: counted with its text, and if the
+ * transaction failed for good (failed: not retried), by its kind.
+ */
+void
+ClientCountError(ClientCtx *cx, const ErrorData *edata, bool failed)
+{
+	TransportErrorClass kind = TransportErrorClassOf(edata->sqlerrcode);
+
+	errors_add(cx->run, edata->sqlerrcode,
+			   edata->message && edata->message[0] ? edata->message : "unknown error");
+	if (!failed)
+		return;
+	if (kind == TRANSPORT_ERROR_SERIALIZATION)
+		pg_atomic_write_u64(&cx->me->serialization_failures, ++cx->serialization_failures);
+	else if (kind == TRANSPORT_ERROR_DEADLOCK)
+		pg_atomic_write_u64(&cx->me->deadlock_failures, ++cx->deadlock_failures);
 }
 
 /*

@@ -31,6 +31,8 @@ typedef struct ClientCtx
 	uint64		xacts;
 	uint64		failures;
 	uint64		retries;
+	uint64		serialization_failures;
+	uint64		deadlock_failures;
 	uint64		lat_sum;
 	StatsMoments lat_us;		/* for the standard deviation */
 	uint64		lat_max;
@@ -72,6 +74,7 @@ extern void ClientSeed(ClientCtx *cx);
 extern bool ClientStopRequested(ClientCtx *cx);
 extern bool ClientIsOwnCancel(const ErrorData *edata);
 extern void ClientRecordError(ClientCtx *cx, ErrorData *edata);
+extern void ClientCountError(ClientCtx *cx, const ErrorData *edata, bool failed);
 extern void ClientCancelRun(ClientCtx *cx, ErrorData *edata);
 extern void ClientPublish(ClientCtx *cx, uint64 latency_ns, uint64 lag_ns, bool committed);
 extern void ClientSample(ClientCtx *cx, int64 from, uint64 latency, uint64 lag, int script,

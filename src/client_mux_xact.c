@@ -244,7 +244,7 @@ xact_committed(MuxConn *c)
 	c->in_xact = false;
 	ClientPublish(&c->cx, latency, lag, true);
 	if (c->cx.script)
-		ScriptClientEnded(c->cx.script, c->script, latency, true);
+		ScriptClientEnded(c->cx.script, c->script, latency, 0);
 	ClientSample(&c->cx, c->from, latency, lag, c->script, c->tries, false);
 	if (c->cx.run->via == RUN_VIA_LIBPQ_CONNECT)
 		MuxCloseConn(c);
@@ -314,6 +314,7 @@ xact_failed(MuxConn *c, ErrorData *edata)
 		c->after = AFTER_END_DONE;	/* interrupted by the end of the run */
 	else if (retryable && (cx->run->max_tries == 0 || c->tries < cx->run->max_tries))
 	{
+		ClientCountError(cx, edata, false);
 		pg_atomic_write_u64(&cx->me->retries, ++cx->retries);
 		if (cx->script)
 			ScriptClientRetry(cx->script, c->script);
@@ -322,9 +323,10 @@ xact_failed(MuxConn *c, ErrorData *edata)
 	else
 	{
 		ClientRecordError(cx, edata);
+		ClientCountError(cx, edata, true);
 		ClientPublish(cx, 0, 0, false);
 		if (cx->script)
-			ScriptClientEnded(cx->script, c->script, 0, false);
+			ScriptClientEnded(cx->script, c->script, 0, code);
 		ClientSample(cx, c->from, 0, lag, c->script, c->tries, true);
 		c->after = retryable ? AFTER_NEXT : AFTER_END_ABORTED;
 	}
@@ -385,6 +387,7 @@ MuxGuarded(MuxConn *c, void (*fn) (MuxConn *c))
 		{
 			/* a connection that died between two transactions */
 			ClientRecordError(&c->cx, edata);
+			ClientCountError(&c->cx, edata, true);
 			ClientPublish(&c->cx, 0, 0, false);
 			MuxEndClient(c, CLIENT_ABORTED);
 		}

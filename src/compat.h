@@ -301,4 +301,25 @@ extern void pgbl_bulk_finish(PgblBulkWrite *bulk);
 #define PGBL_GUC_VARIABLES(nvars)	(*(nvars) = GetNumConfigOptions(), get_guc_variables())
 #endif
 
+/*
+ * Memory a setting's check hook may free or replace (settings_pending.c
+ * calls hooks on a file's values): malloc's until PostgreSQL 16, the GUC
+ * memory context's since.
+ */
+#if PG_VERSION_NUM >= 160000
+#define PgblGucStrdup(s)	guc_strdup(ERROR, (s))
+#define PgblGucFree(p)		guc_free(p)
+#else
+static inline char *
+PgblGucStrdup(const char *s)
+{
+	char	   *copy = strdup(s);
+
+	if (copy == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	return copy;
+}
+#define PgblGucFree(p)		free(p)
+#endif
+
 #endif							/* PGBL_COMPAT_H */

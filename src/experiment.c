@@ -257,6 +257,7 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	plan = ExperimentReadPlan(call_planner(fcinfo, &kind), cxt);
 	if (plan.restart != NULL)
 		SettingsCheckRestart(plan.restart);
+	SettingsCheckPending(plan.has_system, plan.restart);
 	ExperimentCheckSteps(&kind, &plan);
 	if (atomic)
 		ereport(ERROR,

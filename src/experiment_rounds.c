@@ -4,8 +4,9 @@
  *		pgbench_lab.rounds, the type of an experiment's rounds argument: a
  *		count from 1 to 100, or 'auto' (rounds added until the verdict is
  *		settled or the budget ends; 71_verdict.sql).  An integer converts to
- *		it implicitly, so that rounds => 6 and rounds => 'auto' both call
- *		the procedure.  Stored as an int4, 0 for 'auto'.
+ *		it implicitly (of any width: a driver may bind 6 as a smallint or a
+ *		bigint), so that rounds => 6 and rounds => 'auto' both call the
+ *		procedure.  Stored as an int4, 0 for 'auto'.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +20,8 @@
 PG_FUNCTION_INFO_V1(pgbench_lab_rounds_in);
 PG_FUNCTION_INFO_V1(pgbench_lab_rounds_out);
 PG_FUNCTION_INFO_V1(pgbench_lab_rounds_from_int4);
+PG_FUNCTION_INFO_V1(pgbench_lab_rounds_from_int2);
+PG_FUNCTION_INFO_V1(pgbench_lab_rounds_from_int8);
 
 #define ROUNDS_AUTO 0
 #define ROUNDS_MAX 100
@@ -70,4 +73,20 @@ pgbench_lab_rounds_from_int4(PG_FUNCTION_ARGS)
 	int32		n = PG_GETARG_INT32(0);
 
 	PG_RETURN_INT32(rounds_checked(n, psprintf("%d", n)));
+}
+
+Datum
+pgbench_lab_rounds_from_int2(PG_FUNCTION_ARGS)
+{
+	int16		n = PG_GETARG_INT16(0);
+
+	PG_RETURN_INT32(rounds_checked(n, psprintf("%d", n)));
+}
+
+Datum
+pgbench_lab_rounds_from_int8(PG_FUNCTION_ARGS)
+{
+	int64		n = PG_GETARG_INT64(0);
+
+	PG_RETURN_INT32(rounds_checked(n, psprintf(INT64_FORMAT, n)));
 }

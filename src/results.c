@@ -489,6 +489,8 @@ ResultsSample(RunShared *run, RunSample *s, bool reset_interval_max)
 		StatsMomentsMerge(&s->latency_us, &moments);
 		s->failures += pg_atomic_read_u64(&c->failures);
 		s->retries += pg_atomic_read_u64(&c->retries);
+		s->serialization_failures += pg_atomic_read_u64(&c->serialization_failures);
+		s->deadlock_failures += pg_atomic_read_u64(&c->deadlock_failures);
 		s->blks_hit += pg_atomic_read_u64(&c->blks_hit);
 		s->blks_read += pg_atomic_read_u64(&c->blks_read);
 		s->lag_sum_ns += pg_atomic_read_u64(&c->lag_sum_ns);
@@ -505,6 +507,62 @@ ResultsSample(RunShared *run, RunSample *s, bool reset_interval_max)
 									  pg_atomic_read_u64(&c->latency_max_ns));
 		if (pg_atomic_read_u32(&c->state) == CLIENT_READY)
 			s->running++;
+	}
+}
+
+/*
+ * Does pgbench_lab's table have this column?  An install script older than
+ * it (callable until ALTER EXTENSION UPDATE) has no such column to write.
+ */
+bool
+ResultsHaveColumn(const char *table, const char *column)
+{
+	Oid			rel = get_relname_relid(table, get_namespace_oid("pgbench_lab", false));
+
+	return OidIsValid(rel) && (column == NULL || get_attnum(rel, column) != InvalidAttrNumber);
+}
+
+/*
+ * The failures by kind, and every distinct error text met with its count
+ * (pgbench_lab.run_errors: those kept, then a row of the others' count).
+ */
+static void
+record_failures(RunShared *run, const RunSample *s)
+{
+	RunErrors  *e = &run->errors;
+	Oid			types[6] = {INT8OID, INT4OID, TEXTOID, TEXTOID, INT8OID, FLOAT8OID};
+	Datum		v[6];
+	char		nulls[7] = "      ";
+
+	if (!ResultsHaveColumn("runs", "serialization_failures"))
+		return;
+	v[0] = Int64GetDatum(run->run_id);
+	v[1] = Int64GetDatum((int64) s->serialization_failures);
+	v[2] = Int64GetDatum((int64) s->deadlock_failures);
+	types[1] = types[2] = INT8OID;
+	exec("UPDATE pgbench_lab.runs SET serialization_failures = $2, deadlock_failures = $3 "
+		 "WHERE run_id OPERATOR(pg_catalog.=) $1", 3, types, v, NULL, SPI_OK_UPDATE);
+	types[1] = INT4OID;
+	types[2] = TEXTOID;
+	/* every client has ended: nobody adds to the table any more */
+	pg_read_barrier();
+	for (int i = 0; i <= e->ntexts; i++)
+	{
+		const RunErrorText *t = &e->text[i];
+
+		if (i == e->ntexts && e->others == 0)
+			break;
+		v[1] = Int32GetDatum(i + 1);
+		nulls[2] = nulls[3] = i < e->ntexts ? ' ' : 'n';
+		if (i < e->ntexts)
+		{
+			v[2] = CStringGetTextDatum(unpack_sql_state(t->sqlerrcode));
+			v[3] = CStringGetTextDatum(t->message);
+		}
+		v[4] = Int64GetDatum((int64) (i < e->ntexts ? t->count : e->others));
+		v[5] = Float8GetDatum((double) (i < e->ntexts ? t->first_ns : e->others_first_ns) / 1e6);
+		exec("INSERT INTO pgbench_lab.run_errors (run_id, error, sqlstate, message, count, first_ms) "
+			 "VALUES ($1, $2, $3, $4, $5, $6)", 6, types, v, nulls, SPI_OK_INSERT);
 	}
 }
 
@@ -579,6 +637,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 "coordinator_pid = NULL, dsm_handle = NULL WHERE run_id OPERATOR(pg_catalog.=) $1",
 		 20, types, v, nulls, SPI_OK_UPDATE);
 	record_rate(run, &s);
+	record_failures(run, &s);
 	ScriptSetupRecord(run, true);
 	SamplesRecord(run, true);
 	record_system(run);

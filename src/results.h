@@ -37,6 +37,8 @@ typedef struct RunSample
 	uint64		latency_max_ns;	/* since the last resetting sample */
 	uint64		latency_max_total_ns;
 	uint64		failures;
+	uint64		serialization_failures; /* failures by kind */
+	uint64		deadlock_failures;
 	uint64		retries;
 	uint64		blks_hit;
 	uint64		blks_read;
@@ -63,6 +65,7 @@ extern void ResultsProgress(struct RunShared *run, int second, const RunSample *
 							const RunSample *cur, double interval_seconds);
 extern void ResultsFinish(struct RunShared *run, ResultsRun *res);
 extern void ResultsFailed(struct RunShared *run, const char *message);
+extern bool ResultsHaveColumn(const char *table, const char *column);
 
 /* results_targets.c: pgbench_lab.run_targets, one row per target */
 extern void ResultsTargets(struct RunShared *run, bool final);

@@ -17,6 +17,7 @@
 
 #include "port/atomics.h"
 #include "storage/dsm.h"
+#include "storage/spin.h"
 #include "utils/timestamp.h"
 
 #include "samples.h"
@@ -40,6 +41,8 @@
 #define PGBL_MAX_CLIENTS_MAX	100000
 #define PGBL_FD_RESERVE		100		/* descriptors a libpq worker keeps for itself */
 #define PGBL_SLOT_GRACE_MS	2000	/* for the workers of a run just ended to exit */
+#define PGBL_ERROR_TEXTS_MAX	100		/* distinct error texts kept per run */
+#define PGBL_ERROR_TEXT_MAX	256		/* bytes of each kept, the rest cut */
 
 /* How the clients reach the server (RunShared.via); client_libpq.c. */
 typedef enum RunVia
@@ -97,6 +100,8 @@ typedef struct RunClient
 	pg_atomic_uint64 xacts;			/* committed transactions */
 	pg_atomic_uint64 failures;		/* transactions that failed for good */
 	pg_atomic_uint64 retries;		/* retries of serialisation/deadlock */
+	pg_atomic_uint64 serialization_failures;	/* failures by kind: 40001 */
+	pg_atomic_uint64 deadlock_failures; /* ... and 40P01 */
 	pg_atomic_uint64 latency_sum_ns;
 	pg_atomic_uint64 latency_mean_us;	/* StatsMoments mean (float8 bits) */
 	pg_atomic_uint64 latency_m2_us2;	/* ... and m2, in us^2 (float8 bits) */
@@ -148,6 +153,32 @@ typedef struct RunTarget
 	bool		ckpt_counted;	/* ckpt_start is num_done */
 	char		figures_note[PGBL_NOTE_MAX];	/* why they were not read, or '' */
 } RunTarget;
+
+/*
+ * The distinct error texts a run's transactions met (each error that ended
+ * a try, retried or not), with their counts: the first
+ * PGBL_ERROR_TEXTS_MAX texts, then only a count of the others.  Every
+ * client adds to it under the spinlock (RunErrorsAdd in client_ctx.c),
+ * which is held for a scan of the hashes and at most one comparison of
+ * texts; the coordinator reads it once every client has ended.
+ */
+typedef struct RunErrorText
+{
+	uint32		hash;			/* of sqlerrcode and message */
+	int			sqlerrcode;
+	uint64		count;
+	int64		first_ns;		/* first met, after the go */
+	char		message[PGBL_ERROR_TEXT_MAX];
+} RunErrorText;
+
+typedef struct RunErrors
+{
+	slock_t		lock;
+	int			ntexts;
+	uint64		others;			/* errors past the kept texts */
+	int64		others_first_ns;
+	RunErrorText text[PGBL_ERROR_TEXTS_MAX];
+} RunErrors;
 
 typedef struct RunShared
 {
@@ -206,6 +237,7 @@ typedef struct RunShared
 	int			coordinator_pid;
 	WorkerError start_error;	/* why the run could not start */
 	int64		start_ns;		/* monotonic clock at go */
+	RunErrors	errors;			/* the error texts met (SpinLockInit'd) */
 
 	RunClient	client[FLEXIBLE_ARRAY_MEMBER];
 } RunShared;

@@ -277,13 +277,13 @@ read_rate_args(const RunSpec *spec, RunShared *p)
 	if (!RunSpecIsNull(spec, RUN_OPT_SAMPLE_RATE))
 	{
 		p->sample_rate = DatumGetFloat8(RunSpecDatum(spec, RUN_OPT_SAMPLE_RATE));
-		if (!(p->sample_rate >= 0 && p->sample_rate <= 1))
+		if (!(p->sample_rate > 0 && p->sample_rate <= 1))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("sample_rate must be from 0 to 1"),
+					 errmsg("sample_rate must be above 0 and at most 1"),
 					 errhint("It is the share of transactions kept in pgbench_lab.run_samples "
-							 "(pgbench --sampling-rate): 0.01 keeps one in a hundred, 1 every one; "
-							 "NULL or 0 keeps none.")));
+							 "(pgbench --sampling-rate, which refuses 0 too): 0.01 keeps one in a "
+							 "hundred, 1 every one; NULL keeps none.")));
 	}
 }
 
@@ -370,6 +370,25 @@ check_descriptors(const RunShared *p)
 						 "the open-file limit of the server (ulimit -n) and restart it.")));
 }
 
+/*
+ * A duration given beside transactions: not NULL, and not the default
+ * that a call by SQL fills in (10 s, which stands for no duration when
+ * transactions is given).
+ */
+static bool
+duration_given(const RunSpec *spec)
+{
+	const char *dflt = RunOptions[RUN_OPT_DURATION].default_text;
+
+	if (RunSpecIsNull(spec, RUN_OPT_DURATION) || !spec->given[RUN_OPT_DURATION])
+		return false;
+	return dflt == NULL ||
+		!DatumGetBool(DirectFunctionCall2(interval_eq, RunSpecDatum(spec, RUN_OPT_DURATION),
+										  DirectFunctionCall3(interval_in, CStringGetDatum(dflt),
+															  ObjectIdGetDatum(InvalidOid),
+															  Int32GetDatum(-1))));
+}
+
 /* Validate a run's options into *p. */
 static void
 read_args(const RunSpec *spec, RunShared *p)
@@ -396,6 +415,11 @@ read_args(const RunSpec *spec, RunShared *p)
 		if (p->transactions < 1)
 			refuse("transactions must be at least 1",
 				   "It counts transactions per client, as pgbench -t does.");
+		if (duration_given(spec))
+			refuse("give transactions or duration, not both",
+				   "A run ends after a number of transactions per client (pgbench -t) or after a "
+				   "duration (pgbench -T), as pgbench refuses both; leave duration out, or NULL, "
+				   "with transactions.");
 		p->duration_ms = 0;
 	}
 	else if (RunSpecIsNull(spec, RUN_OPT_DURATION))
@@ -634,6 +658,7 @@ create_shared(RunShared *p, dsm_segment **segp)
 	pg_atomic_init_u32(&run->phase, RUN_PHASE_STARTING);
 	pg_atomic_init_u32(&run->stop, RUN_STOP_NONE);
 	pg_atomic_init_u32(&run->go, 0);
+	SpinLockInit(&run->errors.lock);
 	for (int i = 0; i < run->clients; i++)
 	{
 		RunClient  *c = &run->client[i];
@@ -643,6 +668,8 @@ create_shared(RunShared *p, dsm_segment **segp)
 		pg_atomic_init_u64(&c->xacts, 0);
 		pg_atomic_init_u64(&c->failures, 0);
 		pg_atomic_init_u64(&c->retries, 0);
+		pg_atomic_init_u64(&c->serialization_failures, 0);
+		pg_atomic_init_u64(&c->deadlock_failures, 0);
 		pg_atomic_init_u64(&c->latency_sum_ns, 0);
 		pg_atomic_init_u64(&c->latency_mean_us, 0);
 		pg_atomic_init_u64(&c->latency_m2_us2, 0);

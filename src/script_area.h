@@ -26,7 +26,7 @@
 
 struct RunShared;
 
-#define SCRIPT_RUN_MAX_SCRIPTS	64	/* scripts of one mix */
+#define SCRIPT_RUN_MAX_SCRIPTS	128	/* scripts of one mix */
 #define SCRIPT_RUN_MAX_WEIGHT	1000000	/* a script's weight, as @N */
 #define SCRIPT_RUN_MAX_VARIABLES_TEXT	65536	/* variables as JSON text */
 
@@ -36,6 +36,8 @@ typedef struct ScriptCounter
 	uint64		count;			/* a script: transactions ended; a command: executions */
 	uint64		latency_ns;		/* the sum of their latencies (when timed) */
 	uint64		failures;		/* failed there for good */
+	uint64		serialization_failures; /* ... by kind: 40001 */
+	uint64		deadlock_failures;	/* ... and 40P01 */
 	uint64		retries;		/* a retry started by an error there */
 } ScriptCounter;
 

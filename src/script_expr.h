@@ -119,6 +119,8 @@ extern void ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out);
 /* script_funcs.c: pgbench's seeding of its clients */
 extern void ScriptSeedClients(uint64 random_seed, int nclients,
 							  pg_prng_state *client_states, int64 *default_seed);
+extern void ScriptSeedChoose(uint64 random_seed, int nclients, bool default_seed_drawn,
+							 int client, pg_prng_state *state);
 extern void ScriptSeedClient(uint64 random_seed, int client, pg_prng_state *state);
 
 /*

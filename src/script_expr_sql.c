@@ -119,6 +119,12 @@ ScriptVariablesText(Jsonb *json, bool null_ok, StringInfo out)
 		if (text == NULL)
 			refuse_variables(psprintf(null_ok ? "variable \"%s\" must be a string, a number, a boolean or null"
 									  : "variable \"%s\" must be a string, a number or a boolean", name));
+		if (text[0] == '\0' && !null_ok)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("variable \"%s\" has an empty value", name),
+					 errhint("Give it a value, as pgbench -D name=value needs one; leave it out of "
+							 "variables to set it in the script with \\set or \\gset.")));
 		appendBinaryStringInfo(out, name, strlen(name) + 1);
 		appendBinaryStringInfo(out, text, strlen(text) + 1);
 	}

@@ -322,3 +322,23 @@ ScriptSeedClient(uint64 random_seed, int client, pg_prng_state *state)
 		own = pg_prng_uint64(&base);
 	pg_prng_seed(state, own);
 }
+
+/*
+ * The generator that chooses client "client"'s scripts, seeded as pgbench
+ * seeds its thread of the same number (each thread one client, -j equal to
+ * -c): from the run's base sequence after the clients' generators, the
+ * default_seed drawn unless it was given, and three for each thread before
+ * (its choice, rate and sampling generators, in that order).
+ */
+void
+ScriptSeedChoose(uint64 random_seed, int nclients, bool default_seed_drawn, int client,
+				 pg_prng_state *state)
+{
+	pg_prng_state base;
+	int64		skip = (int64) nclients + (default_seed_drawn ? 1 : 0) + 3 * (int64) client;
+
+	pg_prng_seed(&base, random_seed);
+	for (int64 i = 0; i < skip; i++)
+		(void) pg_prng_uint64(&base);
+	pg_prng_seed(state, pg_prng_uint64(&base));
+}

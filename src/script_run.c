@@ -39,6 +39,8 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+
 #include "common/int.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
@@ -80,8 +82,19 @@ set_vars(ScriptClient *sc, const ScriptSql *sql, bool last, int64 ntuples, int n
 	for (int f = 0; f < ncols; f++)
 	{
 		char	   *name = psprintf("%s%s", sql->gset_prefix ? sql->gset_prefix : "", names[f]);
-		int			slot = ScriptVarSlot(sc, name);
-		ScriptVar  *v = &sc->vars[slot];
+		int			slot;
+		ScriptVar  *v;
+
+		/* as pgbench, which fails the client "storing into variable" */
+		if (!ScriptVariableNameValid(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("\\%s cannot store column \"%s\": \"%s\" is not a valid variable name",
+							sql->gset == SGSET_GSET ? "gset" : "aset", names[f], name),
+					 errhint("Name the column with AS: letters, digits and underscores, not a digit first, "
+							 "as in SELECT 1 AS one \\gset.")));
+		slot = ScriptVarSlot(sc, name);
+		v = &sc->vars[slot];
 
 		if (values[f] == NULL)
 		{
@@ -245,6 +258,43 @@ check_ended_outside_xact(ScriptClient *sc, Prog *pr)
 }
 
 /*
+ * A \sleep's variable, read as pgbench reads it: the integer at the start
+ * of its text (as \set leaves a double, "2.7" is 2; "1e3" is 1), an error
+ * when its text does not begin with one.
+ */
+static int64
+sleep_variable(ScriptVar *v)
+{
+	char		buf[64];
+	const char *text = v->text;
+	const char *p;
+	char	   *end;
+	int64		n;
+
+	if (v->parsed)
+	{
+		(void) ScriptValueFormat(&v->value, buf, sizeof(buf));
+		text = buf;
+	}
+	for (p = text; isspace((unsigned char) *p); p++)
+		;
+	errno = 0;
+	n = strtoi64(p, &end, 10);
+	if (end == p || !isdigit((unsigned char) end[-1]))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sleep time \"%s\" in variable \"%s\"", text, v->name),
+				 errhint("\\sleep :name takes the whole number its value begins with, as pgbench does.")));
+	if (errno == ERANGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("sleep time \"%s\" in variable \"%s\" is out of range", text, v->name),
+				 errhint("A \\sleep lasts at most about 292 years: its time in nanoseconds must fit "
+						 "in a 64-bit integer.")));
+	return n;
+}
+
+/*
  * A \sleep's end, from now: its number or variable in its unit, in *until;
  * false for none (0 or less).  A time whose end does not fit in 64-bit
  * nanoseconds is refused (an error of the script, the client's failure),
@@ -258,13 +308,7 @@ sleep_until(ScriptClient *sc, Cmd *c, int64 now, int64 *until)
 	int64		ns;
 
 	if (c->slot >= 0)
-	{
-		ScriptValue v;
-		ScriptError error;
-
-		if (!ScriptVarValue(ScriptDefinedVar(sc, c->slot), &v, &error) || !ScriptToInt(&v, &n, &error))
-			ScriptRaiseError(&error);
-	}
+		n = sleep_variable(ScriptDefinedVar(sc, c->slot));
 	if (n <= 0)
 		return false;
 	if (pg_mul_s64_overflow(n, unit * 1000, &ns) || pg_add_s64_overflow(now, ns, until))

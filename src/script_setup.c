@@ -48,6 +48,7 @@
 #include "utils/lsyscache.h"
 
 #include "pgbench_lab.h"
+#include "results.h"
 #include "run_shared.h"
 #include "run_spec.h"
 #include "script_area.h"
@@ -205,6 +206,30 @@ saved_script(SetupScript *s)
 		announce(s, me);
 }
 
+/*
+ * A prefix of a built-in's name, as pgbench -b takes one ("se" is
+ * select-only), unless the calling role saved a script of that very name:
+ * then that script.  A prefix of two built-ins' names is refused, as
+ * pgbench refuses it.
+ */
+static bool
+builtin_prefix(SetupScript *s)
+{
+	WorkloadKind kind;
+	int			found;
+	OtherOwners others;
+
+	if (strchr(s->name, '/') != NULL || (found = WorkloadFindPrefix(s->name, &kind)) == 0)
+		return false;
+	if (saved_text(GetUserNameFromId(GetUserId(), false), s->name, &others) != NULL)
+		return false;
+	if (found > 1)
+		WorkloadRefuseAmbiguous(s->name);
+	s->kind = kind;
+	s->name = pstrdup(WorkloadName(kind));
+	return true;
+}
+
 /* One "name@weight" entry of scripts. */
 static void
 read_entry(const char *entry, SetupScript *s)
@@ -227,7 +252,7 @@ read_entry(const char *entry, SetupScript *s)
 				   psprintf("A weight is a whole number from 0 to %d.", SCRIPT_RUN_MAX_WEIGHT));
 		s->weight = (int) w;
 	}
-	s->builtin = WorkloadFind(s->name, &s->kind);
+	s->builtin = WorkloadFind(s->name, &s->kind) || builtin_prefix(s);
 	if (s->builtin)
 		return;					/* its text: qualify_builtins() */
 	saved_script(s);
@@ -598,7 +623,7 @@ record_scripts(RunShared *run, RunScriptArea *area)
 }
 
 static void
-record_counter(int64 run_id, int script, int command, const ScriptCounter *sum)
+record_counter(int64 run_id, int script, int command, const ScriptCounter *sum, bool by_kind)
 {
 	Oid			types[7] = {INT8OID, INT4OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID};
 	Datum		v[7];
@@ -622,12 +647,28 @@ record_counter(int64 run_id, int script, int command, const ScriptCounter *sum)
 			 "failures = $6, retries = $7 WHERE run_id OPERATOR(pg_catalog.=) $1 "
 			 "AND script OPERATOR(pg_catalog.=) $2 AND command OPERATOR(pg_catalog.=) $3",
 			 7, types, v, nulls, SPI_OK_UPDATE);
+	if (!by_kind)
+		return;
+	/* failures by kind: columns an install script before 0.3 lacks */
+	v[3] = Int64GetDatum((int64) sum->serialization_failures);
+	v[4] = Int64GetDatum((int64) sum->deadlock_failures);
+	types[4] = INT8OID;
+	if (command == 0)
+		exec("UPDATE pgbench_lab.run_scripts SET serialization_failures = $4, deadlock_failures = $5 "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1 AND script OPERATOR(pg_catalog.=) $2 "
+			 "AND $3 OPERATOR(pg_catalog.=) 0", 5, types, v, NULL, SPI_OK_UPDATE);
+	else
+		exec("UPDATE pgbench_lab.run_commands SET serialization_failures = $4, deadlock_failures = $5 "
+			 "WHERE run_id OPERATOR(pg_catalog.=) $1 AND script OPERATOR(pg_catalog.=) $2 "
+			 "AND command OPERATOR(pg_catalog.=) $3", 5, types, v, NULL, SPI_OK_UPDATE);
 }
 
 /* At the end: every client's counters summed, per script and command. */
 static void
 record_figures(RunShared *run, RunScriptArea *area)
 {
+	bool		by_kind = ResultsHaveColumn("run_scripts", "serialization_failures");
+
 	for (int s = 0; s < area->nscripts; s++)
 	{
 		RunScript  *rs = &area->script[s];
@@ -644,8 +685,10 @@ record_figures(RunShared *run, RunScriptArea *area)
 				sum.latency_ns += x->latency_ns;
 				sum.failures += x->failures;
 				sum.retries += x->retries;
+				sum.serialization_failures += x->serialization_failures;
+				sum.deadlock_failures += x->deadlock_failures;
 			}
-			record_counter(run->run_id, s + 1, c, &sum);
+			record_counter(run->run_id, s + 1, c, &sum, by_kind);
 		}
 	}
 }

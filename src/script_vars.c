@@ -178,6 +178,21 @@ define_variables(ScriptClient *sc, int client, int64 default_seed)
 #undef AUTOMATIC
 }
 
+/* Whether the variables given name "name". */
+static bool
+variable_given(ScriptClient *sc, const char *name)
+{
+	for (const char *p = RunScriptText(sc->area, sc->area->variables); *p;)
+	{
+		const char *text = p + strlen(p) + 1;
+
+		if (strcmp(p, name) == 0)
+			return true;
+		p = text + strlen(text) + 1;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------------
  * Set-up: programs, slots, seeds
  * ------------------------------------------------------------------------
@@ -296,8 +311,10 @@ ScriptClientSetup(RunShared *run, int client, bool timed, Transport *t, MemoryCo
 	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
 	sc->prng = states[client];
 	pfree(states);				/* a worker of many clients keeps only its own */
-	pg_prng_seed(&sc->choose, sc->area->random_seed ^ (UINT64CONST(0xA5A5A5A5) + (uint64) client));
 	define_variables(sc, client, default_seed);
+	/* default_seed given among the variables: pgbench draws none for it */
+	ScriptSeedChoose(sc->area->random_seed, run->clients,
+					 !variable_given(sc, "default_seed"), client, &sc->choose);
 	sc->env.lookup = lookup;
 	sc->env.lookup_arg = sc;
 	sc->env.prng = &sc->prng;
@@ -340,20 +357,33 @@ ScriptClientRetry(ScriptClient *sc, int script)
 	sc->prng = sc->retry_prng;
 }
 
-/* A transaction ended: counted for its script (and its failing command). */
+static void
+count_failure(ScriptCounter *c, TransportErrorClass kind)
+{
+	c->failures++;
+	if (kind == TRANSPORT_ERROR_SERIALIZATION)
+		c->serialization_failures++;
+	else if (kind == TRANSPORT_ERROR_DEADLOCK)
+		c->deadlock_failures++;
+}
+
+/*
+ * A transaction ended, committed (sqlerrcode 0) or failed with that
+ * error: counted for its script (and its failing command), a failure by
+ * its kind too.
+ */
 void
-ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed)
+ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, int sqlerrcode)
 {
 	ScriptCounter *c = &sc->row[sc->area->script[script].counter];
+	TransportErrorClass kind = TransportErrorClassOf(sqlerrcode);
 
-	if (committed)
+	if (sqlerrcode == 0)
 	{
 		c->count++;
 		c->latency_ns += latency_ns;
+		return;
 	}
-	else
-	{
-		c->failures++;
-		c[1 + sc->at].failures++;
-	}
+	count_failure(c, kind);
+	count_failure(&c[1 + sc->at], kind);
 }

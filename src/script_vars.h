@@ -18,6 +18,6 @@ extern ScriptClient *ScriptClientSetup(struct RunShared *run, int client, bool t
 									   struct Transport *t, MemoryContext cxt);
 extern int	ScriptClientChoose(ScriptClient *sc);
 extern void ScriptClientRetry(ScriptClient *sc, int script);
-extern void ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, bool committed);
+extern void ScriptClientEnded(ScriptClient *sc, int script, uint64 latency_ns, int sqlerrcode);
 
 #endif							/* PGBL_SCRIPT_VARS_H */

@@ -3,7 +3,8 @@
  * settings_apply.h
  *		Reload-level settings changed for an experiment with ALTER SYSTEM,
  *		and postgresql.auto.conf put back as it was whatever happens
- *		(settings_apply.c, settings_autoconf.c).
+ *		(settings_apply.c, settings_autoconf.c); what the configuration
+ *		files hold and the server has not applied (settings_pending.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -65,6 +66,9 @@ extern void SettingsEach(Jsonb *settings, const char *what, SettingsEachFunc fn,
 extern void SettingsWriteRestart(AutoConfSaved *saved, Jsonb *restart);
 extern const char *SettingsWriteBackRestart(AutoConfSaved *saved);
 extern bool SettingsValueIsLive(const char *name, const char *value, char **shown);
+
+/* settings_pending.c */
+extern void SettingsCheckPending(bool reloads, Jsonb *restart);
 
 /* settings_restore.c */
 typedef struct SettingsRecovered

@@ -129,13 +129,54 @@ WorkloadFind(const char *name, WorkloadKind *kind)
 	return false;
 }
 
+/*
+ * The built-ins whose names begin with "prefix" (pgbench -b takes a name's
+ * prefix): how many, and the first in *kind.  An exact name is one match.
+ */
+int
+WorkloadFindPrefix(const char *prefix, WorkloadKind *kind)
+{
+	size_t		len = strlen(prefix);
+	int			found = 0;
+
+	if (WorkloadFind(prefix, kind))
+		return 1;
+	for (int i = WORKLOAD_COUNT - 1; i >= 0 && len > 0; i--)
+		if (strncmp(prefix, workload_defs[i].name, len) == 0)
+		{
+			*kind = (WorkloadKind) i;
+			found++;
+		}
+	return found;
+}
+
+/* An ambiguous prefix of the built-ins' names, refused as pgbench refuses it. */
+void
+WorkloadRefuseAmbiguous(const char *prefix)
+{
+	StringInfoData names;
+	size_t		len = strlen(prefix);
+
+	initStringInfo(&names);
+	for (int i = 0; i < WORKLOAD_COUNT; i++)
+		if (strncmp(prefix, workload_defs[i].name, len) == 0)
+			appendStringInfo(&names, "%s%s", names.len > 0 ? ", " : "", workload_defs[i].name);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("ambiguous built-in name \"%s\": it begins %s", prefix, names.data),
+			 errhint("Give enough of the name to tell one built-in: tpcb-like, simple-update or select-only.")));
+}
+
 WorkloadKind
 WorkloadParse(const char *name)
 {
 	WorkloadKind kind;
+	int			found = WorkloadFindPrefix(name, &kind);
 
-	if (WorkloadFind(name, &kind))
+	if (found == 1)
 		return kind;
+	if (found > 1)
+		WorkloadRefuseAmbiguous(name);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown workload \"%s\"", name),

@@ -122,6 +122,8 @@ typedef struct WorkloadClient
 
 extern const WorkloadDef *WorkloadDefOf(WorkloadKind kind);
 extern bool WorkloadFind(const char *name, WorkloadKind *kind);
+extern int	WorkloadFindPrefix(const char *prefix, WorkloadKind *kind);
+extern void WorkloadRefuseAmbiguous(const char *prefix);
 extern WorkloadKind WorkloadParse(const char *name);
 extern const char *WorkloadName(WorkloadKind kind);
 extern const char *WorkloadVarName(WorkloadVar var);

@@ -67,6 +67,8 @@ CREATE TABLE pgbench_lab.runs (
     query_mode text CHECK (query_mode OPERATOR(pg_catalog.=) ANY (ARRAY['simple', 'extended', 'prepared'])),
     options jsonb CHECK (pg_catalog.jsonb_typeof(options) OPERATOR(pg_catalog.=) 'object'),
     figures_note text,
+    serialization_failures bigint,
+    deadlock_failures bigint,
     CONSTRAINT runs_via_check
         CHECK (via OPERATOR(pg_catalog.=) ANY (ARRAY['spi', 'libpq', 'libpq-connect']))
 );
@@ -120,6 +122,11 @@ COMMENT ON COLUMN pgbench_lab.runs.checkpoints IS
     'Checkpoints the run''s server completed over the run, read as wal_bytes is: from PostgreSQL 18 pg_stat_checkpointer.num_done; before, changes of the control file''s last checkpoint seen by the run''s coordinator every 50 ms (two completing within 50 ms count as one); on another server before 18, 0 when its last checkpoint did not change, else NULL (figures_note says why)';
 COMMENT ON COLUMN pgbench_lab.runs.figures_note IS
     'A libpq run to other servers: where wal_bytes and checkpoints were read (which targets) or why they are NULL (not measured there); its run_telemetry has no server, machine or disk figures (NULL): they would be this server''s.  NULL: measured on this server, the run''s';
+
+COMMENT ON COLUMN pgbench_lab.runs.serialization_failures IS
+    'Transactions that failed for good on a serialization failure (SQLSTATE 40001), after their tries (pgbench --failures-detailed); NULL: a run from before 0.3';
+COMMENT ON COLUMN pgbench_lab.runs.deadlock_failures IS
+    'Transactions that failed for good on a deadlock (SQLSTATE 40P01), after their tries; failures minus both: other errors, each of which ended its client; NULL: a run from before 0.3';
 
 CREATE TABLE pgbench_lab.run_progress (
     run_id bigint NOT NULL REFERENCES pgbench_lab.runs ON DELETE CASCADE,

@@ -32,6 +32,8 @@ CREATE TABLE pgbench_lab.run_scripts (
     latency_avg_ms double precision,
     failures bigint,
     retries bigint,
+    serialization_failures bigint,
+    deadlock_failures bigint,
     PRIMARY KEY (run_id, script)
 );
 COMMENT ON TABLE pgbench_lab.run_scripts IS
@@ -47,11 +49,17 @@ CREATE TABLE pgbench_lab.run_commands (
     latency_avg_ms double precision,
     failures bigint,
     retries bigint,
+    serialization_failures bigint,
+    deadlock_failures bigint,
     PRIMARY KEY (run_id, script, command),
     FOREIGN KEY (run_id, script) REFERENCES pgbench_lab.run_scripts ON DELETE CASCADE
 );
 COMMENT ON TABLE pgbench_lab.run_commands IS
     'Per command of a run''s scripts, numbered as pgbench numbers them: executions, average latency, failures and retries (pgbench -r)';
+COMMENT ON COLUMN pgbench_lab.run_scripts.serialization_failures IS
+    'The script''s transactions that failed for good on a serialization failure (40001); deadlock_failures: on a deadlock (40P01); NULL: a run from before 0.3';
+COMMENT ON COLUMN pgbench_lab.run_commands.serialization_failures IS
+    'Transactions that failed for good at this command on a serialization failure (40001); deadlock_failures: on a deadlock (40P01); NULL: a run from before 0.3';
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.scripts', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_scripts', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.run_commands', '');

@@ -42,7 +42,8 @@ REVOKE ALL ON pgbench_lab.experiment_kinds FROM PUBLIC;
 GRANT SELECT ON pgbench_lab.experiment_kinds TO PUBLIC;
 
 -- The type of an experiment's rounds: a count from 1 to 100, or 'auto'
--- (src/experiment_rounds.c).  An integer converts to it implicitly.
+-- (src/experiment_rounds.c).  An integer of any width converts to it
+-- implicitly.
 CREATE TYPE pgbench_lab.rounds;
 CREATE FUNCTION pgbench_lab_internal.rounds_in(pg_catalog.cstring) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_in';
@@ -58,6 +59,12 @@ COMMENT ON TYPE pgbench_lab.rounds IS
 CREATE FUNCTION pgbench_lab_internal.rounds(integer) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int4';
 CREATE CAST (integer AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(integer) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(smallint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int2';
+CREATE CAST (smallint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(smallint) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(bigint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int8';
+CREATE CAST (bigint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(bigint) AS IMPLICIT;
 
 CREATE TABLE pgbench_lab.experiments (
     experiment_id bigint PRIMARY KEY

@@ -87,7 +87,8 @@ COMMENT ON COLUMN pgbench_lab.experiment_kinds.verdicts IS
     'Called with (experiment_id): every verdict the experiment gives, one row each (comparison, measure, rounds, ratio, its interval and coverage, verdict, decided, basis); read through pgbench_lab.experiment_verdicts()';
 
 -- The type of an experiment's rounds: a count from 1 to 100, or 'auto'
--- (src/experiment_rounds.c).  An integer converts to it implicitly.
+-- (src/experiment_rounds.c).  An integer of any width converts to it
+-- implicitly.
 CREATE TYPE pgbench_lab.rounds;
 CREATE FUNCTION pgbench_lab_internal.rounds_in(pg_catalog.cstring) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_in';
@@ -103,6 +104,32 @@ COMMENT ON TYPE pgbench_lab.rounds IS
 CREATE FUNCTION pgbench_lab_internal.rounds(integer) RETURNS pgbench_lab.rounds
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int4';
 CREATE CAST (integer AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(integer) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(smallint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int2';
+CREATE CAST (smallint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(smallint) AS IMPLICIT;
+CREATE FUNCTION pgbench_lab_internal.rounds(bigint) RETURNS pgbench_lab.rounds
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'pgbench_lab_rounds_from_int8';
+CREATE CAST (bigint AS pgbench_lab.rounds) WITH FUNCTION pgbench_lab_internal.rounds(bigint) AS IMPLICIT;
+
+-- Failures by kind, sql/data/10_runs.sql and 15_scripts.sql (the table of
+-- error texts, sql/data/11_run_errors.sql, is new: PGBL_NEW_DATA).
+ALTER TABLE pgbench_lab.runs
+    ADD COLUMN serialization_failures bigint,
+    ADD COLUMN deadlock_failures bigint;
+COMMENT ON COLUMN pgbench_lab.runs.serialization_failures IS
+    'Transactions that failed for good on a serialization failure (SQLSTATE 40001), after their tries (pgbench --failures-detailed); NULL: a run from before 0.3';
+COMMENT ON COLUMN pgbench_lab.runs.deadlock_failures IS
+    'Transactions that failed for good on a deadlock (SQLSTATE 40P01), after their tries; failures minus both: other errors, each of which ended its client; NULL: a run from before 0.3';
+ALTER TABLE pgbench_lab.run_scripts
+    ADD COLUMN serialization_failures bigint,
+    ADD COLUMN deadlock_failures bigint;
+ALTER TABLE pgbench_lab.run_commands
+    ADD COLUMN serialization_failures bigint,
+    ADD COLUMN deadlock_failures bigint;
+COMMENT ON COLUMN pgbench_lab.run_scripts.serialization_failures IS
+    'The script''s transactions that failed for good on a serialization failure (40001); deadlock_failures: on a deadlock (40P01); NULL: a run from before 0.3';
+COMMENT ON COLUMN pgbench_lab.run_commands.serialization_failures IS
+    'Transactions that failed for good at this command on a serialization failure (40001); deadlock_failures: on a deadlock (40P01); NULL: a run from before 0.3';
 
 -- <<< end of the data changes.
 

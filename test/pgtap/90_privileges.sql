@@ -5,7 +5,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS pgbench_lab CASCADE;
-SELECT plan(36);
+SELECT plan(37);
 
 CREATE ROLE tap_nobody;
 CREATE ROLE tap_mon IN ROLE pg_monitor;
@@ -66,6 +66,8 @@ SELECT table_privs_are('pgbench_lab', 'run_progress', 'tap_nobody', ARRAY['SELEC
     'run_progress: read (own runs) only');
 SELECT table_privs_are('pgbench_lab', 'run_latency', 'tap_nobody', ARRAY['SELECT'],
     'run_latency: read (own runs) only');
+SELECT table_privs_are('pgbench_lab', 'run_errors', 'tap_nobody', ARRAY['SELECT'],
+    'run_errors: read (own runs) only');
 SELECT table_privs_are('pgbench_lab', 'run_telemetry', 'tap_nobody', ARRAY['SELECT'],
     'run_telemetry: read (own runs) only');
 SELECT is((SELECT c.relrowsecurity FROM pg_class c WHERE c.oid = 'pgbench_lab.run_telemetry'::regclass),
@@ -80,7 +82,7 @@ SELECT table_privs_are('pgbench_lab', 'storage_tests', 'tap_mon', ARRAY['SELECT'
     'storage_tests: pg_monitor reads');
 SELECT is((SELECT bool_and(c.relrowsecurity) FROM pg_class c
             WHERE c.oid IN ('pgbench_lab.runs'::regclass, 'pgbench_lab.run_progress'::regclass,
-                            'pgbench_lab.run_latency'::regclass)),
+                            'pgbench_lab.run_latency'::regclass, 'pgbench_lab.run_errors'::regclass)),
           true, 'run tables have row level security');
 
 SET LOCAL ROLE tap_mon;

@@ -69,14 +69,15 @@ def plan_types(conn):
     for name in sorted({t.strip() for t in sqlnames.type_names()}):
         base = KEYWORD_TYPES.get(name, name)
         row = conn.execute(
-            "SELECT t.typtype FROM pg_catalog.pg_type t WHERE t.typname OPERATOR(pg_catalog.=) %s "
+            "SELECT t.typtype, t.typnamespace::pg_catalog.regnamespace::pg_catalog.text "
+            "FROM pg_catalog.pg_type t WHERE t.typname OPERATOR(pg_catalog.=) %s "
             "AND t.typnamespace OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog'::pg_catalog.regnamespace, "
             "'pgbench_lab'::pg_catalog.regnamespace, 'pgbench_lab_internal'::pg_catalog.regnamespace])", (base,)).fetchone()
         if row is None or row[0] == "p":
             continue			# a pseudo-type cannot be a domain's base
         if row[0] == "c":
             continue			# a table's row type: planted as a view instead
-        out.append((name, base))
+        out.append((name, f'{row[1]}."{base}"'))	# the extension's own types are in its schema
     return out
 
 
@@ -109,7 +110,7 @@ def plant_names(conn, schema, types, views):
     """Domains and views named like the extension's types and relations."""
     n = 0
     for name, base in types:
-        conn.execute(f'CREATE DOMAIN {schema}."{name}" AS pg_catalog."{base}" '
+        conn.execute(f'CREATE DOMAIN {schema}."{name}" AS {base} '
                      f"CHECK ({schema}.planted_fire('domain {schema}.{name}'))")
         n += 1
     for name, real, columns in views:

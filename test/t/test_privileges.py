@@ -12,7 +12,7 @@ from conftest import Cluster, PG_MAJOR
 WORKER_TYPES = "('pgbench_lab coordinator', 'pgbench_lab client')"
 START = "pgbench_lab.start"
 TABLES = ["pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"]
-COLUMN = {"runs": "label", "run_progress": "failures", "run_latency": "count",
+COLUMN = {"runs": "label", "run_progress": "failures", "run_latency": "count", "run_errors": "count",
           "cache_snapshots": "label", "cache_snapshot_relations": "kind", "storage_tests": "kind"}
 RESULT_TABLES = list(COLUMN)
 

@@ -453,12 +453,12 @@ def test_samples_are_a_share_and_bounded(lab):
             conn.execute("SET pgbench_lab.max_samples = 100000000")
 
 
-@pytest.mark.parametrize("value", ["-0.1", "1.5", "'NaN'", "'Infinity'", "'-Infinity'"])
+@pytest.mark.parametrize("value", ["-0.1", "0", "1.5", "'NaN'", "'Infinity'", "'-Infinity'"])
 def test_bad_sample_rate_refused(lab, value):
     with lab.connect() as conn:
         with pytest.raises(psycopg.Error) as e:
             conn.execute(f"CALL pgbench_lab.run('select-only', transactions => 1, sample_rate => {value})")
-    assert e.value.sqlstate == "22023" and "from 0 to 1" in str(e.value), e.value
+    assert e.value.sqlstate == "22023" and "above 0 and at most 1" in str(e.value), e.value
 
 
 # ---------------------------------------------------------------------------

@@ -73,9 +73,11 @@ def num(row):
 
 # ---- properties over a grid of machines -----------------------------------
 
-RAMS = [gb * GB for gb in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256, 1024)]
-CPUS = [1.0, 1.5, 2.0, 4.0, 8.0, 16.0, 64.0]
-CONNS = [10, 50, 100, 400, 2000]
+# 1 000 machines: enough neighbours for the monotony and cliff checks, and
+# the 1 GB, 12 GB and 64 GB cases, in a few seconds (2 450 took 10-20 s)
+RAMS = [gb * GB for gb in (1, 2, 4, 8, 12, 16, 32, 64, 256, 1024)]
+CPUS = [1.0, 2.0, 4.0, 16.0, 64.0]
+CONNS = [10, 50, 100, 2000]
 
 
 @pytest.fixture(scope="module")

@@ -223,17 +223,17 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
     and exported again, reads back the same: the documents field by field,
     and what the readers of each kind compute from them."""
     made = {
-        "sweep": call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '1 s', label => 'trip')"),
+        "sweep": call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '0.3 s', label => 'trip')"),
         "compare_settings": call(lab, """CALL pgbench_lab.compare_settings('select-only',
-                                             ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], duration => '1 s',
+                                             ARRAY['{}', '{"work_mem": "8MB"}']::jsonb[], duration => '0.3 s',
                                              rounds => 2, label => 'trip')"""),
-        "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"),
-        "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '1 s', target_ms => 100, "
+        "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '0.3 s')"),
+        "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '0.3 s', target_ms => 100, "
                                    "shares => '{0.1,0.3}', label => 'trip')"),
-        "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '1 s', "
+        "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '0.3 s', "
                                              "rounds => 1, label => 'trip')"),
     }
-    label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '1 s', label => 'trip paths')")["label"]
+    label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '0.3 s', label => 'trip paths')")["label"]
     made["connection_cost"] = {"experiment_id": lab.scalar(
         "SELECT experiment_id FROM pgbench_lab.experiments WHERE kind = 'connection_cost' AND label = %s",
         (label,))}

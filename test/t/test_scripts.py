@@ -247,7 +247,7 @@ def test_script_runs_as_its_caller(lab):
         assert r["status"] == "failed" and "permission denied" in r["error"] or \
             "must be superuser" in r["error"] or "not permitted" in r["error"], (attempt, r)
     r = call(lab, user="nobody_s", script="RESET SESSION AUTHORIZATION;\n"
-             "SELECT 1 WHERE current_user = 'nobody_s' AND NOT "
+             "SELECT 1 AS ok WHERE current_user = 'nobody_s' AND NOT "
              "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) \\gset\n",
              clients=1, transactions=1)
     assert r["status"] == "done", r

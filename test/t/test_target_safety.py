@@ -408,7 +408,7 @@ def test_a_frozen_standby_is_named_with_why(pair):
     target and why, the primary's figures stand, and the end-of-run read of
     the standby's conflicts fails at its own deadline, with why."""
     primary, standby = pair
-    duration = 20
+    duration = 10
     rid = primary.scalar("SELECT pgbench_lab.start('select-only', 2, %s::interval, via => 'libpq', targets => %s)",
                          (f"{duration} s", [conninfo(primary), conninfo(standby)]))
     standby.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "

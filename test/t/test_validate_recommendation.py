@@ -30,7 +30,7 @@ def test_end_to_end(lab):
     groups = {ctx for _, ctx, ok in recs if ok and ctx in ("session", "reload")}
     assert groups, recs
     eid, finding = lab.sql("CALL pgbench_lab.validate_recommendation('tpcb-like', clients => 2, "
-                           "duration => '2 s', rounds => 2)")[0]
+                           "duration => '0.5 s', rounds => 2)")[0]
     assert auto_conf(lab) == before
     assert lab.scalar("SELECT kind FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) \
         == "validate_recommendation"

@@ -3,7 +3,7 @@
 -- is described in README.md; import validates all of it before writing.
 --
 -- What a row of the document may hold is read from its table: each array
--- (runs, their progress, latency, scripts and commands, telemetry,
+-- (runs, their progress, latency, scripts and commands, telemetry, errors,
 -- replication and targets, experiments and their runs) is read into the
 -- table's row type with jsonb_populate_recordset, in a subtransaction, and
 -- checked against the table's NOT NULL and CHECK constraints and its keys,
@@ -64,7 +64,8 @@ AS $$
             latency_p95_ms, latency_p99_ms, latency_max_ms, blks_hit, blks_read, hit_ratio, wal_bytes, checkpoints,
             settings, system, error, source_server, source_run_id, target_display, connections, connection_avg_ms,
             tps_without_connections, rate, latency_limit, lag_avg_ms, lag_max_ms, late, skipped, scheduled,
-            rate_sustained, variables, query_mode, options, figures_note}'::pg_catalog.text[]
+            rate_sustained, variables, query_mode, options, figures_note, serialization_failures,
+            deadlock_failures}'::pg_catalog.text[]
         WHEN what OPERATOR(pg_catalog.=) 'experiment' THEN '{experiment_id, kind, workload, label, params, started_at,
             finished_at, status, source_server, source_experiment_id}'::pg_catalog.text[] END
 $$;
@@ -92,6 +93,7 @@ AS $$
                 "transactions": "nonneg", "failures": "nonneg", "retries": "nonneg", "blks_hit": "nonneg",
                 "blks_read": "nonneg", "checkpoints": "nonneg", "connections": "nonneg", "late": "nonneg",
                 "skipped": "nonneg", "scheduled": "nonneg", "hit_ratio": "ratio",
+                "serialization_failures": "nonneg", "deadlock_failures": "nonneg",
                 "status": ["done", "cancelled", "failed", "aborted"]},
              "run_progress": {"second": "positive", "transactions": "nonneg", "failures": "nonneg",
                 "hit_ratio": "ratio", "late": "nonneg", "skipped": "nonneg"},
@@ -102,9 +104,12 @@ AS $$
                 "clients_failed": "nonneg", "transactions": "nonneg", "failures": "nonneg",
                 "checkpoints": "nonneg"},
              "run_scripts": {"script": "positive", "weight": "nonneg", "transactions": "nonneg",
-                "failures": "nonneg", "retries": "nonneg"},
+                "failures": "nonneg", "retries": "nonneg", "serialization_failures": "nonneg",
+                "deadlock_failures": "nonneg"},
              "run_commands": {"command": "positive", "line": "positive", "executions": "nonneg",
-                "failures": "nonneg", "retries": "nonneg"},
+                "failures": "nonneg", "retries": "nonneg", "serialization_failures": "nonneg",
+                "deadlock_failures": "nonneg"},
+             "run_errors": {"error": "positive", "count": "nonneg"},
              "experiments": {"experiment_id": "positive", "source_experiment_id": "positive",
                 "status": ["done", "failed", "aborted"]},
              "experiment_runs": {"run_id": "positive", "ordinal": "positive", "variant": "positive",
@@ -647,7 +652,8 @@ BEGIN
                                           ('latency', 'pgbench_lab.run_latency', true),
                                           ('telemetry', 'pgbench_lab.run_telemetry', false),
                                           ('replication', 'pgbench_lab.run_replication', false),
-                                          ('targets', 'pgbench_lab.run_targets', false)) AS x(key, tbl, required) LOOP
+                                          ('targets', 'pgbench_lab.run_targets', false),
+                                          ('errors', 'pgbench_lab.run_errors', false)) AS x(key, tbl, required) LOOP
             got := pgbench_lab_internal.doc_rows(part.tbl, pgbench_lab_internal.doc_array(r.elem, part.key, path, part.required),
                                                  path OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) part.key, '{run_id}', NULL, '{}', true);
             IF got IS NOT NULL THEN
@@ -780,6 +786,11 @@ BEGIN
         INSERT INTO pgbench_lab.run_replication SELECT v.*
           FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'replication', r.doc OPERATOR(pg_catalog.->) 'replication')) AS x(e)
           CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_replication,
+                                 x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v),
+    errors AS (
+        INSERT INTO pgbench_lab.run_errors SELECT v.*
+          FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'errors', r.doc OPERATOR(pg_catalog.->) 'errors')) AS x(e)
+          CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.run_errors,
                                  x.e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.id)) AS v)
     INSERT INTO pgbench_lab.run_targets SELECT v.*
       FROM r CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(coalesce(r.r OPERATOR(pg_catalog.->) 'targets', r.doc OPERATOR(pg_catalog.->) 'targets')) AS x(e)
@@ -834,7 +845,7 @@ RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pgbench_lab_internal.without_nulls(pgbench_lab_internal.doc_fields(pg_catalog.to_jsonb(r), 'run'),
-                                              '{rate,latency_limit,lag_avg_ms,lag_max_ms,late,skipped,scheduled,rate_sustained,variables}')
+                                              '{rate,latency_limit,lag_avg_ms,lag_max_ms,late,skipped,scheduled,rate_sustained,variables,serialization_failures,deadlock_failures}')
         OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
             'progress', (SELECT coalesce(pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.-) 'run_id',
                                                                                                    '{lag_avg_ms,lag_max_ms,late,skipped}') ORDER BY p.second), '[]')
@@ -845,11 +856,11 @@ AS $$
         OPERATOR(pg_catalog.||) coalesce((
             SELECT pg_catalog.jsonb_build_object('scripts', pg_catalog.jsonb_agg(
                        pgbench_lab_internal.without_nulls(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'run_id',
-                                                          '{owner,transactions,latency_avg_ms,failures,retries}')
+                                                          '{owner,transactions,latency_avg_ms,failures,retries,serialization_failures,deadlock_failures}')
                        OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('commands',
                            (SELECT pg_catalog.jsonb_agg(pgbench_lab_internal.without_nulls(
                                        pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) '{run_id,script}'::pg_catalog.text[],
-                                       '{executions,latency_avg_ms,failures,retries}') ORDER BY c.command)
+                                       '{executions,latency_avg_ms,failures,retries,serialization_failures,deadlock_failures}') ORDER BY c.command)
                               FROM pgbench_lab.run_commands c
                              WHERE c.run_id OPERATOR(pg_catalog.=) s.run_id AND c.script OPERATOR(pg_catalog.=) s.script))
                        ORDER BY s.script))
@@ -860,6 +871,12 @@ AS $$
             SELECT pg_catalog.jsonb_build_object('telemetry', pg_catalog.jsonb_agg(
                        pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.-) 'run_id') ORDER BY t.second))
               FROM pgbench_lab.run_telemetry t WHERE t.run_id OPERATOR(pg_catalog.=) r.run_id
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
+        -- and a run that met errors their texts and counts
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('errors', pg_catalog.jsonb_agg(
+                       pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.-) 'run_id') ORDER BY x.error))
+              FROM pgbench_lab.run_errors x WHERE x.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
         -- and a run on a primary its standbys' lag
         OPERATOR(pg_catalog.||) coalesce((

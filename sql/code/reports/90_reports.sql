@@ -250,7 +250,11 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.format('Cold cache at the start: the buffer hit ratio in the first second was %s %% (%s %% over the whole run), so the first seconds waited for reads. Warm the cache first or run longer to measure the steady state.',
                            pgbench_lab_internal.fmt(first_hit OPERATOR(pg_catalog.*) 100), pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100));
     END IF;
-    IF r.failures OPERATOR(pg_catalog.>) 0 THEN
+    IF r.failures OPERATOR(pg_catalog.>) 0 AND r.serialization_failures IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed: %s on serialization failures and %s on deadlocks after %s tries (0: unlimited), %s on other errors, each of which ended its client; TPS counts committed transactions only.',
+                           r.failures, r.serialization_failures, r.deadlock_failures, r.max_tries,
+                           r.failures OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
+    ELSIF r.failures OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
                            r.failures, r.max_tries);
     END IF;
@@ -292,6 +296,36 @@ AS $$
                    pg_catalog.left(pg_catalog.regexp_replace(c.command_text, '\s+', ' ', 'g'), 70))
           FROM pgbench_lab.run_commands c WHERE c.run_id OPERATOR(pg_catalog.=) script_lines.run_id
     ) x ORDER BY x.script, x.part, x.command
+$$;
+
+-- The errors a run met (run_errors), the most frequent first: a heading,
+-- then up to 10 texts with their counts, and what the others add up to.
+CREATE FUNCTION pgbench_lab_internal.error_lines(run_id bigint)
+RETURNS SETOF text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH e AS (
+        SELECT x.*, pg_catalog.row_number() OVER (ORDER BY x.message IS NULL, x.count DESC, x.error) AS rank,
+               pg_catalog.count(x.message) OVER () AS texts, pg_catalog.sum(x.count) OVER () AS total
+          FROM pgbench_lab.run_errors x WHERE x.run_id OPERATOR(pg_catalog.=) error_lines.run_id)
+    SELECT line FROM (
+        SELECT 0 AS o, '' AS line FROM e WHERE e.rank OPERATOR(pg_catalog.=) 1
+        UNION ALL
+        SELECT 1, pg_catalog.format('Errors met (%s, retried or not; %s distinct text%s%s)', e.total, e.texts,
+                                    CASE WHEN e.texts OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
+                                    CASE WHEN e.texts OPERATOR(pg_catalog.>) 10 THEN ', the 10 most frequent' ELSE '' END)
+          FROM e WHERE e.rank OPERATOR(pg_catalog.=) 1
+        UNION ALL
+        SELECT 2 OPERATOR(pg_catalog.+) e.rank, pg_catalog.format('  %s  %s  %s', pg_catalog.lpad(e.count::pg_catalog.text, 9), e.sqlstate,
+                                          pg_catalog.left(pg_catalog.regexp_replace(e.message, '\s+', ' ', 'g'), 100))
+          FROM e WHERE e.message IS NOT NULL AND e.rank OPERATOR(pg_catalog.<=) 10
+        UNION ALL
+        SELECT 100, pg_catalog.format('  %s  %s other text(s)%s', pg_catalog.lpad(pg_catalog.sum(e.count)::pg_catalog.text, 9),
+                                      pg_catalog.count(e.message),
+                                      CASE WHEN pg_catalog.bool_or(e.message IS NULL) THEN ', and texts past the 100 kept' ELSE '' END)
+          FROM e WHERE e.rank OPERATOR(pg_catalog.>) 10 OR e.message IS NULL
+        HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+    ) x ORDER BY x.o
 $$;
 
 -- A target's machine in a few words, from its system_info() as recorded
@@ -418,6 +452,17 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
                        coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
                        pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
+    -- pgbench gives scripts without a built-in :scale from -s, 1 by default
+    IF r.scale OPERATOR(pg_catalog.<>) 1
+       AND NOT coalesce(r.variables OPERATOR(pg_catalog.?) 'scale', false)
+       AND EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                   AND s.body OPERATOR(pg_catalog.~) ':scale([^A-Za-z0-9_]|$)')
+       AND NOT EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                       AND s.owner IS NULL
+                       AND s.name OPERATOR(pg_catalog.=) ANY ('{tpcb-like,simple-update,select-only}'::pg_catalog.text[])) THEN
+        RETURN QUERY SELECT pg_catalog.format(':scale was %s, read from pgbench_branches; pgbench would give these scripts 1 (-s, 1 when not given): run it with -s %s to compare',
+                           r.scale, r.scale);
+    END IF;
     IF r.rate IS NOT NULL OR r.latency_limit IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('%s, %s',
                            coalesce('rate ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rate_text(r.rate) OPERATOR(pg_catalog.||) ' tps asked', 'no rate (as fast as possible)'),
@@ -427,6 +472,11 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('Figures (%s)', pgbench_lab_internal.path_text(r.via, r.target_display));
     RETURN QUERY SELECT pg_catalog.format('  transactions  %s   failures %s   retries %s', coalesce(r.transactions::pg_catalog.text, '-'),
                        coalesce(r.failures::pg_catalog.text, '-'), coalesce(r.retries::pg_catalog.text, '-'));
+    IF r.failures OPERATOR(pg_catalog.>) 0 AND r.serialization_failures IS NOT NULL THEN
+        RETURN QUERY SELECT pg_catalog.format('  failures by kind: serialization %s   deadlock %s   other %s',
+                           r.serialization_failures, r.deadlock_failures,
+                           r.failures OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
+    END IF;
     RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab_internal.fmt(r.tps));
     IF r.rate IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('  rate          %s tps asked: %s of the %s scheduled transactions ran (%s %%), %s',
@@ -471,6 +521,7 @@ BEGIN
         END IF;
         RETURN QUERY SELECT pgbench_lab_internal.script_lines(r.run_id);
     END IF;
+    RETURN QUERY SELECT pgbench_lab_internal.error_lines(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.run_charts(r.run_id);
     RETURN QUERY SELECT '';
