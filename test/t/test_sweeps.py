@@ -1,8 +1,10 @@
-"""The sweep's knee threshold and the sweep plot on a real server: short
-sweeps (1 s a run) made with a threshold, thresholds out of range refused
-before anything runs, and plot()'s SVG read with an XML parser: clients on
-a log2 axis, the peak and the knee marked where the verdict names them, and
-sweeps of very different throughput in panels of their own."""
+"""The sweep's knee threshold, its rounds and the sweep plot on a real
+server: short sweeps (1 s a run) made with a threshold, thresholds out of
+range refused before anything runs, a sweep of two rounds (0.2 s a run) in
+alternating order with medians and paired ratios, and plot()'s SVG read
+with an XML parser: clients on a log2 axis, the peak and the knee marked
+where the verdict names them, and sweeps of very different throughput in
+panels of their own."""
 import copy
 import json
 import math
@@ -46,8 +48,12 @@ def steps(tps):
 
 def knee(tps, threshold):
     """The README's rule: the last count before the first step whose share
-    of linear scaling is below the threshold (None: not reached)."""
-    return next((a for a, _, share in steps(tps) if share < threshold), None)
+    of linear scaling is below the threshold, passing over a count when a
+    later count still gains at least the threshold's share of linear
+    scaling over it (None: not reached)."""
+    def beaten(a, b):
+        return any((tps[j] / tps[a] - 1) / (j / a - 1) >= threshold for j in tps if j > b)
+    return next((a for a, b, share in steps(tps) if share < threshold and not beaten(a, b)), None)
 
 
 def parse(svg):
@@ -107,6 +113,48 @@ def test_threshold_is_recorded_and_names_the_knee(lab):
     if any(0 < s < 1 for _, _, s in shares):
         assert len(set(named.values())) > 1, ("a threshold on each side of a share names different counts",
                                               shares, named)
+
+
+def test_rounds_alternate_and_give_medians(lab):
+    """rounds => 2: every count once a round, rising then falling; each
+    count's TPS is the median of its rounds (of two, their mean), each step
+    paired by round with a 50 % interval (two rounds), and the report says
+    so."""
+    res = call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '0.2 s', rounds => 2)")
+    eid = res["experiment_id"]
+    runs = lab.sql("""SELECT x.variant, x.round, r.clients, r.status, r.tps FROM pgbench_lab.experiment_runs x
+                        JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal""", (eid,))
+    assert [(v, r, c) for v, r, c, _, _ in runs] == [(1, 1, 1), (2, 1, 2), (2, 2, 2), (1, 2, 1)], runs
+    assert all(status == "done" and tps > 0 for _, _, _, status, tps in runs), runs
+    assert lab.scalar("""SELECT params - 'clients' - 'duration' - 'settings' - 'knee_threshold'
+                           FROM pgbench_lab.experiments WHERE experiment_id = %s""", (eid,)) == \
+        {"rounds": 2, "smallest_effect": 0.02, "confidence": 0.95}
+    by = {c: sorted(t for _, _, cc, _, t in runs if cc == c) for c in (1, 2)}
+    summary = {row[0]: row[1:] for row in lab.sql(
+        """SELECT clients, rounds, tps, tps_min, tps_max, ratio, ratio_low, ratio_high, coverage
+             FROM pgbench_lab.sweep_summary(%s)""", (eid,))}
+    for c in (1, 2):
+        assert summary[c][:4] == (2, pytest.approx(sum(by[c]) / 2), by[c][0], by[c][1]), summary
+    # the ratios of the same round; of two, the median is their geometric
+    # mean (paired_verdict() takes the median of the log-ratios)
+    tps_of = {(r, c): t for _, r, c, _, t in runs}
+    paired = sorted(tps_of[(r, 2)] / tps_of[(r, 1)] for r in (1, 2))
+    ratio, low, high, coverage = summary[2][4:]
+    assert (ratio, low, high, coverage) == (pytest.approx(math.sqrt(paired[0] * paired[1])), pytest.approx(paired[0]),
+                                            pytest.approx(paired[1]), pytest.approx(0.5)), (summary, paired)
+    v = lab.sql("SELECT rounds, peak_clients, knee_clients, knee_decided FROM pgbench_lab.sweep_verdict(%s)", (eid,))[0]
+    assert v[0] == 2 and v[1] == max(summary, key=lambda c: summary[c][1]) == res["peak_clients"]
+    assert v[2] == res["knee_clients"] == knee({c: summary[c][1] for c in (1, 2)}, 0.5)
+    # two rounds give at most a 50 % interval: a named knee is uncertain
+    assert v[3] is (None if v[2] is None else False)
+    rows = lab.sql("SELECT comparison, measure, rounds, coverage FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
+    assert rows == [("2 clients against 1 client", "tps", 2, pytest.approx(0.5))]
+    lines = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
+    text = "\n".join(lines)
+    assert "median TPS" in text and "TPS per round" in text and "Steps paired by round" in text, text
+    assert any(ln.startswith("  2 clients against 1 client: ×") and "50.0 % interval" in ln for ln in lines), text
+    if v[2] is not None:
+        assert "so the knee is uncertain" in res["finding"], res["finding"]
 
 
 def test_bad_thresholds_are_refused_before_anything_runs(lab):

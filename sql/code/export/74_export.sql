@@ -354,7 +354,7 @@ AS $$
     SELECT CASE
         WHEN what OPERATOR(pg_catalog.=) 'sweep' THEN '{"clients": "array!", "duration": "interval", "settings": "object",
             "scripts": "array", "variables": "object",
-            "knee_threshold": "share"}'::pg_catalog.jsonb
+            "knee_threshold": "share", "rounds": "count", "smallest_effect": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'compare_settings' THEN '{"settings": "array!", "clients": "count!",
             "duration": "interval", "rounds": "count!", "scripts": "array", "variables": "object",
             "rate": "num", "latency_limit": "interval", "restart_settings": "object",

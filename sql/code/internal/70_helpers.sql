@@ -13,6 +13,10 @@ RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN x IS NULL THEN '-'
+                -- to_char() writes an infinite or NaN ratio (of imported extremes) as #.#####
+                WHEN x OPERATOR(pg_catalog.=) 'Infinity'::pg_catalog.float8 THEN 'infinity'
+                WHEN x OPERATOR(pg_catalog.=) '-Infinity'::pg_catalog.float8 THEN '-infinity'
+                WHEN x OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN 'NaN'
                 WHEN pg_catalog.abs(x) OPERATOR(pg_catalog.>=) 1e15 THEN trim(pg_catalog.to_char(x, '9.9EEEE'))
                 ELSE pg_catalog.round(x::numeric, digits)::pg_catalog.text END
 $$;
