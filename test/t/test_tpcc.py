@@ -136,3 +136,18 @@ def test_refusals(lab, call, state, text):
     assert e.value.sqlstate == state and text in str(e.value), str(e.value)
     assert e.value.diag.message_hint
     assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
+
+
+def test_a_schema_of_any_name(lab):
+    """A schema whose name needs quoting: the tables, the kit's functions
+    and the saved scripts name it quoted, and the scripts run there."""
+    lab.sql("""SELECT * FROM pgbench_lab.init_tpcc(1, 'Tpcc "two"')""")
+    bodies = dict(lab.sql("SELECT name, body FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%'"))
+    assert all('"Tpcc ""two""".' in b and "tpcc." not in b for b in bodies.values()), bodies
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run(scripts => %s, clients => 1, transactions => 20)",
+                           ([f"{n}@{w}" for n, w in MIX.items()],)).fetchone()
+    assert row[1] == "done", row
+    rows = checks(lab, 'Tpcc "two"')
+    assert len(rows) == 4 and all(r[1] for r in rows), rows
+    assert lab.scalar('SELECT count(*) FROM "Tpcc ""two""".orders') >= 30000
