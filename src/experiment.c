@@ -118,6 +118,21 @@ interval_text(Datum value)
 	return CStringGetTextDatum(text);
 }
 
+/* Whether a type is pgbench_lab.rounds (a count, or 0 for 'auto'). */
+static bool
+is_rounds_type(Oid type)
+{
+	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+	bool		is;
+
+	if (!HeapTupleIsValid(tup))
+		return false;
+	is = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), "rounds") == 0 &&
+		strcmp(get_namespace_name(((Form_pg_type) GETSTRUCT(tup))->typnamespace), "pgbench_lab") == 0;
+	ReleaseSysCache(tup);
+	return is;
+}
+
 /* The SQL that calls the planner, and its parameters. */
 typedef struct PlannerCall
 {
@@ -189,10 +204,27 @@ call_planner(FunctionCallInfo fcinfo, const ExperimentKind *kind)
 
 		if ((modes != NULL && modes[i] == PROARGMODE_OUT) || names[i] == NULL || names[i][0] == '\0')
 			continue;
-		if (arg_named(pnames, pn, names[i]) >= 0)
+		if ((o = arg_named(pnames, pn, names[i])) >= 0)
 		{
+			Oid			type = types[i];
+
+			/*
+			 * rounds (pgbench_lab.rounds) to a planner that takes a count:
+			 * its kind has no verdict that calls for more rounds
+			 */
+			if (ptypes[o] == INT4OID && type != INT4OID && is_rounds_type(type))
+			{
+				if (!fcinfo->args[i].isnull && DatumGetInt32(fcinfo->args[i].value) == 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("%s takes a count of rounds, not 'auto'", kind->procedure),
+							 errhint("Give a count, such as rounds => 6; rounds => 'auto' is for "
+									 "compare_settings() and validate_recommendation(), which add "
+									 "rounds until their verdicts settle.")));
+				type = INT4OID;
+			}
 			appendStringInfo(&call.args, "%s => $%d, ", quote_identifier(names[i]),
-							 add_param(&call, types[i], fcinfo->args[i].value, fcinfo->args[i].isnull));
+							 add_param(&call, type, fcinfo->args[i].value, fcinfo->args[i].isnull));
 			continue;
 		}
 		if (popt < 0 || (o = RunOptionNamed(names[i])) < 0)

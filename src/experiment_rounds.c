@@ -32,9 +32,9 @@ rounds_checked(int64 n, const char *given)
 	if (n < 1 || n > ROUNDS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("rounds must be from 1 to %d or 'auto', not %s", ROUNDS_MAX, given),
-				 errhint("Six rounds or more give a verdict at 95 %% confidence; 'auto' adds rounds "
-						 "until the verdict is settled or the budget ends.")));
+				 errmsg("rounds must be from 1 to %d, not %s", ROUNDS_MAX, given),
+				 errhint("Six rounds or more give a verdict at 95 %% confidence; compare_settings() and "
+						 "validate_recommendation() also take 'auto', rounds added until the verdict settles.")));
 	return (int32) n;
 }
 

@@ -148,3 +148,17 @@ def test_a_kind_adds_steps_after_its_plan_and_gives_verdicts(lab):
         with lab.connect() as conn:
             conn.execute("CALL toy.grow()")
     assert "checked before the runs its extension added" in (e.value.diag.context or "")
+
+
+def test_a_kind_without_adaptive_rounds_refuses_auto(lab):
+    """Every kind takes rounds of one type (pgbench_lab.rounds); a kind whose
+    verdicts cannot call for more rounds refuses 'auto' before anything runs."""
+    before = lab.scalar("SELECT count(*) FROM pgbench_lab.experiments")
+    for call in ("CALL pgbench_lab.sweep('select-only', '{1,2}', '0.2 s', rounds => 'auto')",
+                 "CALL pgbench_lab.cold_vs_warm('select-only', 1, '0.2 s', rounds => 'auto')",
+                 "CALL pgbench_lab.connection_cost('select-only', 1, '0.2 s', rounds => 'auto')"):
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+            with lab.connect() as conn:
+                conn.execute(call)
+        assert "takes a count of rounds, not 'auto'" in str(e.value), call
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiments") == before

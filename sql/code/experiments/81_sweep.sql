@@ -995,7 +995,7 @@ CREATE PROCEDURE pgbench_lab.sweep(
     INOUT peak_tps double precision DEFAULT NULL,
     INOUT knee_clients integer DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
-    rounds integer DEFAULT 1,
+    rounds pgbench_lab.rounds DEFAULT 1,
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables via threads targets@)

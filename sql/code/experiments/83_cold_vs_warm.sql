@@ -770,7 +770,7 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     relations regclass[] DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
-    rounds integer DEFAULT 1,
+    rounds pgbench_lab.rounds DEFAULT 1,
     INOUT experiment_id bigint DEFAULT NULL,
     INOUT finding text DEFAULT NULL,
     smallest_effect double precision DEFAULT 0.02,

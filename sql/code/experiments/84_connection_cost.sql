@@ -313,7 +313,7 @@ CREATE PROCEDURE pgbench_lab.connection_cost(
     target text DEFAULT NULL,
     scripts text[] DEFAULT NULL,
     variables jsonb DEFAULT NULL,
-    rounds integer DEFAULT 1,
+    rounds pgbench_lab.rounds DEFAULT 1,
     INOUT label text DEFAULT NULL,
     INOUT spi_run_id bigint DEFAULT NULL,
     INOUT libpq_run_id bigint DEFAULT NULL,
