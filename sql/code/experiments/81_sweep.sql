@@ -172,34 +172,10 @@ $$;
 -- or they cannot be used (an imported document may hold anything there).
 CREATE FUNCTION pgbench_lab_internal.sweep_verdict_params(params jsonb,
     OUT smallest_effect double precision, OUT confidence double precision)
-LANGUAGE plpgsql IMMUTABLE
+LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    e pg_catalog.jsonb := params OPERATOR(pg_catalog.->) 'smallest_effect';
-    c pg_catalog.jsonb := params OPERATOR(pg_catalog.->) 'confidence';
-    n pg_catalog.numeric;
-BEGIN
-    smallest_effect := 0.02;
-    confidence := 0.95;
-    -- numbers from 0 (1e-300 and below read as 0) to below 1, and above
-    -- 0.5 to below 1, as verdict_check() takes them; a number just under
-    -- 1 may read as 1 in double precision, hence the second test
-    IF pg_catalog.jsonb_typeof(e) OPERATOR(pg_catalog.=) 'number' THEN
-        n := (e OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.numeric;
-        IF n OPERATOR(pg_catalog.>=) 0 AND n OPERATOR(pg_catalog.<) 1
-           AND greatest(n, 1e-300)::pg_catalog.float8 OPERATOR(pg_catalog.<) 1::pg_catalog.float8 THEN
-            smallest_effect := CASE WHEN n OPERATOR(pg_catalog.<) 1e-300 THEN 0 ELSE n END::pg_catalog.float8;
-        END IF;
-    END IF;
-    IF pg_catalog.jsonb_typeof(c) OPERATOR(pg_catalog.=) 'number' THEN
-        n := (c OPERATOR(pg_catalog.#>>) '{}')::pg_catalog.numeric;
-        IF n OPERATOR(pg_catalog.>) 0.5 AND n OPERATOR(pg_catalog.<) 1
-           AND n::pg_catalog.float8 OPERATOR(pg_catalog.<) 1::pg_catalog.float8 THEN
-            confidence := n::pg_catalog.float8;
-        END IF;
-    END IF;
-END
+    SELECT pgbench_lab_internal.params_smallest_effect(params), pgbench_lab_internal.params_confidence(params)
 $$;
 
 -- Each finished client count with the step from the one before it: its

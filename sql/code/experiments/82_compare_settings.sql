@@ -82,7 +82,7 @@ BEGIN
          WHERE x.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id AND r.status OPERATOR(pg_catalog.=) 'done'),
     e AS (
         SELECT e.params,
-               COALESCE((e.params OPERATOR(pg_catalog.->>) 'smallest_effect')::pg_catalog.float8, 0.02::pg_catalog.float8) AS smallest_effect,
+               pgbench_lab_internal.params_smallest_effect(e.params) AS smallest_effect,
                pgbench_lab_internal.look_confidence(e.params) AS confidence
           FROM pgbench_lab.experiments e
          WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_ratios.experiment_id),

@@ -160,18 +160,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH e AS (
         SELECT x.params,
-               CASE WHEN pg_catalog.jsonb_typeof(x.params OPERATOR(pg_catalog.->) 'smallest_effect') OPERATOR(pg_catalog.<>) 'number'
-                    THEN 0.02::pg_catalog.float8
-                    WHEN (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 0
-                         AND (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric OPERATOR(pg_catalog.<) 1
-                    THEN (x.params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric::pg_catalog.float8
-                    ELSE 0.02::pg_catalog.float8 END AS smallest_effect,
-               CASE WHEN pg_catalog.jsonb_typeof(x.params OPERATOR(pg_catalog.->) 'confidence') OPERATOR(pg_catalog.<>) 'number'
-                    THEN 0.95::pg_catalog.float8
-                    WHEN (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric OPERATOR(pg_catalog.>) 0.5
-                         AND (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric OPERATOR(pg_catalog.<) 1
-                    THEN (x.params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric::pg_catalog.float8
-                    ELSE 0.95::pg_catalog.float8 END AS confidence
+               pgbench_lab_internal.params_smallest_effect(x.params) AS smallest_effect,
+               pgbench_lab_internal.params_confidence(x.params) AS confidence
           FROM pgbench_lab.experiments x
          WHERE x.experiment_id OPERATOR(pg_catalog.=) connection_cost_comparisons.experiment_id
            AND x.kind OPERATOR(pg_catalog.=) 'connection_cost'),

@@ -142,50 +142,6 @@ AS $$
                 ELSE 0 END
 $$;
 
--- latency_percentiles() (71_verdict.sql) over several runs: their
--- histograms summed bucket by bucket, then the same ranks, intervals and
--- test of enough.  One run gives exactly latency_percentiles().
-CREATE FUNCTION pgbench_lab_internal.pooled_percentiles(run_ids bigint[], confidence double precision DEFAULT 0.95)
-RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
-               low_ms double precision, high_ms double precision, enough boolean)
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    WITH b AS (
-        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) AS count
-          FROM pgbench_lab.run_latency l
-         WHERE l.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids) AND l.count OPERATOR(pg_catalog.>) 0
-         GROUP BY l.bucket_upper_us),
-    h AS (SELECT b.bucket_upper_us, pg_catalog.sum(b.count) OVER (ORDER BY b.bucket_upper_us) AS upto FROM b),
-    n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
-    z AS (SELECT pgbench_lab_internal.normal_z(pooled_percentiles.confidence) AS z),
-    r AS (
-        SELECT p.p, n.n,
-               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
-               pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
-                                (z.z OPERATOR(pg_catalog.*)
-                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
-                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
-               pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
-                               (z.z OPERATOR(pg_catalog.*)
-                                pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
-                                                OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
-          FROM n, z, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
-         WHERE n.n OPERATOR(pg_catalog.>) 0)
-    SELECT r.p, r.n,
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY h.bucket_upper_us LIMIT 1),
-           r.lo OPERATOR(pg_catalog.>=) 1 AND r.hi OPERATOR(pg_catalog.<=) r.n
-           AND (r.n::pg_catalog.float8 OPERATOR(pg_catalog.*) LEAST(r.p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) r.p))
-               OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
-      FROM r
-     ORDER BY r.p
-$$;
-
 -- A confidence as a percentage, as few digits as it needs: 95, 97.5.
 CREATE FUNCTION pgbench_lab_internal.latency_curve_percent(share double precision)
 RETURNS text LANGUAGE sql IMMUTABLE

@@ -245,21 +245,24 @@ AS $$
                                                                         OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS t) z
 $$;
 
--- A run's p50, p90, p95 and p99 latencies with the transactions they come
--- from, their intervals at the confidence, and whether each is enough to
--- decide by.  No rows for a run without a histogram (not instrumented).
-CREATE FUNCTION pgbench_lab.latency_percentiles(run_id bigint, confidence double precision DEFAULT 0.95)
+-- The percentiles of several runs pooled (latency_curve's repeats of a
+-- rate): their histograms summed bucket by bucket, then the ranks,
+-- intervals and test of enough above.  latency_percentiles() is the case
+-- of one run.
+CREATE FUNCTION pgbench_lab_internal.pooled_percentiles(run_ids bigint[], confidence double precision DEFAULT 0.95)
 RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
                low_ms double precision, high_ms double precision, enough boolean)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH h AS (
-        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) OVER (ORDER BY l.bucket_upper_us) AS upto
+    WITH b AS (
+        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) AS count
           FROM pgbench_lab.run_latency l
-         WHERE l.run_id OPERATOR(pg_catalog.=) latency_percentiles.run_id AND l.count OPERATOR(pg_catalog.>) 0),
+         WHERE l.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids) AND l.count OPERATOR(pg_catalog.>) 0
+         GROUP BY l.bucket_upper_us),
+    h AS (SELECT b.bucket_upper_us, pg_catalog.sum(b.count) OVER (ORDER BY b.bucket_upper_us) AS upto FROM b),
     n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
-    z AS (SELECT pgbench_lab_internal.normal_z(confidence) AS z),
+    z AS (SELECT pgbench_lab_internal.normal_z(pooled_percentiles.confidence) AS z),
     r AS (
         SELECT p.p, n.n,
                pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
@@ -285,6 +288,18 @@ AS $$
                OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
       FROM r
      ORDER BY r.p
+$$;
+
+-- A run's p50, p90, p95 and p99 latencies with the transactions they come
+-- from, their intervals at the confidence, and whether each is enough to
+-- decide by.  No rows for a run without a histogram (not instrumented).
+CREATE FUNCTION pgbench_lab.latency_percentiles(run_id bigint, confidence double precision DEFAULT 0.95)
+RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
+               low_ms double precision, high_ms double precision, enough boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM pgbench_lab_internal.pooled_percentiles(ARRAY[latency_percentiles.run_id], latency_percentiles.confidence)
 $$;
 COMMENT ON FUNCTION pgbench_lab.latency_percentiles(bigint, double precision) IS
     'A run''s p50-p99 latencies with the transactions behind them, their order-statistics intervals, and whether each is enough to decide by';
@@ -415,6 +430,38 @@ BEGIN
 END
 $$;
 
+-- A verdict's smallest effect and confidence as an experiment's params
+-- record them, or the defaults (2 %, 95 %) where they are missing or not
+-- shares a verdict can use (a document's written by hand, imported).
+CREATE FUNCTION pgbench_lab_internal.params_smallest_effect(params jsonb)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    -- a number from 0 to below 1, as verdict_check() takes it: 1e-300 and
+    -- below read as 0, and one just under 1 that double precision would
+    -- read as 1 is not taken (nested CASEs: no cast before its test)
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'smallest_effect') OPERATOR(pg_catalog.<>) 'number'
+                THEN 0.02::pg_catalog.float8
+                ELSE (SELECT CASE WHEN NOT (n OPERATOR(pg_catalog.>=) 0 AND n OPERATOR(pg_catalog.<) 1) THEN 0.02::pg_catalog.float8
+                                  WHEN n OPERATOR(pg_catalog.<) 1e-300 THEN 0::pg_catalog.float8
+                                  WHEN n::pg_catalog.float8 OPERATOR(pg_catalog.<) 1::pg_catalog.float8 THEN n::pg_catalog.float8
+                                  ELSE 0.02::pg_catalog.float8 END
+                        FROM (SELECT (params OPERATOR(pg_catalog.->) 'smallest_effect')::pg_catalog.numeric AS n) v) END
+$$;
+
+CREATE FUNCTION pgbench_lab_internal.params_confidence(params jsonb)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    -- a number above 0.5 to below 1 (and below 1 in double precision)
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'confidence') OPERATOR(pg_catalog.<>) 'number'
+                THEN 0.95::pg_catalog.float8
+                ELSE (SELECT CASE WHEN NOT (n OPERATOR(pg_catalog.>) 0.5 AND n OPERATOR(pg_catalog.<) 1) THEN 0.95::pg_catalog.float8
+                                  WHEN n::pg_catalog.float8 OPERATOR(pg_catalog.<) 1::pg_catalog.float8 THEN n::pg_catalog.float8
+                                  ELSE 0.95::pg_catalog.float8 END
+                        FROM (SELECT (params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric AS n) v) END
+$$;
+
 -- The confidence of each look's interval: the experiment's, divided among
 -- its looks when its rounds were adaptive.
 CREATE FUNCTION pgbench_lab_internal.look_confidence(params jsonb)
@@ -423,7 +470,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
            ((1::pg_catalog.float8 OPERATOR(pg_catalog.-)
-             COALESCE((params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8))
+             pgbench_lab_internal.params_confidence(params))
             OPERATOR(pg_catalog./)
             GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'looks')
                                                                      OPERATOR(pg_catalog.=) 'array'
@@ -458,7 +505,7 @@ AS $$
                                 FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS l(v, i)
                                WHERE l.v::pg_catalog.int4 OPERATOR(pg_catalog.<=) d.n),
                              pgbench_lab_internal.fmt(pgbench_lab_internal.look_confidence(e.params) OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 2),
-                             pgbench_lab_internal.fmt(COALESCE((e.params OPERATOR(pg_catalog.->>) 'confidence')::pg_catalog.float8, 0.95::pg_catalog.float8)
+                             pgbench_lab_internal.fmt(pgbench_lab_internal.params_confidence(e.params)
                                                       OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
       FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d
      WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_stop.experiment_id
