@@ -5,12 +5,13 @@ files hold values the server has not applied, which its reload or restart
 would make live.  Values are compared as the server reads them ('300s' is
 the live 5min); experiments that neither reload nor restart are not
 concerned."""
-import os
 
 import psycopg
 import pytest
 
 from conftest import pgbench_cluster
+from test_settings_ab import auto_conf
+from test_settings_restart import counts
 
 RELOAD_SETS = """ARRAY['{}', '{"bgwriter_delay": "100ms"}']::jsonb[]"""
 
@@ -20,18 +21,9 @@ def lab():
     yield from pgbench_cluster("pending", {"max_worker_processes": "16"}, scale=1)
 
 
-def auto_conf(c):
-    with open(os.path.join(c.datadir, "postgresql.auto.conf"), "rb") as f:
-        return f.read()
-
-
 def live(c):
     return c.sql("SELECT name, setting FROM pg_settings ORDER BY name")
 
-
-def counts(c):
-    return c.sql("SELECT (SELECT count(*) FROM pgbench_lab.runs), (SELECT count(*) FROM pgbench_lab.experiments), "
-                 "(SELECT count(*) FROM pgbench_lab_internal.settings_saved)")
 
 
 def refused(c, call):
