@@ -1,0 +1,157 @@
+-- ---------------------------------------------------------------------------
+-- TPC-C's kit: the five transactions as pgbench scripts (their text for the
+-- schema tpcc; init_tpcc() saves them for its caller with the schema it
+-- made) and the consistency conditions of clause 3.3.2 (tpcc_check()).
+-- The tables, their population and the kit's server-side functions are
+-- made by init_tpcc() (32_tpcc.sql).
+-- ---------------------------------------------------------------------------
+
+-- The five scripts as they ship, naming the schema tpcc; init_tpcc() saves
+-- them for its caller with the schema it made.  test/fixtures/tpcc/ holds
+-- the same texts as files (test_tpcc.py holds them equal).
+CREATE FUNCTION pgbench_lab_internal.tpcc_scripts()
+RETURNS TABLE (name text, weight integer, body text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+VALUES
+    ('tpcc-new-order', 45, $tpcc$-- TPC-C new-order (clause 2.4), weight 45 of the mix.  The home warehouse,
+-- district and customer (NURand(1023, 1, 3000)) are drawn here; the order
+-- lines (5 to 15 items by NURand(8191, 1, 100000), 1 % from a remote
+-- warehouse) are made by tpcc.new_order(), which init_tpcc() creates: 1 %
+-- of the orders name an unknown item as their last line and are rolled back.
+SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+\set w_id random(1, :warehouses)
+\set d_id random(1, 10)
+\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
+\set ol_cnt random(5, 15)
+\set rollback random(1, 100)
+SELECT tpcc.new_order(:w_id, :d_id, :c_id, :ol_cnt, :rollback, :warehouses);
+$tpcc$),
+    ('tpcc-payment', 43, $tpcc$-- TPC-C payment (clause 2.5), weight 43 of the mix: 15 % of the customers
+-- from a remote warehouse, 60 % chosen by last name (NURand(255, 0, 999)
+-- over the syllables), the others by NURand(1023, 1, 3000).
+SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+\set w_id random(1, :warehouses)
+\set d_id random(1, 10)
+\set remote random(1, 100) <= 15 and :warehouses > 1
+\if :remote
+\set c_w_id random(1, :warehouses - 1)
+\set c_w_id case when :c_w_id >= :w_id then :c_w_id + 1 else :c_w_id end
+\set c_d_id random(1, 10)
+\else
+\set c_w_id :w_id
+\set c_d_id :d_id
+\endif
+\set by_name random(1, 100) <= 60
+\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
+\set c_last ((random(0, 255) | random(0, 999)) + 223) % 1000
+\set cents random(100, 500000)
+BEGIN;
+UPDATE tpcc.warehouse SET w_ytd = w_ytd + :cents / 100.0 WHERE w_id = :w_id;
+UPDATE tpcc.district SET d_ytd = d_ytd + :cents / 100.0 WHERE d_w_id = :w_id AND d_id = :d_id;
+\if :by_name
+SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) AS n, pg_catalog.count(*) OVER () AS named FROM tpcc.customer WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_last = tpcc.last_name(:c_last)) AS c WHERE n = (named + 1) / 2 \gset
+\endif
+UPDATE tpcc.customer SET c_balance = c_balance - :cents / 100.0, c_ytd_payment = c_ytd_payment + :cents / 100.0, c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' THEN pg_catalog.left(pg_catalog.concat_ws(' ', c_id, c_d_id, c_w_id, :d_id::pg_catalog.int4, :w_id::pg_catalog.int4, :cents / 100.0, c_data), 500) ELSE c_data END WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_id = :c_id;
+INSERT INTO tpcc.history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (:c_id, :c_d_id, :c_w_id, :d_id, :w_id, pg_catalog.now(), :cents / 100.0, (SELECT pg_catalog.concat(w_name, '    ', d_name) FROM tpcc.warehouse, tpcc.district WHERE w_id = :w_id AND d_w_id = :w_id AND d_id = :d_id));
+END;
+$tpcc$),
+    ('tpcc-order-status', 4, $tpcc$-- TPC-C order-status (clause 2.6), weight 4 of the mix: a customer's
+-- balance and last order with its lines; 60 % chosen by last name.
+SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+\set w_id random(1, :warehouses)
+\set d_id random(1, 10)
+\set by_name random(1, 100) <= 60
+\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
+\set c_last ((random(0, 255) | random(0, 999)) + 223) % 1000
+BEGIN;
+\if :by_name
+SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) AS n, pg_catalog.count(*) OVER () AS named FROM tpcc.customer WHERE c_w_id = :w_id AND c_d_id = :d_id AND c_last = tpcc.last_name(:c_last)) AS c WHERE n = (named + 1) / 2 \gset
+\endif
+SELECT c_balance, c_first, c_middle, c_last FROM tpcc.customer WHERE c_w_id = :w_id AND c_d_id = :d_id AND c_id = :c_id;
+SELECT o_id, o_entry_d, o_carrier_id, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM tpcc.orders JOIN tpcc.order_line ON ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_id = (SELECT pg_catalog.max(o_id) FROM tpcc.orders WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_c_id = :c_id);
+END;
+$tpcc$),
+    ('tpcc-delivery', 4, $tpcc$-- TPC-C delivery (clause 2.7), weight 4 of the mix: the oldest new order of
+-- each of the warehouse's ten districts delivered by one carrier, in one
+-- transaction (tpcc.delivery(), which init_tpcc() creates).
+SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+\set w_id random(1, :warehouses)
+\set carrier random(1, 10)
+SELECT tpcc.delivery(:w_id, :carrier);
+$tpcc$),
+    ('tpcc-stock-level', 4, $tpcc$-- TPC-C stock-level (clause 2.8), weight 4 of the mix: the distinct items
+-- of a district's last 20 orders whose stock is below a threshold.
+SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+\set w_id random(1, :warehouses)
+\set d_id random(1, 10)
+\set threshold random(10, 20)
+SELECT pg_catalog.count(DISTINCT s_i_id) FROM tpcc.district JOIN tpcc.order_line ON ol_w_id = d_w_id AND ol_d_id = d_id AND ol_o_id >= d_next_o_id - 20 AND ol_o_id < d_next_o_id JOIN tpcc.stock ON s_w_id = ol_w_id AND s_i_id = ol_i_id WHERE d_w_id = :w_id AND d_id = :d_id AND s_quantity < :threshold;
+$tpcc$)
+$fn$;
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_scripts() IS
+    'The TPC-C kit''s five pgbench scripts, their weights in the mix and their text for the schema tpcc';
+
+CREATE FUNCTION pgbench_lab.tpcc_check(schema text DEFAULT 'tpcc')
+RETURNS TABLE (condition integer, ok boolean, detail text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    s pg_catalog.text := pg_catalog.quote_ident(schema);
+    bad pg_catalog.int8;
+    total pg_catalog.int8;
+    example pg_catalog.text;
+    checks pg_catalog.text[] := ARRAY[
+        -- 1: W_YTD = sum(D_YTD)
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE w.w_ytd IS DISTINCT FROM y.ytd), pg_catalog.count(*),
+                  pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(D_YTD) %s', w.w_id, w.w_ytd, y.ytd))
+                      FILTER (WHERE w.w_ytd IS DISTINCT FROM y.ytd)
+             FROM %1$s.warehouse AS w
+             LEFT JOIN (SELECT d_w_id, pg_catalog.sum(d_ytd) AS ytd FROM %1$s.district GROUP BY d_w_id) AS y ON y.d_w_id = w.w_id$q$,
+        -- 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE NOT ok), pg_catalog.count(*),
+                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: D_NEXT_O_ID - 1 = %s, max(O_ID) %s, max(NO_O_ID) %s',
+                                                   d_id, d_w_id, d_next_o_id - 1, max_o, max_no)) FILTER (WHERE NOT ok)
+             FROM (SELECT d.d_id, d.d_w_id, d.d_next_o_id, o.max_o, n.max_no,
+                          (d.d_next_o_id - 1 = o.max_o AND (n.max_no IS NULL OR n.max_no = o.max_o)) IS TRUE AS ok
+                     FROM %1$s.district AS d
+                     LEFT JOIN (SELECT o_w_id, o_d_id, pg_catalog.max(o_id) AS max_o FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+                            ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+                     LEFT JOIN (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS max_no FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n
+                            ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id) AS c$q$,
+        -- 3: max(NO_O_ID) - min(NO_O_ID) + 1 = the district's new_order rows
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE hi - lo + 1 <> rows), pg_catalog.count(*),
+                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: max(NO_O_ID) - min(NO_O_ID) + 1 = %s, %s rows',
+                                                   no_d_id, no_w_id, hi - lo + 1, rows)) FILTER (WHERE hi - lo + 1 <> rows)
+             FROM (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS hi, pg_catalog.min(no_o_id) AS lo, pg_catalog.count(*) AS rows
+                     FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n$q$,
+        -- 4: sum(O_OL_CNT) = the district's order_line rows
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE cnt IS DISTINCT FROM lines), pg_catalog.count(*),
+                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: sum(O_OL_CNT) %s, %s order lines',
+                                                   o_d_id, o_w_id, cnt, COALESCE(lines, 0))) FILTER (WHERE cnt IS DISTINCT FROM lines)
+             FROM (SELECT o_w_id, o_d_id, pg_catalog.sum(o_ol_cnt) AS cnt FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+             LEFT JOIN (SELECT ol_w_id, ol_d_id, pg_catalog.count(*) AS lines FROM %1$s.order_line GROUP BY ol_w_id, ol_d_id) AS l
+                    ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id$q$];
+    what pg_catalog.text[] := ARRAY['W_YTD = sum(D_YTD)', 'D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)',
+                         'max(NO_O_ID) - min(NO_O_ID) + 1 = new_order rows', 'sum(O_OL_CNT) = order_line rows'];
+    unit pg_catalog.text[] := ARRAY['warehouses', 'districts', 'districts', 'districts'];
+BEGIN
+    IF pg_catalog.to_regclass(s OPERATOR(pg_catalog.||) '.warehouse') IS NULL THEN
+        RAISE EXCEPTION 'tpcc_check: schema "%" holds no TPC-C tables', schema
+            USING ERRCODE = 'undefined_table',
+                  HINT = 'Make them with pgbench_lab.init_tpcc(), or name the schema that holds them.';
+    END IF;
+    FOR i IN 1 .. 4 LOOP
+        EXECUTE pg_catalog.replace(checks[i], '%1$s', s) INTO bad, total, example;
+        condition := i;
+        ok := bad OPERATOR(pg_catalog.=) 0;
+        detail := pg_catalog.format('%s: %s of %s %s %s', what[i], CASE WHEN ok THEN total ELSE bad END, total, unit[i],
+                                    CASE WHEN ok THEN 'hold' ELSE 'differ; the first, ' OPERATOR(pg_catalog.||) example END);
+        RETURN NEXT;
+    END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION pgbench_lab.tpcc_check(text) IS
+'TPC-C''s consistency conditions 1-4 (clause 3.3.2) on the tables of a schema: one row per condition, whether it holds, and the first place it does not';
