@@ -642,6 +642,11 @@ def test_cold_vs_warm_tpcc_relations(roomy):
         assert planned([f"{q}.stock"], {"scripts": TPCC_MIX}) == [f"{q}.stock"]
         assert planned(None, {"scripts": TPCC_MIX[:1] + ["select-only@10"]})[0] == "public.pgbench_accounts"
         assert planned(None, {}, workload="tpcc") == nine
+        # another role's saved script naming a schema without the tables
+        roomy.sql("INSERT INTO pgbench_lab.scripts (name, body, created_by) VALUES ('tpcc-new-order',"
+                  " 'SELECT pg_catalog.max(w_id) AS warehouses FROM nowhere.warehouse \\gset', 'someone')")
+        with pytest.raises(psycopg.errors.UndefinedTable, match='relation "nowhere.warehouse" does not exist'):
+            planned(None, {"scripts": ["someone/tpcc-new-order@1"]})
     finally:
         roomy.sql(f"DROP SCHEMA {q} CASCADE")
         roomy.sql("DELETE FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%'")

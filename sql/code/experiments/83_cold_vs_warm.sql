@@ -153,7 +153,7 @@ BEGIN
         RETURN NULL;
     END IF;
     SELECT pg_catalog.array_agg(c.oid::pg_catalog.regclass ORDER BY t.i),
-           pg_catalog.min(t.name) FILTER (WHERE c.oid IS NULL)
+           (pg_catalog.array_agg(t.name ORDER BY t.i) FILTER (WHERE c.oid IS NULL))[1]
       INTO rels, missing
       FROM pg_catalog.unnest(ARRAY['warehouse', 'district', 'customer', 'history', 'new_order', 'orders',
                                    'order_line', 'item', 'stock']) WITH ORDINALITY AS t(name, i)
