@@ -398,7 +398,7 @@ read_args(const RunSpec *spec, RunShared *p)
 		RunSpecIsNull(spec, RUN_OPT_SCRIPT) && RunSpecIsNull(spec, RUN_OPT_SCRIPTS))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						errmsg("workload must not be NULL"),
-						errhint("Valid workloads are tpcb-like, simple-update and select-only; "
+						errhint("Valid workloads are tpcb-like, simple-update, select-only and tpcc; "
 								"or give pgbench scripts with script => or scripts =>.")));
 	LimitsCheck();
 	if (RunSpecIsNull(spec, RUN_OPT_CLIENTS) || DatumGetInt32(RunSpecDatum(spec, RUN_OPT_CLIENTS)) < 1)

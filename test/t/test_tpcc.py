@@ -151,3 +151,47 @@ def test_a_schema_of_any_name(lab):
     rows = checks(lab, 'Tpcc "two"')
     assert len(rows) == 4 and all(r[1] for r in rows), rows
     assert lab.scalar('SELECT count(*) FROM "Tpcc ""two""".orders') >= 30000
+
+
+# ---------------------------------------------------------------------------
+# run('tpcc'): the workload name, its rollbacks and figures, think times
+# (the run contract's part of the kit)
+# ---------------------------------------------------------------------------
+
+def assert_every_schema_consistent(c):
+    """tpcc_check() holds in every schema with TPC-C tables (an earlier
+    test may have saved the kit for another schema)."""
+    for (schema,) in c.sql("SELECT n.nspname FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
+                           "WHERE r.relname = 'warehouse' AND r.relkind = 'r'"):
+        rows = checks(c, schema)
+        assert len(rows) == 4 and all(r[1] for r in rows), (schema, rows)
+
+
+def test_run_tpcc_and_its_figures(lab):
+    """run('tpcc') runs the saved kit in its mix, recorded as workload tpcc;
+    tpcc_figures() is what run_scripts and run_commands say."""
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('tpcc', clients => 4, transactions => 10)").fetchone()
+    run_id = row[0]
+    assert row[1] == "done", (row, lab.sql("SELECT * FROM pgbench_lab.run_errors WHERE run_id = %s", (run_id,)))
+    assert lab.scalar("SELECT workload FROM pgbench_lab.runs WHERE run_id = %s", (run_id,)) == "tpcc"
+    done = {n: (w, t) for n, w, t in lab.sql("SELECT name, weight, transactions FROM pgbench_lab.run_scripts "
+                                             "WHERE run_id = %s", (run_id,))}
+    assert {n: w for n, (w, _) in done.items()} == MIX
+    assert sum(t for _, t in done.values()) == 40
+    assert_every_schema_consistent(lab)
+
+
+def test_run_tpcc_without_the_kit_refused(lab):
+    """A role that saved no kit is told how to make it, before anything runs."""
+    lab.sql("CREATE ROLE tpcc_nokit LOGIN")
+    lab.sql("GRANT USAGE ON SCHEMA pgbench_lab TO tpcc_nokit")
+    lab.sql("GRANT EXECUTE ON ALL ROUTINES IN SCHEMA pgbench_lab TO tpcc_nokit")
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql("CALL pgbench_lab.run('tpcc', clients => 1, transactions => 1)", user="tpcc_nokit")
+    assert e.value.sqlstate == "42704", str(e.value)
+    assert 'role "tpcc_nokit" has no TPC-C kit' in str(e.value)
+    assert e.value.diag.message_hint == ("Make the TPC-C tables and the kit first: "
+                                         "SELECT * FROM pgbench_lab.init_tpcc(warehouses => 1);")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
