@@ -214,3 +214,78 @@ END
 $fn$;
 COMMENT ON FUNCTION pgbench_lab.tpcc_check(text) IS
 'TPC-C''s consistency conditions 1-4 (clause 3.3.2) on the tables of a schema: one row per condition, whether it holds, and the first place it does not';
+
+-- HammerDB's figures of a run of the kit: per transaction type (the five
+-- scripts tpcc_scripts() names, as the run recorded them) its
+-- transactions, share of the mix, rate, failures and latencies, then the
+-- whole mix ('all'); NOPM (new orders committed per minute: new-order's
+-- transactions less the rolled-back ones, which the script's
+-- \set rolled_back counts in run_commands) and TPM (the mix's transactions
+-- per minute), both over the run's measured seconds.  The percentiles are
+-- the run's samples' (sample_rate), else NULL.  It reads with the caller's
+-- rights, as report() does.
+CREATE FUNCTION pgbench_lab.tpcc_figures(run_id bigint)
+RETURNS TABLE (transaction_type text, transactions bigint, share_pct double precision,
+               per_minute double precision, rollbacks bigint, failures bigint,
+               latency_avg_ms double precision, latency_p50_ms double precision,
+               latency_p90_ms double precision, latency_p99_ms double precision,
+               nopm double precision, tpm double precision, measured_seconds double precision)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    id pg_catalog.int8 := run_id;
+BEGIN
+    IF id IS NULL THEN
+        RAISE EXCEPTION 'run_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass the run_id of a run of the TPC-C kit, as run(''tpcc'') returns it.';
+    END IF;
+    PERFORM pgbench_lab_internal.check_ids(ARRAY[id], false);
+    IF NOT EXISTS (SELECT FROM pgbench_lab.run_scripts s
+                    WHERE s.run_id OPERATOR(pg_catalog.=) id AND s.name OPERATOR(pg_catalog.=) 'tpcc-new-order') THEN
+        RAISE EXCEPTION 'run % did not run the TPC-C kit', id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'tpcc_figures() reads runs of workload tpcc, or of scripts that include tpcc-new-order.';
+    END IF;
+    RETURN QUERY
+    SELECT u.tt, u.n, u.share, u.pm, u.rb, u.f, u.lat, u.q1, u.q2, u.q3, u.nopm, u.tpm, u.secs FROM (
+    WITH r AS (SELECT x.measured_seconds AS secs,
+                      CASE WHEN x.measured_seconds OPERATOR(pg_catalog.>) 0 THEN 60 OPERATOR(pg_catalog./) x.measured_seconds END AS per_min
+                 FROM pgbench_lab.runs x WHERE x.run_id OPERATOR(pg_catalog.=) id),
+         k AS (SELECT k.name, k.ord FROM pgbench_lab_internal.tpcc_scripts() WITH ORDINALITY AS k(name, weight, body, ord)),
+         s AS (SELECT k.ord, k.name, s.script, s.transactions AS n, s.failures AS f, s.latency_avg_ms AS lat,
+                      -- new-order's rolled-back orders: the executions of its \set rolled_back (NULL: a kit without it)
+                      CASE WHEN k.name OPERATOR(pg_catalog.=) 'tpcc-new-order' THEN
+                          (SELECT pg_catalog.sum(c.executions)::pg_catalog.int8 FROM pgbench_lab.run_commands c
+                            WHERE c.run_id OPERATOR(pg_catalog.=) id AND c.script OPERATOR(pg_catalog.=) s.script
+                              AND c.command_text OPERATOR(pg_catalog.~) '^\\set\s+rolled_back\M') END AS rb
+                 FROM k JOIN pgbench_lab.run_scripts s ON s.name OPERATOR(pg_catalog.=) k.name
+                WHERE s.run_id OPERATOR(pg_catalog.=) id),
+         p AS (SELECT x.script,
+                      pg_catalog.percentile_cont(ARRAY[0.5, 0.9, 0.99]::pg_catalog.float8[]) WITHIN GROUP (ORDER BY x.latency_ms) AS q
+                 FROM pgbench_lab.run_samples x
+                WHERE x.run_id OPERATOR(pg_catalog.=) id AND NOT x.failed AND x.latency_ms IS NOT NULL
+                  AND x.script OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT s.script FROM s))
+                GROUP BY GROUPING SETS ((x.script), ())),
+         t AS (SELECT pg_catalog.sum(s.n)::pg_catalog.int8 AS n,
+                      (SELECT s2.n OPERATOR(pg_catalog.-) s2.rb FROM s AS s2 WHERE s2.name OPERATOR(pg_catalog.=) 'tpcc-new-order') AS placed
+                 FROM s)
+    SELECT s.ord, pg_catalog.substr(s.name, 6) AS tt, s.n,
+           100.0::pg_catalog.float8 OPERATOR(pg_catalog.*) s.n OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END AS share,
+           s.n OPERATOR(pg_catalog.*) r.per_min AS pm, s.rb, s.f, s.lat, p.q[1] AS q1, p.q[2] AS q2, p.q[3] AS q3,
+           t.placed OPERATOR(pg_catalog.*) r.per_min AS nopm, t.n OPERATOR(pg_catalog.*) r.per_min AS tpm, r.secs
+      FROM s CROSS JOIN r CROSS JOIN t LEFT JOIN p ON p.script OPERATOR(pg_catalog.=) s.script
+    UNION ALL
+    SELECT 1000, 'all', t.n, CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN 100.0::pg_catalog.float8 END, t.n OPERATOR(pg_catalog.*) r.per_min,
+           (SELECT s.rb FROM s WHERE s.name OPERATOR(pg_catalog.=) 'tpcc-new-order'),
+           (SELECT pg_catalog.sum(s.f)::pg_catalog.int8 FROM s),
+           (SELECT pg_catalog.sum(s.n OPERATOR(pg_catalog.*) s.lat) OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END FROM s),
+           p.q[1], p.q[2], p.q[3], t.placed OPERATOR(pg_catalog.*) r.per_min, t.n OPERATOR(pg_catalog.*) r.per_min, r.secs
+      FROM r CROSS JOIN t LEFT JOIN p ON p.script IS NULL) AS u
+     ORDER BY u.ord;
+END
+$fn$;
+COMMENT ON FUNCTION pgbench_lab.tpcc_figures(bigint) IS
+    'HammerDB''s figures of a run of the TPC-C kit: NOPM and TPM, and per transaction type its transactions, share of the mix, failures and latencies';
+GRANT EXECUTE ON FUNCTION pgbench_lab.tpcc_figures(bigint) TO pg_monitor;
