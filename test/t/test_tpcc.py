@@ -290,6 +290,14 @@ def test_compare_settings_takes_tpcc_and_think_times(lab):
         if text == "\\sleep :keying_us us" and n > 0:
             assert ms >= keying[name] * 1000 * 0.0001, (name, ms)	# a sleep is never shorter
     assert slept > 0, on
-    with pytest.raises(psycopg.Error) as e:		# a role's own prefix is no placeholder
+    with pytest.raises(psycopg.Error) as e:		# an extension's own prefix takes no placeholder
         lab.sql("""SELECT pgbench_lab.start('tpcc', settings => '{"pgbench_lab.nothing": "1"}')""")
-    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs WHERE status = 'running'") == 0
+    assert e.value.sqlstate == "42602", str(e.value)
+
+
+def test_run_tpcc_over_libpq_in_simple_mode(lab):
+    """The workload tpcc over libpq, in any query_mode: they are scripts."""
+    run_id = call_run(lab, "tpcc", via="libpq", clients=2, transactions=5, query_mode="simple")
+    assert lab.sql("SELECT workload, via, transactions FROM pgbench_lab.runs WHERE run_id = %s",
+                   (run_id,)) == [("tpcc", "libpq", 10)]
+    assert_every_schema_consistent(lab)
