@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "utils/builtins.h"
+
 #include "client_libpq.h"
 #include "transport.h"
 
@@ -35,10 +37,35 @@ sent(TransportLibpq *lp, int ok)
 		LibpqConnError(lp->conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
 }
 
+/* S_<id>: name holds 24 bytes (pg_ltoa writes at most 12) */
 static void
-statement_name(char *name, size_t size, const TransportStmt *st)
+statement_name(char *name, const TransportStmt *st)
 {
-	snprintf(name, size, "S_%d", st->id);
+	name[0] = 'S';
+	name[1] = '_';
+	(void) pg_ltoa(st->id, name + 2);
+}
+
+/*
+ * The values of st's parameters as text, as TransportArgTexts writes them;
+ * an integer (a script's \set, nearly always) by pg_lltoa, without
+ * snprintf's parsing of its format.
+ */
+static void
+arg_texts(TransportStmt *st)
+{
+	for (int p = 0; p < st->nparams; p++)
+	{
+		const ScriptValue *v = st->args[p].value;
+
+		if (v == NULL || v->type != SCRIPT_INT)
+		{
+			TransportArgTexts(st);
+			return;
+		}
+		(void) pg_lltoa(v->u.i, st->bufs + 64 * p);
+		st->texts[p] = st->bufs + 64 * p;
+	}
 }
 
 static void
@@ -50,7 +77,7 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 	lp->fn = fn;
 	lp->fn_arg = arg;
 	lp->pending = NULL;
-	TransportArgTexts(st);
+	arg_texts(st);
 	/* query_mode simple and extended: nothing prepared on the connection */
 	if (t->mode == TRANSPORT_SIMPLE)
 	{
@@ -62,7 +89,7 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 		sent(lp, PQsendQueryParams(lp->conn, st->text, st->nparams, NULL, st->texts, NULL, NULL, 0));
 		return;
 	}
-	statement_name(name, sizeof(name), st);
+	statement_name(name, st);
 	if (st->prepared != lp->number)
 	{
 		lp->pending = st;
@@ -155,11 +182,14 @@ deliver(TransportLibpq *lp, PGresult *res)
 {
 	ExecStatusType st = PQresultStatus(res);
 	TransportResult r;
+	char	   *names[8];
+	char	   *values[8];
 
 	r.ntuples = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
 	r.ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
-	r.names = palloc(sizeof(char *) * Max(r.ncols, 1));
-	r.values = palloc(sizeof(char *) * Max(r.ncols, 1));
+	/* a few columns (every built-in's, most scripts'): nothing allocated */
+	r.names = r.ncols <= lengthof(names) ? names : palloc(sizeof(char *) * r.ncols);
+	r.values = r.ncols <= lengthof(values) ? values : palloc(sizeof(char *) * r.ncols);
 	r.status = PQcmdStatus(res);
 	for (int f = 0; f < r.ncols; f++)
 	{
@@ -192,7 +222,7 @@ TransportLibpqNext(TransportLibpq *lp)
 				return true;
 			lp->pending = NULL;
 			st->prepared = lp->number;
-			statement_name(name, sizeof(name), st);
+			statement_name(name, st);
 			sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
 			continue;
 		}
