@@ -14,7 +14,7 @@ Started by test/bench/libpq_vs_pgbench.sh --grid, which builds and installs
 the extension into the private server:
 
     test/bench/libpq_vs_pgbench.sh --grid [--rounds 5] [--seconds 10] [--scale 10]
-        [--clients 1,2,8,64] [--modes simple,extended,prepared] [--quick]
+        [--clients 1,2,8,64] [--modes simple,extended,prepared,builtin] [--quick]
 """
 import argparse
 import os
@@ -55,8 +55,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--scale", type=int, default=10)
     ap.add_argument("--clients", default="1,2,8,64")
-    ap.add_argument("--modes", default="simple,extended,prepared",
-                    help="query modes, and builtin (the built-in workload, prepared)")
+    ap.add_argument("--modes", default="simple,extended,prepared,builtin",
+                    help="query modes, and builtin (the built-in workload, prepared only)")
     ap.add_argument("--settle", type=int, default=300, help="seconds to wait for a quiet machine")
     ap.add_argument("--quick", action="store_true",
                     help="a smoke run: 2 rounds of 1 s, scale 1, no wait for a quiet machine")
