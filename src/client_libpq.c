@@ -106,9 +106,10 @@ LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 {
 	const WorkloadStmt *st = WorkloadDefOf(run->wl.kind)->stmts[i];
 
+	/* pg_lltoa: at most 20 digits and a sign, without snprintf's parsing */
 	for (int a = 0; a < st->nargs; a++)
 	{
-		snprintf(bufs[a], 24, INT64_FORMAT, d->v[st->args[a]]);
+		(void) pg_lltoa(d->v[st->args[a]], bufs[a]);
 		params[a] = bufs[a];
 	}
 	return st->nargs;

@@ -16,8 +16,9 @@
  * an idle client, a rate's slot, a \sleep's end, connect_timeout), then
  * waits for the sockets, the latch or the next timer and hands each ready
  * socket to its connection (client_mux_conn.c while connecting,
- * client_mux_xact.c for a command's results).  The set is rebuilt when a
- * socket came or went.
+ * client_mux_xact.c for a command's results); a client whose transaction
+ * that ends starts its next one there and then, as a pgbench client does.
+ * The set is rebuilt only when a socket came or went.
  *
  * The rules of the one-client path hold: a stop at the end of the run lets
  * transactions under way finish (connects are abandoned), a cancel
@@ -265,6 +266,18 @@ wait_events(long timeout_ms, WaitEvent *events)
 			continue;			/* the set changed meanwhile: the next turn sees it */
 		MemoryContextReset(pgbl_mux->itercxt);
 		MuxGuarded(c, on_socket);
+
+		/*
+		 * Its transaction is over: the next one goes out now, as pgbench's
+		 * client goes on, so that its server works on it while this loop
+		 * reads the other sockets (the timers would send it only after all
+		 * of them).  on_idle is what the timers would run.
+		 */
+		if (c->state == MUX_IDLE)
+		{
+			MemoryContextReset(pgbl_mux->itercxt);
+			MuxGuarded(c, on_idle);
+		}
 	}
 }
 

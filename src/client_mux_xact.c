@@ -38,11 +38,10 @@ busy(MuxConn *c, MuxNext next)
 	c->state = MUX_BUSY;
 }
 
-static void
-statement_name(char *name, size_t size, int stmt)
-{
-	snprintf(name, size, "P_%d", stmt);
-}
+/* The built-in statements' names on every connection: P_0, P_1 ... */
+static const char *const stmt_names[] = {"P_0", "P_1", "P_2", "P_3", "P_4", "P_5", "P_6"};
+
+StaticAssertDecl(lengthof(stmt_names) == PGBL_STMT_MAX, "a name for every built-in statement");
 
 void
 MuxSendPrepare(MuxConn *c)
@@ -50,11 +49,9 @@ MuxSendPrepare(MuxConn *c)
 	WorkloadDraw none = {0};
 	char		bufs[4][24];
 	const char *params[4];
-	char		name[16];
 	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &none, bufs, params);
 
-	statement_name(name, sizeof(name), c->stmt);
-	TransportLibpqSendPrepare(&c->lp, name, pgbl_mux->texts[c->stmt], n);
+	TransportLibpqSendPrepare(&c->lp, stmt_names[c->stmt], pgbl_mux->texts[c->stmt], n);
 	busy(c, NEXT_PREPARE);
 }
 
@@ -63,11 +60,9 @@ send_exec(MuxConn *c)
 {
 	char		bufs[4][24];
 	const char *params[4];
-	char		name[16];
 	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &c->d, bufs, params);
 
-	statement_name(name, sizeof(name), c->stmt);
-	TransportLibpqSendPrepared(&c->lp, name, n, params);
+	TransportLibpqSendPrepared(&c->lp, stmt_names[c->stmt], n, params);
 	busy(c, NEXT_EXEC);
 }
 

@@ -109,6 +109,8 @@ typedef struct TransportStmt
 	int			prepared;		/* on the connection of this number */
 	const char **texts;			/* the values sent */
 	char	   *bufs;			/* 64 bytes per parameter, for numbers */
+	struct TransportInline *inlined;	/* query_mode simple: the text cut at
+										 * its parameters, once */
 } TransportStmt;
 
 /*

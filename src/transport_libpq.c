@@ -25,8 +25,31 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
 #include "client_libpq.h"
 #include "transport.h"
+
+/*
+ * query_mode simple: a statement's text cut where its parameters' values
+ * go, found once by TransportInlineParams itself (each value a marker that
+ * no text holds) and kept with the statement, so that an execution only
+ * joins the pieces and the quoted values (into one buffer kept for the
+ * worker's life): no scan of the text and no allocation per execution.
+ */
+typedef struct TransportInline
+{
+	int			nparts;			/* pieces of text; a value follows each but the last */
+	const char **part;
+	int		   *len;
+	int		   *param;			/* which value follows piece i */
+} TransportInline;
+
+#define INLINE_MARK '\x01'		/* a marker's first and last byte */
+
+static StringInfoData inline_buf;
 
 static void
 sent(TransportLibpq *lp, int ok)
@@ -35,10 +58,123 @@ sent(TransportLibpq *lp, int ok)
 		LibpqConnError(lp->conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not send a statement");
 }
 
+/* S_<id>: name holds 24 bytes (pg_ltoa writes at most 12) */
 static void
-statement_name(char *name, size_t size, const TransportStmt *st)
+statement_name(char *name, const TransportStmt *st)
 {
-	snprintf(name, size, "S_%d", st->id);
+	name[0] = 'S';
+	name[1] = '_';
+	(void) pg_ltoa(st->id, name + 2);
+}
+
+/*
+ * Cut st's text where TransportInlineParams puts each value, by inlining
+ * markers ("\x01<n>\x01", which quote_literal_cstr leaves as they are)
+ * once; NULL when the text holds the marker's byte itself.
+ */
+static TransportInline *
+inline_cut(TransportStmt *st)
+{
+	MemoryContext cxt = GetMemoryChunkContext(st->args);
+	MemoryContext old;
+	TransportInline *in;
+	const char **marks;
+	char	   *text;
+	char	   *s;
+
+	if (strchr(st->text, INLINE_MARK) != NULL)
+		return NULL;
+	old = MemoryContextSwitchTo(cxt);
+	marks = palloc(sizeof(char *) * Max(st->nparams, 1));
+	for (int p = 0; p < st->nparams; p++)
+		marks[p] = psprintf("%c%d%c", INLINE_MARK, p, INLINE_MARK);
+	text = TransportInlineParams(st->text, st->nparams, marks);
+	in = palloc0(sizeof(TransportInline));
+	in->part = palloc(sizeof(char *) * (strlen(text) + 1));
+	in->len = palloc(sizeof(int) * (strlen(text) + 1));
+	in->param = palloc(sizeof(int) * (strlen(text) + 1));
+	for (s = text;;)
+	{
+		/* a marker stands quoted: '<mark>n<mark>' */
+		char	   *m = strchr(s, INLINE_MARK);
+
+		in->part[in->nparts] = s;
+		if (m == NULL)
+		{
+			in->len[in->nparts++] = strlen(s);
+			break;
+		}
+		Assert(m > s && m[-1] == '\'');
+		in->len[in->nparts] = (m - 1) - s;
+		in->param[in->nparts++] = (int) strtol(m + 1, &s, 10);
+		Assert(*s == INLINE_MARK && s[1] == '\'');
+		s += 2;
+	}
+	MemoryContextSwitchTo(old);
+	return in;
+}
+
+/* st's text with its values inlined (st->texts), as TransportInlineParams writes it. */
+static const char *
+inline_params(TransportStmt *st)
+{
+	TransportInline *in = st->inlined;
+
+	if (in == NULL && st->nparams > 0)
+		in = st->inlined = inline_cut(st);
+	if (in == NULL)
+		return TransportInlineParams(st->text, st->nparams, st->texts);
+	if (inline_buf.data == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		initStringInfo(&inline_buf);
+		MemoryContextSwitchTo(old);
+	}
+	resetStringInfo(&inline_buf);
+	for (int i = 0; i < in->nparts; i++)
+	{
+		const char *v;
+
+		appendBinaryStringInfo(&inline_buf, in->part[i], in->len[i]);
+		if (i == in->nparts - 1)
+			break;
+		v = st->texts[in->param[i]];
+		if (v == NULL)
+			appendStringInfoString(&inline_buf, "NULL");
+		else if (strpbrk(v, "'\\") == NULL)
+		{
+			/* what quote_literal_cstr makes of it, without its allocation */
+			appendStringInfoChar(&inline_buf, '\'');
+			appendStringInfoString(&inline_buf, v);
+			appendStringInfoChar(&inline_buf, '\'');
+		}
+		else
+			appendStringInfoString(&inline_buf, quote_literal_cstr(v));
+	}
+	return inline_buf.data;
+}
+
+/*
+ * The values of st's parameters as text, as TransportArgTexts writes them;
+ * an integer (a script's \set, nearly always) by pg_lltoa, without
+ * snprintf's parsing of its format.
+ */
+static void
+arg_texts(TransportStmt *st)
+{
+	for (int p = 0; p < st->nparams; p++)
+	{
+		const ScriptValue *v = st->args[p].value;
+
+		if (v == NULL || v->type != SCRIPT_INT)
+		{
+			TransportArgTexts(st);
+			return;
+		}
+		(void) pg_lltoa(v->u.i, st->bufs + 64 * p);
+		st->texts[p] = st->bufs + 64 * p;
+	}
 }
 
 static void
@@ -50,11 +186,11 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 	lp->fn = fn;
 	lp->fn_arg = arg;
 	lp->pending = NULL;
-	TransportArgTexts(st);
+	arg_texts(st);
 	/* query_mode simple and extended: nothing prepared on the connection */
 	if (t->mode == TRANSPORT_SIMPLE)
 	{
-		sent(lp, PQsendQuery(lp->conn, TransportInlineParams(st->text, st->nparams, st->texts)));
+		sent(lp, PQsendQuery(lp->conn, st->nparams > 0 ? inline_params(st) : st->text));
 		return;
 	}
 	if (t->mode == TRANSPORT_EXTENDED)
@@ -62,7 +198,7 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 		sent(lp, PQsendQueryParams(lp->conn, st->text, st->nparams, NULL, st->texts, NULL, NULL, 0));
 		return;
 	}
-	statement_name(name, sizeof(name), st);
+	statement_name(name, st);
 	if (st->prepared != lp->number)
 	{
 		lp->pending = st;
@@ -155,11 +291,14 @@ deliver(TransportLibpq *lp, PGresult *res)
 {
 	ExecStatusType st = PQresultStatus(res);
 	TransportResult r;
+	char	   *names[8];
+	char	   *values[8];
 
 	r.ntuples = st == PGRES_TUPLES_OK ? PQntuples(res) : -1;
 	r.ncols = st == PGRES_TUPLES_OK ? PQnfields(res) : 0;
-	r.names = palloc(sizeof(char *) * Max(r.ncols, 1));
-	r.values = palloc(sizeof(char *) * Max(r.ncols, 1));
+	/* a few columns (every built-in's, most scripts'): nothing allocated */
+	r.names = r.ncols <= lengthof(names) ? names : palloc(sizeof(char *) * r.ncols);
+	r.values = r.ncols <= lengthof(values) ? values : palloc(sizeof(char *) * r.ncols);
 	r.status = PQcmdStatus(res);
 	for (int f = 0; f < r.ncols; f++)
 	{
@@ -192,7 +331,7 @@ TransportLibpqNext(TransportLibpq *lp)
 				return true;
 			lp->pending = NULL;
 			st->prepared = lp->number;
-			statement_name(name, sizeof(name), st);
+			statement_name(name, st);
 			sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
 			continue;
 		}

@@ -11,11 +11,22 @@
 #   test/bench/libpq_vs_pgbench.sh            PostgreSQL 18, select-only, 2 clients, 3 rounds of 3 s
 #   PGBL_BENCH_PG=15 PGBL_BENCH_WORKLOAD=tpcb-like PGBL_BENCH_CLIENTS=4 \
 #   PGBL_BENCH_SECS=5 PGBL_BENCH_ROUNDS=5 test/bench/libpq_vs_pgbench.sh
+#   test/bench/libpq_vs_pgbench.sh --grid [--quick] [libpq_grid.py's options]
+#       1, 2, 8 and 64 clients x simple, extended, prepared: paired rounds
+#       against pgbench -j min(clients, CPUs) -M the same, ratios with
+#       their median and range, refused for publishing from a busy machine
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 pgbl_setup
 
 major=${PGBL_BENCH_PG:-18}
+if [ "${1:-}" = --grid ]; then
+	shift
+	bindir=$(pgbl_bindir "$major")
+	pgbl_say "building for PostgreSQL $major"
+	pgbl_build "$bindir"
+	PGBL_BINDIR="$bindir" exec "$PGBL_PY" "$PGBL_REPO/test/bench/libpq_grid.py" "$@"
+fi
 workload=${PGBL_BENCH_WORKLOAD:-select-only}
 clients=${PGBL_BENCH_CLIENTS:-2}
 secs=${PGBL_BENCH_SECS:-3}

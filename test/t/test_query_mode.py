@@ -66,6 +66,19 @@ def test_over_libpq_the_server_sees_the_protocol_of_each_mode(lab, mode, logged)
     assert re.search(logged, lab.log()), f"{mode}: {logged}"
 
 
+def test_over_libpq_simple_quotes_each_value_as_quote_literal(lab):
+    # the text is cut at its parameters once, then joined at every execution:
+    # each execution's own values, quoted, NULL and a quote or backslash too
+    script = ("\\set n NULL\n\\set i random(-3, -1)\n"
+              "SELECT :i::int AS i, :n::int AS n, :q::text AS q, :i AS j /* m-quote */;\n")
+    row = run(lab, script, via="libpq", query_mode="simple", variables='{"q": "it\'s a \\\\ path"}',
+              settings='{"log_statement": "all"}')
+    assert row[1] == "done", row
+    seen = re.findall(r"statement: SELECT '(-\d)'::int AS i, NULL::int AS n, "
+                      r"E'it''s a \\\\ path'::text AS q, '(-\d)' AS j /\* m-quote \*/", lab.log())
+    assert len(seen) == CLIENTS * XACTS and all(i == j for i, j in seen), seen
+
+
 def test_a_wrong_mode_is_refused(lab):
     with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
         run(lab, "SELECT 1;\n", query_mode="fast")

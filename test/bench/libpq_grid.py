@@ -1,0 +1,113 @@
+"""The libpq path against pgbench at its best over a grid: 1, 2, 8 and 64
+clients in each query mode, select-only, over this server's Unix socket.
+
+pgbench_lab runs scripts => '{select-only}' with the query_mode (the mode
+`builtin` runs the built-in workload, prepared only) via => 'libpq' with
+threads = min(clients, CPUs); pgbench runs -b select-only with the same -M,
+-c and -j.  Each cell takes paired rounds, the two in turn and every other
+round the other first, and prints the median of the rounds' ratios
+(pgbench_lab / pgbench) with their range.  It first waits (up to --settle
+seconds) for a quiet machine and, if the machine never became quiet, says
+that its figures are not for publishing.  Nothing is asserted.
+
+Started by test/bench/libpq_vs_pgbench.sh --grid, which builds and installs
+the extension into the private server:
+
+    test/bench/libpq_vs_pgbench.sh --grid [--rounds 5] [--seconds 10] [--scale 10]
+        [--clients 1,2,8,64] [--modes simple,extended,prepared,builtin] [--quick]
+"""
+import argparse
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "t"))
+sys.path.insert(0, HERE)
+from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
+from bench import machine_quiet, quiet_check  # noqa: E402  (the wait for a quiet machine)
+
+
+def lab_tps(c, clients, threads, mode, seconds):
+    what = ("'select-only'" if mode == "builtin" else
+            f"scripts => '{{select-only}}', query_mode => '{mode}'")
+    row = c.sql(f"CALL pgbench_lab.run({what}, clients => %s, threads => %s, duration => %s, "
+                "via => 'libpq', label => 'libpq_grid')", (clients, threads, f"{seconds} s"))[0]
+    assert row[1] == "done", row
+    return float(c.scalar("SELECT tps FROM pgbench_lab.runs WHERE run_id = %s", (row[0],)))
+
+
+def pgbench_tps(c, clients, threads, mode, seconds):
+    out = c.run_client("pgbench", "-n", "-b", "select-only",
+                       "-M", "prepared" if mode == "builtin" else mode,
+                       "-c", str(clients), "-j", str(threads), "-T", str(seconds), "postgres",
+                       socket=True).stdout
+    got = re.search(r"^tps = ([0-9.]+)", out, re.M)
+    if not got:
+        raise RuntimeError(f"no tps in pgbench's output:\n{out}")
+    return float(got.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--scale", type=int, default=10)
+    ap.add_argument("--clients", default="1,2,8,64")
+    ap.add_argument("--modes", default="simple,extended,prepared,builtin",
+                    help="query modes, and builtin (the built-in workload, prepared only)")
+    ap.add_argument("--settle", type=int, default=300, help="seconds to wait for a quiet machine")
+    ap.add_argument("--quick", action="store_true",
+                    help="a smoke run: 2 rounds of 1 s, scale 1, no wait for a quiet machine")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.seconds, args.scale, args.settle = 2, 1, 1, 0
+    cores = os.cpu_count() or 1
+    quiet = quiet_check(settle=args.settle)
+    c = Cluster("bench-libpq-grid", {"shared_buffers": "256MB", "max_connections": "200",
+                                     "max_worker_processes": "16"})
+    try:
+        c.start()
+        c.run_client("pgbench", "-i", "-q", "-s", str(args.scale), "postgres", socket=True)
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        for t in ("pgbench_accounts", "pgbench_branches", "pgbench_tellers"):
+            c.sql(f"VACUUM {t}")
+            c.sql("SELECT pg_prewarm(%s)", (t,))
+        print("== provenance")
+        print(f"  server   {c.scalar('SELECT pg_catalog.version()')}")
+        print(f"  runs     select-only, scale {args.scale}, {args.rounds} paired rounds of "
+              f"{args.seconds:g} s per cell, every other round pgbench first; pgbench_lab via "
+              f"libpq with threads = pgbench's -j = min(clients, {cores} CPUs), both over the "
+              "Unix socket", flush=True)
+        cells = [(int(n), m) for n in args.clients.split(",") for m in args.modes.split(",")]
+        rows = []
+        for clients, mode in cells:
+            threads = min(clients, cores)
+            lab_tps(c, clients, threads, mode, 1)  # warm-up
+            lab, pgb = [], []
+            for r in range(args.rounds):
+                order = [("lab", lab_tps), ("pgbench", pgbench_tps)]
+                for who, fn in (order if r % 2 == 0 else order[::-1]):
+                    (lab if who == "lab" else pgb).append(fn(c, clients, threads, mode, args.seconds))
+            ratios = sorted(a / b for a, b in zip(lab, pgb))
+            rows.append((clients, threads, mode, lab, pgb, ratios))
+            print(f"  {clients:>3} clients, -j {threads}, {mode:<9} lab {statistics.median(lab):>9.0f} "
+                  f"pgbench {statistics.median(pgb):>9.0f}  ratio {statistics.median(ratios):.3f} "
+                  f"({ratios[0]:.3f}-{ratios[-1]:.3f})  load {os.getloadavg()[0]:.2f}", flush=True)
+        quiet_end = machine_quiet(c, report=True)
+        print("\n== results: tps medians, paired ratios pgbench_lab / pgbench: median (range)"
+              if quiet and quiet_end else
+              "\n== NOT FOR PUBLISHING: the machine was busy; these ratios are not figures")
+        print("| clients | -j | mode | pgbench_lab tps | pgbench tps | ratio (range) |")
+        print("|---:|---:|---|---:|---:|---|")
+        for clients, threads, mode, lab, pgb, ratios in rows:
+            print(f"| {clients} | {threads} | {mode} | {statistics.median(lab):.0f} | "
+                  f"{statistics.median(pgb):.0f} | {statistics.median(ratios):.3f} "
+                  f"({ratios[0]:.3f}-{ratios[-1]:.3f}) |")
+    finally:
+        c.destroy()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""Instructions per transaction of the libpq path's client side beside
+pgbench's, counted by callgrind: pgbench_lab's libpq workers (via =>
+'libpq', threads) and the pgbench process driving the same clients with
+the same threads and query mode.  Instruction counts do not depend on how
+busy the machine is, so this runs where timings cannot be trusted.  They
+count user space only: system calls per transaction are in
+libpq_profile.py (perf).
+
+Two servers: the target, a plain server that both sides' connections go
+to, and the lab's server, run under `valgrind --tool=callgrind
+--trace-children=yes` collecting only inside the client workers' main
+function, whose workers reach the target with target =>.  pgbench runs
+under callgrind too.  Each contender runs two transaction counts and the
+difference is divided by the difference of the counts, so that start-up
+and connections drop out.  Nothing is asserted.
+
+    PGBL_BINDIR=... libpq_instructions.py [--clients 1,64] [--threads ...]
+        [--modes builtin,prepared,simple,extended] [--small 200] [--large 600]
+        [--keep DIR]
+
+--small and --large are transactions per client.  A mode is `builtin` (the
+built-in select-only workload, prepared, against pgbench -S -M prepared)
+or a query_mode with scripts => '{select-only}' against pgbench -b
+select-only -M that mode.  Run by test/bench/libpq_profile.sh --instructions.
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import psycopg
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "t"))
+sys.path.insert(0, HERE)
+from conftest import Cluster, _as_postgres  # noqa: E402
+from instructions import callgrind_total  # noqa: E402
+
+
+class Counted:
+    """The lab's server under callgrind, counting its client workers only."""
+
+    def __init__(self, c, keep=None):
+        self.c = c
+        self.keep = keep
+        self.outdir = tempfile.mkdtemp(prefix="pgbl-callgrind-")
+        os.chmod(self.outdir, 0o777)
+        cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--collect-atstart=no",
+               "--toggle-collect=pgbench_lab_client_main",
+               f"--callgrind-out-file={self.outdir}/cg.%p",
+               os.path.join(c.bindir, "postgres"), "-D", c.datadir]
+        self.log = open(os.path.join(self.outdir, "server.log"), "w")
+        self.proc = subprocess.Popen(_as_postgres(cmd), stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                with c.connect():
+                    break
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("the server did not start under callgrind")
+                time.sleep(1)
+
+    def files(self):
+        return set(glob.glob(os.path.join(self.outdir, "cg.*")))
+
+    def settle(self, before, tag):
+        """The instructions of the worker processes that ran since before;
+        with --keep, their files are copied there as <tag>.<pid>."""
+        time.sleep(2)
+        new = self.files() - before
+        if self.keep:
+            for p in new:
+                shutil.copy(p, os.path.join(self.keep, f"{tag}.{os.path.basename(p)[3:]}"))
+        return sum(callgrind_total(p) for p in new)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(120)
+        self.log.close()
+        shutil.rmtree(self.outdir, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clients", default="1,64")
+    ap.add_argument("--threads", default="", help="per client count (default: min(clients, 2))")
+    ap.add_argument("--modes", default="builtin,prepared,simple,extended")
+    ap.add_argument("--small", type=int, default=200, help="transactions per client")
+    ap.add_argument("--large", type=int, default=600)
+    ap.add_argument("--keep", metavar="DIR",
+                    help="copy the workers' callgrind outputs here, for callgrind_annotate")
+    args = ap.parse_args()
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    clients = [int(c) for c in args.clients.split(",")]
+    threads = ([int(t) for t in args.threads.split(",")] if args.threads else
+               [min(c, 2) for c in clients])
+    target = Cluster("libpq-target", {"shared_buffers": "128MB", "max_connections": "200",
+                                      "autovacuum": "off"})
+    lab = Cluster("libpq-lab", {"max_worker_processes": "16", "autovacuum": "off"})
+    counted = None
+    try:
+        target.start()
+        target.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        target.sql("SELECT * FROM pgbench_lab.init(1)")
+        target.sql("VACUUM ANALYZE")
+        target.sql("SELECT pg_prewarm(oid) FROM pg_class WHERE relname IN "
+                   "('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches')")
+        lab.start()
+        lab.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        lab.stop()
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+        counted = Counted(lab, args.keep)
+        conninfo = f"host={target.base} port={target.port} user=postgres dbname=postgres"
+        version = target.scalar("SHOW server_version")
+
+        def lab_run(c, j, mode, n):
+            what = ("'select-only'" if mode == "builtin" else
+                    f"scripts => '{{select-only}}', query_mode => '{mode}'")
+            before = counted.files()
+            row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {j}, "
+                          f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
+            assert row[1] == "done", row
+            return counted.settle(before, f"lab-{c}c{j}j-{mode}-{n}"), row[2]
+
+        def pgbench_run(c, j, mode, n):
+            out = os.path.join(counted.outdir, f"pgbench.{c}.{n}")
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                            os.path.join(target.bindir, "pgbench"), "-n", "-b", "select-only",
+                            "-M", "prepared" if mode == "builtin" else mode,
+                            "-c", str(c), "-j", str(j), "-t", str(n), "-h", target.base,
+                            "-p", str(target.port), "-U", "postgres", "postgres"],
+                           check=True, capture_output=True)
+            total = callgrind_total(out)
+            if args.keep:
+                shutil.copy(out, os.path.join(args.keep, f"pgbench-{c}c{j}j-{mode}-{n}"))
+            os.unlink(out)
+            return total, c * n
+
+        print(f"== PostgreSQL {version}: client-side instructions per select-only transaction "
+              f"(callgrind, user space; {args.small} and {args.large} transactions per client, "
+              "the difference per transaction)", flush=True)
+        print(f"  {'clients':>7} {'threads':>7} {'mode':9} {'pgbench_lab':>12} {'pgbench':>10} "
+              f"{'ratio':>6}")
+        for c, j in zip(clients, threads):
+            for mode in args.modes.split(","):
+                res = []
+                for fn in (lab_run, pgbench_run):
+                    i1, n1 = fn(c, j, mode, args.small)
+                    i2, n2 = fn(c, j, mode, args.large)
+                    res.append((i2 - i1) / (n2 - n1))
+                print(f"  {c:>7} {j:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} "
+                      f"{res[0] / res[1]:>6.3f}", flush=True)
+    finally:
+        if counted:
+            counted.stop()
+        lab.destroy()
+        target.destroy()
+
+
+if __name__ == "__main__":
+    main()
