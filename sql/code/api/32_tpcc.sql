@@ -12,8 +12,29 @@
 -- (max(w_id), read by each transaction), with no keying or think times.
 -- ---------------------------------------------------------------------------
 
+CREATE FUNCTION pgbench_lab_internal.tpcc_load(rel pg_catalog.regclass, warehouses pg_catalog.int4, seed pg_catalog.int8)
+RETURNS pg_catalog.int8
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'pgbench_lab_tpcc_load';
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_load(pg_catalog.regclass, pg_catalog.int4, pg_catalog.int8) IS
+'init_tpcc()''s generator: one of TPC-C''s nine tables, bare and new in this transaction, filled by clause 4.3''s rules with frozen rows; the rows it wrote';
+
+CREATE FUNCTION pgbench_lab_internal.tpcc_check_disk(warehouses pg_catalog.int4, need_bytes pg_catalog.int8 DEFAULT NULL)
+RETURNS pg_catalog.int8
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'pgbench_lab_tpcc_check_disk';
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_check_disk(pg_catalog.int4, pg_catalog.int8) IS
+'init_tpcc()''s disk check: the bytes it will write (with WAL on the same file system), refused (53100) beyond the free space of the default tablespace''s file system; need_bytes replaces the estimate';
+
+CREATE FUNCTION pgbench_lab_internal.tpcc_progress(step pg_catalog.int4, weights pg_catalog.float8[], what pg_catalog.text, done pg_catalog.bool)
+RETURNS pg_catalog.void
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'pgbench_lab_tpcc_progress';
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_progress(pg_catalog.int4, pg_catalog.float8[], pg_catalog.text, pg_catalog.bool) IS
+'init_tpcc()''s progress, as init()''s: a NOTICE per step''s start and end once the call is long enough, and the line in pg_stat_activity (pgbench_lab.in_progress); step 0 ends the call';
+
 CREATE FUNCTION pgbench_lab.init_tpcc(warehouses integer, schema text DEFAULT 'tpcc')
-RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric)
+RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric, bytes bigint, megabytes_per_second numeric)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -31,7 +52,12 @@ DECLARE
     t0 pg_catalog.timestamptz;
     n pg_catalog.int8;
     k pg_catalog.int4;
-    after pg_catalog.interval;
+    -- each step's share of the work, for the time left its progress shows
+    weights pg_catalog.float8[] := ARRAY[0.01, 0.03, 0.001, 0.001, 0.1, 0.01, 0.01, 0.005, 0.15, 0.2, 0.3, 0.15, 0.001];
+    seed pg_catalog.int8 := (pg_catalog.random() OPERATOR(pg_catalog.*) 9007199254740991)::pg_catalog.int8;
+    sized pg_catalog.text[];
+    total_rows pg_catalog.int8 := 0;
+    total_bytes pg_catalog.int8 := 0;
 BEGIN
     IF warehouses IS NULL OR warehouses OPERATOR(pg_catalog.<) 1 OR warehouses OPERATOR(pg_catalog.>) 1000 THEN
         RAISE EXCEPTION 'init_tpcc: % warehouses is out of range', COALESCE(warehouses::pg_catalog.text, 'NULL')
@@ -53,6 +79,8 @@ BEGIN
                   HINT = pg_catalog.format('Drop them first (DROP SCHEMA %s CASCADE), or name another schema.',
                                            pg_catalog.quote_ident(schema));
     END IF;
+    -- the disk: refused before anything is made (tpcc_disk.c)
+    PERFORM pgbench_lab_internal.tpcc_check_disk(warehouses);
     s := pg_catalog.quote_ident(schema);
     -- as bytea: a piece of it is found at its offset, where text's
     -- substr() walks the characters before it
@@ -66,7 +94,6 @@ BEGIN
     addr := pg_catalog.concat_ws(', ', pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10),
                                  'pg_catalog.substr($2, 1 + (pg_catalog.random() * 24)::pg_catalog.int4, 2)',
                                  'pg_catalog.lpad(((pg_catalog.random() * 9999)::pg_catalog.int4)::pg_catalog.text, 4, ''0'') || ''11111''');
-    after := COALESCE(pg_catalog.current_setting('pgbench_lab.progress_after', true), '5s')::pg_catalog.interval;
 
     steps := ARRAY['tables', 'item', 'warehouse', 'district', 'customer', 'history', 'orders', 'new_order',
                    'order_line', 'stock', 'primary keys', 'analyze', 'scripts'];
@@ -74,38 +101,42 @@ BEGIN
     -- the steps that draw random strings from the pool are single statements
     -- that take it as their parameter; the others may be several
     pooled := ARRAY[false, true, true, true, true, true, true, true, true, true, false, false, false];
+    -- the relations whose size a step's bytes are: its table, or every
+    -- table's indexes for the keys' step
+    sized := ARRAY[NULL, 'item', 'warehouse', 'district', 'customer', 'history', 'orders', 'new_order',
+                   'order_line', 'stock', 'indexes', NULL, NULL];
     stmts := ARRAY[
         -- tables
         pg_catalog.format($q$
 CREATE SCHEMA IF NOT EXISTS %1$s;
-CREATE TABLE %1$s.warehouse (w_id pg_catalog.int4 NOT NULL, w_name pg_catalog.varchar(10), w_street_1 pg_catalog.varchar(20),
-    w_street_2 pg_catalog.varchar(20), w_city pg_catalog.varchar(20), w_state pg_catalog.bpchar(2), w_zip pg_catalog.bpchar(9),
+CREATE TABLE %1$s.warehouse (w_id pg_catalog.int4 NOT NULL, w_name pg_catalog.varchar(10) COLLATE pg_catalog."C", w_street_1 pg_catalog.varchar(20) COLLATE pg_catalog."C",
+    w_street_2 pg_catalog.varchar(20) COLLATE pg_catalog."C", w_city pg_catalog.varchar(20) COLLATE pg_catalog."C", w_state pg_catalog.bpchar(2) COLLATE pg_catalog."C", w_zip pg_catalog.bpchar(9) COLLATE pg_catalog."C",
     w_tax pg_catalog.numeric(4,4), w_ytd pg_catalog.numeric(12,2));
-CREATE TABLE %1$s.district (d_id pg_catalog.int4 NOT NULL, d_w_id pg_catalog.int4 NOT NULL, d_name pg_catalog.varchar(10),
-    d_street_1 pg_catalog.varchar(20), d_street_2 pg_catalog.varchar(20), d_city pg_catalog.varchar(20), d_state pg_catalog.bpchar(2),
-    d_zip pg_catalog.bpchar(9), d_tax pg_catalog.numeric(4,4), d_ytd pg_catalog.numeric(12,2), d_next_o_id pg_catalog.int4);
+CREATE TABLE %1$s.district (d_id pg_catalog.int4 NOT NULL, d_w_id pg_catalog.int4 NOT NULL, d_name pg_catalog.varchar(10) COLLATE pg_catalog."C",
+    d_street_1 pg_catalog.varchar(20) COLLATE pg_catalog."C", d_street_2 pg_catalog.varchar(20) COLLATE pg_catalog."C", d_city pg_catalog.varchar(20) COLLATE pg_catalog."C", d_state pg_catalog.bpchar(2) COLLATE pg_catalog."C",
+    d_zip pg_catalog.bpchar(9) COLLATE pg_catalog."C", d_tax pg_catalog.numeric(4,4), d_ytd pg_catalog.numeric(12,2), d_next_o_id pg_catalog.int4);
 CREATE TABLE %1$s.customer (c_id pg_catalog.int4 NOT NULL, c_d_id pg_catalog.int4 NOT NULL, c_w_id pg_catalog.int4 NOT NULL,
-    c_first pg_catalog.varchar(16), c_middle pg_catalog.bpchar(2), c_last pg_catalog.varchar(16), c_street_1 pg_catalog.varchar(20),
-    c_street_2 pg_catalog.varchar(20), c_city pg_catalog.varchar(20), c_state pg_catalog.bpchar(2), c_zip pg_catalog.bpchar(9),
-    c_phone pg_catalog.bpchar(16), c_since pg_catalog.timestamp, c_credit pg_catalog.bpchar(2), c_credit_lim pg_catalog.numeric(12,2),
+    c_first pg_catalog.varchar(16) COLLATE pg_catalog."C", c_middle pg_catalog.bpchar(2) COLLATE pg_catalog."C", c_last pg_catalog.varchar(16) COLLATE pg_catalog."C", c_street_1 pg_catalog.varchar(20) COLLATE pg_catalog."C",
+    c_street_2 pg_catalog.varchar(20) COLLATE pg_catalog."C", c_city pg_catalog.varchar(20) COLLATE pg_catalog."C", c_state pg_catalog.bpchar(2) COLLATE pg_catalog."C", c_zip pg_catalog.bpchar(9) COLLATE pg_catalog."C",
+    c_phone pg_catalog.bpchar(16) COLLATE pg_catalog."C", c_since pg_catalog.timestamp, c_credit pg_catalog.bpchar(2) COLLATE pg_catalog."C", c_credit_lim pg_catalog.numeric(12,2),
     c_discount pg_catalog.numeric(4,4), c_balance pg_catalog.numeric(12,2), c_ytd_payment pg_catalog.numeric(12,2),
-    c_payment_cnt pg_catalog.int4, c_delivery_cnt pg_catalog.int4, c_data pg_catalog.varchar(500));
+    c_payment_cnt pg_catalog.int4, c_delivery_cnt pg_catalog.int4, c_data pg_catalog.varchar(500) COLLATE pg_catalog."C");
 CREATE TABLE %1$s.history (h_c_id pg_catalog.int4, h_c_d_id pg_catalog.int4, h_c_w_id pg_catalog.int4, h_d_id pg_catalog.int4,
-    h_w_id pg_catalog.int4, h_date pg_catalog.timestamp, h_amount pg_catalog.numeric(6,2), h_data pg_catalog.varchar(24));
+    h_w_id pg_catalog.int4, h_date pg_catalog.timestamp, h_amount pg_catalog.numeric(6,2), h_data pg_catalog.varchar(24) COLLATE pg_catalog."C");
 CREATE TABLE %1$s.new_order (no_o_id pg_catalog.int4 NOT NULL, no_d_id pg_catalog.int4 NOT NULL, no_w_id pg_catalog.int4 NOT NULL);
 CREATE TABLE %1$s.orders (o_id pg_catalog.int4 NOT NULL, o_d_id pg_catalog.int4 NOT NULL, o_w_id pg_catalog.int4 NOT NULL,
     o_c_id pg_catalog.int4, o_entry_d pg_catalog.timestamp, o_carrier_id pg_catalog.int4, o_ol_cnt pg_catalog.int4,
     o_all_local pg_catalog.int4);
 CREATE TABLE %1$s.order_line (ol_o_id pg_catalog.int4 NOT NULL, ol_d_id pg_catalog.int4 NOT NULL, ol_w_id pg_catalog.int4 NOT NULL,
     ol_number pg_catalog.int4 NOT NULL, ol_i_id pg_catalog.int4, ol_supply_w_id pg_catalog.int4, ol_delivery_d pg_catalog.timestamp,
-    ol_quantity pg_catalog.int4, ol_amount pg_catalog.numeric(6,2), ol_dist_info pg_catalog.bpchar(24));
-CREATE TABLE %1$s.item (i_id pg_catalog.int4 NOT NULL, i_im_id pg_catalog.int4, i_name pg_catalog.varchar(24),
-    i_price pg_catalog.numeric(5,2), i_data pg_catalog.varchar(50));
+    ol_quantity pg_catalog.int4, ol_amount pg_catalog.numeric(6,2), ol_dist_info pg_catalog.bpchar(24) COLLATE pg_catalog."C");
+CREATE TABLE %1$s.item (i_id pg_catalog.int4 NOT NULL, i_im_id pg_catalog.int4, i_name pg_catalog.varchar(24) COLLATE pg_catalog."C",
+    i_price pg_catalog.numeric(5,2), i_data pg_catalog.varchar(50) COLLATE pg_catalog."C");
 CREATE TABLE %1$s.stock (s_i_id pg_catalog.int4 NOT NULL, s_w_id pg_catalog.int4 NOT NULL, s_quantity pg_catalog.int4,
-    s_dist_01 pg_catalog.bpchar(24), s_dist_02 pg_catalog.bpchar(24), s_dist_03 pg_catalog.bpchar(24), s_dist_04 pg_catalog.bpchar(24),
-    s_dist_05 pg_catalog.bpchar(24), s_dist_06 pg_catalog.bpchar(24), s_dist_07 pg_catalog.bpchar(24), s_dist_08 pg_catalog.bpchar(24),
-    s_dist_09 pg_catalog.bpchar(24), s_dist_10 pg_catalog.bpchar(24), s_ytd pg_catalog.int4, s_order_cnt pg_catalog.int4,
-    s_remote_cnt pg_catalog.int4, s_data pg_catalog.varchar(50));
+    s_dist_01 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_02 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_03 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_04 pg_catalog.bpchar(24) COLLATE pg_catalog."C",
+    s_dist_05 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_06 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_07 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_08 pg_catalog.bpchar(24) COLLATE pg_catalog."C",
+    s_dist_09 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_dist_10 pg_catalog.bpchar(24) COLLATE pg_catalog."C", s_ytd pg_catalog.int4, s_order_cnt pg_catalog.int4,
+    s_remote_cnt pg_catalog.int4, s_data pg_catalog.varchar(50) COLLATE pg_catalog."C");
 CREATE FUNCTION %1$s.last_name(n pg_catalog.int4) RETURNS pg_catalog.text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $b$
     SELECT (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog./) 100 OPERATOR(pg_catalog.+) 1]
@@ -287,9 +318,15 @@ ALTER TABLE %1$s.stock ADD PRIMARY KEY (s_w_id, s_i_id);
 CREATE INDEX customer_name ON %1$s.customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON %1$s.orders (o_w_id, o_d_id, o_c_id, o_id)
 $q$, s),
+        -- the statistics of the columns the kit's transactions look up,
+        -- join and sort by (the wide random strings' would cost most of
+        -- the time and serve no plan); relpages and reltuples of all
         pg_catalog.format($q$
-ANALYZE %1$s.warehouse, %1$s.district, %1$s.customer, %1$s.history, %1$s.new_order, %1$s.orders, %1$s.order_line,
-        %1$s.item, %1$s.stock
+ANALYZE %1$s.warehouse (w_id), %1$s.district (d_w_id, d_id), %1$s.customer (c_w_id, c_d_id, c_id, c_last, c_first),
+        %1$s.history (h_c_w_id, h_c_d_id, h_c_id), %1$s.new_order (no_w_id, no_d_id, no_o_id),
+        %1$s.orders (o_w_id, o_d_id, o_id, o_c_id, o_carrier_id),
+        %1$s.order_line (ol_w_id, ol_d_id, ol_o_id, ol_number, ol_i_id, ol_delivery_d),
+        %1$s.item (i_id), %1$s.stock (s_w_id, s_i_id, s_quantity)
 $q$, s),
         -- the kit's scripts, saved for the caller with this schema
         pg_catalog.format($q$
@@ -300,6 +337,7 @@ ON CONFLICT (created_by, name) DO UPDATE SET body = excluded.body, created_at = 
 $q$, s)];
 
     FOR k IN 1 .. pg_catalog.array_length(steps, 1) LOOP
+        PERFORM pgbench_lab_internal.tpcc_progress(k, weights, steps[k], false);
         t0 := pg_catalog.clock_timestamp();
         IF steps[k] OPERATOR(pg_catalog.=) 'scripts'
            AND NOT pg_catalog.has_table_privilege('pgbench_lab.scripts', 'INSERT, UPDATE') THEN
@@ -308,8 +346,8 @@ $q$, s)];
                 USING HINT = 'A role granted pgbench_lab.run() may; the files are in the extension''s source, test/fixtures/tpcc/.';
             n := 0;
         ELSIF pooled[k] THEN
-            EXECUTE stmts[k] USING pool, letters;
-            GET DIAGNOSTICS n = ROW_COUNT;
+            -- the rows made in C (tpcc_load.c); stmts[k] is the same in SQL
+            n := pgbench_lab_internal.tpcc_load(pg_catalog.format('%s.%I', s, steps[k])::pg_catalog.regclass, warehouses, seed);
         ELSE
             EXECUTE stmts[k];
             GET DIAGNOSTICS n = ROW_COUNT;
@@ -319,13 +357,36 @@ $q$, s)];
         rows := CASE WHEN counted[k] THEN n END;
         rows_per_second := CASE WHEN counted[k] AND seconds OPERATOR(pg_catalog.>) 0
                                 THEN pg_catalog.round(n::pg_catalog.numeric OPERATOR(pg_catalog./) seconds) END;
-        IF after OPERATOR(pg_catalog.>=) '0'::pg_catalog.interval
-           AND pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) t_call OPERATOR(pg_catalog.>=) after THEN
-            RAISE NOTICE 'pgbench_lab init_tpcc(): step % of %: % done in % s%', k, pg_catalog.array_length(steps, 1), step, seconds,
-                CASE WHEN rows IS NULL THEN '' ELSE pg_catalog.format(', %s rows', rows) END;
+        bytes := NULL;
+        IF sized[k] OPERATOR(pg_catalog.=) 'indexes' THEN
+            SELECT pg_catalog.sum(pg_catalog.pg_relation_size(i.indexrelid))::pg_catalog.int8 INTO bytes
+              FROM pg_catalog.pg_index i
+              JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.indrelid
+             WHERE c.relnamespace OPERATOR(pg_catalog.=) s::pg_catalog.regnamespace;
+        ELSIF sized[k] IS NOT NULL THEN
+            bytes := pg_catalog.pg_table_size(pg_catalog.format('%s.%I', s, sized[k])::pg_catalog.regclass);
         END IF;
+        megabytes_per_second := CASE WHEN bytes IS NOT NULL AND seconds OPERATOR(pg_catalog.>) 0
+                                     THEN pg_catalog.round(bytes::pg_catalog.numeric OPERATOR(pg_catalog./) 1048576
+                                                           OPERATOR(pg_catalog./) seconds, 1) END;
+        total_rows := total_rows OPERATOR(pg_catalog.+) COALESCE(rows, 0);
+        total_bytes := total_bytes OPERATOR(pg_catalog.+) COALESCE(bytes, 0);
+        PERFORM pgbench_lab_internal.tpcc_progress(k, weights, pg_catalog.format('%s%s in %s s', step,
+            CASE WHEN rows IS NULL THEN '' ELSE pg_catalog.format(', %s rows', rows) END, seconds), true);
         RETURN NEXT;
     END LOOP;
+    PERFORM pgbench_lab_internal.tpcc_progress(0, weights, '', false);
+    -- the whole call: its rows and the bytes of the tables and their keys
+    step := 'total';
+    seconds := pg_catalog.round(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) t_call)::pg_catalog.numeric, 3);
+    rows := total_rows;
+    rows_per_second := CASE WHEN seconds OPERATOR(pg_catalog.>) 0
+                            THEN pg_catalog.round(total_rows::pg_catalog.numeric OPERATOR(pg_catalog./) seconds) END;
+    bytes := total_bytes;
+    megabytes_per_second := CASE WHEN seconds OPERATOR(pg_catalog.>) 0
+                                 THEN pg_catalog.round(total_bytes::pg_catalog.numeric OPERATOR(pg_catalog./) 1048576
+                                                       OPERATOR(pg_catalog./) seconds, 1) END;
+    RETURN NEXT;
 END
 $fn$;
 COMMENT ON FUNCTION pgbench_lab.init_tpcc(integer, text) IS
