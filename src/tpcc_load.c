@@ -6,11 +6,11 @@
  *
  * The SQL path (generate_series and random() per column) spends most of
  * its time making random strings one function call at a time.  Here each
- * row's values are drawn from a pg_prng state and the rows go to the table
- * in batches through table_multi_insert, frozen (HEAP_INSERT_FROZEN), as
- * COPY FREEZE inserts them: the table is new in the caller's (sub)transaction
- * and nobody else can see it, so its rows need no hint bits set later by
- * ANALYZE or the first readers, and its pages are all-visible.
+ * row's values are drawn from a pg_prng state and the rows are written as
+ * finished pages, frozen as COPY FREEZE freezes them (tpcc_pages.c): the
+ * table is new in the caller's (sub)transaction and nobody else can see
+ * it, so its rows need no hint bits set later by ANALYZE or the first
+ * readers, and its pages are all-visible.
  *
  * pgbench_lab_internal.tpcc_load(rel regclass, warehouses int4, seed int8)
  * RETURNS int8 is executable by PUBLIC, so that a role granted init_tpcc()
@@ -29,14 +29,16 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/heapam.h"
+#include "access/nbtree.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "common/pg_prng.h"
-#include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "utils/acl.h"
@@ -46,9 +48,11 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/timestamp.h"
 
 #include "pgbench_lab.h"
+#include "dataset.h"
 #include "progress.h"
 #include "tpcc.h"
 
@@ -58,32 +62,41 @@ PG_FUNCTION_INFO_V1(pgbench_lab_tpcc_progress);
 /* every this many batches, the activity line shows the rows written */
 #define TPCC_PROGRESS_BATCHES	64
 
-/* rows per table_multi_insert call, as COPY's buffers (MAX_BUFFERED_TUPLES) */
+/* the rows whose values are freed together */
 #define TPCC_BATCH				1000
 #define TPCC_MAX_COLS			21
+/* the pool of random characters the a-strings are taken from, and the longest */
+#define TPCC_POOL				(1 << 16)
+#define TPCC_MAX_STRING			512
 #define TPCC_ITEMS				100000
 #define TPCC_DISTRICTS			10
 #define TPCC_CUSTOMERS			3000
 #define TPCC_DELIVERED			2100	/* orders 1-2100 delivered, the rest new */
 #define TPCC_C_LAST_LOAD		157		/* NURand's C for c_last at the load */
 
-/* the column types, one letter each: i int4, v varchar, b bpchar, n numeric, t timestamp */
+/*
+ * The column types, one letter each (i int4, v varchar, b bpchar, n
+ * numeric, t timestamp), and the primary key's columns (attnums): the
+ * order the rows are made in.
+ */
 typedef struct TpccTable
 {
 	const char *name;
 	const char *types;
+	int			nkey;
+	AttrNumber	key[4];
 } TpccTable;
 
 static const TpccTable tpcc_tables[] = {
-	{"warehouse", "ivvvvbbnn"},
-	{"district", "iivvvvbbnni"},
-	{"customer", "iiivbvvvvbbbtbnnnniiv"},
-	{"history", "iiiiitnv"},
-	{"new_order", "iii"},
-	{"orders", "iiiitiii"},
-	{"order_line", "iiiiiitinb"},
-	{"item", "iivnv"},
-	{"stock", "iiibbbbbbbbbbiiiv"},
+	{"warehouse", "ivvvvbbnn", 1, {1}},
+	{"district", "iivvvvbbnni", 2, {2, 1}},
+	{"customer", "iiivbvvvvbbbtbnnnniiv", 3, {3, 2, 1}},
+	{"history", "iiiiitnv", 0, {0}},
+	{"new_order", "iii", 3, {3, 2, 1}},
+	{"orders", "iiiitiii", 3, {3, 2, 1}},
+	{"order_line", "iiiiiitinb", 4, {3, 2, 1, 4}},
+	{"item", "iivnv", 1, {1}},
+	{"stock", "iiibbbbbbbbbbiiiv", 2, {2, 1}},
 };
 
 static const char *const syllables[] = {
@@ -92,15 +105,18 @@ static const char *const syllables[] = {
 
 static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/* One table being filled: a batch of slots, flushed as it fills. */
+/* One table being filled: its rows go to its pages as they are made. */
 typedef struct Loader
 {
 	Relation	rel;
-	TupleTableSlot *slots[TPCC_BATCH];
-	int			n;
-	BulkInsertState bis;
-	CommandId	cid;
-	MemoryContext batch_cxt;
+	TpccPages  *pages;
+	const TpccTable *table;
+	Relation	pkey;			/* its primary key, written with the rows; or NULL */
+	DatasetBtree *bt;
+	Datum		values[TPCC_MAX_COLS];
+	bool		isnull[TPCC_MAX_COLS];
+	int			natts;
+	MemoryContext batch_cxt;	/* the values of TPCC_BATCH rows */
 	MemoryContext caller_cxt;
 	int64		rows;
 	pg_prng_state rng;
@@ -117,6 +133,9 @@ typedef struct Loader
 	Datum		ten;			/* 10.00 */
 	Datum		zero;			/* 0.00 */
 	int32		perm[TPCC_CUSTOMERS];
+	char	   *pool;			/* TPCC_POOL random characters */
+	int			arena_used;
+	char		arena[2 * TPCC_MAX_STRING + 1024] pg_attribute_aligned(MAXIMUM_ALIGNOF);	/* the row's texts */
 } Loader;
 
 /* the call's progress (progress.c), across tpcc_progress()'s calls */
@@ -136,51 +155,48 @@ loader_progress(Loader *l)
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
 
-static void
-loader_flush(Loader *l)
-{
-	if (l->n == 0)
-		return;
-	table_multi_insert(l->rel, l->slots, l->n, l->cid, HEAP_INSERT_FROZEN, l->bis);
-	for (int i = 0; i < l->n; i++)
-		ExecClearTuple(l->slots[i]);
-	l->rows += l->n;
-	if (l->rows % (TPCC_BATCH * TPCC_PROGRESS_BATCHES) == 0)
-		loader_progress(l);
-	l->n = 0;
-	MemoryContextReset(l->batch_cxt);
-	CHECK_FOR_INTERRUPTS();
-}
-
 /* The next row's values, every column not null until told otherwise. */
 static Datum *
 row_begin(Loader *l)
 {
-	TupleTableSlot *slot = l->slots[l->n];
-
-	if (slot == NULL)
-	{
-		MemoryContextSwitchTo(l->caller_cxt);
-		slot = l->slots[l->n] = table_slot_create(l->rel, NULL);
-		MemoryContextSwitchTo(l->batch_cxt);
-	}
-	memset(slot->tts_isnull, 0, sizeof(bool) * slot->tts_tupleDescriptor->natts);
-	l->v = slot->tts_values;
+	memset(l->isnull, 0, sizeof(bool) * l->natts);
+	l->arena_used = 0;
+	l->v = l->values;
 	return l->v;
 }
 
 static void
 row_null(Loader *l, int col)
 {
-	l->slots[l->n]->tts_isnull[col] = true;
+	l->isnull[col] = true;
 }
 
+/* The row onto its page; every TPCC_BATCH rows, their values freed. */
 static void
 row_end(Loader *l)
 {
-	ExecStoreVirtualTuple(l->slots[l->n]);
-	if (++l->n == TPCC_BATCH)
-		loader_flush(l);
+	ItemPointerData tid;
+
+	TpccPagesAdd(l->pages, l->values, l->isnull, &tid);
+	if (l->bt != NULL)
+	{
+		Datum		key[4];
+		bool		keynull[4] = {false, false, false, false};
+		IndexTuple	itup;
+
+		for (int i = 0; i < l->table->nkey; i++)
+			key[i] = l->values[l->table->key[i] - 1];
+		itup = index_form_tuple(RelationGetDescr(l->pkey), key, keynull);
+		itup->t_tid = tid;
+		DatasetBtreeAddTuple(l->bt, itup);
+	}
+	if (++l->rows % TPCC_BATCH == 0)
+	{
+		MemoryContextReset(l->batch_cxt);
+		if (l->rows % (TPCC_BATCH * TPCC_PROGRESS_BATCHES) == 0)
+			loader_progress(l);
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /* a uniform integer in [lo, hi] */
@@ -190,15 +206,33 @@ rnd(Loader *l, int32 lo, int32 hi)
 	return lo + (int32) pg_prng_uint64_range(&l->rng, 0, (uint64) (hi - lo));
 }
 
-/* a random a-string of lo to hi characters (clause 4.3.2.2) into buf; its length */
+/*
+ * A random a-string of lo to hi characters (clause 4.3.2.2) into buf; its
+ * length.  A piece of the call's pool of random characters at a random
+ * offset: one draw per string, where a draw per character made the strings
+ * most of the load's time.  The pool (64 kB, fresh for each table) stays in
+ * the processor's cache, where a larger one made each string a cache miss;
+ * its 65 000 offsets give each length as many different strings.
+ */
 static int
 astring(Loader *l, char *buf, int lo, int hi)
 {
-	int			len = lo == hi ? lo : rnd(l, lo, hi);
+	uint64		r = pg_prng_uint64(&l->rng);
+	int			len = lo + (int) ((r >> 32) % (uint64) (hi - lo + 1));
+
+	memcpy(buf, l->pool + (r & (TPCC_POOL - 1)) % (TPCC_POOL - TPCC_MAX_STRING), len);
+	return len;
+}
+
+/* the pool: random characters of the 62 letters and digits */
+static void
+fill_pool(Loader *l)
+{
 	uint64		bits = 0;
 	int			left = 0;
 
-	for (int i = 0; i < len; i++)
+	l->pool = palloc(TPCC_POOL);
+	for (int i = 0; i < TPCC_POOL; i++)
 	{
 		int			c;
 
@@ -213,23 +247,52 @@ astring(Loader *l, char *buf, int lo, int hi)
 			bits >>= 6;
 			left--;
 		} while (c >= 62);
-		buf[i] = alnum[c];
+		l->pool[i] = alnum[c];
 	}
-	return len;
 }
 
-static inline Datum
-text_datum(const char *buf, int len)
+/*
+ * A text value in the row's arena (Loader.arena, reused by the next row):
+ * with a 1-byte header when it fits one, as heap_fill_tuple would store it.
+ */
+static char *
+text_alloc(Loader *l, int len, Datum *d)
 {
-	return PointerGetDatum(cstring_to_text_with_len(buf, len));
+	char	   *p = l->arena + l->arena_used;
+
+	if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+	{
+		SET_VARSIZE_SHORT(p, len + VARHDRSZ_SHORT);
+		l->arena_used += len + VARHDRSZ_SHORT;
+		*d = PointerGetDatum(p);
+		return p + VARHDRSZ_SHORT;
+	}
+	p = l->arena + INTALIGN(l->arena_used);
+	SET_VARSIZE(p, len + VARHDRSZ);
+	l->arena_used = INTALIGN(l->arena_used) + len + VARHDRSZ;
+	*d = PointerGetDatum(p);
+	return p + VARHDRSZ;
 }
 
 static Datum
+text_datum(Loader *l, const char *buf, int len)
+{
+	Datum		d;
+
+	memcpy(text_alloc(l, len, &d), buf, len);
+	return d;
+}
+
+/* a random a-string of lo to hi characters, straight from the pool */
+static Datum
 astring_datum(Loader *l, int lo, int hi)
 {
-	char		buf[512];
+	uint64		r = pg_prng_uint64(&l->rng);
+	int			len = lo + (int) ((r >> 32) % (uint64) (hi - lo + 1));
+	Datum		d;
 
-	return text_datum(buf, astring(l, buf, lo, hi));
+	memcpy(text_alloc(l, len, &d), l->pool + (r & (TPCC_POOL - 1)) % (TPCC_POOL - TPCC_MAX_STRING), len);
+	return d;
 }
 
 /* digits: a random n-string of len characters */
@@ -238,11 +301,18 @@ nstring_datum(Loader *l, int len, const char *suffix)
 {
 	char		buf[32];
 	int			slen = strlen(suffix);
+	uint64		r = 0;
 
+	/* 18 digits a draw */
 	for (int i = 0; i < len; i++)
-		buf[i] = '0' + rnd(l, 0, 9);
+	{
+		if (i % 18 == 0)
+			r = pg_prng_uint64(&l->rng);
+		buf[i] = '0' + r % 10;
+		r /= 10;
+	}
 	memcpy(buf + len, suffix, slen);
-	return text_datum(buf, len + slen);
+	return text_datum(l, buf, len + slen);
 }
 
 /* i_data and s_data: 26 to 50 characters, 10 % of them with ORIGINAL somewhere */
@@ -254,7 +324,7 @@ data_datum(Loader *l)
 
 	if (rnd(l, 1, 10) == 1)
 		memcpy(buf + rnd(l, 0, len - 8), "ORIGINAL", 8);
-	return text_datum(buf, len);
+	return text_datum(l, buf, len);
 }
 
 static inline Datum
@@ -272,7 +342,7 @@ address(Loader *l, int col)
 	l->v[col] = astring_datum(l, 10, 20);
 	l->v[col + 1] = astring_datum(l, 10, 20);
 	l->v[col + 2] = astring_datum(l, 10, 20);
-	l->v[col + 3] = text_datum(state, 2);
+	l->v[col + 3] = text_datum(l, state, 2);
 	l->v[col + 4] = nstring_datum(l, 4, "11111");
 }
 
@@ -353,7 +423,7 @@ last_name(Loader *l, int c)
 		memcpy(buf + len, s, sl);
 		len += sl;
 	}
-	return text_datum(buf, len);
+	return text_datum(l, buf, len);
 }
 
 static void
@@ -573,7 +643,7 @@ table_checked(Relation rel)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, name);
 	if (rel->rd_rel->relkind != RELKIND_RELATION ||
 		rel->rd_createSubid != GetCurrentSubTransactionId() ||
-		rel->rd_rel->relhasindex || rel->trigdesc != NULL || rel->rd_rules != NULL ||
+		rel->trigdesc != NULL || rel->rd_rules != NULL ||
 		rel->rd_rel->relrowsecurity ||
 		(desc->constr != NULL && desc->constr->num_check > 0) ||
 		RelationGetNumberOfBlocks(rel) != 0)
@@ -598,6 +668,38 @@ table_checked(Relation rel)
 	return t;
 }
 
+/*
+ * The table's only index, if it has one: its primary key, made on the
+ * empty table in this subtransaction, on the columns the rows come in the
+ * order of; else refused.
+ */
+static Relation
+pkey_checked(Relation rel, const TpccTable *t)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	Relation	index;
+	Form_pg_index ix;
+	bool		ok;
+
+	if (indexes == NIL)
+		return NULL;
+	index = index_open(linitial_oid(indexes), RowExclusiveLock);
+	ix = index->rd_index;
+	ok = list_length(indexes) == 1 && ix->indisprimary && index->rd_rel->relam == BTREE_AM_OID &&
+		ix->indnkeyatts == t->nkey && ix->indnatts == t->nkey &&
+		index->rd_createSubid == GetCurrentSubTransactionId() &&
+		RelationGetIndexExpressions(index) == NIL && RelationGetIndexPredicate(index) == NIL;
+	for (int i = 0; ok && i < t->nkey; i++)
+		ok = ix->indkey.values[i] == t->key[i];
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" has an index other than TPC-C's primary key made with it",
+						RelationGetRelationName(rel)),
+				 errhint("Let init_tpcc() make and fill the tables.")));
+	return index;
+}
+
 Datum
 pgbench_lab_tpcc_load(PG_FUNCTION_ARGS)
 {
@@ -620,12 +722,17 @@ pgbench_lab_tpcc_load(PG_FUNCTION_ARGS)
 	pg_prng_seed(&l->rng, l->seed ^ ((uint64) (t + 2) << 56));
 	l->now = DirectFunctionCall1(timestamptz_timestamp,
 								 TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()));
-	l->cid = GetCurrentCommandId(true);
-	l->bis = GetBulkInsertState();
+	l->table = &tpcc_tables[t];
+	l->natts = RelationGetDescr(l->rel)->natts;
+	l->pkey = pkey_checked(l->rel, l->table);
+	l->pages = TpccPagesBegin(l->rel);
+	if (l->pkey != NULL)
+		l->bt = DatasetBtreeBegin(l->pkey);
 	l->caller_cxt = CurrentMemoryContext;
-	l->oe = text_datum("OE", 2);
-	l->gc = text_datum("GC", 2);
-	l->bc = text_datum("BC", 2);
+	fill_pool(l);
+	l->oe = CStringGetTextDatum("OE");
+	l->gc = CStringGetTextDatum("GC");
+	l->bc = CStringGetTextDatum("BC");
 	l->credit_lim = numeric_datum(5000000, 2);
 	l->balance = numeric_datum(-1000, 2);
 	l->ten = numeric_datum(1000, 2);
@@ -663,15 +770,16 @@ pgbench_lab_tpcc_load(PG_FUNCTION_ARGS)
 			gen_stock(l);
 			break;
 	}
-	loader_flush(l);
 	MemoryContextSwitchTo(l->caller_cxt);
-	FreeBulkInsertState(l->bis);
-	table_finish_bulk_insert(l->rel, HEAP_INSERT_FROZEN);
-	for (int i = 0; i < TPCC_BATCH && l->slots[i] != NULL; i++)
-		ExecDropSingleTupleTableSlot(l->slots[i]);
+	rows = TpccPagesFinish(l->pages);
+	if (l->bt != NULL)
+	{
+		DatasetBtreeFinish(l->bt);
+		index_close(l->pkey, NoLock);
+	}
 	MemoryContextDelete(l->batch_cxt);
+	pfree(l->pool);
 	table_close(l->rel, NoLock);
-	rows = l->rows;
 	pfree(l);
 	PG_RETURN_INT64(rows);
 }
