@@ -34,6 +34,7 @@
 #include "pgstat.h"
 #include "storage/bufpage.h"
 #include "storage/smgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "compat.h"
@@ -54,6 +55,7 @@ struct TpccPages
 	TransactionId xid;
 	CommandId	cid;
 	int64		rows;
+	MemoryContext cxt;			/* the pages' (the caller's values' is reset) */
 };
 
 TpccPages *
@@ -68,6 +70,7 @@ TpccPagesBegin(Relation rel)
 	w->save_free = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
 	w->xid = GetCurrentTransactionId();
 	w->cid = GetCurrentCommandId(true);
+	w->cxt = CurrentMemoryContext;
 	w->bulk = pgbl_bulk_start(rel, MAIN_FORKNUM);
 	return w;
 }
@@ -75,8 +78,11 @@ TpccPagesBegin(Relation rel)
 static void
 page_out(TpccPages *w)
 {
+	MemoryContext old = MemoryContextSwitchTo(w->cxt);
+
 	pgbl_bulk_write(w->bulk, w->blkno++, w->page, true);
 	w->page = NULL;
+	MemoryContextSwitchTo(old);
 }
 
 /* One row of these values, on the page being filled or a new one; its place in tid. */
@@ -104,7 +110,11 @@ TpccPagesAdd(TpccPages *w, Datum *values, bool *isnull, ItemPointer tid)
 		page_out(w);
 	if (w->page == NULL)
 	{
+		/* in the writer's context: 15's bulk writer pallocs the page */
+		MemoryContext old = MemoryContextSwitchTo(w->cxt);
+
 		w->page = pgbl_bulk_get_buf(w->bulk);
+		MemoryContextSwitchTo(old);
 		PageInit(w->page, BLCKSZ, 0);
 		PageSetAllVisible(w->page);
 	}
