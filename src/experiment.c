@@ -289,6 +289,8 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 	plan = ExperimentReadPlan(call_planner(fcinfo, &kind), cxt);
 	if (plan.restart != NULL)
 		SettingsCheckRestart(plan.restart);
+	if (plan.has_system || plan.restart != NULL)
+		SettingsCheckBusy();
 	SettingsCheckPending(plan.has_system, plan.restart);
 	ExperimentCheckSteps(&kind, &plan);
 	if (atomic)

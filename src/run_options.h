@@ -22,7 +22,7 @@
  *
  *-------------------------------------------------------------------------
  */
-RUN_OPTION(WORKLOAD, workload, TEXTOID, "text", NULL, "0.1", "built-in workload: tpcb-like, simple-update or select-only (pgbench -b)")
+RUN_OPTION(WORKLOAD, workload, TEXTOID, "text", NULL, "0.1", "built-in workload: tpcb-like, simple-update or select-only (pgbench -b), or tpcc (the TPC-C kit saved by init_tpcc, in its mix)")
 RUN_OPTION(CLIENTS, clients, INT4OID, "integer", "1", "0.1", "concurrent clients (pgbench -c)")
 RUN_OPTION(DURATION, duration, INTERVALOID, "interval", "10 s", "0.1", "length of a timed run (pgbench -T)")
 RUN_OPTION(TRANSACTIONS, transactions, INT8OID, "bigint", NULL, "0.1", "transactions per client instead of a duration (pgbench -t)")

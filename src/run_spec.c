@@ -265,7 +265,42 @@ RunSpecFromJsonb(Jsonb *run, RunSpec *spec)
 	}
 }
 
-/* One option's value as JSON: numbers and booleans as such, the rest as text. */
+/*
+ * An array option as a JSON array (what array_value reads back): integers
+ * as numbers, the rest as strings, NULL elements as null.
+ */
+static void
+append_json_array(StringInfo buf, ArrayType *arr)
+{
+	Oid			elem = ARR_ELEMTYPE(arr);
+	Datum	   *items;
+	bool	   *nulls;
+	int			n;
+	int16		len;
+	bool		byval;
+	char		align;
+	Oid			output;
+	bool		isvarlena;
+
+	get_typlenbyvalalign(elem, &len, &byval, &align);
+	deconstruct_array(arr, elem, len, byval, align, &items, &nulls, &n);
+	getTypeOutputInfo(elem, &output, &isvarlena);
+	appendStringInfoChar(buf, '[');
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(buf, ", ");
+		if (nulls[i])
+			appendStringInfoString(buf, "null");
+		else if (elem == INT4OID || elem == INT8OID || elem == INT2OID)
+			appendStringInfoString(buf, OidOutputFunctionCall(output, items[i]));
+		else
+			escape_json(buf, OidOutputFunctionCall(output, items[i]));
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+/* One option's value as JSON: numbers and booleans as such, arrays as arrays, the rest as text. */
 static void
 append_json_value(StringInfo buf, RunOpt o, Datum value)
 {
@@ -282,6 +317,11 @@ append_json_value(StringInfo buf, RunOpt o, Datum value)
 	if (type == BOOLOID)
 	{
 		appendStringInfoString(buf, DatumGetBool(value) ? "true" : "false");
+		return;
+	}
+	if (type_is_array(type))
+	{
+		append_json_array(buf, DatumGetArrayTypeP(value));
 		return;
 	}
 	getTypeOutputInfo(type, &output, &isvarlena);

@@ -16,7 +16,9 @@
  * a NOTICE.  A script's text is read once, here, and the run keeps it in
  * its shared memory: what it saved later changes no run under way, and
  * run_scripts records the text run.  script => is one script's text,
- * named "script".
+ * named "script".  workload => 'tpcc' is the calling role's saved
+ * scripts of TPC-C's kit (init_tpcc() saves them) in the kit's mix, as
+ * scripts => would name them, recorded as the workload tpcc.
  * Every script is parsed here, so that a bad one is refused, with its
  * line and column, before anything starts.  The variables (pgbench's -D)
  * are a JSON object of names and scalar values; scale, unless given, is
@@ -335,6 +337,64 @@ read_scripts(const RunSpec *spec, int *n)
 	}
 }
 
+/*
+ * workload => 'tpcc': the calling role's saved scripts of TPC-C's kit,
+ * named and weighted as pgbench_lab_internal.tpcc_scripts() gives them
+ * (the 45/43/4/4/4 mix), as scripts => would name them.  A role that has
+ * not saved them all (init_tpcc() saves them) is refused before anything
+ * starts.
+ */
+static SetupScript *
+tpcc_kit(int *n)
+{
+	char	   *me = GetUserNameFromId(GetUserId(), false);
+	MemoryContext cxt = CurrentMemoryContext;
+	SetupScript *s = NULL;
+	StringInfoData missing;
+	int			count = 0;
+	bool		isnull;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* an install script before the kit has no tpcc_scripts() */
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('pgbench_lab_internal.tpcc_scripts()') IS NOT NULL",
+					true, 1) == SPI_OK_SELECT && SPI_processed == 1 &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) &&
+		SPI_execute("SELECT k.name, k.weight FROM pgbench_lab_internal.tpcc_scripts() k",
+					true, 0) == SPI_OK_SELECT && SPI_processed > 0)
+	{
+		count = (int) SPI_processed;
+		s = MemoryContextAllocZero(cxt, sizeof(SetupScript) * count);
+		for (int i = 0; i < count; i++)
+		{
+			s[i].name = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+			s[i].weight = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		}
+	}
+	SPI_finish();
+	initStringInfo(&missing);
+	for (int i = 0; i < count; i++)
+	{
+		OtherOwners others;
+
+		s[i].owner = me;
+		s[i].body = saved_text(me, s[i].name, &others);
+		if (s[i].body == NULL)
+			appendStringInfo(&missing, "%s%s", missing.len > 0 ? ", " : "", s[i].name);
+	}
+	if (count == 0 || missing.len > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("role \"%s\" has no TPC-C kit", me),
+				 count > 0 ? errdetail("Workload tpcc runs the role's saved scripts tpcc-new-order, tpcc-payment, "
+									   "tpcc-order-status, tpcc-delivery and tpcc-stock-level; it has not saved %s.",
+									   missing.data) : 0,
+				 errhint("Make the TPC-C tables and the kit first: "
+						 "SELECT * FROM pgbench_lab.init_tpcc(warehouses => 1);")));
+	*n = count;
+	return s;
+}
+
 /* The text of the scale variable among name\0text\0 ... \0, or NULL. */
 static const char *
 given_scale(const char *pairs)
@@ -521,22 +581,25 @@ ScriptSetupRead(const RunSpec *spec, RunShared *p, char **area)
 	const char *scale;
 	int64		tables_scale;
 	bool		pending;
+	bool		tpcc;
 	int			n;
 	Size		size;
 
 	*area = NULL;
-	if (!has_script && !has_scripts)
+	tpcc = !has_script && !has_scripts && !RunSpecIsNull(spec, RUN_OPT_WORKLOAD) &&
+		strcmp(TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)), "tpcc") == 0;
+	if (!has_script && !has_scripts && !tpcc)
 	{
 		if (vars != NULL)
 			refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are for scripts",
 				   "Give variables with script => or scripts =>; the built-in workloads take none.");
 		return 0;
 	}
-	if (!RunSpecIsNull(spec, RUN_OPT_WORKLOAD))
+	if (!RunSpecIsNull(spec, RUN_OPT_WORKLOAD) && !tpcc)
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "give a workload or scripts, not both",
 			   "Leave workload NULL with script => or scripts =>; name a built-in workload among the "
 			   "scripts to mix it in, as 'tpcb-like@9'.");
-	s = read_scripts(spec, &n);
+	s = tpcc ? tpcc_kit(&n) : read_scripts(spec, &n);
 	tables_scale = qualify_builtins(p, s, n, &pending);
 	for (int i = 0; i < n; i++)
 	{
@@ -552,6 +615,8 @@ ScriptSetupRead(const RunSpec *spec, RunShared *p, char **area)
 		refuse(ERRCODE_INVALID_PARAMETER_VALUE, "variables are too long",
 			   psprintf("The variables may take %d bytes as names and texts.", SCRIPT_RUN_MAX_VARIABLES_TEXT));
 	workload_name(p, s, n);
+	if (tpcc)
+		strlcpy(p->workload, "tpcc", PGBL_LABEL_MAX);
 	size = build_area(p, s, n, &pairs,
 					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",
 					  scale, tables_scale, area);

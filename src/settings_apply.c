@@ -405,6 +405,60 @@ SettingsPut(AutoConfSaved *saved, Jsonb *system)
 	SettingsReloadAndWait(saved->nnames, saved->names);
 }
 
+/*
+ * Refuse when another experiment's saved settings are not restored yet:
+ * one waiting for a restart, or one changing settings now.  As the
+ * extension's owner (the record is its own).
+ */
+static void
+refuse_busy(bool live_only)
+{
+	if (SPI_execute(live_only
+					? "SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
+					"WHERE s.restored_at IS NULL AND (s.waiting OR EXISTS (SELECT FROM pg_catalog.pg_stat_activity a "
+					"WHERE a.pid OPERATOR(pg_catalog.=) s.backend_pid "
+					"AND a.backend_start OPERATOR(pg_catalog.=) s.backend_start))"
+					: "SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
+					"WHERE s.restored_at IS NULL", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
+	if (SPI_processed > 0 && strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3), "t") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("experiment %s is waiting for a restart with its settings written by ALTER SYSTEM",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
+				 errhint("Restart the server and CALL pgbench_lab.resume(%s), or abandon it with "
+						 "SELECT * FROM pgbench_lab.restore_settings().",
+						 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("experiment %s of session %s is changing settings with ALTER SYSTEM",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
+				 errhint("Wait for it to end; one experiment at a time may change reload-level settings.")));
+}
+
+static void
+refuse_busy_as_owner(void *arg)
+{
+	refuse_busy(true);
+}
+
+/*
+ * Before an experiment that changes settings records anything: refused
+ * while another's are not restored, with what that one is doing, before
+ * its values in the configuration files are taken for pending ones.  The
+ * record itself checks again under its lock (SettingsSave), after the
+ * settings of sessions that are gone have been put back
+ * (ExperimentRecoverSettings): those are not counted here.  In an SPI
+ * connection.
+ */
+void
+SettingsCheckBusy(void)
+{
+	SecureAsOwner(refuse_busy_as_owner, NULL);
+}
+
 typedef struct SaveCall
 {
 	int64		experiment_id;
@@ -429,24 +483,7 @@ save_as_owner(void *arg)
 
 	if (SPI_execute("LOCK TABLE pgbench_lab_internal.settings_saved IN EXCLUSIVE MODE", false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not lock pgbench_lab_internal.settings_saved");
-	if (SPI_execute("SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
-					"WHERE s.restored_at IS NULL", true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pgbench_lab_internal.settings_saved");
-	if (SPI_processed > 0 && strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3), "t") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("experiment %s is waiting for a restart with its settings written by ALTER SYSTEM",
-						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
-				 errhint("Restart the server and CALL pgbench_lab.resume(%s), or abandon it with "
-						 "SELECT * FROM pgbench_lab.restore_settings().",
-						 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
-	if (SPI_processed > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("experiment %s of session %s is changing settings with ALTER SYSTEM",
-						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
-						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
-				 errhint("Wait for it to end; one experiment at a time may change reload-level settings.")));
+	refuse_busy(false);
 	for (int i = 0; i < s->nnames; i++)
 	{
 		orig_null[i] = s->orig[i] == NULL;

@@ -52,6 +52,7 @@ extern void SettingsReloadAndWait(int nnames, char **names);
 extern void SettingsCheckSystem(Jsonb *system, bool *any);
 extern void SettingsCheckSession(Jsonb *settings);
 extern AutoConfSaved *SettingsSave(int64 experiment_id, Datum names);
+extern void SettingsCheckBusy(void);
 extern void SettingsPut(AutoConfSaved *saved, Jsonb *system);
 extern void SettingsRestore(AutoConfSaved *saved);
 extern void SettingsRestoreInError(AutoConfSaved *saved);

@@ -180,7 +180,8 @@ WorkloadParse(const char *name)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown workload \"%s\"", name),
-			 errhint("Valid workloads are tpcb-like, simple-update and select-only.")));
+			 errhint("Valid workloads are tpcb-like, simple-update, select-only and tpcc (TPC-C's kit, "
+					 "which init_tpcc() saves).")));
 	pg_unreachable();
 }
 

@@ -62,6 +62,14 @@ BEGIN
 END $$;
 """
 
+
+def bench_conf(shared_buffers, workers=16):
+    """The settings of a benchmark's cluster (beside the tests' own): fsync
+    on, as a real server runs, and room for the WAL and the workers."""
+    return {"shared_buffers": shared_buffers, "max_wal_size": "4GB",
+            "max_worker_processes": str(workers), "fsync": "on"}
+
+
 PGBENCH_FLAGS = {"select-only": ["-S"], "simple-update": ["-N"], "tpcb-like": []}
 
 
@@ -560,8 +568,7 @@ def headline_run(args, n):
     best, and the run's ratio = the median of the rounds' ratios; for
     select-only, the share of the bare SPI loop too.  Returns the ratios,
     the conditions, and whether the machine was quiet at its start."""
-    c = Cluster(f"bench-runs-{n}", {"shared_buffers": args.shared_buffers, "max_wal_size": "4GB",
-                                    "max_worker_processes": "16", "fsync": "on"})
+    c = Cluster(f"bench-runs-{n}", bench_conf(args.shared_buffers))
     try:
         quiet = quiet_check(settle=args.settle)
         load_start = os.getloadavg()
@@ -673,8 +680,7 @@ def main():
         sys.exit(headline_runs(args))
     if args.quick:
         args.seconds, args.memory_minutes, args.rounds = 2, 1, 3
-    c = Cluster("bench", {"shared_buffers": args.shared_buffers, "max_wal_size": "4GB",
-                          "max_worker_processes": "80" if args.matrix else "16", "fsync": "on"})
+    c = Cluster("bench", bench_conf(args.shared_buffers, 80 if args.matrix else 16))
     try:
         quiet = quiet_check(settle=600)
         c.start()

@@ -602,3 +602,51 @@ def test_make_cold_during_a_run(lab, workload):
                                    " WHERE run_id = %s ORDER BY second", (run_id,))]
     print(f"\nPG{PG_MAJOR} {workload}: make_cold left {[r[2] for r in rows]} buffers;"
           f" transactions per second {curve}")
+
+
+TPCC_TABLES = ("warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "item", "stock")
+TPCC_MIX = ["tpcc-new-order@45", "tpcc-payment@43", "tpcc-order-status@4", "tpcc-delivery@4", "tpcc-stock-level@4"]
+
+
+def test_cold_vs_warm_tpcc_relations(roomy):
+    """relations NULL on a run of the kit's TPC-C scripts: the nine tables
+    of the schema the caller's saved scripts name (read from their first
+    statement, a quoted name here), not pgbench's; relations given still
+    win; a mix with other scripts keeps pgbench's.  One experiment of
+    0.3-s runs on 1 warehouse (about 100 MB, more than shared_buffers: the
+    warm is partly warm, and warned of); the other cases ask the planner."""
+    roomy.sql("""SELECT * FROM pgbench_lab.init_tpcc(1, 'Tp "cc"')""")
+    q = '"Tp ""cc"""'
+    nine = [f"{q}.{t}" for t in TPCC_TABLES]
+    try:
+        warnings = []
+        eid, finding, notices = call_cold_vs_warm(
+            roomy, f"scripts => ARRAY{TPCC_MIX!r}, duration => '0.3 s'", warnings)
+        params = roomy.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+        assert params["relations"] == nine, params["relations"]
+        assert {r["relation"] for r in params["warm"]["relations"] if r["kind"] == "table"} == set(nine)
+        assert len(warnings) == 1 and warnings[0][0].startswith("the warm state cannot be reached"), warnings
+        runs = roomy.sql("SELECT r.status FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id)"
+                         " WHERE x.experiment_id = %s", (eid,))
+        assert runs == [("done",)] * 3, runs
+
+        def planned(relations, options, workload="select-only"):
+            plan = roomy.scalar(
+                "SELECT pgbench_lab_internal.cold_vs_warm_plan(workload => %s, clients => 1, duration => '1 s',"
+                " relations => %s::regclass[], rounds => 1, options => %s,"
+                " caller => jsonb_build_object('accounts', to_regclass('pgbench_accounts')::oid),"
+                " smallest_effect => 0.02, confidence => 0.95)", (workload, relations, Jsonb(options)))
+            return plan["params"]["relations"]
+        with_owner = [f"postgres/{s}" for s in TPCC_MIX[:2]]
+        assert planned(None, {"scripts": with_owner}) == nine
+        assert planned([f"{q}.stock"], {"scripts": TPCC_MIX}) == [f"{q}.stock"]
+        assert planned(None, {"scripts": TPCC_MIX[:1] + ["select-only@10"]})[0] == "public.pgbench_accounts"
+        assert planned(None, {}, workload="tpcc") == nine
+        # another role's saved script naming a schema without the tables
+        roomy.sql("INSERT INTO pgbench_lab.scripts (name, body, created_by) VALUES ('tpcc-new-order',"
+                  " 'SELECT pg_catalog.max(w_id) AS warehouses FROM nowhere.warehouse \\gset', 'someone')")
+        with pytest.raises(psycopg.errors.UndefinedTable, match='relation "nowhere.warehouse" does not exist'):
+            planned(None, {"scripts": ["someone/tpcc-new-order@1"]})
+    finally:
+        roomy.sql(f"DROP SCHEMA {q} CASCADE")
+        roomy.sql("DELETE FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%'")

@@ -122,6 +122,12 @@ def lab():
         found = trojans(c)
         assert any("now()" in t for t in found) and any("int = int" in t for t in found), found
         c.mark = len(c.log())
+        # made here, so that every test can run alone; the first test
+        # judges what the creation called
+        with c.connect() as conn:
+            conn.execute("SET search_path = public, pg_catalog")
+            conn.execute("CREATE EXTENSION pgbench_lab")
+        c.created = new_trojans(c)
         c.sql("ALTER DATABASE postgres SET search_path = public, pg_catalog")
         yield c
     finally:
@@ -152,10 +158,8 @@ def new_trojans(c):
 
 
 def test_create_extension_calls_no_lookalike(lab):
-    with lab.connect() as conn:
-        conn.execute("SET search_path = public, pg_catalog")
-        conn.execute("CREATE EXTENSION pgbench_lab")
-    assert new_trojans(lab) == []
+    """CREATE EXTENSION (in the fixture) with public first in search_path."""
+    assert lab.created == []
 
 
 CALLS = [

@@ -243,6 +243,13 @@ def test_a_run_records_its_options_by_name_without_conninfo_or_script_text(lab):
     assert opts["via"] == "libpq" and opts["transactions"] == 2, opts
     assert "target" not in opts and "script" not in opts
     assert "sekrit" not in str(opts) and "secret_script" not in str(opts)
+    # arrays as JSON arrays, as a step's "run" object takes them
+    rid = call_run(lab, None, scripts=["select-only@2", "select-only@1"], transactions=2, via="libpq",
+                   clients=2, targets=[target, target.replace(f"host={lab.base}", "host=127.0.0.1")],
+                   target_clients=[1, 1])
+    opts = lab.scalar("SELECT options FROM pgbench_lab.runs WHERE run_id = %s", (rid,))
+    assert opts["scripts"] == ["select-only@2", "select-only@1"] and opts["target_clients"] == [1, 1], opts
+    assert "targets" not in opts and "sekrit" not in str(opts)
 
 
 

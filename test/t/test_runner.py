@@ -282,7 +282,7 @@ def test_nologin_role_via_set_role(lab):
 def test_bad_inputs(lab):
     bad = [
         ("SELECT pgbench_lab.start(NULL)", psycopg.errors.NullValueNotAllowed),
-        ("SELECT pgbench_lab.start('tpcc')", psycopg.errors.InvalidParameterValue),
+        ("SELECT pgbench_lab.start('tpch')", psycopg.errors.InvalidParameterValue),
         ("SELECT pgbench_lab.start('select-only', clients => 0)", psycopg.errors.InvalidParameterValue),
         ("SELECT pgbench_lab.start('select-only', clients => 100000)", psycopg.errors.InvalidParameterValue),
         ("SELECT pgbench_lab.start('select-only', duration => '-1 s')", psycopg.errors.InvalidParameterValue),

@@ -56,6 +56,12 @@ def test_two_phase_shared_buffers(lab):
         lab.sql("""CALL pgbench_lab.compare_settings('select-only',
                      ARRAY['{}', '{"max_wal_size": "2GB"}']::jsonb[], duration => '1 s', rounds => 1)""")
     assert f"resume({eid})" in e.value.diag.message_hint
+    # nor a restart-level one: told of the waiting experiment, not of its
+    # value in the file as a pending one
+    with pytest.raises(psycopg.errors.ObjectInUse) as e:
+        lab.sql("""CALL pgbench_lab.compare_settings('select-only',
+                     restart_settings => '{"max_locks_per_transaction": "80"}', duration => '1 s', rounds => 1)""")
+    assert f"resume({eid})" in e.value.diag.message_hint
 
     lab.restart()
     assert lab.scalar("SHOW shared_buffers") == "48MB"

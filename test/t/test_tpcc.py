@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from conftest import Background, Cluster
+from conftest import Background, Cluster, call_run
 
 KIT = Path(__file__).resolve().parent.parent / "fixtures" / "tpcc"
 MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
@@ -153,6 +153,155 @@ def test_a_schema_of_any_name(lab):
     rows = checks(lab, 'Tpcc "two"')
     assert len(rows) == 4 and all(r[1] for r in rows), rows
     assert lab.scalar('SELECT count(*) FROM "Tpcc ""two""".orders') >= 30000
+
+
+# ---------------------------------------------------------------------------
+# run('tpcc'): the workload name, its rollbacks and figures, think times
+# (the run contract's part of the kit)
+# ---------------------------------------------------------------------------
+
+def assert_every_schema_consistent(c):
+    """tpcc_check() holds in every schema with TPC-C tables (an earlier
+    test may have saved the kit for another schema)."""
+    for (schema,) in c.sql("SELECT n.nspname FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
+                           "WHERE r.relname = 'warehouse' AND r.relkind = 'r'"):
+        rows = checks(c, schema)
+        assert len(rows) == 4 and all(r[1] for r in rows), (schema, rows)
+
+
+def districts_next(c):
+    """sum(d_next_o_id) over every schema's districts: the orders placed."""
+    return sum(c.scalar(f"SELECT sum(d_next_o_id) FROM {s}.district") for (s,) in c.sql(
+        "SELECT quote_ident(n.nspname) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
+        "WHERE r.relname = 'district' AND r.relkind = 'r'"))
+
+
+def test_run_tpcc_and_its_figures(lab):
+    """run('tpcc') runs the saved kit in its mix, recorded as workload tpcc;
+    tpcc_figures() is what run_scripts and run_commands say, NOPM the orders
+    the tables gained; report() and export() carry the figures."""
+    placed = districts_next(lab)
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('tpcc', clients => 4, transactions => 10, "
+                           "sample_rate => 1)").fetchone()
+    run_id = row[0]
+    assert row[1] == "done", (row, lab.sql("SELECT * FROM pgbench_lab.run_errors WHERE run_id = %s", (run_id,)))
+    secs, workload = lab.sql("SELECT measured_seconds, workload FROM pgbench_lab.runs WHERE run_id = %s",
+                             (run_id,))[0]
+    assert workload == "tpcc"
+    done = {n: (w, t, f, lat) for n, w, t, f, lat in lab.sql(
+        "SELECT name, weight, transactions, failures, latency_avg_ms FROM pgbench_lab.run_scripts "
+        "WHERE run_id = %s", (run_id,))}
+    assert {n: v[0] for n, v in done.items()} == MIX
+    assert sum(v[1] for v in done.values()) == 40
+    rollbacks = lab.scalar("SELECT c.executions FROM pgbench_lab.run_commands c JOIN pgbench_lab.run_scripts s "
+                           "USING (run_id, script) WHERE c.run_id = %s AND s.name = 'tpcc-new-order' "
+                           "AND c.command_text = '\\set rolled_back 1'", (run_id,))
+    assert rollbacks is not None
+    new_orders = done["tpcc-new-order"][1]
+    # every new-order committed its order but those rolled back
+    assert districts_next(lab) - placed == new_orders - rollbacks
+    with lab.connect() as conn:
+        cur = conn.execute("SELECT * FROM pgbench_lab.tpcc_figures(%s)", (run_id,))
+        figures = [dict(zip([d.name for d in cur.description], r)) for r in cur.fetchall()]
+    assert [f["transaction_type"] for f in figures] == [n[5:] for n in MIX] + ["all"]
+    nopm = (new_orders - rollbacks) * 60 / secs
+    for f in figures:
+        assert f["nopm"] == pytest.approx(nopm, rel=1e-12) and f["tpm"] == pytest.approx(40 * 60 / secs, rel=1e-12)
+        assert f["measured_seconds"] == secs
+        if f["transaction_type"] == "all":
+            assert (f["transactions"], f["share_pct"], f["rollbacks"]) == (40, 100, rollbacks)
+            assert f["failures"] == sum(v[2] for v in done.values())
+            continue
+        _, n, fails, lat = done["tpcc-" + f["transaction_type"]]
+        assert (f["transactions"], f["failures"], f["latency_avg_ms"]) == (n, fails, lat)
+        assert f["share_pct"] == pytest.approx(100 * n / 40, rel=1e-12)
+        assert f["per_minute"] == pytest.approx(n * 60 / secs, rel=1e-12)
+        assert f["rollbacks"] == (rollbacks if f["transaction_type"] == "new-order" else None)
+        # sample_rate 1: each type's percentiles from its samples
+        assert (f["latency_p50_ms"] is None) == (n == 0), f
+    text = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,))]
+    assert any(line.startswith("  NOPM ") for line in text), text
+    assert "where HammerDB's counts the database's commits and rollbacks" in " ".join(" ".join(text).split())
+    doc = lab.scalar("SELECT pgbench_lab.export(%s)", ([run_id],))
+    carried = doc["runs"][0]["tpcc"]
+    assert [x["transaction_type"] for x in carried] == [f["transaction_type"] for f in figures]
+    assert carried[-1]["nopm"] == pytest.approx(nopm, rel=1e-9)
+    # import leaves the figures, and computes them again from the scripts
+    import json
+    again = lab.scalar("SELECT id FROM pgbench_lab.import(%s) WHERE kind = 'run'", (json.dumps(doc),))
+    assert lab.scalar("SELECT nopm FROM pgbench_lab.tpcc_figures(%s) WHERE transaction_type = 'all'",
+                      (again,)) == pytest.approx(nopm, rel=1e-9)
+    assert_every_schema_consistent(lab)
+    other = call_run(lab, None, script="SELECT 1;", transactions=1)
+    with pytest.raises(psycopg.errors.InvalidParameterValue):	# not a run of the kit
+        lab.sql("SELECT * FROM pgbench_lab.tpcc_figures(%s)", (other,))
+
+
+def test_run_tpcc_without_the_kit_refused(lab):
+    """A role that saved no kit is told how to make it, before anything runs."""
+    lab.sql("CREATE ROLE tpcc_nokit LOGIN")
+    lab.sql("GRANT USAGE ON SCHEMA pgbench_lab TO tpcc_nokit")
+    lab.sql("GRANT EXECUTE ON ALL ROUTINES IN SCHEMA pgbench_lab TO tpcc_nokit")
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql("CALL pgbench_lab.run('tpcc', clients => 1, transactions => 1)", user="tpcc_nokit")
+    assert e.value.sqlstate == "42704", str(e.value)
+    assert 'role "tpcc_nokit" has no TPC-C kit' in str(e.value)
+    assert e.value.diag.message_hint == ("Make the TPC-C tables and the kit first: "
+                                         "SELECT * FROM pgbench_lab.init_tpcc(warehouses => 1);")
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+
+
+def test_cancelled_tpcc_run_keeps_the_conditions(lab):
+    """A timed run('tpcc') cancelled while its clients work leaves the tables
+    consistent (each transaction committed whole or not at all)."""
+    run_id = lab.scalar("SELECT pgbench_lab.start('tpcc', clients => 2, duration => '1 min')")
+    lab.poll("SELECT transactions > 10 FROM pgbench_lab.active_runs WHERE run_id = %s", (run_id,))
+    assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,)) is True
+    lab.poll("SELECT status <> 'running' FROM pgbench_lab.runs WHERE run_id = %s", (run_id,))
+    status, workload, done = lab.sql("SELECT status, workload, transactions FROM pgbench_lab.runs "
+                                     "WHERE run_id = %s", (run_id,))[0]
+    assert (status, workload) == ("cancelled", "tpcc") and done > 10
+    assert_every_schema_consistent(lab)
+
+
+def test_compare_settings_takes_tpcc_and_think_times(lab):
+    """An experiment takes the workload tpcc with no change of its own; the
+    think times are off by default, and a factor scales them: each sleep
+    asked lasts at least its keying time."""
+    with lab.connect() as conn:
+        eid = conn.execute("""CALL pgbench_lab.compare_settings('tpcc',
+                                  ARRAY['{}', '{"tpcc.think_times": "0.0001"}']::jsonb[],
+                                  clients => 2, duration => '0.3 s', rounds => 1)""").fetchone()[0]
+    assert lab.scalar("SELECT status FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "done"
+    runs = [r[0] for r in lab.sql("SELECT run_id FROM pgbench_lab.experiment_runs WHERE experiment_id = %s "
+                                  "ORDER BY ordinal", (eid,))]
+    assert len(runs) == 2
+    assert lab.scalar("SELECT count(*) FILTER (WHERE workload = 'tpcc' AND status = 'done') FROM pgbench_lab.runs "
+                      "WHERE run_id = ANY(%s)", (runs,)) == 2
+    sleeps = "SELECT s.name, c.command_text, c.executions, c.latency_avg_ms FROM pgbench_lab.run_commands c " \
+             "JOIN pgbench_lab.run_scripts s USING (run_id, script) WHERE c.run_id = %s AND c.kind = 'sleep'"
+    off, on = (lab.sql(sleeps, (r,)) for r in runs)
+    assert len(off) == 10 and all(n == 0 for _, _, n, _ in off), off	# off by default
+    keying = {"tpcc-new-order": 18, "tpcc-payment": 3, "tpcc-order-status": 2,
+              "tpcc-delivery": 2, "tpcc-stock-level": 2}
+    slept = 0
+    for name, text, n, ms in on:
+        slept += n
+        if text == "\\sleep :keying_us us" and n > 0:
+            assert ms >= keying[name] * 1000 * 0.0001, (name, ms)	# a sleep is never shorter
+    assert slept > 0, on
+    with pytest.raises(psycopg.errors.UndefinedObject):	# a misspelt name is no placeholder
+        lab.sql("""SELECT pgbench_lab.start('tpcc', settings => '{"tpcc.think_time": "on"}')""")
+
+
+def test_run_tpcc_over_libpq_in_simple_mode(lab):
+    """The workload tpcc over libpq, in any query_mode: they are scripts."""
+    run_id = call_run(lab, "tpcc", via="libpq", clients=2, transactions=5, query_mode="simple")
+    assert lab.sql("SELECT workload, via, transactions FROM pgbench_lab.runs WHERE run_id = %s",
+                   (run_id,)) == [("tpcc", "libpq", 10)]
+    assert_every_schema_consistent(lab)
 
 
 # -- the load (init_tpcc()'s speed, bytes, disk check and generator) ---------

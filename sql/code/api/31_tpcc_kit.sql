@@ -20,18 +20,40 @@ VALUES
 -- lines (5 to 15 items by NURand(8191, 1, 100000), 1 % from a remote
 -- warehouse) are made by tpcc.new_order(), which init_tpcc() creates: 1 %
 -- of the orders name an unknown item as their last line and are rolled back.
-SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+-- A rolled-back order ends with \set rolled_back, which run_commands counts.
+-- Keying and think times (clause 5.2.5), off unless the session sets the
+-- setting think_times of prefix tpcc to on (or to a factor scaling them):
+-- 18 s before, and after on average 12 s (-ln(r) * 12, at most 120 s).
+SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
+\if :think > 0
+\set keying_us 18000000 * :think
+\sleep :keying_us us
+\endif
 \set w_id random(1, :warehouses)
 \set d_id random(1, 10)
 \set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
 \set ol_cnt random(5, 15)
 \set rollback random(1, 100)
-SELECT tpcc.new_order(:w_id, :d_id, :c_id, :ol_cnt, :rollback, :warehouses);
+SELECT tpcc.new_order(:w_id, :d_id, :c_id, :ol_cnt, :rollback, :warehouses) AS placed \gset
+\if :think > 0
+\set think_us 12000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
+\sleep :think_us us
+\endif
+\if :placed = 0
+\set rolled_back 1
+\endif
 $tpcc$),
     ('tpcc-payment', 43, $tpcc$-- TPC-C payment (clause 2.5), weight 43 of the mix: 15 % of the customers
 -- from a remote warehouse, 60 % chosen by last name (NURand(255, 0, 999)
 -- over the syllables), the others by NURand(1023, 1, 3000).
-SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+-- Keying and think times (clause 5.2.5), off unless the session sets the
+-- setting think_times of prefix tpcc to on (or to a factor scaling them):
+-- 3 s before, and after on average 12 s (-ln(r) * 12, at most 120 s).
+SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
+\if :think > 0
+\set keying_us 3000000 * :think
+\sleep :keying_us us
+\endif
 \set w_id random(1, :warehouses)
 \set d_id random(1, 10)
 \set remote random(1, 100) <= 15 and :warehouses > 1
@@ -56,10 +78,21 @@ SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) A
 UPDATE tpcc.customer SET c_balance = c_balance - :cents / 100.0, c_ytd_payment = c_ytd_payment + :cents / 100.0, c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' THEN pg_catalog.left(pg_catalog.concat_ws(' ', c_id, c_d_id, c_w_id, :d_id::pg_catalog.int4, :w_id::pg_catalog.int4, :cents / 100.0, c_data), 500) ELSE c_data END WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_id = :c_id;
 INSERT INTO tpcc.history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (:c_id, :c_d_id, :c_w_id, :d_id, :w_id, pg_catalog.now(), :cents / 100.0, (SELECT pg_catalog.concat(w_name, '    ', d_name) FROM tpcc.warehouse, tpcc.district WHERE w_id = :w_id AND d_w_id = :w_id AND d_id = :d_id));
 END;
+\if :think > 0
+\set think_us 12000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
+\sleep :think_us us
+\endif
 $tpcc$),
     ('tpcc-order-status', 4, $tpcc$-- TPC-C order-status (clause 2.6), weight 4 of the mix: a customer's
 -- balance and last order with its lines; 60 % chosen by last name.
-SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+-- Keying and think times (clause 5.2.5), off unless the session sets the
+-- setting think_times of prefix tpcc to on (or to a factor scaling them):
+-- 2 s before, and after on average 10 s (-ln(r) * 10, at most 100 s).
+SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
+\if :think > 0
+\set keying_us 2000000 * :think
+\sleep :keying_us us
+\endif
 \set w_id random(1, :warehouses)
 \set d_id random(1, 10)
 \set by_name random(1, 100) <= 60
@@ -72,22 +105,48 @@ SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) A
 SELECT c_balance, c_first, c_middle, c_last FROM tpcc.customer WHERE c_w_id = :w_id AND c_d_id = :d_id AND c_id = :c_id;
 SELECT o_id, o_entry_d, o_carrier_id, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM tpcc.orders JOIN tpcc.order_line ON ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_id = (SELECT pg_catalog.max(o_id) FROM tpcc.orders WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_c_id = :c_id);
 END;
+\if :think > 0
+\set think_us 10000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
+\sleep :think_us us
+\endif
 $tpcc$),
     ('tpcc-delivery', 4, $tpcc$-- TPC-C delivery (clause 2.7), weight 4 of the mix: the oldest new order of
 -- each of the warehouse's ten districts delivered by one carrier, in one
 -- transaction (tpcc.delivery(), which init_tpcc() creates).
-SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+-- Keying and think times (clause 5.2.5), off unless the session sets the
+-- setting think_times of prefix tpcc to on (or to a factor scaling them):
+-- 2 s before, and after on average 5 s (-ln(r) * 5, at most 50 s).
+SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
+\if :think > 0
+\set keying_us 2000000 * :think
+\sleep :keying_us us
+\endif
 \set w_id random(1, :warehouses)
 \set carrier random(1, 10)
 SELECT tpcc.delivery(:w_id, :carrier);
+\if :think > 0
+\set think_us 5000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
+\sleep :think_us us
+\endif
 $tpcc$),
     ('tpcc-stock-level', 4, $tpcc$-- TPC-C stock-level (clause 2.8), weight 4 of the mix: the distinct items
 -- of a district's last 20 orders whose stock is below a threshold.
-SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \gset
+-- Keying and think times (clause 5.2.5), off unless the session sets the
+-- setting think_times of prefix tpcc to on (or to a factor scaling them):
+-- 2 s before, and after on average 5 s (-ln(r) * 5, at most 50 s).
+SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
+\if :think > 0
+\set keying_us 2000000 * :think
+\sleep :keying_us us
+\endif
 \set w_id random(1, :warehouses)
 \set d_id random(1, 10)
 \set threshold random(10, 20)
 SELECT pg_catalog.count(DISTINCT s_i_id) FROM tpcc.district JOIN tpcc.order_line ON ol_w_id = d_w_id AND ol_d_id = d_id AND ol_o_id >= d_next_o_id - 20 AND ol_o_id < d_next_o_id JOIN tpcc.stock ON s_w_id = ol_w_id AND s_i_id = ol_i_id WHERE d_w_id = :w_id AND d_id = :d_id AND s_quantity < :threshold;
+\if :think > 0
+\set think_us 5000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
+\sleep :think_us us
+\endif
 $tpcc$)
 $fn$;
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_scripts() IS
@@ -155,3 +214,78 @@ END
 $fn$;
 COMMENT ON FUNCTION pgbench_lab.tpcc_check(text) IS
 'TPC-C''s consistency conditions 1-4 (clause 3.3.2) on the tables of a schema: one row per condition, whether it holds, and the first place it does not';
+
+-- HammerDB's figures of a run of the kit: per transaction type (the five
+-- scripts tpcc_scripts() names, as the run recorded them) its
+-- transactions, share of the mix, rate, failures and latencies, then the
+-- whole mix ('all'); NOPM (new orders committed per minute: new-order's
+-- transactions less the rolled-back ones, which the script's
+-- \set rolled_back counts in run_commands) and TPM (the mix's transactions
+-- per minute), both over the run's measured seconds.  The percentiles are
+-- the run's samples' (sample_rate), else NULL.  It reads with the caller's
+-- rights, as report() does.
+CREATE FUNCTION pgbench_lab.tpcc_figures(run_id bigint)
+RETURNS TABLE (transaction_type text, transactions bigint, share_pct double precision,
+               per_minute double precision, rollbacks bigint, failures bigint,
+               latency_avg_ms double precision, latency_p50_ms double precision,
+               latency_p90_ms double precision, latency_p99_ms double precision,
+               nopm double precision, tpm double precision, measured_seconds double precision)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    id pg_catalog.int8 := run_id;
+BEGIN
+    IF id IS NULL THEN
+        RAISE EXCEPTION 'run_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Pass the run_id of a run of the TPC-C kit, as run(''tpcc'') returns it.';
+    END IF;
+    PERFORM pgbench_lab_internal.check_ids(ARRAY[id], false);
+    IF NOT EXISTS (SELECT FROM pgbench_lab.run_scripts s
+                    WHERE s.run_id OPERATOR(pg_catalog.=) id AND s.name OPERATOR(pg_catalog.=) 'tpcc-new-order') THEN
+        RAISE EXCEPTION 'run % did not run the TPC-C kit', id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'tpcc_figures() reads runs of workload tpcc, or of scripts that include tpcc-new-order.';
+    END IF;
+    RETURN QUERY
+    SELECT u.tt, u.n, u.share, u.pm, u.rb, u.f, u.lat, u.q1, u.q2, u.q3, u.nopm, u.tpm, u.secs FROM (
+    WITH r AS (SELECT x.measured_seconds AS secs,
+                      CASE WHEN x.measured_seconds OPERATOR(pg_catalog.>) 0 THEN 60 OPERATOR(pg_catalog./) x.measured_seconds END AS per_min
+                 FROM pgbench_lab.runs x WHERE x.run_id OPERATOR(pg_catalog.=) id),
+         k AS (SELECT k.name, k.ord FROM pgbench_lab_internal.tpcc_scripts() WITH ORDINALITY AS k(name, weight, body, ord)),
+         s AS (SELECT k.ord, k.name, s.script, s.transactions AS n, s.failures AS f, s.latency_avg_ms AS lat,
+                      -- new-order's rolled-back orders: the executions of its \set rolled_back (NULL: a kit without it)
+                      CASE WHEN k.name OPERATOR(pg_catalog.=) 'tpcc-new-order' THEN
+                          (SELECT pg_catalog.sum(c.executions)::pg_catalog.int8 FROM pgbench_lab.run_commands c
+                            WHERE c.run_id OPERATOR(pg_catalog.=) id AND c.script OPERATOR(pg_catalog.=) s.script
+                              AND c.command_text OPERATOR(pg_catalog.~) '^\\set\s+rolled_back\M') END AS rb
+                 FROM k JOIN pgbench_lab.run_scripts s ON s.name OPERATOR(pg_catalog.=) k.name
+                WHERE s.run_id OPERATOR(pg_catalog.=) id),
+         p AS (SELECT x.script,
+                      pg_catalog.percentile_cont(ARRAY[0.5, 0.9, 0.99]::pg_catalog.float8[]) WITHIN GROUP (ORDER BY x.latency_ms) AS q
+                 FROM pgbench_lab.run_samples x
+                WHERE x.run_id OPERATOR(pg_catalog.=) id AND NOT x.failed AND x.latency_ms IS NOT NULL
+                  AND x.script OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT s.script FROM s))
+                GROUP BY GROUPING SETS ((x.script), ())),
+         t AS (SELECT pg_catalog.sum(s.n)::pg_catalog.int8 AS n,
+                      (SELECT s2.n OPERATOR(pg_catalog.-) s2.rb FROM s AS s2 WHERE s2.name OPERATOR(pg_catalog.=) 'tpcc-new-order') AS placed
+                 FROM s)
+    SELECT s.ord, pg_catalog.substr(s.name, 6) AS tt, s.n,
+           100.0::pg_catalog.float8 OPERATOR(pg_catalog.*) s.n OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END AS share,
+           s.n OPERATOR(pg_catalog.*) r.per_min AS pm, s.rb, s.f, s.lat, p.q[1] AS q1, p.q[2] AS q2, p.q[3] AS q3,
+           t.placed OPERATOR(pg_catalog.*) r.per_min AS nopm, t.n OPERATOR(pg_catalog.*) r.per_min AS tpm, r.secs
+      FROM s CROSS JOIN r CROSS JOIN t LEFT JOIN p ON p.script OPERATOR(pg_catalog.=) s.script
+    UNION ALL
+    SELECT 1000, 'all', t.n, CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN 100.0::pg_catalog.float8 END, t.n OPERATOR(pg_catalog.*) r.per_min,
+           (SELECT s.rb FROM s WHERE s.name OPERATOR(pg_catalog.=) 'tpcc-new-order'),
+           (SELECT pg_catalog.sum(s.f)::pg_catalog.int8 FROM s),
+           (SELECT pg_catalog.sum(s.n OPERATOR(pg_catalog.*) s.lat) OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END FROM s),
+           p.q[1], p.q[2], p.q[3], t.placed OPERATOR(pg_catalog.*) r.per_min, t.n OPERATOR(pg_catalog.*) r.per_min, r.secs
+      FROM r CROSS JOIN t LEFT JOIN p ON p.script IS NULL) AS u
+     ORDER BY u.ord;
+END
+$fn$;
+COMMENT ON FUNCTION pgbench_lab.tpcc_figures(bigint) IS
+    'HammerDB''s figures of a run of the TPC-C kit: NOPM and TPM, and per transaction type its transactions, share of the mix, failures and latencies';
+GRANT EXECUTE ON FUNCTION pgbench_lab.tpcc_figures(bigint) TO pg_monitor;

@@ -35,7 +35,7 @@ BEGIN
     IF workload IS NULL THEN
         RAISE EXCEPTION 'workload must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Valid workloads are tpcb-like, simple-update and select-only; or give pgbench scripts with scripts =>.';
+                  HINT = 'Valid workloads are tpcb-like, simple-update, select-only and tpcc; or give pgbench scripts with scripts =>.';
     END IF;
     PERFORM pgbench_lab_internal.check_flat(pg_catalog.array_ndims(clients), 'clients', '''{1,2,4,8}''');
     IF clients IS NULL OR pg_catalog.cardinality(clients) OPERATOR(pg_catalog.=) 0

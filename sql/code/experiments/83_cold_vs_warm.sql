@@ -19,9 +19,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT (ARRAY['cold', 'os-warm', 'warm'])[variant] $$;
 
 -- The relations of an experiment: those given (tables or materialized
--- views, each once), or pgbench's four tables in the schema of the
--- pgbench_accounts that the caller's search_path finds (accounts passed in
--- by the procedure, which has no search_path of its own).
+-- views, each once; for a TPC-C run given none, the planner passes its
+-- nine tables, cold_vs_warm_tpcc_relations()), or pgbench's four tables
+-- in the schema of the pgbench_accounts that the caller's search_path
+-- finds (accounts passed in by the procedure, which has no search_path of
+-- its own).
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_relations(relations regclass[], accounts regclass)
 RETURNS regclass[] LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -70,6 +72,102 @@ BEGIN
                   DETAIL = 'make_cold never evicts the system catalogs.';
     END IF;
     RETURN relations;
+END
+$$;
+
+-- The schema of a TPC-C run's tables, or NULL when the run is not TPC-C.
+-- A run is TPC-C when its scripts are all the kit's (tpcc-new-order ...,
+-- each the caller's or owner/name, with or without a weight), or when its
+-- workload is 'tpcc' and it names no scripts (then it runs the caller's
+-- saved tpcc-* scripts).  init_tpcc() saved those scripts with the schema
+-- it made, and each one's first statement reads "FROM <schema>.warehouse":
+-- the schema is read from that statement of each saved script the run
+-- names (quoted names too, through parse_ident), and must be one.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_tpcc_schema(workload text, options jsonb)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    entries pg_catalog.text[];
+    e pg_catalog.record;
+    head pg_catalog.text;
+    one pg_catalog.text;
+    schema pg_catalog.text;
+BEGIN
+    IF pg_catalog.jsonb_typeof(options OPERATOR(pg_catalog.->) 'scripts') OPERATOR(pg_catalog.=) 'array' THEN
+        entries := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(options OPERATOR(pg_catalog.->) 'scripts'));
+    ELSIF options OPERATOR(pg_catalog.?) 'script' OR options OPERATOR(pg_catalog.?) 'scripts' THEN
+        RETURN NULL;
+    ELSIF workload OPERATOR(pg_catalog.=) 'tpcc' THEN
+        entries := ARRAY['tpcc-new-order'];
+    ELSE
+        RETURN NULL;
+    END IF;
+    IF pg_catalog.cardinality(entries) OPERATOR(pg_catalog.=) 0 THEN
+        RETURN NULL;
+    END IF;
+    -- each entry as the runner reads it: [owner/]name[@weight], the owner
+    -- before the last '/', the weight after the last '@' that follows it
+    FOR e IN
+        SELECT x.name, (SELECT p.body FROM pgbench_lab.scripts p
+                         WHERE p.name OPERATOR(pg_catalog.=) x.name
+                           AND p.created_by OPERATOR(pg_catalog.=) coalesce(x.owner, CURRENT_USER::pg_catalog.text)) AS body
+          FROM (SELECT pg_catalog.substring(u.entry, '^(.*)/[^/]*$') AS owner,
+                       pg_catalog.regexp_replace(pg_catalog.substring(u.entry, '([^/]*)$'), '@[^@]*$', '') AS name
+                  FROM pg_catalog.unnest(entries) AS u(entry)) x
+    LOOP
+        IF e.body IS NULL OR NOT e.name OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT k.name FROM pgbench_lab_internal.tpcc_scripts() k)) THEN
+            RETURN NULL;        -- not the kit's scripts (run() refuses an unknown one itself)
+        END IF;
+        -- the first statement: the first line that is neither blank nor a comment
+        SELECT l.line INTO head FROM pg_catalog.regexp_split_to_table(e.body, E'\n') WITH ORDINALITY AS l(line, i)
+         WHERE l.line OPERATOR(pg_catalog.!~) '^\s*(--.*)?$' ORDER BY l.i LIMIT 1;
+        BEGIN
+            one := (pg_catalog.parse_ident(pg_catalog.substring(head,
+                       '(?i)\mFROM\s+("(?:[^"]|"")+"|[^[:space:]".]+)\.warehouse\M')))[1];
+        EXCEPTION WHEN invalid_parameter_value THEN
+            one := NULL;        -- an edited script whose schema is not a name
+        END;
+        IF one IS NULL OR (schema IS NOT NULL AND one OPERATOR(pg_catalog.<>) schema) THEN
+            RETURN NULL;        -- no schema read, or not one schema
+        END IF;
+        schema := one;
+    END LOOP;
+    RETURN schema;
+END
+$$;
+
+-- The relations of a TPC-C run (cold_vs_warm_tpcc_schema()): the nine
+-- tables in that schema, in the order init_tpcc() makes them, or NULL when
+-- the run is not TPC-C.  A missing table is refused, naming it.
+CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_tpcc_relations(workload text, options jsonb)
+RETURNS regclass[] LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    schema pg_catalog.text := pgbench_lab_internal.cold_vs_warm_tpcc_schema(workload, options);
+    rels pg_catalog.regclass[];
+    missing pg_catalog.text;
+BEGIN
+    IF schema IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT pg_catalog.array_agg(c.oid::pg_catalog.regclass ORDER BY t.i),
+           (pg_catalog.array_agg(t.name ORDER BY t.i) FILTER (WHERE c.oid IS NULL))[1]
+      INTO rels, missing
+      FROM pg_catalog.unnest(ARRAY['warehouse', 'district', 'customer', 'history', 'new_order', 'orders',
+                                   'order_line', 'item', 'stock']) WITH ORDINALITY AS t(name, i)
+      LEFT JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) schema
+      LEFT JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
+                                     AND c.relname OPERATOR(pg_catalog.=) t.name
+                                     AND c.relkind OPERATOR(pg_catalog.=) 'r';
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'relation "%.%" does not exist', pg_catalog.quote_ident(schema), missing
+            USING ERRCODE = 'undefined_table',
+                  DETAIL = pg_catalog.format('The run''s TPC-C scripts name the schema %s.', pg_catalog.quote_ident(schema)),
+                  HINT = 'Make the tables with pgbench_lab.init_tpcc(), or pass relations.';
+    END IF;
+    RETURN rels;
 END
 $$;
 
@@ -234,7 +332,9 @@ BEGIN
             'Run cold_vs_warm on that server itself, or here with via => ''libpq'' and no target: the clients then connect to this server''s own socket, and its caches are the ones made cold.',
             '0A000');
     END IF;
-    rels := pgbench_lab_internal.cold_vs_warm_relations(relations,
+    -- relations NULL: a TPC-C run's nine tables, or else pgbench's four
+    rels := pgbench_lab_internal.cold_vs_warm_relations(
+        coalesce(relations, pgbench_lab_internal.cold_vs_warm_tpcc_relations(workload, options)),
         (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid::pg_catalog.regclass);
     IF (workload IS NULL AND NOT options OPERATOR(pg_catalog.?|) ARRAY['script', 'scripts']) OR clients IS NULL OR duration IS NULL THEN
         RAISE EXCEPTION 'workload, clients and duration must not be null'

@@ -870,6 +870,14 @@ AS $$
                        ORDER BY s.script))
               FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
+        -- and a run of TPC-C's kit HammerDB's figures, derived from its
+        -- scripts and samples (an import leaves them: tpcc_figures()
+        -- computes them again from what it imported), nulls left out
+        OPERATOR(pg_catalog.||) coalesce(CASE WHEN EXISTS (SELECT FROM pgbench_lab.run_scripts s
+                                                            WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                                                              AND s.name OPERATOR(pg_catalog.=) 'tpcc-new-order') THEN (
+            SELECT pg_catalog.jsonb_build_object('tpcc', pg_catalog.jsonb_agg(pg_catalog.jsonb_strip_nulls(pg_catalog.to_jsonb(f))))
+              FROM pgbench_lab.tpcc_figures(r.run_id) AS f) END, '{}')
         -- and a run with telemetry (0.2) carries it, its nulls left out
         OPERATOR(pg_catalog.||) coalesce((
             SELECT pg_catalog.jsonb_build_object('telemetry', pg_catalog.jsonb_agg(

@@ -298,6 +298,55 @@ AS $$
     ) x ORDER BY x.script, x.part, x.command
 $$;
 
+-- A run of TPC-C's kit: HammerDB's figures (tpcc_figures()), per
+-- transaction type and for the mix.
+CREATE FUNCTION pgbench_lab_internal.tpcc_lines(run_id bigint)
+RETURNS SETOF text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    f pg_catalog.record;
+    sampled pg_catalog.bool := false;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pgbench_lab.run_scripts s WHERE s.run_id OPERATOR(pg_catalog.=) tpcc_lines.run_id
+                    AND s.name OPERATOR(pg_catalog.=) 'tpcc-new-order') THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT '';
+    RETURN QUERY SELECT 'TPC-C (HammerDB''s figures: SELECT * FROM pgbench_lab.tpcc_figures(run_id))';
+    FOR f IN SELECT * FROM pgbench_lab.tpcc_figures(tpcc_lines.run_id) LOOP
+        IF f.transaction_type OPERATOR(pg_catalog.=) 'all' THEN
+            RETURN QUERY SELECT pg_catalog.format('  NOPM %s   TPM %s   (over %s measured s; new orders rolled back: %s)',
+                               pgbench_lab_internal.fmt(f.nopm), pgbench_lab_internal.fmt(f.tpm),
+                               pgbench_lab_internal.fmt(f.measured_seconds, 3), coalesce(f.rollbacks::pg_catalog.text, '-'));
+            RETURN QUERY SELECT '  transaction    transactions  share %    per min  failures    avg ms    p50 ms    p90 ms    p99 ms';
+        END IF;
+        sampled := sampled OR f.latency_p50_ms IS NOT NULL;
+    END LOOP;
+    RETURN QUERY SELECT pg_catalog.format('  %s %s %s %s %s %s %s %s %s', pg_catalog.rpad(g.transaction_type, 12),
+                       pg_catalog.lpad(coalesce(g.transactions::pg_catalog.text, '-'), 14),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.share_pct), 8),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.per_minute), 10),
+                       pg_catalog.lpad(coalesce(g.failures::pg_catalog.text, '-'), 9),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_avg_ms, 3), 9),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p50_ms, 3), 9),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p90_ms, 3), 9),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p99_ms, 3), 9))
+                  FROM pgbench_lab.tpcc_figures(tpcc_lines.run_id) AS g;
+    RETURN QUERY SELECT x.w FROM pgbench_lab_internal.wrap(
+        'NOPM counts new orders committed per minute (new-order''s transactions less those rolled back on an unknown item); '
+        OPERATOR(pg_catalog.||) 'TPM counts the mix''s transactions per minute, where HammerDB''s counts the database''s commits and rollbacks. '
+        OPERATOR(pg_catalog.||) CASE WHEN sampled THEN 'The percentiles are of the run''s samples.'
+                                     ELSE 'The percentiles need the run''s samples: run with sample_rate => 1 to have them.' END
+        OPERATOR(pg_catalog.||) CASE WHEN EXISTS (SELECT FROM pgbench_lab.run_commands c JOIN pgbench_lab.run_scripts s
+                                                    ON s.run_id OPERATOR(pg_catalog.=) c.run_id AND s.script OPERATOR(pg_catalog.=) c.script
+                                                 WHERE c.run_id OPERATOR(pg_catalog.=) tpcc_lines.run_id AND c.kind OPERATOR(pg_catalog.=) 'sleep'
+                                                   AND c.executions OPERATOR(pg_catalog.>) 0)
+                                     THEN ' The latencies include the keying and think times the transactions slept.' ELSE '' END,
+        '  ') AS x(w);
+END
+$$;
+
 -- The errors a run met (run_errors), the most frequent first: a heading,
 -- then up to 10 texts with their counts, and what the others add up to.
 CREATE FUNCTION pgbench_lab_internal.error_lines(run_id bigint)
@@ -521,6 +570,7 @@ BEGIN
         END IF;
         RETURN QUERY SELECT pgbench_lab_internal.script_lines(r.run_id);
     END IF;
+    RETURN QUERY SELECT pgbench_lab_internal.tpcc_lines(r.run_id);
     RETURN QUERY SELECT pgbench_lab_internal.error_lines(r.run_id);
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.run_charts(r.run_id);
