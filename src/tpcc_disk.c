@@ -58,7 +58,7 @@ void
 TpccCheckCaller(const char *what)
 {
 	if (!DatumGetBool(DirectFunctionCall2(has_function_privilege_name,
-										  CStringGetTextDatum("pgbench_lab.init_tpcc(pg_catalog.int4, pg_catalog.text)"),
+										  CStringGetTextDatum("pgbench_lab.init_tpcc(pg_catalog.int4, pg_catalog.text, pg_catalog.text)"),
 										  CStringGetTextDatum("EXECUTE"))))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -403,3 +403,35 @@ def test_load_keys_written_with_the_rows_check(lab):
     assert len(indexes) == 10, indexes
     for index in indexes:		# an ERROR says what is wrong
         lab.sql("SELECT bt_index_parent_check(%s::regclass, true, true)", (index,))
+
+
+def test_load_on_a_target(lab):
+    """target => conninfo: the tables, keys and kit functions made on that
+    server by set-based SQL in one transaction (here this very server over
+    libpq: no second cluster), the conditions holding there, the scripts
+    saved here for that schema; a bad conninfo and a schema that holds the
+    tables there refused, nothing made."""
+    target = f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres"
+    steps = {r[0]: r[1:] for r in lab.sql("SELECT * FROM pgbench_lab.init_tpcc(1, 'remote', target => %s)",
+                                          (target,))}
+    assert list(steps) == ["tables", "item", "warehouse", "district", "customer", "history", "orders",
+                           "new_order", "order_line", "stock", "indexes", "analyze", "scripts", "total"]
+    for t in TABLES:
+        assert steps[t][1] == lab.scalar(f"SELECT count(*) FROM remote.{t}"), t
+        assert steps[t][3] > 0, t
+    rows = checks(lab, "remote")
+    assert len(rows) == 4 and all(r[1] for r in rows), rows
+    assert lab.scalar("SELECT count(*) FROM pg_constraint WHERE contype = 'p' "
+                      "AND connamespace = 'remote'::regnamespace") == 8
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%' "
+                      "AND body LIKE '%remote.%'") == 5
+    for call, state, text in [
+            (f"init_tpcc(1, 'remote', target => '{target}')", "42P07", 'schema "remote" already holds TPC-C tables'),
+            ("init_tpcc(1, 'refused', target => 'nonsense=1')", "22023", "invalid target")]:
+        with pytest.raises(psycopg.Error) as e:
+            lab.sql(f"SELECT * FROM pgbench_lab.{call}")
+        assert e.value.sqlstate == state and text in str(e.value), str(e.value)
+        assert e.value.diag.message_hint
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
+    # nothing later reads them
+    lab.sql("DROP SCHEMA remote CASCADE")

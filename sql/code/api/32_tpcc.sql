@@ -35,7 +35,16 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_tpcc_progress';
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_progress(pg_catalog.int4, pg_catalog.float8[], pg_catalog.text, pg_catalog.bool) IS
 'init_tpcc()''s progress, as init()''s: a NOTICE per step''s start and end once the call is long enough, and the line in pg_stat_activity (pgbench_lab.in_progress); step 0 ends the call';
 
-CREATE FUNCTION pgbench_lab.init_tpcc(warehouses integer, schema text DEFAULT 'tpcc')
+CREATE FUNCTION pgbench_lab_internal.tpcc_remote(target pg_catalog.text, schema pg_catalog.text, steps pg_catalog.text[],
+                                                 statements pg_catalog.text[], pool pg_catalog.bytea, letters pg_catalog.text,
+                                                 weights pg_catalog.float8[])
+RETURNS TABLE (step pg_catalog.text, seconds pg_catalog.float8, rows pg_catalog.int8, bytes pg_catalog.int8)
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'pgbench_lab_tpcc_remote';
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_remote(pg_catalog.text, pg_catalog.text, pg_catalog.text[], pg_catalog.text[], pg_catalog.bytea, pg_catalog.text, pg_catalog.float8[]) IS
+'init_tpcc()''s target: its steps'' SQL sent to another server in one transaction; each step''s seconds, rows and bytes there';
+
+CREATE FUNCTION pgbench_lab.init_tpcc(warehouses integer, schema text DEFAULT 'tpcc', target text DEFAULT NULL)
 RETURNS TABLE (step text, seconds numeric, rows bigint, rows_per_second numeric, bytes bigint, megabytes_per_second numeric)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -60,6 +69,7 @@ DECLARE
     sized pg_catalog.text[];
     total_rows pg_catalog.int8 := 0;
     total_bytes pg_catalog.int8 := 0;
+    first pg_catalog.int4 := 1;
 BEGIN
     IF warehouses IS NULL OR warehouses OPERATOR(pg_catalog.<) 1 OR warehouses OPERATOR(pg_catalog.>) 1000 THEN
         RAISE EXCEPTION 'init_tpcc: % warehouses is out of range', COALESCE(warehouses::pg_catalog.text, 'NULL')
@@ -71,7 +81,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Leave it out for the schema tpcc.';
     END IF;
-    IF EXISTS (SELECT FROM pg_catalog.pg_class c
+    IF target IS NULL AND EXISTS (SELECT FROM pg_catalog.pg_class c
                  JOIN pg_catalog.pg_namespace ns ON ns.oid OPERATOR(pg_catalog.=) c.relnamespace
                 WHERE ns.nspname OPERATOR(pg_catalog.=) schema
                   AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['warehouse', 'district', 'customer', 'history',
@@ -82,7 +92,9 @@ BEGIN
                                            pg_catalog.quote_ident(schema));
     END IF;
     -- the disk: refused before anything is made (tpcc_disk.c)
-    PERFORM pgbench_lab_internal.tpcc_check_disk(warehouses);
+    IF target IS NULL THEN
+        PERFORM pgbench_lab_internal.tpcc_check_disk(warehouses);
+    END IF;
     s := pg_catalog.quote_ident(schema);
     -- as bytea: a piece of it is found at its offset, where text's
     -- substr() walks the characters before it
@@ -338,7 +350,24 @@ SELECT k.name, pg_catalog.replace(k.body, 'tpcc.', %1$L OPERATOR(pg_catalog.||) 
 ON CONFLICT (created_by, name) DO UPDATE SET body = excluded.body, created_at = pg_catalog.now()
 $q$, s)];
 
-    FOR k IN 1 .. pg_catalog.array_length(steps, 1) LOOP
+    IF target IS NOT NULL THEN
+        -- on the target: every step but the scripts' as set-based SQL, in
+        -- one transaction there (tpcc_remote.c); the scripts saved here
+        FOR step, seconds, rows, bytes IN
+            SELECT r.step, pg_catalog.round(r.seconds::pg_catalog.numeric, 3), r.rows, r.bytes
+              FROM pgbench_lab_internal.tpcc_remote(target, schema, steps[1:12], stmts[1:12], pool, letters, weights) AS r LOOP
+            rows_per_second := CASE WHEN rows IS NOT NULL AND seconds OPERATOR(pg_catalog.>) 0
+                                    THEN pg_catalog.round(rows::pg_catalog.numeric OPERATOR(pg_catalog./) seconds) END;
+            megabytes_per_second := CASE WHEN bytes IS NOT NULL AND seconds OPERATOR(pg_catalog.>) 0
+                                         THEN pg_catalog.round(bytes::pg_catalog.numeric OPERATOR(pg_catalog./) 1048576
+                                                               OPERATOR(pg_catalog./) seconds, 1) END;
+            total_rows := total_rows OPERATOR(pg_catalog.+) COALESCE(rows, 0);
+            total_bytes := total_bytes OPERATOR(pg_catalog.+) COALESCE(bytes, 0);
+            RETURN NEXT;
+        END LOOP;
+        first := 13;
+    END IF;
+    FOR k IN first .. pg_catalog.array_length(steps, 1) LOOP
         PERFORM pgbench_lab_internal.tpcc_progress(k, weights, steps[k], false);
         t0 := pg_catalog.clock_timestamp();
         IF steps[k] OPERATOR(pg_catalog.=) 'scripts'
@@ -348,7 +377,7 @@ $q$, s)];
                 USING HINT = 'A role granted pgbench_lab.run() may; the files are in the extension''s source, test/fixtures/tpcc/.';
             n := 0;
         ELSIF pooled[k] THEN
-            -- the rows made in C (tpcc_load.c); stmts[k] is the same in SQL
+            -- the rows made in C (tpcc_load.c); stmts[k], the same in SQL, is what a target runs
             n := pgbench_lab_internal.tpcc_load(pg_catalog.format('%s.%I', s, steps[k])::pg_catalog.regclass, warehouses, seed);
         ELSE
             EXECUTE stmts[k];
@@ -390,6 +419,6 @@ $q$, s)];
     RETURN NEXT;
 END
 $fn$;
-COMMENT ON FUNCTION pgbench_lab.init_tpcc(integer, text) IS
+COMMENT ON FUNCTION pgbench_lab.init_tpcc(integer, text, text) IS
 'TPC-C''s nine tables in a schema (default tpcc), populated by the specification''s rules in the server, with the kit''s functions there and its five scripts saved as the caller''s tpcc-* scripts';
-REVOKE EXECUTE ON FUNCTION pgbench_lab.init_tpcc(integer, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pgbench_lab.init_tpcc(integer, text, text) FROM PUBLIC;
