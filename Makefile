@@ -60,9 +60,12 @@ PGBL_CODE_SQL = $(foreach f,$(sort $(foreach f,$(wildcard sql/code/*/*.sql),$(no
 # restates them.  Plain awk: mawk on Debian.
 PGBL_AWK = awk
 PGBL_RUN_OPTIONS = sql/run_options.awk src/run_spec.h src/run_options.h
-PGBL_JOIN_SQL = $(PGBL_AWK) -f $(PGBL_RUN_OPTIONS) $(filter %.sql,$^) > $@.tmp && mv $@.tmp $@
+PGBL_JOIN_SQL = $(PGBL_AWK) -f $(PGBL_RUN_OPTIONS) $(filter-out $(PGBL_SCRIPT_FILES),$(filter %.sql,$^)) > $@.tmp && mv $@.tmp $@
 
-$(PGBL_INSTALL_SQL): $(PGBL_RUN_OPTIONS) $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
+# the files a fragment writes whole (@SCRIPT_FILE name weight path@)
+PGBL_SCRIPT_FILES = $(sort $(wildcard sql/tpcc/*.sql))
+
+$(PGBL_INSTALL_SQL): $(PGBL_RUN_OPTIONS) $(PGBL_SCRIPT_FILES) $(sort $(wildcard sql/data/*.sql)) $(PGBL_CODE_SQL)
 	$(PGBL_JOIN_SQL)
 
 # The files of sql/data/ that the last release did not have: the update
@@ -70,7 +73,7 @@ $(PGBL_INSTALL_SQL): $(PGBL_RUN_OPTIONS) $(sort $(wildcard sql/data/*.sql)) $(PG
 # in the prelude).
 PGBL_NEW_DATA = sql/data/11_run_errors.sql
 
-$(PGBL_UPDATE_SQL): $(PGBL_RUN_OPTIONS) sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
+$(PGBL_UPDATE_SQL): $(PGBL_RUN_OPTIONS) $(PGBL_SCRIPT_FILES) sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
 	$(PGBL_JOIN_SQL)
 
 .PHONY: pgspot

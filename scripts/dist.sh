@@ -28,7 +28,7 @@ src="$out/$name"
 
 for f in Makefile pgbench_lab.control META.json README.md LICENSE CHANGELOG.md \
 	docs/reference.md test/sql/api.sql test/expected/api.out test/fixtures/lab_a.json \
-	sql/run_options.awk src/run_options.h; do
+	sql/run_options.awk src/run_options.h sql/tpcc/tpcc-new-order.sql; do
 	[ -f "$src/$f" ] || pgbl_die "$name.zip lacks $f"
 done
 ls "$src"/src/*.c "$src"/sql/pgbench_lab--*.sql >/dev/null 2>&1 || pgbl_die "$name.zip lacks src/ or the released install scripts"

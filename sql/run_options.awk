@@ -13,7 +13,14 @@
 #                               (an experiment kind's: those it declares
 #                               itself, or does not take, are named)
 #
-# in the list's order.  A marker opens its line, after the indentation
+# in the list's order.  One more marker writes a file of the tree in a
+# fragment, so that a text shipped as a file is not restated in SQL:
+#
+#   @SCRIPT_FILE name weight path@   the row (name, weight, text) of a
+#                               VALUES list, the text the file's, byte for
+#                               byte, dollar-quoted $script$
+#
+# A marker opens its line, after the indentation
 # that begins every declaration (elsewhere, as in a comment, the text is
 # left as it is); what follows it ends the last declaration (a comma when
 # more arguments follow, or the closing parenthesis).  A default is written as
@@ -112,6 +119,24 @@ FILENAME ~ /run_options\.h$/ {
 		fail("no RUN_OPTION line read: pass src/run_spec.h and src/run_options.h first")
 	if (head_enum == "" || head == 0)
 		fail("RUN_OPT_HEAD (src/run_spec.h) names no option of src/run_options.h")
+}
+
+/^[ \t]*@SCRIPT_FILE / {
+	if (!match($0, /@SCRIPT_FILE [a-z0-9_-]+ [0-9]+ [A-Za-z0-9_.\/-]+@/))
+		fail(FILENAME ":" FNR ": a marker that is not @SCRIPT_FILE name weight path@")
+	before = substr($0, 1, RSTART - 1)
+	after = substr($0, RSTART + RLENGTH)
+	split(substr($0, RSTART + 1, RLENGTH - 2), words, " ")
+	text = ""
+	while ((got = (getline line < words[4])) > 0)
+		text = text line "\n"
+	if (got < 0)
+		fail(FILENAME ":" FNR ": cannot read " words[4])
+	close(words[4])
+	if (text == "" || index(text, "$script$") > 0)
+		fail(FILENAME ":" FNR ": " words[4] " is empty or holds $script$")
+	printf "%s('%s', %s, $script$%s$script$)%s\n", before, words[2], words[3], text, after
+	next
 }
 
 /^[ \t]*@RUN_OPTIONS/ {

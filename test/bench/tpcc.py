@@ -2,7 +2,7 @@
 (via => 'spi'), over libpq (via => 'libpq' to this server's own socket,
 threads => min(clients, cores)) and the pgbench binary (-M prepared over
 the Unix socket, -j min(clients, cores), the kit's files of
-test/fixtures/tpcc/ with their weights).
+sql/tpcc/ with their weights).
 
 Started by test/bench/tpcc.sh, which builds and installs this checkout into
 the private PostgreSQL (PGBL_BINDIR).  One throwaway cluster, one
@@ -29,7 +29,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.normpath(os.path.join(HERE, "..", "fixtures", "tpcc"))
+FIXTURES = os.path.normpath(os.path.join(HERE, "..", "..", "sql", "tpcc"))
 sys.path.insert(0, os.path.join(HERE, "..", "t"))
 from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
 from bench import bench_conf, other_postgres, quiet_check  # noqa: E402
@@ -132,7 +132,7 @@ def main():
         print(f"  libpq        the same with via => 'libpq', threads => {threads}: this server's Unix socket "
               f"({c.base})")
         print(f"  pgbench      pgbench -n -M prepared -c {args.clients} -j {threads} -T {args.seconds} "
-              f"-f test/fixtures/tpcc/<name>.sql@<weight> ..., over the Unix socket ({c.base})")
+              f"-f sql/tpcc/<name>.sql@<weight> ..., over the Unix socket ({c.base})")
         print(f"  NOPM         (sum(d_next_o_id) of tpcc.district after - before) * 60 / the run's own seconds "
               "(pgbench_lab: measured_seconds; pgbench: transactions / tps without initial connection time)",
               flush=True)

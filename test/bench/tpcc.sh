@@ -2,7 +2,7 @@
 # tpcc.sh: TPC-C's mix (the kit's five scripts, 45/43/4/4/4) three ways on
 # the same warehouses: in the server (via => 'spi'), over libpq
 # (via => 'libpq') and the pgbench binary (-M prepared, Unix socket, the
-# files of test/fixtures/tpcc/), NOPM measured on the server for all three
+# files of sql/tpcc/), NOPM measured on the server for all three
 # as HammerDB does (sum(d_next_o_id) before and after each run), in paired
 # alternating rounds; prints the conditions and the ratios to pgbench
 # (test/bench/tpcc.py).  Builds and installs this checkout into the private

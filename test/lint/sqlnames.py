@@ -350,16 +350,17 @@ def check_c(root=ROOT):
 # -- the install script -----------------------------------------------------
 
 def _fragment(path, root):
-    """A fragment of the scripts as the build joins it: its run option
-    markers written out by sql/run_options.awk."""
+    """A fragment of the scripts as the build joins it: its markers (run
+    options, script files) written out by sql/run_options.awk, which reads
+    the files from the tree's root, as the build does."""
     with open(path) as fh:
         text = fh.read()
     awk = os.path.join(root, "sql", "run_options.awk")
-    if "@RUN_OPTIONS" not in text or not os.path.exists(awk):
+    if ("@RUN_OPTIONS" not in text and "@SCRIPT_FILE" not in text) or not os.path.exists(awk):
         return text
     return subprocess.run(["awk", "-f", awk, os.path.join(root, "src", "run_spec.h"),
                            os.path.join(root, "src", "run_options.h"), path],
-                          check=True, capture_output=True, text=True).stdout
+                          check=True, capture_output=True, text=True, cwd=root).stdout
 
 
 def install_script(root=ROOT):

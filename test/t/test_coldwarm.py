@@ -217,8 +217,8 @@ def test_cold_vs_warm_larger_than_shared_buffers(lab):
                      r"cold (after [\d.]+ s|never \(within the run\)), "
                      r"OS-warm (after [\d.]+ s|never \(within the run\))", finding), finding
     assert not re.search(r"(?<!partly )(?<!OS-)warm against cold", finding), finding
-    assert any(n.startswith("cold: make_cold evicted") for n in notices)
-    assert any(n.startswith(f"warm: make_cold evicted") and f"pg_prewarm loaded {warm['warm_blocks']} blocks" in n
+    assert any(n.startswith("cold: checkpoint, then make_cold evicted") for n in notices)
+    assert any(n.startswith("warm: checkpoint, then make_cold evicted") and f"pg_prewarm loaded {warm['warm_blocks']} blocks" in n
                for n in notices), notices
     report = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
     assert report[0].startswith(f"Experiment {eid}: cold vs warm of select-only, 2 s per run, 1 client")
@@ -319,7 +319,7 @@ def test_cold_vs_warm_that_fits(roomy):
     assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*\. TPS warm against cold ×[\d.]+ "
                     r"\(1 round, no interval\): .* 90% of the warm TPS reached: ", finding), finding
     assert f"The working set ({size}) fits in shared_buffers (64 MB). In-server figures" in finding, finding
-    assert any(n.startswith("warm: make_cold evicted") and n.endswith("s: the whole working set") for n in notices), notices
+    assert any(n.startswith("warm: checkpoint, then make_cold evicted") and n.endswith("s: the whole working set") for n in notices), notices
     report = [r[0] for r in roomy.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
     assert f"working set {size} ({warm['working_set']} blocks); shared_buffers 64 MB (8192 buffers):" \
            f" 100% of the working set fits" in report, report

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import Background, Cluster, call_run
 
-KIT = Path(__file__).resolve().parent.parent / "fixtures" / "tpcc"
+KIT = Path(__file__).resolve().parent.parent.parent / "sql" / "tpcc"
 MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
        "tpcc-delivery": 4, "tpcc-stock-level": 4}
 TABLES = ["warehouse", "district", "customer", "history", "new_order", "orders",

@@ -7,147 +7,19 @@
 -- ---------------------------------------------------------------------------
 
 -- The five scripts as they ship, naming the schema tpcc; init_tpcc() saves
--- them for its caller with the schema it made.  test/fixtures/tpcc/ holds
--- the same texts as files (test_tpcc.py holds them equal).
+-- them for its caller with the schema it made.  Their texts are the files
+-- of sql/tpcc/, written here by the build (sql/run_options.awk).
 CREATE FUNCTION pgbench_lab_internal.tpcc_scripts()
 RETURNS TABLE (name text, weight integer, body text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 VALUES
-    ('tpcc-new-order', 45, $tpcc$-- TPC-C new-order (clause 2.4), weight 45 of the mix.  The home warehouse,
--- district and customer (NURand(1023, 1, 3000)) are drawn here; the order
--- lines (5 to 15 items by NURand(8191, 1, 100000), 1 % from a remote
--- warehouse) are made by tpcc.new_order(), which init_tpcc() creates: 1 %
--- of the orders name an unknown item as their last line and are rolled back.
--- A rolled-back order ends with \set rolled_back, which run_commands counts.
--- Keying and think times (clause 5.2.5), off unless the session sets the
--- setting think_times of prefix tpcc to on (or to a factor scaling them):
--- 18 s before, and after on average 12 s (-ln(r) * 12, at most 120 s).
-SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
-\if :think > 0
-\set keying_us 18000000 * :think
-\sleep :keying_us us
-\endif
-\set w_id random(1, :warehouses)
-\set d_id random(1, 10)
-\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
-\set ol_cnt random(5, 15)
-\set rollback random(1, 100)
-SELECT tpcc.new_order(:w_id, :d_id, :c_id, :ol_cnt, :rollback, :warehouses) AS placed \gset
-\if :think > 0
-\set think_us 12000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
-\sleep :think_us us
-\endif
-\if :placed = 0
-\set rolled_back 1
-\endif
-$tpcc$),
-    ('tpcc-payment', 43, $tpcc$-- TPC-C payment (clause 2.5), weight 43 of the mix: 15 % of the customers
--- from a remote warehouse, 60 % chosen by last name (NURand(255, 0, 999)
--- over the syllables), the others by NURand(1023, 1, 3000).
--- Keying and think times (clause 5.2.5), off unless the session sets the
--- setting think_times of prefix tpcc to on (or to a factor scaling them):
--- 3 s before, and after on average 12 s (-ln(r) * 12, at most 120 s).
-SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
-\if :think > 0
-\set keying_us 3000000 * :think
-\sleep :keying_us us
-\endif
-\set w_id random(1, :warehouses)
-\set d_id random(1, 10)
-\set remote random(1, 100) <= 15 and :warehouses > 1
-\if :remote
-\set c_w_id random(1, :warehouses - 1)
-\set c_w_id case when :c_w_id >= :w_id then :c_w_id + 1 else :c_w_id end
-\set c_d_id random(1, 10)
-\else
-\set c_w_id :w_id
-\set c_d_id :d_id
-\endif
-\set by_name random(1, 100) <= 60
-\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
-\set c_last ((random(0, 255) | random(0, 999)) + 223) % 1000
-\set cents random(100, 500000)
-BEGIN;
-UPDATE tpcc.warehouse SET w_ytd = w_ytd + :cents / 100.0 WHERE w_id = :w_id;
-UPDATE tpcc.district SET d_ytd = d_ytd + :cents / 100.0 WHERE d_w_id = :w_id AND d_id = :d_id;
-\if :by_name
-SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) AS n, pg_catalog.count(*) OVER () AS named FROM tpcc.customer WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_last = tpcc.last_name(:c_last)) AS c WHERE n = (named + 1) / 2 \gset
-\endif
-UPDATE tpcc.customer SET c_balance = c_balance - :cents / 100.0, c_ytd_payment = c_ytd_payment + :cents / 100.0, c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' THEN pg_catalog.left(pg_catalog.concat_ws(' ', c_id, c_d_id, c_w_id, :d_id::pg_catalog.int4, :w_id::pg_catalog.int4, :cents / 100.0, c_data), 500) ELSE c_data END WHERE c_w_id = :c_w_id AND c_d_id = :c_d_id AND c_id = :c_id;
-INSERT INTO tpcc.history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (:c_id, :c_d_id, :c_w_id, :d_id, :w_id, pg_catalog.now(), :cents / 100.0, (SELECT pg_catalog.concat(w_name, '    ', d_name) FROM tpcc.warehouse, tpcc.district WHERE w_id = :w_id AND d_w_id = :w_id AND d_id = :d_id));
-END;
-\if :think > 0
-\set think_us 12000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
-\sleep :think_us us
-\endif
-$tpcc$),
-    ('tpcc-order-status', 4, $tpcc$-- TPC-C order-status (clause 2.6), weight 4 of the mix: a customer's
--- balance and last order with its lines; 60 % chosen by last name.
--- Keying and think times (clause 5.2.5), off unless the session sets the
--- setting think_times of prefix tpcc to on (or to a factor scaling them):
--- 2 s before, and after on average 10 s (-ln(r) * 10, at most 100 s).
-SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
-\if :think > 0
-\set keying_us 2000000 * :think
-\sleep :keying_us us
-\endif
-\set w_id random(1, :warehouses)
-\set d_id random(1, 10)
-\set by_name random(1, 100) <= 60
-\set c_id ((random(0, 1023) | random(1, 3000)) + 259) % 3000 + 1
-\set c_last ((random(0, 255) | random(0, 999)) + 223) % 1000
-BEGIN;
-\if :by_name
-SELECT c_id FROM (SELECT c_id, pg_catalog.row_number() OVER (ORDER BY c_first) AS n, pg_catalog.count(*) OVER () AS named FROM tpcc.customer WHERE c_w_id = :w_id AND c_d_id = :d_id AND c_last = tpcc.last_name(:c_last)) AS c WHERE n = (named + 1) / 2 \gset
-\endif
-SELECT c_balance, c_first, c_middle, c_last FROM tpcc.customer WHERE c_w_id = :w_id AND c_d_id = :d_id AND c_id = :c_id;
-SELECT o_id, o_entry_d, o_carrier_id, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM tpcc.orders JOIN tpcc.order_line ON ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_id = (SELECT pg_catalog.max(o_id) FROM tpcc.orders WHERE o_w_id = :w_id AND o_d_id = :d_id AND o_c_id = :c_id);
-END;
-\if :think > 0
-\set think_us 10000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
-\sleep :think_us us
-\endif
-$tpcc$),
-    ('tpcc-delivery', 4, $tpcc$-- TPC-C delivery (clause 2.7), weight 4 of the mix: the oldest new order of
--- each of the warehouse's ten districts delivered by one carrier, in one
--- transaction (tpcc.delivery(), which init_tpcc() creates).
--- Keying and think times (clause 5.2.5), off unless the session sets the
--- setting think_times of prefix tpcc to on (or to a factor scaling them):
--- 2 s before, and after on average 5 s (-ln(r) * 5, at most 50 s).
-SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
-\if :think > 0
-\set keying_us 2000000 * :think
-\sleep :keying_us us
-\endif
-\set w_id random(1, :warehouses)
-\set carrier random(1, 10)
-SELECT tpcc.delivery(:w_id, :carrier);
-\if :think > 0
-\set think_us 5000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
-\sleep :think_us us
-\endif
-$tpcc$),
-    ('tpcc-stock-level', 4, $tpcc$-- TPC-C stock-level (clause 2.8), weight 4 of the mix: the distinct items
--- of a district's last 20 orders whose stock is below a threshold.
--- Keying and think times (clause 5.2.5), off unless the session sets the
--- setting think_times of prefix tpcc to on (or to a factor scaling them):
--- 2 s before, and after on average 5 s (-ln(r) * 5, at most 50 s).
-SELECT pg_catalog.max(w_id) AS warehouses, (SELECT CASE WHEN t OPERATOR(pg_catalog.~) '^[0-9]*[.]?[0-9]+$' THEN t::pg_catalog.float8 WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['on', 'true', 'yes']) THEN 1 ELSE 0 END FROM pg_catalog.lower(pg_catalog.btrim(pg_catalog.current_setting(pg_catalog.concat('tpcc', '.think_times'), true))) AS t) AS think FROM tpcc.warehouse \gset
-\if :think > 0
-\set keying_us 2000000 * :think
-\sleep :keying_us us
-\endif
-\set w_id random(1, :warehouses)
-\set d_id random(1, 10)
-\set threshold random(10, 20)
-SELECT pg_catalog.count(DISTINCT s_i_id) FROM tpcc.district JOIN tpcc.order_line ON ol_w_id = d_w_id AND ol_d_id = d_id AND ol_o_id >= d_next_o_id - 20 AND ol_o_id < d_next_o_id JOIN tpcc.stock ON s_w_id = ol_w_id AND s_i_id = ol_i_id WHERE d_w_id = :w_id AND d_id = :d_id AND s_quantity < :threshold;
-\if :think > 0
-\set think_us 5000000 * :think * least(-ln(random(1, 1000000) / 1000000.0), 10)
-\sleep :think_us us
-\endif
-$tpcc$)
+    @SCRIPT_FILE tpcc-new-order 45 sql/tpcc/tpcc-new-order.sql@,
+    @SCRIPT_FILE tpcc-payment 43 sql/tpcc/tpcc-payment.sql@,
+    @SCRIPT_FILE tpcc-order-status 4 sql/tpcc/tpcc-order-status.sql@,
+    @SCRIPT_FILE tpcc-delivery 4 sql/tpcc/tpcc-delivery.sql@,
+    @SCRIPT_FILE tpcc-stock-level 4 sql/tpcc/tpcc-stock-level.sql@
 $fn$;
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_scripts() IS
     'The TPC-C kit''s five pgbench scripts, their weights in the mix and their text for the schema tpcc';

@@ -407,7 +407,12 @@ $$;
 -- (the second run of the published cold-cache test); warm: make_cold() of
 -- shared buffers only again, so that nothing the OS-warm run left competes
 -- with what is loaded, then the recorded plan (step->'prepare'->'warm')
--- through pg_prewarm: what fits, coldest first (warm_blocks).
+-- through pg_prewarm: what fits, coldest first (warm_blocks).  Every state
+-- begins with a CHECKPOINT: the buffers the previous run dirtied are
+-- written and synced then, so that no state's run pays for another's
+-- writes (make_cold would otherwise write them into the OS page cache for
+-- the kernel's writeback to flush during the next run, except in the cold
+-- state, which syncs the files before it drops their pages).
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_prepare(experiment_id bigint, step jsonb)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -428,11 +433,12 @@ DECLARE
     b pg_catalog.numeric;
     c pg_catalog.numeric;
 BEGIN
+    CHECKPOINT;
     SELECT pg_catalog.sum(m.buffers_evicted), pg_catalog.sum(m.dirty_written), pg_catalog.sum(m.os_pages_dropped) INTO a, b, c
       FROM pg_catalog.unnest(relations) WITH ORDINALITY AS x(r, i),
            LATERAL pgbench_lab.make_cold(x.r, true, state OPERATOR(pg_catalog.=) 'cold') m;
     IF state OPERATOR(pg_catalog.<>) 'warm' THEN
-        RETURN pg_catalog.format('%s: make_cold evicted %s buffers (%s dirty, written first)%s', said, a, b,
+        RETURN pg_catalog.format('%s: checkpoint, then make_cold evicted %s buffers (%s dirty, written first)%s', said, a, b,
                       CASE WHEN state OPERATOR(pg_catalog.=) 'cold' THEN pg_catalog.format(' and dropped %s OS pages', c) ELSE '' END);
     END IF;
     c := a;
@@ -444,7 +450,7 @@ BEGIN
                ARRAY(SELECT (x.e OPERATOR(pg_catalog.->>) 'warm_blocks')::bigint
                        FROM pg_catalog.jsonb_array_elements(warm OPERATOR(pg_catalog.->) 'relations') WITH ORDINALITY AS x(e, i)
                       ORDER BY x.i DESC)) w;
-    RETURN pg_catalog.format('%s: make_cold evicted %s buffers, then pg_prewarm loaded %s blocks in %s s: %s', said, c, a,
+    RETURN pg_catalog.format('%s: checkpoint, then make_cold evicted %s buffers, then pg_prewarm loaded %s blocks in %s s: %s', said, c, a,
                   pg_catalog.round(b, 2),
                   CASE WHEN (warm OPERATOR(pg_catalog.->) 'fits')::boolean THEN 'the whole working set'
                        ELSE pg_catalog.format('what fits in shared_buffers less a margin, hottest first (%s of the working set''s %s blocks)',

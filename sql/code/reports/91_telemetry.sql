@@ -95,7 +95,7 @@ BEGIN
       FROM pgbench_lab.run_telemetry t
      WHERE t.run_id OPERATOR(pg_catalog.=) telemetry_notes.run_id AND t.interval_seconds OPERATOR(pg_catalog.>=) 0.5;
     IF busy OPERATOR(pg_catalog.>=) 85 THEN
-        RETURN QUERY SELECT pg_catalog.format('The machine''s CPU was %s %% busy on average: above about 85 %% the machine, not the server''s settings, is the limit (the client-count sweep article kept CPU under 85 %% to find a server''s capacity).',
+        RETURN QUERY SELECT pg_catalog.format('The machine''s CPU was %s %% busy on average: above about 85 %% the machine, not the server''s settings, is the limit: a sweep of client counts that looks for a server''s capacity keeps the machine''s CPU under 85 %%.',
                                       pgbench_lab_internal.fmt(busy, 0));
     END IF;
     SELECT pg_catalog.avg(t.disk_busy_pct) INTO disk_busy
