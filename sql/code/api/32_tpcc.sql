@@ -374,7 +374,7 @@ $q$, s)];
            AND NOT pg_catalog.has_table_privilege('pgbench_lab.scripts', 'INSERT, UPDATE') THEN
             -- saving scripts is granted with run(): without it, no scripts
             RAISE NOTICE 'init_tpcc: the kit''s scripts are not saved: this role may not save scripts'
-                USING HINT = 'A role granted pgbench_lab.run() may; the files are in the extension''s source, test/fixtures/tpcc/.';
+                USING HINT = 'A role granted pgbench_lab.run() may; the files are in the extension''s source, sql/tpcc/.';
             n := 0;
         ELSIF pooled[k] THEN
             -- the rows made in C (tpcc_load.c); stmts[k], the same in SQL, is what a target runs
