@@ -21,6 +21,7 @@
 #include "port/atomics.h"
 #include "storage/block.h"
 #include "storage/off.h"
+#include "access/itup.h"
 #include "utils/relcache.h"
 
 #include "worker.h"
@@ -156,6 +157,7 @@ extern void DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
 typedef struct DatasetBtree DatasetBtree;
 extern DatasetBtree *DatasetBtreeBegin(Relation index);
 extern void DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off);
+extern void DatasetBtreeAddTuple(DatasetBtree *bt, IndexTuple itup);
 extern void DatasetBtreeFinish(DatasetBtree *bt);
 
 /* dataset_remote.c: init with a target, through libpq */

@@ -2,7 +2,7 @@
  *
  * dataset_btree.c
  *		A primary key's B-tree written from rows that arrive in key order,
- *		for init().
+ *		for init() (and init_tpcc()'s composite keys, tpcc_load.c).
  *
  * init() creates each primary key on its table while the table is still
  * empty, in the same transaction, then writes the rows as finished pages
@@ -156,7 +156,8 @@ level_add(DatasetBtree *bt, BtLevel *lv, IndexTuple itup)
 		{
 			Page		opage = lv->page;
 			BlockNumber oblkno = lv->blkno;
-			ItemId		last = PageGetItemId(opage, lv->last_off);
+			OffsetNumber olast = lv->last_off;	/* new_page() starts it over */
+			ItemId		last = PageGetItemId(opage, olast);
 			IndexTuple	moved = (IndexTuple) PageGetItem(opage, last);
 			IndexTuple	hikey;
 
@@ -169,7 +170,7 @@ level_add(DatasetBtree *bt, BtLevel *lv, IndexTuple itup)
 			if (leaf)
 			{
 				IndexTuple	lastleft = (IndexTuple)
-					PageGetItem(opage, PageGetItemId(opage, OffsetNumberPrev(lv->last_off)));
+					PageGetItem(opage, PageGetItemId(opage, OffsetNumberPrev(olast)));
 				IndexTuple	truncated = _bt_truncate(bt->index, lastleft, moved, bt->inskey);
 
 				if (!PageIndexTupleOverwrite(opage, P_HIKEY, (Item) truncated,
@@ -215,8 +216,9 @@ level_finish(DatasetBtree *bt, BtLevel *lv)
 }
 
 /*
- * Start the tree of an index with one int4 or int8 key column, which must
- * have been created (empty) in this transaction.
+ * Start the tree of an index whose key columns are int4 or int8 (one, for
+ * DatasetBtreeAdd), which must have been created (empty) in this
+ * transaction.
  */
 DatasetBtree *
 DatasetBtreeBegin(Relation index)
@@ -228,10 +230,14 @@ DatasetBtreeBegin(Relation index)
 	bool		isnull = false;
 	MemoryContext old;
 
-	if (index->rd_rel->relam != BTREE_AM_OID || desc->natts != 1 ||
-		(type != INT4OID && type != INT8OID) ||
+	bool		ints = true;
+
+	for (int i = 0; i < desc->natts; i++)
+		ints &= TupleDescAttr(desc, i)->atttypid == INT4OID ||
+			TupleDescAttr(desc, i)->atttypid == INT8OID;
+	if (index->rd_rel->relam != BTREE_AM_OID || !ints ||
 		index->rd_createSubid == InvalidSubTransactionId)
-		elog(ERROR, "index \"%s\" is not a new single-column integer B-tree",
+		elog(ERROR, "index \"%s\" is not a new integer B-tree",
 			 RelationGetRelationName(index));
 	bt->index = index;
 	bt->bigint_key = type == INT8OID;
@@ -239,9 +245,13 @@ DatasetBtreeBegin(Relation index)
 									ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(bt->cxt);
 	bt->inskey = _bt_mkscankey(index, NULL);
-	value = bt->bigint_key ? Int64GetDatum(0) : Int32GetDatum(0);
-	bt->leaf = index_form_tuple(desc, &value, &isnull);
-	bt->key_off = IndexInfoFindDataOffset(bt->leaf->t_info);
+	if (desc->natts == 1)
+	{
+		/* DatasetBtreeAdd's entry, its key set per row */
+		value = bt->bigint_key ? Int64GetDatum(0) : Int32GetDatum(0);
+		bt->leaf = index_form_tuple(desc, &value, &isnull);
+		bt->key_off = IndexInfoFindDataOffset(bt->leaf->t_info);
+	}
 	level_init(&bt->level, 0, BTGetTargetPageFreeSpace(index));
 
 	/*
@@ -261,6 +271,8 @@ DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off
 {
 	MemoryContext old = MemoryContextSwitchTo(bt->cxt);
 
+	if (bt->leaf == NULL)
+		elog(ERROR, "index \"%s\" has more than one key column", RelationGetRelationName(bt->index));
 	ItemPointerSet(&bt->leaf->t_tid, blkno, off);
 	if (bt->bigint_key)
 		memcpy((char *) bt->leaf + bt->key_off, &key, sizeof(int64));
@@ -271,6 +283,20 @@ DatasetBtreeAdd(DatasetBtree *bt, int64 key, BlockNumber blkno, OffsetNumber off
 		memcpy((char *) bt->leaf + bt->key_off, &k, sizeof(int32));
 	}
 	level_add(bt, &bt->level, bt->leaf);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The next entry of an index of any integer key columns (init_tpcc()'s
+ * composite keys, tpcc_load.c): its key greater than every key before it,
+ * its heap TID set.
+ */
+void
+DatasetBtreeAddTuple(DatasetBtree *bt, IndexTuple itup)
+{
+	MemoryContext old = MemoryContextSwitchTo(bt->cxt);
+
+	level_add(bt, &bt->level, itup);
 	MemoryContextSwitchTo(old);
 }
 

@@ -14,6 +14,8 @@ CREATE ROLE tap_granted;
 -- what a role with no grants may execute that can change anything (VOLATILE):
 -- only wait() and run_live(), which see only the caller's own runs (row
 -- security), record(), whose C entry point checks the caller (imports),
+-- init_tpcc()'s four helpers, whose C entry points refuse a role that may
+-- not execute init_tpcc() (tpcc_load.c, tpcc_disk.c, tpcc_remote.c),
 -- and worker_slots_free(), a count of
 -- background workers that pg_stat_activity shows PUBLIC anyway; everything
 -- else PUBLIC may execute is STABLE or IMMUTABLE (readers and formatters,
@@ -23,7 +25,8 @@ SELECT set_eq(
        WHERE p.pronamespace IN ('pgbench_lab'::regnamespace, 'pgbench_lab_internal'::regnamespace)
          AND p.provolatile = 'v'
          AND has_function_privilege('tap_nobody', p.oid, 'EXECUTE')$$,
-    ARRAY['wait', 'run_live', 'record', 'doc_invalid', 'cold_vs_warm_prepare', 'worker_slots_free'],
+    ARRAY['wait', 'run_live', 'record', 'doc_invalid', 'cold_vs_warm_prepare', 'worker_slots_free',
+          'tpcc_load', 'tpcc_check_disk', 'tpcc_progress', 'tpcc_remote'],
     'PUBLIC may execute no volatile function but the run readers and the checked recorders');
 SELECT set_eq(
     $$SELECT p.proname::text FROM pg_proc p

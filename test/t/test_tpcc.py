@@ -4,12 +4,14 @@ consistency conditions holding (clause 3.3.2), and the kit's five scripts,
 saved as the caller's tpcc-* scripts and shipped as files, keep them under
 an in-server run of the mix and under the pgbench binary.  One warehouse,
 one cluster; short runs."""
+import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from conftest import Cluster, call_run
+from conftest import Background, Cluster, call_run
 
 KIT = Path(__file__).resolve().parent.parent.parent / "sql" / "tpcc"
 MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
@@ -51,8 +53,8 @@ def test_init_tpcc_population_and_keys(lab):
     for t in TABLES:
         assert lab.steps[t][1] == counts[t], t		# rows as the step reports them
     assert list(lab.steps) == ["tables", "item", "warehouse", "district", "customer", "history",
-                               "orders", "new_order", "order_line", "stock", "primary keys",
-                               "analyze", "scripts"]
+                               "orders", "new_order", "order_line", "stock", "indexes",
+                               "analyze", "scripts", "total"]
     assert lab.steps["scripts"][1] == 5
     assert lab.steps["tables"][1] is None and all(s[0] >= 0 for s in lab.steps.values())
     keys = dict(lab.sql("SELECT conrelid::regclass::text, pg_get_constraintdef(oid) FROM pg_constraint "
@@ -300,3 +302,136 @@ def test_run_tpcc_over_libpq_in_simple_mode(lab):
     assert lab.sql("SELECT workload, via, transactions FROM pgbench_lab.runs WHERE run_id = %s",
                    (run_id,)) == [("tpcc", "libpq", 10)]
     assert_every_schema_consistent(lab)
+
+
+# -- the load (init_tpcc()'s speed, bytes, disk check and generator) ---------
+
+def test_load_reports_bytes_and_megabytes_per_second(lab):
+    """Each table's step (with its primary key, written with the rows) and
+    the indexes' step report their bytes and MB/s
+    after the first four columns; a last line totals the call."""
+    steps = lab.steps		# step -> (seconds, rows, rows/s, bytes, MB/s)
+    assert all(steps[t][3] > 0 for t in TABLES + ["indexes"])
+    assert all(steps[s][3] is None for s in ("tables", "analyze", "scripts"))
+    for name, (seconds, _, _, size, mbps) in steps.items():
+        if size is not None and seconds > 0:
+            assert abs(mbps - Decimal(size) / 1048576 / seconds) <= Decimal("0.05"), name
+    total = steps["total"]
+    parts = [s for n, s in steps.items() if n != "total"]
+    assert total[1] == sum(s[1] or 0 for s in parts)
+    assert total[3] == sum(s[3] or 0 for s in parts)
+    # one warehouse: about 100 MB of tables and keys
+    assert 90e6 < total[3] < 160e6
+    assert total[0] >= max(s[0] for s in parts)
+    # the tables' text columns sort by bytes (ANALYZE's and the index's sorts)
+    assert lab.scalar("SELECT bool_and(attcollation = 'pg_catalog.\"C\"'::regcollation) FROM pg_attribute "
+                      "WHERE attrelid = 'tpcc.customer'::regclass AND atttypid IN ('varchar'::regtype, 'bpchar'::regtype)")
+
+
+def test_load_refused_beyond_the_free_disk(lab):
+    """More than the default tablespace's file system holds is refused
+    (53100) with what it needs and has; an estimate that fits is returned."""
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql("SELECT pgbench_lab_internal.tpcc_check_disk(1, %s)", (2 ** 62,))
+    assert e.value.sqlstate == "53100" and "needs about" in str(e.value) and "free" in str(e.value)
+    assert e.value.diag.message_hint
+    one = lab.scalar("SELECT pgbench_lab_internal.tpcc_check_disk(1)")
+    assert 100e6 < one < 100e6 + 2 ** 31		# with at most max_wal_size (1GB) of WAL
+    # init_tpcc() itself, at the limit of 1 000 warehouses (about 116 GB with
+    # the spare and WAL), only where the disk cannot hold it: never filled
+    if shutil.disk_usage(lab.datadir).free > 1000 * 106e6 * 1.1 + 14e6 + 2 ** 31:
+        pytest.skip("this disk could hold init_tpcc(1000): its refusal is tested through the estimate above")
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql("SELECT * FROM pgbench_lab.init_tpcc(1000, 'refused')")
+    assert e.value.sqlstate == "53100" and "init_tpcc(1000) needs about" in str(e.value), str(e.value)
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
+
+
+@pytest.mark.parametrize("call, state, text", [
+    ("tpcc_load('tpcc.stock', 1, 1)", "55000", 'table "stock" is not a bare empty table made in this transaction'),
+    ("tpcc_load('pg_catalog.pg_class', 1, 1)", "22023", 'table "pg_class" is not one of'),
+    ("tpcc_check_disk(0)", "22023", "0 warehouses is out of range"),
+])
+def test_load_helpers_refuse(lab, call, state, text):
+    """The generator fills only a bare table new in the transaction."""
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql(f"SELECT pgbench_lab_internal.{call}")
+    assert e.value.sqlstate == state and text in str(e.value), str(e.value)
+
+
+def test_load_helpers_only_for_init_tpcc_grantees(lab):
+    """PUBLIC may execute the helpers, but they refuse a role that may not
+    execute init_tpcc()."""
+    lab.sql("CREATE ROLE tpcc_nobody")
+    stock = lab.scalar("SELECT 'tpcc.stock'::regclass::oid")
+    with lab.connect() as conn:
+        conn.execute("SET ROLE tpcc_nobody")
+        for call in ("tpcc_check_disk(1)", f"tpcc_load({stock}, 1, 1)",
+                     "tpcc_progress(1, '{1}', 'x', false)"):
+            with pytest.raises(psycopg.Error) as e:
+                conn.execute(f"SELECT pgbench_lab_internal.{call}")
+            assert e.value.sqlstate == "42501" and "init_tpcc()" in e.value.diag.message_hint, call
+
+
+def test_load_progress_as_init_gives_it(lab):
+    """Each step shows in pgbench_lab.in_progress while it runs, and as a
+    NOTICE with progress_after = 0.  Held at its first step (another
+    session is creating the same schema), then cancelled: nothing is left."""
+    notices = []
+    with lab.connect(autocommit=False) as holder, lab.connect() as conn:
+        holder.execute("CREATE SCHEMA progress")
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        conn.execute("SET pgbench_lab.progress_after = 0")
+        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(1, 'progress')")
+        lab.poll("SELECT EXISTS (SELECT FROM pgbench_lab.in_progress WHERE pid = %s)", (bg.pid,))
+        row = lab.sql("SELECT call, progress FROM pgbench_lab.in_progress WHERE pid = %s", (bg.pid,))[0]
+        assert row[0] == "init_tpcc()" and row[1].startswith("step 1 of 13: tables"), row
+        lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
+        assert bg.join().sqlstate == "57014"
+        holder.rollback()
+    assert any(n.startswith("step 1 of 13: tables") for n in notices), notices
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'progress'") == 0
+
+
+def test_load_keys_written_with_the_rows_check(lab):
+    """The primary keys, written with the rows in key order (composite keys
+    through dataset_btree.c), and the two indexes pass amcheck's parent
+    check with every row found in them."""
+    lab.sql("CREATE EXTENSION IF NOT EXISTS amcheck")
+    indexes = [r[0] for r in lab.sql("SELECT indexrelid::regclass::text FROM pg_index "
+                                     "WHERE indrelid::regclass::text LIKE 'tpcc.%'")]
+    assert len(indexes) == 10, indexes
+    for index in indexes:		# an ERROR says what is wrong
+        lab.sql("SELECT bt_index_parent_check(%s::regclass, true, true)", (index,))
+
+
+def test_load_on_a_target(lab):
+    """target => conninfo: the tables, keys and kit functions made on that
+    server by set-based SQL in one transaction (here this very server over
+    libpq: no second cluster), the conditions holding there, the scripts
+    saved here for that schema; a bad conninfo and a schema that holds the
+    tables there refused, nothing made."""
+    target = f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres"
+    steps = {r[0]: r[1:] for r in lab.sql("SELECT * FROM pgbench_lab.init_tpcc(1, 'remote', target => %s)",
+                                          (target,))}
+    assert list(steps) == ["tables", "item", "warehouse", "district", "customer", "history", "orders",
+                           "new_order", "order_line", "stock", "indexes", "analyze", "scripts", "total"]
+    for t in TABLES:
+        assert steps[t][1] == lab.scalar(f"SELECT count(*) FROM remote.{t}"), t
+        assert steps[t][3] > 0, t
+    rows = checks(lab, "remote")
+    assert len(rows) == 4 and all(r[1] for r in rows), rows
+    assert lab.scalar("SELECT count(*) FROM pg_constraint WHERE contype = 'p' "
+                      "AND connamespace = 'remote'::regnamespace") == 8
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%' "
+                      "AND body LIKE '%remote.%'") == 5
+    for call, state, text in [
+            (f"init_tpcc(1, 'remote', target => '{target}')", "42P07", 'schema "remote" already holds TPC-C tables'),
+            ("init_tpcc(1, 'refused', target => 'nonsense=1')", "22023", "invalid target")]:
+        with pytest.raises(psycopg.Error) as e:
+            lab.sql(f"SELECT * FROM pgbench_lab.{call}")
+        assert e.value.sqlstate == state and text in str(e.value), str(e.value)
+        assert e.value.diag.message_hint
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
+    # nothing later reads them
+    lab.sql("DROP SCHEMA remote CASCADE")
