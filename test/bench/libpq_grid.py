@@ -52,7 +52,7 @@ def pgbench_tps(c, clients, threads, mode, seconds):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--seconds", type=int, default=10, help="each run's seconds (pgbench -T takes whole seconds)")
     ap.add_argument("--scale", type=int, default=10)
     ap.add_argument("--clients", default="1,2,8,64")
     ap.add_argument("--modes", default="simple,extended,prepared,builtin",
