@@ -222,6 +222,8 @@ def test_run_tpcc_and_its_figures(lab):
         assert (f["latency_p50_ms"] is None) == (n == 0), f
     text = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (run_id,))]
     assert any(line.startswith("  NOPM ") for line in text), text
+    # the kit reads no :scale: the header does not give one
+    assert any(line.startswith("max tries 1, random seed") for line in text), text[:6]
     assert "where HammerDB's counts the database's commits and rollbacks" in " ".join(" ".join(text).split())
     doc = lab.scalar("SELECT pgbench_lab.export(%s)", ([run_id],))
     carried = doc["runs"][0]["tpcc"]

@@ -498,8 +498,13 @@ BEGIN
                        coalesce(srv OPERATOR(pg_catalog.->>) 'server_version', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'shared_buffers', '-'),
                        coalesce(srv OPERATOR(pg_catalog.->>) 'max_wal_size', '-'), coalesce(srv OPERATOR(pg_catalog.->>) 'checkpoint_timeout', '-'),
                        coalesce(srv OPERATOR(pg_catalog.->>) 'synchronous_commit', '-'));
-    RETURN QUERY SELECT pg_catalog.format('scale %s, max tries %s, random seed %s, session settings: %s',
-                       coalesce(r.scale::pg_catalog.text, '-'), r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
+    -- TPC-C's kit reads no :scale (its size is the warehouses it finds)
+    RETURN QUERY SELECT pg_catalog.format('%smax tries %s, random seed %s, session settings: %s',
+                       CASE WHEN EXISTS (SELECT FROM pgbench_lab.run_scripts s
+                                          WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id
+                                            AND s.name OPERATOR(pg_catalog.=) 'tpcc-new-order')
+                            THEN '' ELSE pg_catalog.format('scale %s, ', coalesce(r.scale::pg_catalog.text, '-')) END,
+                       r.max_tries, coalesce(r.random_seed::pg_catalog.text, '-'),
                        pgbench_lab_internal.settings_text(r.settings OPERATOR(pg_catalog.->) 'session'));
     -- pgbench gives scripts without a built-in :scale from -s, 1 by default
     IF r.scale OPERATOR(pg_catalog.<>) 1
