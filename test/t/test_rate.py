@@ -78,28 +78,6 @@ def test_rate_below_capacity_is_kept(lab):
     assert "rate          200 tps asked" in text, text
 
 
-def test_rate_schedule_is_poisson(lab):
-    """The schedule the client draws is a Poisson process: the gaps between
-    its transactions' scheduled starts (run_samples.t_ms, every transaction
-    sampled) are exponential, so their standard deviation is about their
-    mean (coefficient of variation 1); a fixed-interval schedule would give
-    0.  The schedule is what the code draws, not what the machine manages:
-    a client that falls behind keeps it.  About 400 gaps at 200 tps: the
-    bounds 0.7-1.3 are over 4 standard errors of the coefficient wide, and
-    the mean gap is 1/rate within a third."""
-    r = run(lab, "select-only", clients=1, duration="2 s", rate=200, sample_rate=1.0)
-    assert r["status"] == "done", r
-    starts = [t for (t,) in lab.sql("SELECT t_ms FROM pgbench_lab.run_samples WHERE run_id = %s "
-                                    "ORDER BY sample", (r["run_id"],))]
-    gaps = [b - a for a, b in zip(starts, starts[1:])]
-    assert len(gaps) >= 100 and min(gaps) >= 0, starts[:20]
-    mean = statistics.mean(gaps)
-    cv = statistics.pstdev(gaps) / mean
-    print(f"{len(gaps)} gaps: mean {mean:.2f} ms, coefficient of variation {cv:.2f}")
-    assert 5 / 1.33 < mean < 5 * 1.33, (mean, gaps[:40])
-    assert 0.7 < cv < 1.3, (cv, gaps[:40])
-
-
 def test_rate_above_capacity_is_flagged(lab):
     """10 million tps: the clients fall behind at once, the lag grows second
     by second, the run is flagged not sustained and the report says so."""
