@@ -150,6 +150,7 @@ extern double DatasetEstimateBytes(const DatasetParams *p);
 extern void DatasetCheckDisk(const DatasetParams *p);
 
 /* dataset_pages.c */
+extern void DatasetWriteVisibilityMap(Relation rel, BlockNumber npages);
 extern void DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid,
 								 bool blank_filler, int64 nrows);
 

@@ -136,9 +136,13 @@ report_progress(Relation rel, int64 done, int64 total)
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
 
-/* The visibility map of npages heap pages, all visible and all frozen. */
-static void
-write_visibility_map(Relation rel, BlockNumber npages)
+/*
+ * The visibility map of npages heap pages, all visible and all frozen:
+ * written whole by the bulk writer, for init()'s tables and init_tpcc()'s
+ * (tpcc_pages.c).
+ */
+void
+DatasetWriteVisibilityMap(Relation rel, BlockNumber npages)
 {
 	PgblBulkWrite *bulk;
 	BlockNumber vm_pages = (npages + PGBL_VM_BLOCKS_PER_PAGE - 1) / PGBL_VM_BLOCKS_PER_PAGE;
@@ -217,7 +221,7 @@ DatasetGenerateHeap(Relation rel, Relation pkey, int per_bid, bool blank_filler,
 	if (page != NULL)
 		pgbl_bulk_write(bulk, blkno++, page, true);
 	pgbl_bulk_finish(bulk);
-	write_visibility_map(rel, blkno);
+	DatasetWriteVisibilityMap(rel, blkno);
 	DatasetBtreeFinish(bt);
 
 	pfree(t.tup);

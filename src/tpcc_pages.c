@@ -28,21 +28,16 @@
 #include "access/heapam.h"
 #include "access/heaptoast.h"
 #include "access/htup_details.h"
-#include "access/visibilitymapdefs.h"
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufpage.h"
-#include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "compat.h"
+#include "dataset.h"
 #include "tpcc.h"
-
-/* the visibility map's layout: 2 bits a heap block after the page header */
-#define TPCC_VM_BLOCKS_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
-#define TPCC_VM_BLOCKS_PER_PAGE	((BLCKSZ - MAXALIGN(SizeOfPageHeaderData)) * TPCC_VM_BLOCKS_PER_BYTE)
 
 struct TpccPages
 {
@@ -128,36 +123,6 @@ TpccPagesAdd(TpccPages *w, Datum *values, bool *isnull, ItemPointer tid)
 	w->rows++;
 }
 
-/* The visibility map of npages heap pages, all visible and all frozen. */
-static void
-write_visibility_map(Relation rel, BlockNumber npages)
-{
-	PgblBulkWrite *bulk;
-	BlockNumber vm_pages = (npages + TPCC_VM_BLOCKS_PER_PAGE - 1) / TPCC_VM_BLOCKS_PER_PAGE;
-	uint8		bits = VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN;
-
-	if (npages == 0)
-		return;
-	smgrcreate(RelationGetSmgr(rel), VISIBILITYMAP_FORKNUM, false);
-	bulk = pgbl_bulk_start(rel, VISIBILITYMAP_FORKNUM);
-	for (BlockNumber v = 0; v < vm_pages; v++)
-	{
-		Page		page = pgbl_bulk_get_buf(bulk);
-		uint8	   *map;
-		BlockNumber first = v * TPCC_VM_BLOCKS_PER_PAGE;
-		BlockNumber count = Min(npages - first, TPCC_VM_BLOCKS_PER_PAGE);
-
-		PageInit(page, BLCKSZ, 0);
-		map = (uint8 *) PageGetContents(page);
-		for (BlockNumber b = 0; b < count; b++)
-			map[b / TPCC_VM_BLOCKS_PER_BYTE] |=
-				bits << (BITS_PER_HEAPBLOCK * (b % TPCC_VM_BLOCKS_PER_BYTE));
-		/* not a standard page: the map lies between pd_lower and pd_upper */
-		pgbl_bulk_write(bulk, v, page, false);
-	}
-	pgbl_bulk_finish(bulk);
-}
-
 /* The last page, the visibility map and the statistics' count; the rows. */
 int64
 TpccPagesFinish(TpccPages *w)
@@ -167,7 +132,7 @@ TpccPagesFinish(TpccPages *w)
 	if (w->page != NULL)
 		page_out(w);
 	pgbl_bulk_finish(w->bulk);
-	write_visibility_map(w->rel, w->blkno);
+	DatasetWriteVisibilityMap(w->rel, w->blkno);
 	pgstat_count_heap_insert(w->rel, rows);
 	pfree(w);
 	return rows;
