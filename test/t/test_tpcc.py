@@ -189,6 +189,7 @@ def test_run_tpcc_and_its_figures(lab):
     secs, workload = lab.sql("SELECT measured_seconds, workload FROM pgbench_lab.runs WHERE run_id = %s",
                              (run_id,))[0]
     assert workload == "tpcc"
+    assert_consistent(lab)		# conditions 1-4 after a 4-client in-server run
     done = {n: (w, t, f, lat) for n, w, t, f, lat in lab.sql(
         "SELECT name, weight, transactions, failures, latency_avg_ms FROM pgbench_lab.run_scripts "
         "WHERE run_id = %s", (run_id,))}
