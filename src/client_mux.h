@@ -24,7 +24,7 @@
 #include "runner.h"
 #include "transport.h"
 
-#define PGBL_MUX_POLL_MS	100L	/* longest wait between stop checks */
+#define PGBL_MUX_POLL_MS	100L	/* longest wait between stop and latch checks */
 /*
  * At the run's end, how long a command under way may still take: then its
  * client ends failed, the target named (under the coordinator's 5 s grace,
@@ -102,6 +102,8 @@ typedef struct MuxWorker
 	MemoryContext cxt;			/* the worker's, for the whole run */
 	WaitEventSet *set;
 	bool		dirty;			/* a socket came or went: rebuild the set */
+	struct pollfd *fds;			/* from the go on, the sockets poll() waits for */
+	int		   *fd_conn;		/* ... and the connection of each */
 	MemoryContext itercxt;		/* reset every turn of the loop */
 } MuxWorker;
 
