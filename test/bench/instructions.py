@@ -46,15 +46,17 @@ def callgrind_total(path):
 
 
 class Counted:
-    """The cluster's server started under callgrind; outputs in outdir."""
+    """The cluster's server started under callgrind, collecting only inside
+    the functions in collect; outputs in outdir (libpq_instructions.py
+    counts its client workers with it too)."""
 
-    def __init__(self, c, keep=None):
+    def __init__(self, c, keep=None, collect=COLLECT):
         self.c = c
         self.keep = keep
         self.outdir = tempfile.mkdtemp(prefix="pgbl-callgrind-")
         os.chmod(self.outdir, 0o777)
         cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--collect-atstart=no",
-               *[f"--toggle-collect={f}" for f in COLLECT],
+               *[f"--toggle-collect={f}" for f in collect],
                f"--callgrind-out-file={self.outdir}/cg.%p",
                os.path.join(c.bindir, "postgres"), "-D", c.datadir]
         self.log = open(os.path.join(self.outdir, "server.log"), "w")
@@ -69,18 +71,23 @@ class Counted:
                     raise RuntimeError("the server did not start under callgrind")
                 time.sleep(1)
 
-    def settle(self, before, tag=None):
-        """Instructions in the output files written since `before` (a set of
-        paths), once their processes have exited; with --keep, the files
-        that counted anything are copied there as <tag>.<pid>."""
+    def since(self, before, tag=None):
+        """The output files written since `before` (a set of paths), once
+        their processes have exited; with --keep, those that counted
+        anything are copied there as <tag>.<pid>."""
         time.sleep(2)
-        new = set(glob.glob(os.path.join(self.outdir, "cg.*"))) - before
+        new = self.files() - before
         if self.keep and tag:
             for p in new:
                 if callgrind_total(p):
                     shutil.copy(p, os.path.join(self.keep, f"{tag}.{os.path.basename(p)[3:]}"))
-        # the busiest process is the one measured: the session that waits
-        # for it polls in proportion to the time, and does not count
+        return new
+
+    def settle(self, before, tag=None):
+        """The instructions of the busiest process since `before`: the
+        session that waits for it polls in proportion to the time, and does
+        not count."""
+        new = self.since(before, tag)
         return max((callgrind_total(p) for p in new), default=0), new
 
     def files(self):

@@ -24,65 +24,16 @@ or a query_mode with scripts => '{select-only}' against pgbench -b
 select-only -M that mode.  Run by test/bench/libpq_profile.sh --instructions.
 """
 import argparse
-import glob
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
-
-import psycopg
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "t"))
 sys.path.insert(0, HERE)
-from conftest import Cluster, _as_postgres  # noqa: E402
-from instructions import callgrind_total  # noqa: E402
-
-
-class Counted:
-    """The lab's server under callgrind, counting its client workers only."""
-
-    def __init__(self, c, keep=None):
-        self.c = c
-        self.keep = keep
-        self.outdir = tempfile.mkdtemp(prefix="pgbl-callgrind-")
-        os.chmod(self.outdir, 0o777)
-        cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--collect-atstart=no",
-               "--toggle-collect=pgbench_lab_client_main",
-               f"--callgrind-out-file={self.outdir}/cg.%p",
-               os.path.join(c.bindir, "postgres"), "-D", c.datadir]
-        self.log = open(os.path.join(self.outdir, "server.log"), "w")
-        self.proc = subprocess.Popen(_as_postgres(cmd), stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                with c.connect():
-                    break
-            except psycopg.OperationalError:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError("the server did not start under callgrind")
-                time.sleep(1)
-
-    def files(self):
-        return set(glob.glob(os.path.join(self.outdir, "cg.*")))
-
-    def settle(self, before, tag):
-        """The instructions of the worker processes that ran since before;
-        with --keep, their files are copied there as <tag>.<pid>."""
-        time.sleep(2)
-        new = self.files() - before
-        if self.keep:
-            for p in new:
-                shutil.copy(p, os.path.join(self.keep, f"{tag}.{os.path.basename(p)[3:]}"))
-        return sum(callgrind_total(p) for p in new)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(120)
-        self.log.close()
-        shutil.rmtree(self.outdir, ignore_errors=True)
+from conftest import Cluster  # noqa: E402
+from instructions import Counted, callgrind_total  # noqa: E402
 
 
 def main():
@@ -116,7 +67,7 @@ def main():
         lab.stop()
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-        counted = Counted(lab, args.keep)
+        counted = Counted(lab, args.keep, collect=["pgbench_lab_client_main"])
         conninfo = f"host={target.base} port={target.port} user=postgres dbname=postgres"
         version = target.scalar("SHOW server_version")
 
@@ -127,7 +78,8 @@ def main():
             row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {j}, "
                           f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
             assert row[1] == "done", row
-            return counted.settle(before, f"lab-{c}c{j}j-{mode}-{n}"), row[2]
+            new = counted.since(before, f"lab-{c}c{j}j-{mode}-{n}")
+            return sum(callgrind_total(p) for p in new), row[2]
 
         def pgbench_run(c, j, mode, n):
             out = os.path.join(counted.outdir, f"pgbench.{c}.{n}")
