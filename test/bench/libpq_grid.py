@@ -48,8 +48,10 @@ def lab_tps(c, clients, threads, mode, seconds):
     return float(c.scalar("SELECT tps FROM pgbench_lab.runs WHERE run_id = %s", (run_id,)))
 
 
-def pgbench_tps(c, clients, threads, mode, seconds, script=None):
-    what = ["-f", script] if script else ["-b", "select-only"]
+def pgbench_tps(c, clients, threads, mode, seconds, script=None, scale=None):
+    # with -f, :scale is 1 unless -s says otherwise (pgbench reads it from
+    # pgbench_branches for its built-in scripts only)
+    what = ["-f", script, "-s", str(scale)] if script else ["-b", "select-only"]
     out = c.run_client("pgbench", "-n", *what,
                        "-M", "prepared" if mode == "builtin" else mode,
                        "-c", str(clients), "-j", str(threads), "-T", str(seconds), "postgres",
@@ -110,7 +112,8 @@ def main():
         same = lab_statements(c, 1, 1) if args.same_statements else None
         if same:
             with open(same) as f:
-                print(f"  same     pgbench -f with pgbench_lab's statements: {f.read().strip()!r}")
+                print("  same     pgbench -f with pgbench_lab's statements: "
+                      + " / ".join(f.read().strip().splitlines()))
         cells = [(int(n), m) for n in args.clients.split(",") for m in args.modes.split(",")]
         rows = []
         for clients, mode in cells:
@@ -119,7 +122,7 @@ def main():
             got = {"lab": [], "pgbench": [], "same": []}
             order = [("lab", lab_tps), ("pgbench", pgbench_tps)]
             if same:
-                order.append(("same", lambda *a: pgbench_tps(*a, script=same)))
+                order.append(("same", lambda *a: pgbench_tps(*a, script=same, scale=args.scale)))
             for r in range(args.rounds):
                 # every contender in turn, each round starting one further on
                 k = r % len(order)
