@@ -314,9 +314,9 @@ wait_events(long timeout_ms, WaitEvent *events)
 /*
  * From the go on: poll() over the open sockets, as pgbench waits (see the
  * head of this file).  The set of wait events is freed at the first turn
- * (its epoll instance would stay registered on the sockets), and every
- * connection's pos is -1, so that a connect in progress marks the set to
- * be rebuilt rather than change an event in it.
+ * (its epoll instance would stay registered on the sockets) and every
+ * connection's pos set to -1 then, so that a connect in progress marks
+ * the set to be rebuilt rather than change an event in it.
  */
 static void
 wait_poll(long timeout_ms)
@@ -331,7 +331,6 @@ wait_poll(long timeout_ms)
 		pgsocket	sock;
 		int			events;
 
-		c->pos = -1;
 		if (c->state == MUX_DONE || c->lp.conn == NULL ||
 			(sock = PQsocket(c->lp.conn)) == PGINVALID_SOCKET)
 			continue;
@@ -342,11 +341,12 @@ wait_poll(long timeout_ms)
 		fds[n].revents = 0;
 		pgbl_mux->fd_conn[n++] = i;
 	}
-	pgbl_mux->dirty = true;
 	if (pgbl_mux->set != NULL)
 	{
 		FreeWaitEventSet(pgbl_mux->set);
 		pgbl_mux->set = NULL;
+		for (int i = 0; i < pgbl_mux->count; i++)
+			pgbl_mux->conns[i].pos = -1;
 	}
 	pgstat_report_wait_start(PG_WAIT_EXTENSION);
 	rc = poll(fds, n, (int) Min(timeout_ms, PGBL_MUX_POLL_MS));
