@@ -22,6 +22,18 @@ and connections drop out.  Nothing is asserted.
 built-in select-only workload, prepared, against pgbench -S -M prepared)
 or a query_mode with scripts => '{select-only}' against pgbench -b
 select-only -M that mode.  Run by test/bench/libpq_profile.sh --instructions.
+
+With --backends it counts the other side instead: the target server runs
+under callgrind, collecting inside its backends (PostgresMain), and the
+instructions per transaction of all its backends (work that does not grow
+with the transactions, such as the lab's checks of the target, drops out
+of the difference) are compared for three contenders: the lab's
+workers, pgbench -b select-only, and pgbench -f running the statements the
+lab sends (its tables and operator named with their schema), so that what
+the text costs the server is told apart from what the client path costs it.
+
+    PGBL_BINDIR=... libpq_instructions.py --backends [--clients 1,2]
+        [--modes simple,extended,prepared,builtin]
 """
 import argparse
 import os
@@ -43,11 +55,15 @@ def main():
     ap.add_argument("--modes", default="builtin,prepared,simple,extended")
     ap.add_argument("--small", type=int, default=200, help="transactions per client")
     ap.add_argument("--large", type=int, default=600)
+    ap.add_argument("--backends", action="store_true",
+                    help="count the target's backends serving the clients, not the clients")
     ap.add_argument("--keep", metavar="DIR",
                     help="copy the workers' callgrind outputs here, for callgrind_annotate")
     args = ap.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed (apt-get install valgrind)")
+    if args.backends:
+        return backends(args)
     clients = [int(c) for c in args.clients.split(",")]
     threads = ([int(t) for t in args.threads.split(",")] if args.threads else
                [min(c, 2) for c in clients])
@@ -109,6 +125,84 @@ def main():
                     res.append((i2 - i1) / (n2 - n1))
                 print(f"  {c:>7} {j:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} "
                       f"{res[0] / res[1]:>6.3f}", flush=True)
+    finally:
+        if counted:
+            counted.stop()
+        lab.destroy()
+        target.destroy()
+
+
+def all_backends(paths):
+    """The instructions of every backend whose output is in paths: the
+    clients' and any other (the lab's checks of the target), whose work
+    does not grow with the transactions and so drops out of the
+    difference."""
+    return sum(callgrind_total(p) for p in paths)
+
+
+def backends(args):
+    """--backends: the target's backends under callgrind, three contenders."""
+    clients = [int(c) for c in args.clients.split(",")]
+    target = Cluster("libpq-target", {"shared_buffers": "128MB", "max_connections": "200",
+                                      "autovacuum": "off"})
+    lab = Cluster("libpq-lab", {"max_worker_processes": "16", "autovacuum": "off"})
+    counted = None
+    try:
+        target.start()
+        target.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        target.sql("SELECT * FROM pgbench_lab.init(1)")
+        target.sql("VACUUM ANALYZE")
+        version = target.scalar("SHOW server_version")
+        target.stop()
+        lab.start()
+        lab.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+        counted = Counted(target, args.keep, collect=["PostgresMain"])
+        target.sql("SELECT pg_prewarm(oid) FROM pg_class WHERE relname IN "
+                   "('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches')")
+        conninfo = f"host={target.base} port={target.port} user=postgres dbname=postgres"
+        seen = {}
+
+        def lab_run(c, mode, n):
+            what = ("'select-only'" if mode == "builtin" else
+                    f"scripts => '{{select-only}}', query_mode => '{mode}'")
+            before = counted.files()
+            row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {min(c, 2)}, "
+                          f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
+            assert row[1] == "done", row
+            if "script" not in seen:
+                body = lab.scalar("SELECT body FROM pgbench_lab.run_scripts WHERE run_id = %s",
+                                  (row[0],))
+                seen["script"] = os.path.join(target.base, "lab_select_only.sql")
+                with open(seen["script"], "w") as f:
+                    f.write(body + "\n")
+                os.chmod(seen["script"], 0o644)
+            return all_backends(counted.since(before, f"lab-{c}c-{mode}-{n}")), row[2]
+
+        def pgbench_run(c, mode, n, script=None):
+            before = counted.files()
+            what = ["-f", script, "-s", "1"] if script else ["-b", "select-only"]
+            target.run_client("pgbench", "-n", *what, "-M", "prepared" if mode == "builtin" else mode,
+                              "-c", str(c), "-j", str(min(c, 2)), "-t", str(n), "postgres", socket=True)
+            return all_backends(counted.since(before, f"pgbench-{c}c-{mode}-{n}")), c * n
+
+        print(f"== PostgreSQL {version}: the target's backend instructions per select-only "
+              f"transaction (callgrind, PostgresMain of every backend; {args.small} and {args.large} transactions per client, the difference "
+              "per transaction)", flush=True)
+        print(f"  {'clients':>7} {'mode':9} {'pgbench_lab':>12} {'pgbench':>10} {'pgbench -f lab':>15} "
+              f"{'lab/pgbench':>12} {'lab/-f lab':>11}")
+        lab_run(1, "prepared", 1)  # its script, for pgbench -f
+        for c in clients:
+            for mode in args.modes.split(","):
+                res = []
+                for fn in (lab_run, pgbench_run,
+                           lambda c, mode, n: pgbench_run(c, mode, n, seen["script"])):
+                    i1, n1 = fn(c, mode, args.small)
+                    i2, n2 = fn(c, mode, args.large)
+                    res.append((i2 - i1) / (n2 - n1))
+                print(f"  {c:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} {res[2]:>15.0f} "
+                      f"{res[0] / res[1]:>12.3f} {res[0] / res[2]:>11.3f}", flush=True)
     finally:
         if counted:
             counted.stop()
