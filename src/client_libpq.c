@@ -46,6 +46,7 @@
 #include "lib/stringinfo.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 #include "postmaster/postmaster.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -783,4 +784,51 @@ LibpqRecord(RunShared *run, bool final)
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  6, types, v, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);
+}
+
+/*
+ * On the way out after an error or a cancel (init() and init_tpcc() with a
+ * target): a statement still running on the target is cancelled there,
+ * within PGBL_REMOTE_CANCEL_MS where libpq can cancel without blocking (17
+ * on), with libpq's blocking PQcancel before.  Nothing here raises an
+ * error.
+ */
+void
+LibpqCancelRunning(PGconn *conn)
+{
+#ifdef LIBPQ_HAS_ASYNC_CANCEL
+	PGcancelConn *cc = PQcancelCreate(conn);
+	instr_time	start;
+
+	INSTR_TIME_SET_CURRENT(start);
+	if (cc != NULL && PQcancelStart(cc))
+	{
+		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+
+		while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED)
+		{
+			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			INSTR_TIME_SUBTRACT(now, start);
+			if (INSTR_TIME_GET_MILLISEC(now) >= PGBL_REMOTE_CANCEL_MS)
+				break;
+			if (WaitLatchOrSocket(NULL, want | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, PQcancelSocket(cc),
+								  100L, PG_WAIT_EXTENSION) & want)
+				st = PQcancelPoll(cc);
+		}
+	}
+	if (cc != NULL)
+		PQcancelFinish(cc);
+#else
+	PGcancel   *cancel = PQgetCancel(conn);
+	char		err[256];
+
+	if (cancel != NULL)
+	{
+		(void) PQcancel(cancel, err, sizeof(err));
+		PQfreeCancel(cancel);
+	}
+#endif
 }

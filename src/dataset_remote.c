@@ -38,16 +38,11 @@
 #include "libpq-fe.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
-#include "storage/latch.h"
 #include "utils/builtins.h"
-#include "utils/wait_event.h"
 
 #include "client_libpq.h"
 #include "dataset.h"
 #include "run_shared.h"
-
-/* how long a cancel request to the target may take, on the way out */
-#define PGBL_REMOTE_CANCEL_MS	5000L
 
 typedef struct RemoteInit
 {
@@ -301,52 +296,6 @@ make_data_set(RemoteInit *r)
 }
 
 /*
- * On the way out after an error or a cancel: a statement still running on
- * the target is cancelled there, within PGBL_REMOTE_CANCEL_MS where libpq
- * can cancel without blocking (17 on), with libpq's blocking PQcancel
- * before.  Nothing here raises an error.
- */
-static void
-cancel_running(PGconn *conn)
-{
-#ifdef LIBPQ_HAS_ASYNC_CANCEL
-	PGcancelConn *cc = PQcancelCreate(conn);
-	instr_time	start;
-
-	INSTR_TIME_SET_CURRENT(start);
-	if (cc != NULL && PQcancelStart(cc))
-	{
-		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-
-		while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED)
-		{
-			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
-			instr_time	now;
-
-			INSTR_TIME_SET_CURRENT(now);
-			INSTR_TIME_SUBTRACT(now, start);
-			if (INSTR_TIME_GET_MILLISEC(now) >= PGBL_REMOTE_CANCEL_MS)
-				break;
-			if (WaitLatchOrSocket(NULL, want | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, PQcancelSocket(cc),
-								  100L, PG_WAIT_EXTENSION) & want)
-				st = PQcancelPoll(cc);
-		}
-	}
-	if (cc != NULL)
-		PQcancelFinish(cc);
-#else
-	PGcancel   *cancel = PQgetCancel(conn);
-	char		err[256];
-
-	if (cancel != NULL)
-	{
-		(void) PQcancel(cancel, err, sizeof(err));
-		PQfreeCancel(cancel);
-	}
-#endif
-}
-
-/*
  * init(..., target): the caller has read and checked the other arguments
  * and set up the result set.
  */
@@ -382,7 +331,7 @@ DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target)
 	PG_FINALLY();
 	{
 		if (PQtransactionStatus(r.conn) == PQTRANS_ACTIVE)
-			cancel_running(r.conn);
+			LibpqCancelRunning(r.conn);
 		/* an open transaction rolls back there when the session ends */
 		PQfinish(r.conn);
 	}

@@ -168,20 +168,6 @@ tpcc_step_bytes(PGconn *conn, const char *schema, const char *step)
 	return -1;
 }
 
-/* On the way out: a statement still running on the target cancelled there. */
-static void
-tpcc_cancel_running(PGconn *conn)
-{
-	PGcancel   *cancel = PQgetCancel(conn);
-	char		err[256];
-
-	if (cancel != NULL)
-	{
-		(void) PQcancel(cancel, err, sizeof(err));
-		PQfreeCancel(cancel);
-	}
-}
-
 /*
  * pgbench_lab_internal.tpcc_remote(target text, schema text, steps text[],
  *     statements text[], pool bytea, letters text, weights float8[])
@@ -269,7 +255,7 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 	PG_FINALLY();
 	{
 		if (PQtransactionStatus(conn) == PQTRANS_ACTIVE)
-			tpcc_cancel_running(conn);
+			LibpqCancelRunning(conn);
 		/* an open transaction rolls back there when the session ends */
 		PQfinish(conn);
 	}

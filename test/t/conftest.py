@@ -10,6 +10,7 @@ Tests wait for conditions with Cluster.poll(); none sleeps for a fixed time.
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -283,6 +284,41 @@ class Background:
 
     def is_alive(self):
         return self.thread.is_alive()
+
+
+def child_pids(ppid):
+    """The processes whose parent is ppid (from /proc)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == ppid:
+                pids.append(int(d))
+    return pids
+
+
+@contextlib.contextmanager
+def frozen(c):
+    """c's postmaster and every process of it stopped (SIGSTOP) for the
+    with block, as a server that hangs; all continued after it."""
+    postmaster = c.postmaster_pid()
+    stopped = [postmaster]
+    os.kill(postmaster, signal.SIGSTOP)
+    try:
+        stopped += child_pids(postmaster)
+        for p in stopped[1:]:
+            os.kill(p, signal.SIGSTOP)
+        yield
+    finally:
+        for p in reversed(stopped):
+            try:
+                os.kill(p, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
 
 
 def png_pixels(path):

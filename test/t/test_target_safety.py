@@ -21,7 +21,6 @@ generous, every wait polls."""
 import os
 import re
 import selectors
-import signal
 import socket
 import threading
 import time
@@ -29,7 +28,7 @@ import time
 import psycopg
 import pytest
 
-from conftest import primary_and_standby
+from conftest import frozen, primary_and_standby
 from test_lookalike import routine_statements
 
 TROJAN_FILE = "trojan-was-here"
@@ -387,20 +386,6 @@ def test_a_stalled_launch_read_has_a_deadline_and_answers_a_cancel(pair, how):
     assert primary.scalar("SELECT count(*) FROM pgbench_lab.runs") == before
 
 
-def child_pids(ppid):
-    pids = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == ppid:
-                pids.append(int(d))
-    return pids
-
-
 def test_a_frozen_standby_is_named_with_why(pair):
     """The standby's postmaster and every process of it stopped (SIGSTOP)
     mid-run: its client's command gets no answer; at the run's end it has
@@ -413,24 +398,12 @@ def test_a_frozen_standby_is_named_with_why(pair):
                          (f"{duration} s", [conninfo(primary), conninfo(standby)]))
     standby.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
                  "AND backend_type = 'client backend' AND state = 'active'")
-    postmaster = standby.postmaster_pid()
-    frozen = [postmaster]
-    os.kill(postmaster, signal.SIGSTOP)
-    try:
-        frozen += child_pids(postmaster)
-        for p in frozen[1:]:
-            os.kill(p, signal.SIGSTOP)
+    with frozen(standby):
         # the freeze came before the run's end (else the test proves nothing)
         elapsed = primary.scalar("SELECT elapsed_seconds FROM pgbench_lab.active_runs WHERE run_id = %s", (rid,))
         assert elapsed is not None and elapsed < duration, elapsed
         with primary.connect() as conn:
             row = conn.execute("CALL pgbench_lab.wait(%s)", (rid,)).fetchone()
-    finally:
-        for p in reversed(frozen):
-            try:
-                os.kill(p, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
     assert row[1] == "failed", row
     display = f"user='postgres' dbname='postgres' host='127.0.0.1' port='{standby.port}'"
     assert row[7].startswith(f"client 2 (targets[2]: {display}): the target server sent no answer within 3 s "

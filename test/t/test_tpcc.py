@@ -4,6 +4,7 @@ consistency conditions holding (clause 3.3.2), and the kit's five scripts,
 saved as the caller's tpcc-* scripts and shipped as files, keep them under
 an in-server run of the mix and under the pgbench binary.  One warehouse,
 one cluster; short runs."""
+import re
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from conftest import Background, Cluster, call_run
+from conftest import Background, Cluster, call_run, frozen
 
 KIT = Path(__file__).resolve().parent.parent.parent / "sql" / "tpcc"
 MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
@@ -438,3 +439,50 @@ def test_load_on_a_target(lab):
     assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'refused'") == 0
     # nothing later reads them
     lab.sql("DROP SCHEMA remote CASCADE")
+
+
+def test_load_on_a_target_cancelled(lab):
+    """A cancel of init_tpcc(target => ...) while a step runs there: the
+    statement under way is cancelled on the target (its log says so),
+    the session there ends, and its one transaction rolls back: no schema
+    is left.  Asserts what happened, never how long it took."""
+    target = f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres"
+    log_from = len(lab.log())
+    with lab.connect() as conn:
+        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(3, 'tc_cancel', target => %s)", (target,))
+        active = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                  "AND state = 'active' AND query LIKE '%%tc_cancel.order_line%%'")
+        lab.poll(f"SELECT count(*) = 1 {active}", timeout=300)
+        there = lab.scalar(f"SELECT pid {active}")
+        lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
+        e = bg.join(timeout=300)
+    assert e is not None and e.sqlstate == "57014", e
+    lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+             "AND backend_type = 'client backend'", timeout=30)
+    assert re.search(rf"\[{there}\] [^\n]*ERROR:  canceling statement due to user request\n"
+                     r"[^\n]*STATEMENT:\s+INSERT INTO tc_cancel\.", lab.log()[log_from:]), "not cancelled there"
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'tc_cancel'") == 0
+
+
+def test_load_on_a_frozen_target_cancelled(lab, new_cluster):
+    """The target hangs (every process of it stopped) while a step runs
+    there, and the caller cancels: the cancel request to the target gives
+    up at its limit rather than wait for an answer that cannot come, the
+    call ends (57014), and once the target runs again its session ends and
+    its transaction rolls back.  Before PostgreSQL 17 libpq has no cancel
+    that can give up, so the call would wait for the target."""
+    if int(lab.scalar("SHOW server_version_num")) < 170000:
+        pytest.skip("libpq's cancel request blocks before PostgreSQL 17")
+    other = new_cluster("tpcc-frozen")
+    target = f"host=127.0.0.1 port={other.port} dbname=postgres user=postgres"
+    with lab.connect() as conn:
+        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(3, 'tc_frozen', target => %s)", (target,))
+        other.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+                   "AND state = 'active' AND query LIKE '%%tc_frozen.order_line%%'", timeout=300)
+        with frozen(other):
+            lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
+            e = bg.join(timeout=120)
+    assert e is not None and e.sqlstate == "57014", e
+    other.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+               "AND backend_type = 'client backend'", timeout=120)
+    assert other.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'tc_frozen'") == 0
