@@ -100,6 +100,15 @@ class Counted:
         shutil.rmtree(self.outdir, ignore_errors=True)
 
 
+def load(c):
+    """c started, with pgbench_lab and pgbench's data set at scale 1,
+    analyzed."""
+    c.start()
+    c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    c.sql("SELECT * FROM pgbench_lab.init(1)")
+    c.sql("VACUUM ANALYZE")
+
+
 def per_xact(measure, small, large):
     """(instructions(large) - instructions(small)) / (n(large) - n(small))."""
     i1, n1 = measure(small)
@@ -122,10 +131,7 @@ def main():
                           "autovacuum": "off"})
     counted = None
     try:
-        c.start()
-        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-        c.sql("SELECT * FROM pgbench_lab.init(1)")
-        c.sql("VACUUM ANALYZE")
+        load(c)
         c.stop()
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)

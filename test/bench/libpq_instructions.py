@@ -45,7 +45,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "t"))
 sys.path.insert(0, HERE)
 from conftest import Cluster  # noqa: E402
-from instructions import Counted, callgrind_total  # noqa: E402
+from instructions import Counted, callgrind_total, load, per_xact  # noqa: E402
+
+
+def clusters():
+    """The target, that both sides' connections go to, and the lab's server."""
+    return (Cluster("libpq-target", {"shared_buffers": "128MB", "max_connections": "200",
+                                     "autovacuum": "off"}),
+            Cluster("libpq-lab", {"max_worker_processes": "16", "autovacuum": "off"}))
 
 
 def main():
@@ -67,15 +74,10 @@ def main():
     clients = [int(c) for c in args.clients.split(",")]
     threads = ([int(t) for t in args.threads.split(",")] if args.threads else
                [min(c, 2) for c in clients])
-    target = Cluster("libpq-target", {"shared_buffers": "128MB", "max_connections": "200",
-                                      "autovacuum": "off"})
-    lab = Cluster("libpq-lab", {"max_worker_processes": "16", "autovacuum": "off"})
+    target, lab = clusters()
     counted = None
     try:
-        target.start()
-        target.sql("CREATE EXTENSION pgbench_lab CASCADE")
-        target.sql("SELECT * FROM pgbench_lab.init(1)")
-        target.sql("VACUUM ANALYZE")
+        load(target)
         target.sql("SELECT pg_prewarm(oid) FROM pg_class WHERE relname IN "
                    "('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches')")
         lab.start()
@@ -120,9 +122,7 @@ def main():
             for mode in args.modes.split(","):
                 res = []
                 for fn in (lab_run, pgbench_run):
-                    i1, n1 = fn(c, j, mode, args.small)
-                    i2, n2 = fn(c, j, mode, args.large)
-                    res.append((i2 - i1) / (n2 - n1))
+                    res.append(per_xact(lambda n: fn(c, j, mode, n), args.small, args.large))
                 print(f"  {c:>7} {j:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} "
                       f"{res[0] / res[1]:>6.3f}", flush=True)
     finally:
@@ -143,15 +143,10 @@ def all_backends(paths):
 def backends(args):
     """--backends: the target's backends under callgrind, three contenders."""
     clients = [int(c) for c in args.clients.split(",")]
-    target = Cluster("libpq-target", {"shared_buffers": "128MB", "max_connections": "200",
-                                      "autovacuum": "off"})
-    lab = Cluster("libpq-lab", {"max_worker_processes": "16", "autovacuum": "off"})
+    target, lab = clusters()
     counted = None
     try:
-        target.start()
-        target.sql("CREATE EXTENSION pgbench_lab CASCADE")
-        target.sql("SELECT * FROM pgbench_lab.init(1)")
-        target.sql("VACUUM ANALYZE")
+        load(target)
         version = target.scalar("SHOW server_version")
         target.stop()
         lab.start()
@@ -198,9 +193,7 @@ def backends(args):
                 res = []
                 for fn in (lab_run, pgbench_run,
                            lambda c, mode, n: pgbench_run(c, mode, n, seen["script"])):
-                    i1, n1 = fn(c, mode, args.small)
-                    i2, n2 = fn(c, mode, args.large)
-                    res.append((i2 - i1) / (n2 - n1))
+                    res.append(per_xact(lambda n: fn(c, mode, n), args.small, args.large))
                 print(f"  {c:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} {res[2]:>15.0f} "
                       f"{res[0] / res[1]:>12.3f} {res[0] / res[2]:>11.3f}", flush=True)
     finally:
