@@ -449,7 +449,7 @@ def test_load_on_a_target_cancelled(lab):
     target = f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres"
     log_from = len(lab.log())
     with lab.connect() as conn:
-        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(3, 'tc_cancel', target => %s)", (target,))
+        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(2, 'tc_cancel', target => %s)", (target,))
         active = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
                   "AND state = 'active' AND query LIKE '%%tc_cancel.order_line%%'")
         lab.poll(f"SELECT count(*) = 1 {active}", timeout=300)
@@ -476,7 +476,7 @@ def test_load_on_a_frozen_target_cancelled(lab, new_cluster):
     other = new_cluster("tpcc-frozen")
     target = f"host=127.0.0.1 port={other.port} dbname=postgres user=postgres"
     with lab.connect() as conn:
-        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(3, 'tc_frozen', target => %s)", (target,))
+        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(2, 'tc_frozen', target => %s)", (target,))
         other.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
                    "AND state = 'active' AND query LIKE '%%tc_frozen.order_line%%'", timeout=300)
         with frozen(other):
