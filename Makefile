@@ -51,6 +51,15 @@ include $(PGXS)
 # does not know; drop them so -Werror stays meaningful.
 override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 
+# Each object depends on the headers it includes: gcc writes src/*.d as it
+# compiles, so that a changed header rebuilds every file that uses it (a
+# stale object built against an older struct crashed a worker once).
+ifeq ($(GCC),yes)
+override CFLAGS += -MMD -MP
+-include $(OBJS:.o=.d)
+endif
+EXTRA_CLEAN += $(OBJS:.o=.d)
+
 # sql/code/'s files in the order of their names, folders aside.
 PGBL_CODE_SQL = $(foreach f,$(sort $(foreach f,$(wildcard sql/code/*/*.sql),$(notdir $(f))@$(f))),$(lastword $(subst @, ,$(f))))
 
