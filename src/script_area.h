@@ -98,6 +98,8 @@ extern PGDLLIMPORT bool ScriptSetupChecking;
 extern bool ScriptSetupTablesPending(const struct RunShared *p);
 extern void ScriptSetupCheckSchema(const struct RunShared *p, int i, const char *schema,
 								   const char *first);
+
+/* script_record.c: in the coordinator */
 extern void ScriptSetupRecord(struct RunShared *run, bool final);
 
 /* script_readonly.c: whether every script only reads (for a standby) */
