@@ -22,7 +22,6 @@ out.  Nothing is asserted.
 import argparse
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
