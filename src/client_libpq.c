@@ -786,6 +786,9 @@ LibpqRecord(RunShared *run, bool final)
 		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);
 }
 
+/* how long a cancel request to a target may take, on the way out */
+#define PGBL_REMOTE_CANCEL_MS	5000L
+
 /*
  * On the way out after an error or a cancel (init() and init_tpcc() with a
  * target): a statement still running on the target is cancelled there,

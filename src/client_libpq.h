@@ -40,8 +40,6 @@ extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
 
-/* how long a cancel request to a target may take, on the way out */
-#define PGBL_REMOTE_CANCEL_MS	5000L
 extern void LibpqCancelRunning(PGconn *conn);
 
 /*

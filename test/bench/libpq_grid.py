@@ -62,17 +62,21 @@ def pgbench_tps(c, clients, threads, mode, seconds, script=None, scale=None):
     return float(got.group(1))
 
 
-def lab_statements(c, clients, threads):
-    """The select-only script as pgbench_lab runs it (its tables and
-    operator named with their schema), from a run's run_scripts, written
-    where pgbench (run as postgres) can read it."""
-    run_id = lab_run(c, clients, threads, "prepared", 1)
+def script_file(c, run_id, where):
+    """The script a run of c ran (run_scripts: its tables and operator
+    named with their schema), written in the folder where, for pgbench
+    (run as postgres) to read."""
     body = c.scalar("SELECT body FROM pgbench_lab.run_scripts WHERE run_id = %s", (run_id,))
-    path = os.path.join(c.base, "lab_select_only.sql")
+    path = os.path.join(where, "lab_select_only.sql")
     with open(path, "w") as f:
         f.write(body + "\n")
     os.chmod(path, 0o644)
     return path
+
+
+def lab_statements(c, clients, threads):
+    """The select-only script as pgbench_lab runs it."""
+    return script_file(c, lab_run(c, clients, threads, "prepared", 1), c.base)
 
 
 def main():

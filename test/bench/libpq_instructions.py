@@ -46,6 +46,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "t"))
 sys.path.insert(0, HERE)
 from conftest import Cluster  # noqa: E402
 from instructions import Counted, callgrind_total, load, per_xact  # noqa: E402
+from libpq_grid import script_file  # noqa: E402
 
 
 def clusters():
@@ -157,22 +158,18 @@ def backends(args):
         target.sql("SELECT pg_prewarm(oid) FROM pg_class WHERE relname IN "
                    "('pgbench_accounts', 'pgbench_accounts_pkey', 'pgbench_branches')")
         conninfo = f"host={target.base} port={target.port} user=postgres dbname=postgres"
-        seen = {}
 
-        def lab_run(c, mode, n):
+        def run(c, mode, n):
             what = ("'select-only'" if mode == "builtin" else
                     f"scripts => '{{select-only}}', query_mode => '{mode}'")
-            before = counted.files()
             row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {min(c, 2)}, "
                           f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
             assert row[1] == "done", row
-            if "script" not in seen:
-                body = lab.scalar("SELECT body FROM pgbench_lab.run_scripts WHERE run_id = %s",
-                                  (row[0],))
-                seen["script"] = os.path.join(target.base, "lab_select_only.sql")
-                with open(seen["script"], "w") as f:
-                    f.write(body + "\n")
-                os.chmod(seen["script"], 0o644)
+            return row
+
+        def lab_run(c, mode, n):
+            before = counted.files()
+            row = run(c, mode, n)
             return all_backends(counted.since(before, f"lab-{c}c-{mode}-{n}")), row[2]
 
         def pgbench_run(c, mode, n, script=None):
@@ -187,12 +184,12 @@ def backends(args):
               "per transaction)", flush=True)
         print(f"  {'clients':>7} {'mode':9} {'pgbench_lab':>12} {'pgbench':>10} {'pgbench -f lab':>15} "
               f"{'lab/pgbench':>12} {'lab/-f lab':>11}")
-        lab_run(1, "prepared", 1)  # its script, for pgbench -f
+        script = script_file(lab, run(1, "prepared", 1)[0], target.base)  # for pgbench -f
         for c in clients:
             for mode in args.modes.split(","):
                 res = []
                 for fn in (lab_run, pgbench_run,
-                           lambda c, mode, n: pgbench_run(c, mode, n, seen["script"])):
+                           lambda c, mode, n: pgbench_run(c, mode, n, script)):
                     res.append(per_xact(lambda n: fn(c, mode, n), args.small, args.large))
                 print(f"  {c:>7} {mode:9} {res[0]:>12.0f} {res[1]:>10.0f} {res[2]:>15.0f} "
                       f"{res[0] / res[1]:>12.3f} {res[0] / res[2]:>11.3f}", flush=True)

@@ -441,19 +441,26 @@ def test_load_on_a_target(lab):
     lab.sql("DROP SCHEMA remote CASCADE")
 
 
+def loading_order_lines(conn, target, schema):
+    """init_tpcc(2, schema, target => target's conninfo) started on conn in
+    the background and seen loading order_line there: the call, and the pid
+    of its session on the target."""
+    bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(2, %s, target => %s)",
+                    (schema, f"host=127.0.0.1 port={target.port} dbname=postgres user=postgres"))
+    active = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+              f"AND state = 'active' AND query LIKE '%%{schema}.order_line%%'")
+    target.poll(f"SELECT count(*) = 1 {active}", timeout=300)
+    return bg, target.scalar(f"SELECT pid {active}")
+
+
 def test_load_on_a_target_cancelled(lab):
     """A cancel of init_tpcc(target => ...) while a step runs there: the
     statement under way is cancelled on the target (its log says so),
     the session there ends, and its one transaction rolls back: no schema
     is left.  Asserts what happened, never how long it took."""
-    target = f"host=127.0.0.1 port={lab.port} dbname=postgres user=postgres"
     log_from = len(lab.log())
     with lab.connect() as conn:
-        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(2, 'tc_cancel', target => %s)", (target,))
-        active = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
-                  "AND state = 'active' AND query LIKE '%%tc_cancel.order_line%%'")
-        lab.poll(f"SELECT count(*) = 1 {active}", timeout=300)
-        there = lab.scalar(f"SELECT pid {active}")
+        bg, there = loading_order_lines(conn, lab, "tc_cancel")
         lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
         e = bg.join(timeout=300)
     assert e is not None and e.sqlstate == "57014", e
@@ -474,11 +481,8 @@ def test_load_on_a_frozen_target_cancelled(lab, new_cluster):
     if int(lab.scalar("SHOW server_version_num")) < 170000:
         pytest.skip("libpq's cancel request blocks before PostgreSQL 17")
     other = new_cluster("tpcc-frozen")
-    target = f"host=127.0.0.1 port={other.port} dbname=postgres user=postgres"
     with lab.connect() as conn:
-        bg = Background(conn, "SELECT * FROM pgbench_lab.init_tpcc(2, 'tc_frozen', target => %s)", (target,))
-        other.poll("SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
-                   "AND state = 'active' AND query LIKE '%%tc_frozen.order_line%%'", timeout=300)
+        bg, _ = loading_order_lines(conn, other, "tc_frozen")
         with frozen(other):
             lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
             e = bg.join(timeout=120)
