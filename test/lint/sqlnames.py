@@ -53,7 +53,7 @@ SAFE_PATH = "pg_catalog, pg_temp"
 # Statements begin with one of these (upper case, as the sources write SQL).
 SQL_START = re.compile(r"^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH(?!\s*\()|CALL|CREATE|DROP|ALTER|"
                        r"TRUNCATE|VACUUM|ANALYZE|COPY|LOCK|SET|RESET|CHECKPOINT|GRANT|REVOKE|"
-                       r"COMMENT|EXPLAIN|VALUES|TABLE)\b")
+                       r"COMMENT|EXPLAIN|VALUES|TABLE|DO)\b")
 # A cast to a type not named with its schema.
 BARE_CAST = re.compile(r"::\s*(?!(?:pg_catalog|pgbench_lab|\"pg_catalog\")\s*\.)[A-Za-z_\"]")
 # printf conversions, as they appear in the SQL texts built with psprintf.
@@ -584,7 +584,22 @@ def check_dynamic(text):
         if isinstance(stmt, ast.CreateFunctionStmt):
             name = ".".join(_names(stmt.funcname))
             bad += [f"{name}(): {p}" for p in check_function(stmt, source)]
+        elif isinstance(stmt, ast.DoStmt):
+            bad += [f"DO block: {p}" for p in check_do(stmt)]
     return bad
+
+
+def check_do(stmt):
+    """A DO block's body, checked as a PL/pgSQL function's (parse_plpgsql
+    needs a CREATE FUNCTION around it)."""
+    args = {a.defname: a.arg for a in stmt.args if isinstance(a, ast.DefElem)}
+    body, lang = args.get("as"), args.get("language")
+    if lang is not None and lang.sval != "plpgsql":
+        return [f"language {lang.sval} cannot be checked"]
+    text = body.sval
+    q = "$lint$"
+    return check_plpgsql(f"CREATE FUNCTION pg_temp.lint_do() RETURNS pg_catalog.void LANGUAGE plpgsql "
+                         f"AS {q}{text}{q}")
 
 
 # White space and comments before a statement's first word.

@@ -206,3 +206,33 @@ def test_kit_scripts_run_no_plant(pair, script, via):
     idle = safe(lab, "SELECT command_text FROM pgbench_lab.run_commands WHERE run_id OPERATOR(pg_catalog.=) %s "
                 "AND kind OPERATOR(pg_catalog.=) 'sql' AND executions OPERATOR(pg_catalog.=) 0", (run_id,))
     assert idle == [], idle
+
+
+@pytest.mark.parametrize("squat", ["owned", "create-granted"])
+@pytest.mark.parametrize("where", ["here", "target"])
+def test_a_schema_another_role_could_fill_is_refused(pair, squat, where):
+    """The database owner makes the kit's schema first (or a superuser's
+    schema lets PUBLIC create in it): its functions would be the owner's
+    to replace, and a superuser's run would call them.  init_tpcc()
+    refuses such a schema, here and on a target, before making anything."""
+    lab, target = pair
+    c = lab if where == "here" else target
+    schema = f"squat_{squat.replace('-', '_')}"
+    if squat == "owned":
+        with c.connect(DB, user="dbo") as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+    else:
+        with c.connect(DB) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+            conn.execute(f"GRANT CREATE ON SCHEMA {schema} TO PUBLIC")
+    args = "" if where == "here" else ", target => %(t)s"
+    with hostile(lab) as conn:
+        with pytest.raises(Exception) as e:
+            conn.execute(f"SELECT * FROM pgbench_lab.init_tpcc(1, %(s)s{args})",
+                         {"s": schema, "t": conninfo(target)})
+    assert e.value.sqlstate == "42501", e.value
+    assert f'schema "{schema}" exists and another role owns it or may create in it' in str(e.value), e.value
+    assert safe(c, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_class k JOIN pg_catalog.pg_namespace n "
+                "ON n.oid OPERATOR(pg_catalog.=) k.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) %s",
+                (schema,)) == [(0,)]
+    assert_nothing_fired(lab, target)

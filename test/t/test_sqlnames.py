@@ -167,3 +167,13 @@ def test_reads_the_sql_a_body_builds(tmp_path):
 
 def test_the_sources_are_clean():
     assert sqlnames.check_c() == [] and sqlnames.check_install() == [] and sqlnames.check_kit() == []
+
+
+def test_reads_a_do_block_a_body_builds():
+    """A DO block in a template (init_tpcc()'s check of the schema, here
+    and on a target) is checked as a PL/pgSQL body."""
+    assert sqlnames.check_dynamic("DO $d$ BEGIN IF 1 OPERATOR(pg_catalog.=) 1 THEN "
+                                  "RAISE EXCEPTION USING MESSAGE = %1$L; END IF; END $d$;") == []
+    found = sqlnames.check_dynamic("DO $d$ BEGIN IF EXISTS (SELECT FROM pg_catalog.pg_namespace n "
+                                   "WHERE n.nspname = %1$L) THEN NULL; END IF; END $d$;")
+    assert len(found) == 1 and found[0].startswith("DO block: operator = without its schema"), found

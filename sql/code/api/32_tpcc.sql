@@ -121,7 +121,24 @@ BEGIN
                    'order_line', 'stock', 'indexes', NULL, NULL];
     stmts := ARRAY[
         -- tables
+        -- a schema that exists already must be the caller's alone: another
+        -- role that owns it, or may create in it, could put its own
+        -- functions where the kit's scripts call them, to run with the
+        -- rights of whoever runs the kit
         pg_catalog.format($q$
+DO $own$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_namespace n
+                WHERE n.nspname OPERATOR(pg_catalog.=) %2$L
+                  AND (n.nspowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                            WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                       OR EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a
+                                   WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+                                     AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner))) THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = %3$L, HINT = %4$L;
+    END IF;
+END
+$own$;
 CREATE SCHEMA IF NOT EXISTS %1$s;
 CREATE TABLE %1$s.warehouse (w_id pg_catalog.int4 NOT NULL, w_name pg_catalog.varchar(10) COLLATE pg_catalog."C", w_street_1 pg_catalog.varchar(20) COLLATE pg_catalog."C",
     w_street_2 pg_catalog.varchar(20) COLLATE pg_catalog."C", w_city pg_catalog.varchar(20) COLLATE pg_catalog."C", w_state pg_catalog.bpchar(2) COLLATE pg_catalog."C", w_zip pg_catalog.bpchar(9) COLLATE pg_catalog."C",
@@ -258,7 +275,10 @@ END
 $b$;
 COMMENT ON FUNCTION %1$s.delivery(pg_catalog.int4, pg_catalog.int4) IS
     'TPC-C delivery (clause 2.7): the oldest new order of each district of a warehouse delivered; returns how many'
-$q$, s),
+$q$, s, schema,
+           pg_catalog.format('init_tpcc: schema "%s" exists and another role owns it or may create in it', schema),
+           pg_catalog.format('The kit''s functions there would be that role''s to replace, and run with your rights. Drop the schema (DROP SCHEMA %s CASCADE) or name another.',
+                             s)),
         -- item (clause 4.3.3.1): 10 %% of the items' data hold ORIGINAL
         pg_catalog.format($q$
 INSERT INTO %1$s.item (i_id, i_im_id, i_name, i_price, i_data)
