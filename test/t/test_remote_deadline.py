@@ -91,7 +91,8 @@ def keepalive_timer(local_port, remote_port):
 def blocked_call(lab, call, schema):
     """The call, from a psql of its own, against this server with schema
     first in its search_path, stopped at its first CREATE TABLE by a test
-    session's uncommitted DROP SCHEMA: (psql, the caller's pid, the pid
+    session's uncommitted DROP SCHEMA (init_tpcc's first statement there is
+    the DO block that checks the schema's owner, sent with its tables): (psql, the caller's pid, the pid
     and client port of its session there, the blocking connection)."""
     lab.sql(f"CREATE SCHEMA {schema}")
     blocker = lab.connect()
@@ -104,7 +105,7 @@ def blocked_call(lab, call, schema):
                             env=dict(os.environ, PGAPPNAME="rd_client"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     waiting = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' AND wait_event_type = 'Lock' "
-               r"AND query ~ '^\s*CREATE'")
+               r"AND query ~ '^\s*(CREATE|DO)'")
     lab.poll(f"SELECT count(*) = 1 {waiting}", timeout=120)
     there, port = lab.sql(f"SELECT pid, client_port {waiting}")[0]
     caller = lab.scalar("SELECT pid FROM pg_stat_activity WHERE application_name = 'rd_client'")
@@ -141,7 +142,7 @@ def test_the_call_ends_with_its_caller(lab, call, how):
         blocker.close()
     log = lab.log()[log_from:]
     assert re.search(rf"\[{there}\] [^\n]*ERROR:  canceling statement due to user request\n"
-                     r"[^\n]*STATEMENT:\s+CREATE", log), log
+                     r"[^\n]*STATEMENT:\s+(CREATE|DO)", log), log
     if how == "client killed":
         assert re.search(rf"\[{caller}\] [^\n]*ERROR:  connection to client lost", log), log
     assert lab.scalar("SELECT count(*) FROM pg_class WHERE relnamespace = %s::regnamespace", (schema,)) == 0

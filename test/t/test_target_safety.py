@@ -58,7 +58,7 @@ def trojan_body(what, path):
     """PL/pgSQL that logs its call and then tries what a superuser may: make
     dbo a superuser, write a server file.  Each attempt's failure is caught:
     as dbo, or on a standby, nothing happens but the WARNING."""
-    return (f"RAISE WARNING 'TROJAN {what} called by %', current_user; "
+    return (f"RAISE WARNING 'TROJAN {what.replace('%', '%%')} called by %', current_user; "
             "BEGIN EXECUTE 'ALTER ROLE dbo SUPERUSER'; EXCEPTION WHEN OTHERS THEN NULL; END; "
             f"BEGIN EXECUTE 'COPY (SELECT 1) TO ''{path}'''; EXCEPTION WHEN OTHERS THEN NULL; END;")
 
