@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Debian package, proved end to end against Debian's own PostgreSQL 15
 # (/usr/lib/postgresql/15, not the private copies in .deps/):
-#   1. builds postgresql-15-pgbench-lab with dpkg-buildpackage and
-#      pg_buildext (debian/), from an unpacked copy of the PGXN archive;
-#   2. installs it with dpkg -i;
+#   1. and 2. runs the README's package commands as it prints them (its
+#      ```sh block with dpkg-buildpackage: apt-get install of the build
+#      dependencies, dpkg-buildpackage with pg_buildext (debian/), dpkg -i),
+#      in an unpacked copy of the PGXN archive with debian/ added;
 #   3. makes a stock cluster of that server (initdb's defaults; only its port
 #      and socket folder are set) and runs `make installcheck` against it;
 #   4. removes the package with dpkg -r and checks that its files are gone.
-# Installs the Debian packages it lacks (debhelper, postgresql-server-dev-all).
+# Installs the server (postgresql-15) if it lacks it; the README's commands
+# install the build dependencies.
 # Run by scripts/test.sh; exits non-zero on any failure.
 #
 #   scripts/deb.sh [DIST_DIR]   DIST_DIR: where scripts/dist.sh unpacked the
@@ -18,8 +20,9 @@ cd "$PGBL_REPO"
 PGBL_PY=${PGBL_PY:-python3}
 [ "$(id -u)" = 0 ] || pgbl_die "scripts/deb.sh installs a package: run it as root"
 
-PGBL_APT_PACKAGES="build-essential debhelper dpkg-dev postgresql-15 \
-postgresql-server-dev-15 postgresql-server-dev-all" pgbl_apt
+# The existing server the README's commands install into, and what this
+# script itself uses (dpkg-parsechangelog); nothing the build needs.
+PGBL_APT_PACKAGES="dpkg-dev postgresql-15" pgbl_apt
 bindir=/usr/lib/postgresql/15/bin
 pkg=postgresql-15-pgbench-lab
 t0=$(date +%s)
@@ -53,22 +56,27 @@ src="$tmp/pgbench-lab-$meta_version"
 cp -a "$dist/pgbench_lab-$meta_version" "$src" ||
 	pgbl_die "no unpacked pgbench_lab-$meta_version in $dist (scripts/dist.sh makes it)"
 cp -a debian "$src/"
-pgbl_say "building $pkg $version (dpkg-buildpackage, pg_buildext)"
-# nocheck: the installcheck is step 3, against the installed package.
-# PG_UPDATECONTROL: debian/control follows the majors installed here.
-if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck noddebs parallel=2" DEB_BUILD_PROFILES=nocheck \
-	PG_UPDATECONTROL=yes dpkg-buildpackage -b -us -uc >"$tmp/build.log" 2>&1); then
+# The README's ```sh block that builds the package, line for line as a DBA
+# types them: nothing added here (no environment, no option), so that what
+# the README prints is what is proved.
+readme_sh=$(awk '/^```sh$/ { inb = 1; b = ""; next }
+	inb && /^```$/ { inb = 0; if (b ~ /dpkg-buildpackage/) printf "%s", b; next }
+	inb { b = b $0 "\n" }' "$src/README.md")
+[ -n "$readme_sh" ] || pgbl_die "README.md has no \`\`\`sh block with dpkg-buildpackage"
+pgbl_say "building and installing $pkg $version: the README's commands, in $src"
+printf '%s\n' "$readme_sh" | sed 's/^/    /' >&2
+if ! (cd "$src" && bash -euo pipefail -c "$readme_sh" </dev/null >"$tmp/build.log" 2>&1); then
 	tail -60 "$tmp/build.log"
-	pgbl_die "dpkg-buildpackage failed"
+	pgbl_die "the README's package commands failed"
 fi
 deb=$(ls "$tmp"/${pkg}_"$version"_*.deb)
 [ -f "$deb" ] || pgbl_die "no $pkg .deb was built"
 if grep -qE -- "-Werror( |$)" "$tmp/build.log"; then pgbl_die "the package build uses -Werror"; fi
+dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | grep -qx "install ok installed $version" ||
+	pgbl_die "the README's commands did not install $pkg $version"
 t1=$(date +%s)
 
-# 2. Install into Debian's PostgreSQL 15.
-pgbl_say "installing $(basename "$deb")"
-dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; exit 1; }
+# 2. What the package installed into Debian's PostgreSQL 15.
 mapfile -t files < <(dpkg -L "$pkg" | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 for f in "$bindir/../lib/pgbench_lab.so" /usr/share/postgresql/15/extension/pgbench_lab.control; do
 	[ -f "$f" ] || pgbl_die "the package did not install $f"
@@ -101,4 +109,4 @@ for f in "${files[@]}"; do
 	if [ -e "$f" ]; then echo "left behind by dpkg -r: $f"; left=1; fi
 done
 [ "$left" = 0 ] || pgbl_die "dpkg -r left files behind"
-echo "$pkg $version: built in $((t1 - t0)) s; installed ${#files[@]} files; installcheck passed on a stock cluster in $((t2 - t1)) s; removed, no file left"
+echo "$pkg $version: the README's commands built and installed it in $((t1 - t0)) s; installed ${#files[@]} files; installcheck passed on a stock cluster in $((t2 - t1)) s; removed, no file left"

@@ -39,12 +39,13 @@ def _free_port():
 
 
 class Cluster:
-    """One throwaway cluster: initdb, start, connect, stop, crash, remove."""
+    """One throwaway cluster: initdb, start, connect, stop, crash, remove;
+    of PGBL_BINDIR's server, or of the one in bindir (a copy of it)."""
 
-    def __init__(self, name="node", conf=None, hba=None):
+    def __init__(self, name="node", conf=None, hba=None, bindir=None):
         if not BINDIR:
             pytest.skip("PGBL_BINDIR is not set: run through scripts/test.sh")
-        self._place(name, BINDIR)
+        self._place(name, bindir or BINDIR)
         self._run(["initdb", "-D", self.datadir, "-U", "postgres",
                    "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
         lines = [
