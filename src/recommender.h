@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * recommender.h
- *		The recommender's pure functions (recommender_math.c): from a
- *		described machine to settings, and the memory budget of given
- *		settings.
+ *		The recommender's pure functions: from a described machine to
+ *		settings (recommender_math.c), and the memory budget of given
+ *		settings (recommender_budget.c).
  *
  * Nothing here reads the catalog or the machine: the caller fills a
  * RecommenderInput (explicit values or facts collected elsewhere) and gets
@@ -146,6 +146,8 @@ extern const char *const RecoOsNames[];
 
 extern void RecommenderCompute(const RecommenderInput *in,
 							   RecommenderResult *out);
+extern double RecommenderSharedMemory(double shared_buffers, double wal_buffers,
+									  int connections);
 extern int	RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows);
 extern char *RecommenderFormatValue(RecoUnit unit, double value,
 									const char *text);
