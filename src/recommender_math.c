@@ -56,8 +56,11 @@
 #define PGBL_DEFAULT_MAINT (64.0 * MB)
 #define PGBL_DEFAULT_MAX_WAL (1.0 * GB)
 #define PGBL_DEFAULT_MIN_WAL (80.0 * MB)
-/* Background worker slots a pgbench_lab run of this many clients needs. */
+/* Room for a pgbench_lab in-server run of at least this many clients. */
 #define PGBL_LAB_RUN_CLIENTS 8
+/* PostgreSQL's defaults for the background worker slots. */
+#define PGBL_DEFAULT_WORKER_PROCESSES 8
+#define PGBL_DEFAULT_LOGICAL_WORKERS 4
 
 const char *const RecoWorkloadNames[] = {"web", "oltp", "dw", "mixed", "desktop", NULL};
 const char *const RecoStorageNames[] = {"hdd", "ssd", "nvme", "san", NULL};
@@ -766,32 +769,82 @@ half_cores_formula(const RecoPlan *p, bool cap4, int value)
 	return psprintf("%s = %d", terms, value);
 }
 
+/*
+ * What pgbench_lab's own runs would add to max_worker_processes on this
+ * server, as a note: an in-server run takes a slot per client and one for
+ * its coordinator.  Room for at least 8 clients and twice the cores, or
+ * the largest in-server run recorded here.
+ */
+static char *
+lab_note(const RecommenderInput *in, const RecoPlan *p, int need, int mwp)
+{
+	int			clients = Max(Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores), in->lab_clients);
+	char	   *which = psprintf("the largest of %d, twice the %d cores%s",
+								 PGBL_LAB_RUN_CLIENTS, p->cores,
+								 in->lab_clients > 0 ?
+								 psprintf(" and the largest in-server run recorded here, %d",
+										  in->lab_clients) : "");
+
+	if (mwp - need > clients)
+		return psprintf(" Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq run one per thread plus one); the %d leave room for an in-server run of %d clients (%s) beside all of these.",
+						mwp, clients, which);
+	return psprintf(" Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq run one per thread plus one); to run %d clients in the server (%s) beside all of these, set it to %d + %d = %d.",
+					clients, which, need, clients + 1, need + clients + 1);
+}
+
+/*
+ * max_worker_processes: a slot for every background worker, parallel
+ * query's, logical replication's and other extensions'.  A described
+ * machine counts PostgreSQL's defaults (4 logical replication workers and
+ * their launcher) and keeps its default 8 as the floor: nothing of this
+ * server belongs in it.  This server counts its own logical replication
+ * setting and the workers running now, and keeps a larger live value.
+ * Neither counts pgbench_lab's runs, which are the lab's need and not the
+ * machine's: for this server the reason adds them as a note.
+ */
+static void
+emit_worker_processes(const RecommenderInput *in, const RecoPlan *p,
+					  RecommenderResult *out)
+{
+	RecoSetting *s;
+	int			logical = in->this_server && in->logical_workers >= 0 ?
+		in->logical_workers : PGBL_DEFAULT_LOGICAL_WORKERS;
+	int			need;
+	int			mwp;
+
+	if (!in->this_server)
+	{
+		need = p->parallel + logical + 1;
+		mwp = Max(need, PGBL_DEFAULT_WORKER_PROCESSES);
+		s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
+		s->formula = psprintf("max(%d parallel + %d logical replication + 1 launcher, %d default) = %d",
+							  p->parallel, logical, PGBL_DEFAULT_WORKER_PROCESSES, mwp);
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (PostgreSQL's default max_logical_replication_workers) and their launcher, never fewer than PostgreSQL's default %d. Only what the described machine needs is counted: add a slot for each background worker of the extensions it will run.",
+							 PGBL_DEFAULT_WORKER_PROCESSES);
+		return;
+	}
+	need = p->parallel + logical + in->other_workers;
+	mwp = Max(need, in->live_worker_processes);
+	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
+	s->formula = psprintf("%s%d parallel + %d logical replication + %d other running%s = %d",
+						  in->live_worker_processes > 0 ? "max(" : "",
+						  p->parallel, logical, in->other_workers,
+						  in->live_worker_processes > 0 ?
+						  psprintf(", %d live)", in->live_worker_processes) : "",
+						  mwp);
+	if (in->live_worker_processes > need)
+		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication and other extensions' workers; lower it only knowing what else uses them.%s",
+							 in->live_worker_processes, need, lab_note(in, p, need, mwp));
+	else
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers) and other extensions' workers running now.%s",
+							 lab_note(in, p, need, mwp));
+}
+
 static void
 emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 			  RecommenderResult *out)
 {
 	RecoSetting *s;
-
-	int			lab = Max(Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores), in->lab_clients) + 1;
-	int			logical = in->logical_workers >= 0 ? in->logical_workers : 4;
-	int			need = p->parallel + logical + lab + in->other_workers;
-	int			mwp = Max(need, in->live_worker_processes);
-
-	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
-	s->formula = psprintf("%s%d parallel + %d logical replication + %d for a pgbench_lab run of %d clients + %d other running%s = %d",
-						  in->live_worker_processes > 0 ? "max(" : "",
-						  p->parallel, logical, lab, lab - 1, in->other_workers,
-						  in->live_worker_processes > 0 ?
-						  psprintf(", %d live)", in->live_worker_processes) : "",
-						  mwp);
-	if (in->live_worker_processes > need)
-		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication, extensions' workers and pgbench_lab's runs (each needs its clients + 1); lower it only knowing what else uses them.",
-							 in->live_worker_processes, need);
-	else
-		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers), other extensions' workers running now, and pgbench_lab's in-server runs, which need a slot per client plus one (room here for %d clients, at least twice the cores%s; a libpq run needs a slot per thread plus one).",
-							 lab - 1,
-							 in->lab_clients > 0 ?
-							 psprintf(" and the largest in-server run recorded here, %d clients", in->lab_clients) : "");
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
 	if (p->parallel < p->cores)
@@ -848,5 +901,6 @@ RecommenderCompute(const RecommenderInput *in, RecommenderResult *out)
 	emit_wal(in, &p, out);
 	emit_io(in, &p, out);
 	emit_wal_sync(in, out);
+	emit_worker_processes(in, &p, out);
 	emit_parallel(in, &p, out);
 }

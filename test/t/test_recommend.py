@@ -339,8 +339,12 @@ def test_container_limits_detected(node, container):
         sized = recommend(conn, max_connections=20)
         conn.execute("RESET pgbench_lab.sysroot")
         host = recommend(conn, ram="256GB", cpus=64)
-    assert {k: v["recommended"] for k, v in detected.items()} == \
-        {k: v["recommended"] for k, v in explicit.items()}
+    # the same but for max_worker_processes: this server's keeps the live
+    # value (conftest's 32), the described machine's holds nothing of it
+    assert {k: v["recommended"] for k, v in detected.items() if k != "max_worker_processes"} == \
+        {k: v["recommended"] for k, v in explicit.items() if k != "max_worker_processes"}
+    assert detected["max_worker_processes"]["recommended"] == "32"
+    assert explicit["max_worker_processes"]["recommended"] == "8"
     assert detected["shared_buffers"]["formula"].startswith("(2GB RAM - ")
     assert "pool of about 2 x 1.5 = 3 server connections" in detected["max_connections"]["reason"]
     # sized for 20 connections, the 1.5 CPUs get 2 parallel workers; the
@@ -570,18 +574,46 @@ def test_max_connections_live_kept(node):
     assert int(asked["max_connections"]["recommended"]) == min(n, 20)
 
 
-def test_max_worker_processes_never_lowered(node):
-    """max_worker_processes counts parallel, logical replication, other
-    running workers and a lab run, and keeps a larger live value."""
+def test_max_worker_processes_this_server(node, container):
+    """For this server (none of ram, cpus, storage and os given)
+    max_worker_processes counts parallel workers, logical replication and
+    the background workers running now, and keeps a larger live value;
+    pgbench_lab's own runs are a note of the reason, not a term of it."""
     with node.connect() as conn:
         live = int(conn.execute("SHOW max_worker_processes").fetchone()[0])
+        conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
+        row = recommend(conn, max_connections=20)["max_worker_processes"]
+        conn.execute("RESET pgbench_lab.sysroot")
+    m = re.fullmatch(r"max\(2 parallel \+ 4 logical replication \+ (\d+) other running,"
+                     r" (\d+) live\) = (\d+)", row["formula"])
+    assert m, row["formula"]
+    other, shown_live, value = (int(g) for g in m.groups())
+    assert other >= 1 and shown_live == live == 32  # the launcher runs; conftest's 32
+    assert value == int(row["recommended"]) == max(2 + 4 + other, live)
+    assert row["reason"].startswith(f"The live {live} is kept"), row["reason"]
+    assert row["reason"].endswith(
+        " Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq"
+        f" run one per thread plus one); the {live} leave room for an in-server run of 8 clients"
+        " (the largest of 8, twice the 2 cores) beside all of these."), row["reason"]
+
+
+def test_max_worker_processes_described(node):
+    """A described machine's max_worker_processes counts its parallel
+    workers, PostgreSQL's 4 logical replication workers and their launcher,
+    at least PostgreSQL's 8: nothing of this server (its live 32, its
+    running workers, pgbench_lab's runs)."""
+    with node.connect() as conn:
         small = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
                           storage="ssd", data_size="1GB")["max_worker_processes"]
         big = recommend(conn, ram="1TB", cpus=64, max_connections=200, os="linux",
                         storage="ssd", data_size="1GB")["max_worker_processes"]
-    assert int(small["recommended"]) == live and small["reason"].startswith(f"The live {live} is kept")
-    assert int(big["recommended"]) > live
-    assert "for a pgbench_lab run of 128 clients" in big["formula"], big["formula"]
+        one_given = recommend(conn, storage="ssd")["max_worker_processes"]
+    assert small["formula"] == "max(1 parallel + 4 logical replication + 1 launcher, 8 default) = 8"
+    assert big["formula"] == "max(64 parallel + 4 logical replication + 1 launcher, 8 default) = 69"
+    assert big["recommended"] == "69"
+    for row in (small, big, one_given):
+        assert "live" not in row["formula"] and "running" not in row["formula"], row["formula"]
+        assert "pgbench_lab" not in row["reason"], row["reason"]
 
 
 def test_wal_sync_method_from_fsync_test(node):
@@ -909,14 +941,27 @@ def test_readme_comparison_pgbench_lab(node):
     assert wrong == []
 
 
-def test_max_worker_processes_counts_the_largest_lab_run(new_cluster):
-    """The lab's own need is its largest in-server run recorded + 1, named
-    in the reason, when it is more than the room kept for a run."""
-    c = new_cluster("labneed")
+def test_max_worker_processes_counts_the_largest_lab_run(new_cluster, container):
+    """The largest in-server run recorded here is named in this server's
+    note, with what max_worker_processes would need for it, and is no term
+    of the value; a described machine's row does not name it."""
+    c = new_cluster("labneed", {"max_worker_processes": "16"})
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
     c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
     c.sql("CALL pgbench_lab.run('select-only', clients => 12, transactions => 1)")
     with c.connect() as conn:
-        row = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
-                        storage="ssd", data_size="1GB")["max_worker_processes"]
-    assert "13 for a pgbench_lab run of 12 clients" in row["formula"], row["formula"]
+        conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
+        row = recommend(conn, max_connections=20)["max_worker_processes"]
+        conn.execute("RESET pgbench_lab.sysroot")
+        described = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
+                              storage="ssd", data_size="1GB")["max_worker_processes"]
+    m = re.fullmatch(r"max\(2 parallel \+ 4 logical replication \+ (\d+) other running,"
+                     r" 16 live\) = 16", row["formula"])
+    assert m, row["formula"]
+    need = 2 + 4 + int(m.group(1))
+    assert row["reason"].endswith(
+        " Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq"
+        " run one per thread plus one); to run 12 clients in the server (the largest of 8,"
+        " twice the 2 cores and the largest in-server run recorded here, 12) beside all of"
+        f" these, set it to {need} + 13 = {need + 13}."), row["reason"]
+    assert described["recommended"] == "8" and "pgbench_lab" not in described["reason"]
