@@ -10,7 +10,10 @@
  * (the shared segment, work_mem once per connection, maintenance,
  * autovacuum, each backend's own memory) it shows the classic 5-parameter
  * budget, the worst case the manual warns of, and both readings of
- * effective_cache_size; the verdict names the terms that cause it.
+ * effective_cache_size, a planner hint that allocates nothing: the
+ * manual's is judged on its row (below shared_buffers, or above RAM), the
+ * 5-parameter budget's, which counts it as allocated, only shown.  The
+ * verdict judges what is allocated and names the terms that cause it.
  *
  *-------------------------------------------------------------------------
  */
@@ -84,20 +87,18 @@ budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double five,
 			v->note = psprintf("%s allocated in all against %s of RAM; the largest terms: %s. Lower the largest term first (a pooler lets you lower max_connections) before the server runs out of memory under load.",
 							   PB(total), PB(in->ram), largest_terms(terms, nterms, total));
 	}
-	else if (five + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
+	else if (total > 0.9 * in->ram)
 	{
 		v->status = "warning";
-		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned. The largest terms: %s.",
+		v->note = psprintf("%s allocated leaves %s, under a tenth of RAM, for the OS and its cache. The largest terms: %s.",
 						   PB(total), PB(in->ram - total),
-						   PB(in->effective_cache_size),
 						   largest_terms(terms, nterms, total));
 	}
 	else
 	{
 		v->status = "ok";
-		v->note = psprintf("%s allocated at most in normal use leaves %s of %s for the OS and its cache, at least the %s effective_cache_size assumes.",
-						   PB(total), PB(in->ram - total), PB(in->ram),
-						   PB(in->effective_cache_size));
+		v->note = psprintf("%s allocated at most in normal use leaves %s of %s for the OS and its cache.",
+						   PB(total), PB(in->ram - total), PB(in->ram));
 	}
 }
 
@@ -165,14 +166,16 @@ RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
 	r = add_row(rows, &n, "5-parameter budget", five,
 				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as the classic 5-parameter budget counts it."));
 	r->status = five > in->ram ? "out-of-memory risk" : "ok";
-	r = add_row(rows, &n, "effective_cache_size, 5-parameter reading", in->effective_cache_size,
-				psprintf("The 5-parameter budget counts it as the OS cache's slice: budget + effective_cache_size = %s of %s RAM.",
-						 PB(five + in->effective_cache_size), PB(in->ram)));
-	r->status = five + in->effective_cache_size > in->ram ? "warning" : "ok";
+	add_row(rows, &n, "effective_cache_size, 5-parameter reading", in->effective_cache_size,
+			psprintf("The 5-parameter budget counts it as the OS cache's slice: budget + effective_cache_size = %s of %s RAM. Not judged: it allocates nothing, and the manual counts shared_buffers in it (next row).",
+					 PB(five + in->effective_cache_size), PB(in->ram)));
 	r = add_row(rows, &n, "effective_cache_size, manual reading", in->effective_cache_size,
-				psprintf("The manual counts it as shared_buffers + OS cache: it expects %s of OS cache.",
-						 PB(Max(0.0, in->effective_cache_size - in->shared_buffers))));
-	r->status = in->effective_cache_size < in->shared_buffers ? "warning" : "ok";
+				psprintf("The manual counts it as shared_buffers + OS cache: it expects %s of OS cache%s.",
+						 PB(Max(0.0, in->effective_cache_size - in->shared_buffers)),
+						 in->effective_cache_size > in->ram ?
+						 ", more than the RAM holds" : ""));
+	r->status = in->effective_cache_size < in->shared_buffers ||
+		in->effective_cache_size > in->ram ? "warning" : "ok";
 	add_row(rows, &n, "total allocated", total,
 			pstrdup("Shared memory + connections x work_mem + maintenance + autovacuum + per-backend overhead."));
 	add_row(rows, &n, "left for OS cache", in->ram - total,

@@ -102,8 +102,7 @@ typedef struct RecoPlan
 	double		sb;
 	double		shm;			/* whole shared segment, estimated */
 	double		ecs;
-	double		ecs_share;		/* the usual share of usable RAM */
-	double		five;			/* the 5-parameter budget without ecs */
+	double		ecs_share;		/* the usual share of RAM */
 	double		maint;
 	double		av_mem;
 	double		overhead;
@@ -331,14 +330,14 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
 
 	/*
-	 * effective_cache_size: three quarters of usable RAM, but never more
-	 * than the RAM the classic 5-parameter budget leaves (connections x
-	 * work_mem + shared_buffers + maintenance_work_mem + it <= RAM), so that
-	 * memory_budget() of these settings holds on both readings.
+	 * effective_cache_size: the planner's assumption of what shared_buffers
+	 * and the OS cache hold together.  It allocates nothing, so no memory
+	 * budget limits it: the usual three quarters of RAM (a desktop's
+	 * quarter), but never more than the RAM left after the OS reserve,
+	 * which the kernel and other programs hold.
 	 */
-	p->ecs_share = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
-	p->five = p->connections * p->work_mem + p->sb + p->maint;
-	p->ecs = Min(p->ecs_share, round_memory(Max(p->ram - p->five, p->sb)));
+	p->ecs_share = round_memory(p->ram * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
+	p->ecs = Min(p->ecs_share, round_memory(p->usable));
 
 	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
 					 PGBL_MAX_WAL_CAP);
@@ -483,24 +482,31 @@ emit_shared(const RecommenderInput *in, const RecoPlan *p,
 	s->reason = psprintf("%s%s", why,
 						 default_floor_note("shared_buffers", by_share, PGBL_DEFAULT_SB, p->sb,
 											psprintf("a quarter of the %s usable", PB(p->usable))));
+}
+
+static void
+emit_cache_size(const RecommenderInput *in, const RecoPlan *p,
+				RecommenderResult *out)
+{
+	bool		desktop = in->workload == RECO_DESKTOP;
+	const char *what = "The planner's assumption of how much of the data shared_buffers and the OS cache hold together, which makes repeated index reads cheaper in its estimates; it allocates nothing, so no memory budget limits it.";
+	RecoSetting *s;
 
 	s = add_setting(out, "effective_cache_size", RECO_UNIT_BYTES, p->ecs, NULL);
 	if (p->ecs < p->ecs_share)
 	{
-		s->formula = psprintf("min(%s usable x %s, %s RAM - (%d connections x %s work_mem + %s shared_buffers + %s maintenance_work_mem)) = %s",
-							  PB(p->usable),
-							  in->workload == RECO_DESKTOP ? "1/4" : "3/4",
-							  PB(p->ram), p->connections, PB(p->work_mem),
-							  PB(p->sb), PB(p->maint), PB(p->ecs));
-		s->reason = psprintf("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing. Less than the usual %s of usable RAM, because the classic 5-parameter budget counts it as the OS cache's slice and the other four leave only this much.",
-							 in->workload == RECO_DESKTOP ? "quarter" : "three quarters");
+		s->formula = psprintf("min(%s RAM x %s, %s usable) = %s", PB(p->ram),
+							  desktop ? "1/4" : "3/4", PB(p->usable), PB(p->ecs));
+		s->reason = psprintf("%s Less than the usual %s of RAM here: the %s reserved for the OS and other programs leaves %s, which no cache of PostgreSQL's data can exceed.",
+							 what, desktop ? "quarter" : "three quarters",
+							 PB(p->reserve), PB(p->usable));
+		return;
 	}
-	else
-	{
-		s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
-							  in->workload == RECO_DESKTOP ? "1/4" : "3/4", PB(p->ecs));
-		s->reason = pstrdup("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing.");
-	}
+	s->formula = psprintf("%s RAM x %s = %s", PB(p->ram), desktop ? "1/4" : "3/4",
+						  PB(p->ecs));
+	s->reason = psprintf("%s %s", what, desktop ?
+						 "A quarter of RAM: a desktop's other programs hold the rest." :
+						 "The usual three quarters of RAM: the other quarter is the kernel's, the backends' own memory and their work_mem, which the OS cache gives way to.");
 }
 
 static void
@@ -895,6 +901,7 @@ RecommenderCompute(const RecommenderInput *in, RecommenderResult *out)
 
 	emit_connections(in, &p, out);
 	emit_shared(in, &p, out);
+	emit_cache_size(in, &p, out);
 	emit_work_mem(in, &p, out);
 	emit_maintenance(in, &p, out);
 	emit_huge_pages(in, &p, out);

@@ -16,7 +16,9 @@ SELECT recommended IN ('lz4', 'zstd', 'pglz') AS built_in, within_limits
                              storage => 'ssd', data_size => '1GB')
  WHERE name = 'wal_compression';
 
--- Its 5-parameter budget: 6.5 GB allocated, at least 3 GB left for the OS cache
+-- Its 5-parameter budget: 6.5 GB allocated, at least 3 GB left for the OS
+-- cache; effective_cache_size, which allocates nothing, judged by the
+-- manual's reading only
 SELECT component, size, ram_share, status, note
   FROM pgbench_lab.memory_budget(ram => '12GB', max_connections => 16,
                                  work_mem => '128MB', shared_buffers => '4096MB',
@@ -79,12 +81,14 @@ SELECT name, recommended, reason
 -- The issue's machine, described: max_worker_processes counts its
 -- parallel workers, PostgreSQL's 4 logical replication workers and their
 -- launcher, never below PostgreSQL's default 8; nothing of this server (its
--- live value, the workers running here, pgbench_lab's own runs)
+-- live value, the workers running here, pgbench_lab's own runs).  And
+-- effective_cache_size, a planner hint, is three quarters of its RAM,
+-- whatever the memory budget allocates.
 SELECT name, recommended, formula, reason
   FROM pgbench_lab.recommend(ram => '64GB', cpus => 16, max_connections => 40,
                              workload => 'dw', storage => 'ssd', os => 'linux',
                              data_size => '500GB')
- WHERE name IN ('max_worker_processes', 'max_parallel_workers');
+ WHERE name IN ('effective_cache_size', 'max_worker_processes', 'max_parallel_workers');
 SELECT recommended, formula
   FROM pgbench_lab.recommend(ram => '4GB', cpus => 1, max_connections => 20,
                              storage => 'ssd', os => 'linux', data_size => '1GB')

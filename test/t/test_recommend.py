@@ -115,8 +115,12 @@ def test_grid_budget(grid):
         assert busy <= usable, ((ram, _c, _n, wl), busy, usable)
         # the hash term counted in the divisor is what the server would use
         assert num(s["hash_mem_multiplier"]) == 2
-        # effective_cache_size never below shared_buffers (the manual's reading)
+        # effective_cache_size never below shared_buffers (the manual's
+        # reading): three quarters of RAM (desktop a quarter) within the
+        # usable RAM, whatever the budget above allocates
         assert num(s["effective_cache_size"]) >= num(s["shared_buffers"])
+        share = ram // 4 if wl == "desktop" else ram * 3 // 4
+        assert num(s["effective_cache_size"]) == min(share // MB * MB, usable), (ram, _c, _n, wl)
 
 
 def afforded(s, usable):
@@ -269,6 +273,33 @@ def test_verdicts_work_mem_and_budget(node, machine_name):
     bad = {c: v for c, v in budget.items() if v[0] not in (None, "ok")}
     assert bad == {}, (machine_name, bad)
     assert budget["verdict"][0] == "ok"
+
+
+def test_the_issues_described_machine(node):
+    """The issue's call: max_worker_processes without the 33 slots of a
+    pgbench_lab run or anything of this server, and effective_cache_size
+    three quarters of the RAM (PGTune's 48GB) though the 5-parameter budget
+    leaves less: that reading of memory_budget() is shown, not judged, and
+    nothing of recommend()'s output is a warning."""
+    args = dict(ram="64GB", cpus=16, max_connections=40, workload="dw", storage="ssd",
+                os="linux", data_size="500GB")
+    with node.connect() as conn:
+        rows = recommend(conn, **args)
+        budget = budget_of(conn, args["ram"], rows)
+    parallel = int(rows["max_parallel_workers"]["recommended"])
+    assert int(rows["max_worker_processes"]["recommended"]) == max(parallel + 4 + 1, 8) == 21
+    usable = 64 * GB - (1 * GB + 64 * GB // 16)
+    ecs = rows["effective_cache_size"]
+    assert ecs["bytes"] == min(64 * GB * 3 // 4, usable) == 48 * GB
+    assert ecs["formula"] == "64GB RAM x 3/4 = 48GB", ecs["formula"]
+    assert "allocates nothing, so no memory budget limits it" in ecs["reason"]
+    five = sum(rows[n]["bytes"] for n in ("shared_buffers", "maintenance_work_mem")) \
+        + 40 * rows["work_mem"]["bytes"]
+    assert five + ecs["bytes"] > 64 * GB
+    assert budget["effective_cache_size, 5-parameter reading"][0] is None
+    assert "Not judged" in budget["effective_cache_size, 5-parameter reading"][1]
+    assert budget["effective_cache_size, manual reading"][0] == "ok"
+    assert {c: v for c, v in budget.items() if v[0] not in (None, "ok")} == {}
 
 
 def test_connections_the_memory_cannot_afford(node):
