@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * recommender.h
- *		The recommender's pure functions (recommender_math.c): from a
- *		described machine to settings, and the memory budget of given
- *		settings.
+ *		The recommender's pure functions: from a described machine to
+ *		settings (recommender_math.c), and the memory budget of given
+ *		settings (recommender_budget.c).
  *
  * Nothing here reads the catalog or the machine: the caller fills a
  * RecommenderInput (explicit values or facts collected elsewhere) and gets
@@ -71,8 +71,12 @@ typedef struct RecommenderInput
 	const char *wal_sync_measured;	/* what fsync_test()'s rounds support */
 	const char *wal_sync_rule;	/* the rule's arithmetic, for the formula */
 	const char *wal_sync_note;	/* "fsync_test() on <date>: <reason>" */
-	/* background worker slots the server needs besides parallel query */
-	int			live_worker_processes;	/* 0: not this server's */
+	/*
+	 * The machine is this server (ram, cpus, storage and os all detected):
+	 * only then do the worker slots count what this server holds, below.
+	 */
+	bool		this_server;
+	int			live_worker_processes;	/* 0: not known */
 	int			logical_workers;	/* max_logical_replication_workers */
 	int			other_workers;	/* other background workers running now */
 	int			lab_clients;	/* the largest in-server run recorded here */
@@ -146,6 +150,8 @@ extern const char *const RecoOsNames[];
 
 extern void RecommenderCompute(const RecommenderInput *in,
 							   RecommenderResult *out);
+extern double RecommenderSharedMemory(double shared_buffers, double wal_buffers,
+									  int connections);
 extern int	RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows);
 extern char *RecommenderFormatValue(RecoUnit unit, double value,
 									const char *text);

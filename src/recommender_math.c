@@ -56,8 +56,11 @@
 #define PGBL_DEFAULT_MAINT (64.0 * MB)
 #define PGBL_DEFAULT_MAX_WAL (1.0 * GB)
 #define PGBL_DEFAULT_MIN_WAL (80.0 * MB)
-/* Background worker slots a pgbench_lab run of this many clients needs. */
+/* Room for a pgbench_lab in-server run of at least this many clients. */
 #define PGBL_LAB_RUN_CLIENTS 8
+/* PostgreSQL's defaults for the background worker slots. */
+#define PGBL_DEFAULT_WORKER_PROCESSES 8
+#define PGBL_DEFAULT_LOGICAL_WORKERS 4
 
 const char *const RecoWorkloadNames[] = {"web", "oltp", "dw", "mixed", "desktop", NULL};
 const char *const RecoStorageNames[] = {"hdd", "ssd", "nvme", "san", NULL};
@@ -99,8 +102,7 @@ typedef struct RecoPlan
 	double		sb;
 	double		shm;			/* whole shared segment, estimated */
 	double		ecs;
-	double		ecs_share;		/* the usual share of usable RAM */
-	double		five;			/* the 5-parameter budget without ecs */
+	double		ecs_share;		/* the usual share of RAM */
 	double		maint;
 	double		av_mem;
 	double		overhead;
@@ -221,11 +223,14 @@ add_setting(RecommenderResult *out, const char *name, RecoUnit unit,
 
 /*
  * The shared segment for a given shared_buffers: buffer descriptors and
- * the buffer table (about 2%), WAL buffers, and lock and process slots.
+ * the buffer table (about 2%), WAL buffers (< 0: what -1 picks), and lock
+ * and process slots.
  */
-static double
-estimate_shared_memory(double sb, double wal_buffers, int connections)
+double
+RecommenderSharedMemory(double sb, double wal_buffers, int connections)
 {
+	if (wal_buffers < 0)
+		wal_buffers = Min(sb / 32, PGBL_WAL_SEGMENT);
 	return sb * 1.02 + wal_buffers + 32.0 * MB + connections * PGBL_SHM_PER_CONNECTION;
 }
 
@@ -260,7 +265,7 @@ plan_machine(const RecommenderInput *in, RecoPlan *p)
 static void
 plan_connections(const RecommenderInput *in, RecoPlan *p)
 {
-	p->fixed = estimate_shared_memory(p->sb, p->wal_buffers, 0) + p->maint +
+	p->fixed = RecommenderSharedMemory(p->sb, p->wal_buffers, 0) + p->maint +
 		PGBL_AUTOVACUUM_WORKERS * (p->av_mem + PGBL_BACKEND_OVERHEAD);
 	p->per_backend = PGBL_BACKEND_OVERHEAD +
 		PGBL_DEFAULT_WORK_MEM * (1.0 + PGBL_HASH_MEM) + PGBL_SHM_PER_CONNECTION;
@@ -302,7 +307,7 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 	p->av_mem = round_memory(Min(p->usable / 32, 1.0 * GB));
 
 	plan_connections(in, p);
-	p->shm = estimate_shared_memory(p->sb, p->wal_buffers, p->connections);
+	p->shm = RecommenderSharedMemory(p->sb, p->wal_buffers, p->connections);
 	p->overhead = (p->connections + p->parallel + PGBL_AUTOVACUUM_WORKERS) *
 		PGBL_BACKEND_OVERHEAD;
 	p->query_mem = p->usable - p->shm - p->maint -
@@ -325,14 +330,14 @@ plan_memory(const RecommenderInput *in, RecoPlan *p)
 		p->work_mem = Min(p->work_mem, 2.0 * GB - MB);
 
 	/*
-	 * effective_cache_size: three quarters of usable RAM, but never more
-	 * than the RAM the classic 5-parameter budget leaves (connections x
-	 * work_mem + shared_buffers + maintenance_work_mem + it <= RAM), so that
-	 * memory_budget() of these settings holds on both readings.
+	 * effective_cache_size: the planner's assumption of what shared_buffers
+	 * and the OS cache hold together.  It allocates nothing, so no memory
+	 * budget limits it: the usual three quarters of RAM (a desktop's
+	 * quarter), but never more than the RAM left after the OS reserve,
+	 * which the kernel and other programs hold.
 	 */
-	p->ecs_share = round_memory(p->usable * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
-	p->five = p->connections * p->work_mem + p->sb + p->maint;
-	p->ecs = Min(p->ecs_share, round_memory(Max(p->ram - p->five, p->sb)));
+	p->ecs_share = round_memory(p->ram * (in->workload == RECO_DESKTOP ? 0.25 : 0.75));
+	p->ecs = Min(p->ecs_share, round_memory(p->usable));
 
 	p->max_wal = Min(wal_base[in->workload] + wal_per_sb[in->workload] * p->sb,
 					 PGBL_MAX_WAL_CAP);
@@ -353,7 +358,7 @@ afford_arithmetic(const RecoPlan *p, int n)
 					PB(p->per_backend), format_number(PGBL_HASH_MEM),
 					PB(PGBL_SHM_PER_CONNECTION), n, PB(n * p->per_backend),
 					PB(Max(0.0, p->usable - p->fixed)), PB(p->usable),
-					PB(estimate_shared_memory(p->sb, p->wal_buffers, 0)),
+					PB(RecommenderSharedMemory(p->sb, p->wal_buffers, 0)),
 					PB(p->maint), PGBL_AUTOVACUUM_WORKERS,
 					PGBL_AUTOVACUUM_WORKERS, PB(p->av_mem), p->afford);
 }
@@ -477,24 +482,31 @@ emit_shared(const RecommenderInput *in, const RecoPlan *p,
 	s->reason = psprintf("%s%s", why,
 						 default_floor_note("shared_buffers", by_share, PGBL_DEFAULT_SB, p->sb,
 											psprintf("a quarter of the %s usable", PB(p->usable))));
+}
+
+static void
+emit_cache_size(const RecommenderInput *in, const RecoPlan *p,
+				RecommenderResult *out)
+{
+	bool		desktop = in->workload == RECO_DESKTOP;
+	const char *what = "The planner's assumption of how much of the data shared_buffers and the OS cache hold together, which makes repeated index reads cheaper in its estimates; it allocates nothing, so no memory budget limits it.";
+	RecoSetting *s;
 
 	s = add_setting(out, "effective_cache_size", RECO_UNIT_BYTES, p->ecs, NULL);
 	if (p->ecs < p->ecs_share)
 	{
-		s->formula = psprintf("min(%s usable x %s, %s RAM - (%d connections x %s work_mem + %s shared_buffers + %s maintenance_work_mem)) = %s",
-							  PB(p->usable),
-							  in->workload == RECO_DESKTOP ? "1/4" : "3/4",
-							  PB(p->ram), p->connections, PB(p->work_mem),
-							  PB(p->sb), PB(p->maint), PB(p->ecs));
-		s->reason = psprintf("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing. Less than the usual %s of usable RAM, because the classic 5-parameter budget counts it as the OS cache's slice and the other four leave only this much.",
-							 in->workload == RECO_DESKTOP ? "quarter" : "three quarters");
+		s->formula = psprintf("min(%s RAM x %s, %s usable) = %s", PB(p->ram),
+							  desktop ? "1/4" : "3/4", PB(p->usable), PB(p->ecs));
+		s->reason = psprintf("%s Less than the usual %s of RAM here: the %s reserved for the OS and other programs leaves %s, which no cache of PostgreSQL's data can exceed.",
+							 what, desktop ? "quarter" : "three quarters",
+							 PB(p->reserve), PB(p->usable));
+		return;
 	}
-	else
-	{
-		s->formula = psprintf("%s usable x %s = %s", PB(p->usable),
-							  in->workload == RECO_DESKTOP ? "1/4" : "3/4", PB(p->ecs));
-		s->reason = pstrdup("The planner's estimate of shared_buffers plus OS cache for data files; it allocates nothing.");
-	}
+	s->formula = psprintf("%s RAM x %s = %s", PB(p->ram), desktop ? "1/4" : "3/4",
+						  PB(p->ecs));
+	s->reason = psprintf("%s %s", what, desktop ?
+						 "A quarter of RAM: a desktop's other programs hold the rest." :
+						 "The usual three quarters of RAM: the other quarter is the kernel's, the backends' own memory and their work_mem, which the OS cache gives way to.");
 }
 
 static void
@@ -763,32 +775,82 @@ half_cores_formula(const RecoPlan *p, bool cap4, int value)
 	return psprintf("%s = %d", terms, value);
 }
 
+/*
+ * What pgbench_lab's own runs would add to max_worker_processes on this
+ * server, as a note: an in-server run takes a slot per client and one for
+ * its coordinator.  Room for at least 8 clients and twice the cores, or
+ * the largest in-server run recorded here.
+ */
+static char *
+lab_note(const RecommenderInput *in, const RecoPlan *p, int need, int mwp)
+{
+	int			clients = Max(Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores), in->lab_clients);
+	char	   *which = psprintf("the largest of %d, twice the %d cores%s",
+								 PGBL_LAB_RUN_CLIENTS, p->cores,
+								 in->lab_clients > 0 ?
+								 psprintf(" and the largest in-server run recorded here, %d",
+										  in->lab_clients) : "");
+
+	if (mwp - need > clients)
+		return psprintf(" Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq run one per thread plus one); the %d leave room for an in-server run of %d clients (%s) beside all of these.",
+						mwp, clients, which);
+	return psprintf(" Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq run one per thread plus one); to run %d clients in the server (%s) beside all of these, set it to %d + %d = %d.",
+					clients, which, need, clients + 1, need + clients + 1);
+}
+
+/*
+ * max_worker_processes: a slot for every background worker, parallel
+ * query's, logical replication's and other extensions'.  A described
+ * machine counts PostgreSQL's defaults (4 logical replication workers and
+ * their launcher) and keeps its default 8 as the floor: nothing of this
+ * server belongs in it.  This server counts its own logical replication
+ * setting and the workers running now, and keeps a larger live value.
+ * Neither counts pgbench_lab's runs, which are the lab's need and not the
+ * machine's: for this server the reason adds them as a note.
+ */
+static void
+emit_worker_processes(const RecommenderInput *in, const RecoPlan *p,
+					  RecommenderResult *out)
+{
+	RecoSetting *s;
+	int			logical = in->this_server && in->logical_workers >= 0 ?
+		in->logical_workers : PGBL_DEFAULT_LOGICAL_WORKERS;
+	int			need;
+	int			mwp;
+
+	if (!in->this_server)
+	{
+		need = p->parallel + logical + 1;
+		mwp = Max(need, PGBL_DEFAULT_WORKER_PROCESSES);
+		s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
+		s->formula = psprintf("max(%d parallel + %d logical replication + 1 launcher, %d default) = %d",
+							  p->parallel, logical, PGBL_DEFAULT_WORKER_PROCESSES, mwp);
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (PostgreSQL's default max_logical_replication_workers) and their launcher, never fewer than PostgreSQL's default %d. Only what the described machine needs is counted: add a slot for each background worker of the extensions it will run.",
+							 PGBL_DEFAULT_WORKER_PROCESSES);
+		return;
+	}
+	need = p->parallel + logical + in->other_workers;
+	mwp = Max(need, in->live_worker_processes);
+	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
+	s->formula = psprintf("%s%d parallel + %d logical replication + %d other running%s = %d",
+						  in->live_worker_processes > 0 ? "max(" : "",
+						  p->parallel, logical, in->other_workers,
+						  in->live_worker_processes > 0 ?
+						  psprintf(", %d live)", in->live_worker_processes) : "",
+						  mwp);
+	if (in->live_worker_processes > need)
+		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication and other extensions' workers; lower it only knowing what else uses them.%s",
+							 in->live_worker_processes, need, lab_note(in, p, need, mwp));
+	else
+		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers) and other extensions' workers running now.%s",
+							 lab_note(in, p, need, mwp));
+}
+
 static void
 emit_parallel(const RecommenderInput *in, const RecoPlan *p,
 			  RecommenderResult *out)
 {
 	RecoSetting *s;
-
-	int			lab = Max(Max(PGBL_LAB_RUN_CLIENTS, 2 * p->cores), in->lab_clients) + 1;
-	int			logical = in->logical_workers >= 0 ? in->logical_workers : 4;
-	int			need = p->parallel + logical + lab + in->other_workers;
-	int			mwp = Max(need, in->live_worker_processes);
-
-	s = add_setting(out, "max_worker_processes", RECO_UNIT_NUMBER, mwp, NULL);
-	s->formula = psprintf("%s%d parallel + %d logical replication + %d for a pgbench_lab run of %d clients + %d other running%s = %d",
-						  in->live_worker_processes > 0 ? "max(" : "",
-						  p->parallel, logical, lab, lab - 1, in->other_workers,
-						  in->live_worker_processes > 0 ?
-						  psprintf(", %d live)", in->live_worker_processes) : "",
-						  mwp);
-	if (in->live_worker_processes > need)
-		s->reason = psprintf("The live %d is kept: it is more than the %d counted, and lowering it would leave fewer slots for parallel query, logical replication, extensions' workers and pgbench_lab's runs (each needs its clients + 1); lower it only knowing what else uses them.",
-							 in->live_worker_processes, need);
-	else
-		s->reason = psprintf("Background workers share these slots: parallel workers, logical replication workers (max_logical_replication_workers), other extensions' workers running now, and pgbench_lab's in-server runs, which need a slot per client plus one (room here for %d clients, at least twice the cores%s; a libpq run needs a slot per thread plus one).",
-							 lab - 1,
-							 in->lab_clients > 0 ?
-							 psprintf(" and the largest in-server run recorded here, %d clients", in->lab_clients) : "");
 
 	s = add_setting(out, "max_parallel_workers", RECO_UNIT_NUMBER, p->parallel, NULL);
 	if (p->parallel < p->cores)
@@ -839,172 +901,13 @@ RecommenderCompute(const RecommenderInput *in, RecommenderResult *out)
 
 	emit_connections(in, &p, out);
 	emit_shared(in, &p, out);
+	emit_cache_size(in, &p, out);
 	emit_work_mem(in, &p, out);
 	emit_maintenance(in, &p, out);
 	emit_huge_pages(in, &p, out);
 	emit_wal(in, &p, out);
 	emit_io(in, &p, out);
 	emit_wal_sync(in, out);
+	emit_worker_processes(in, &p, out);
 	emit_parallel(in, &p, out);
-}
-
-static RecoBudgetRow *
-add_row(RecoBudgetRow *rows, int *n, const char *component, double bytes,
-		char *note)
-{
-	RecoBudgetRow *r = &rows[(*n)++];
-
-	Assert(*n <= PGBL_RECO_BUDGET_ROWS);
-	r->component = component;
-	r->bytes = bytes;
-	r->status = NULL;
-	r->note = note;
-	return r;
-}
-
-/* The allocated terms, largest first is what the verdict names. */
-typedef struct BudgetTerm
-{
-	const char *name;
-	double		bytes;
-	char	   *detail;
-} BudgetTerm;
-
-/* "the largest terms: A (x, 41%), B (y, 30%)", of those that make the total. */
-static char *
-largest_terms(BudgetTerm *terms, int n, double total)
-{
-	StringInfoData buf;
-
-	/* a handful of terms: selection order is enough */
-	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n; j++)
-			if (terms[j].bytes > terms[i].bytes)
-			{
-				BudgetTerm	t = terms[i];
-
-				terms[i] = terms[j];
-				terms[j] = t;
-			}
-	initStringInfo(&buf);
-	for (int i = 0; i < 2 && i < n; i++)
-		appendStringInfo(&buf, "%s%s (%s = %s, %.0f%% of the total)",
-						 i == 0 ? "" : ", then ", terms[i].name, terms[i].detail,
-						 PB(terms[i].bytes), 100.0 * terms[i].bytes / total);
-	return buf.data;
-}
-
-/* The verdict row: out-of-memory risk, warning, or ok, with its reason. */
-static void
-budget_verdict(const RecoBudgetInput *in, RecoBudgetRow *v, double five,
-			   double total, BudgetTerm *terms, int nterms)
-{
-	if (five > in->ram || total > in->ram)
-	{
-		v->status = "out-of-memory risk";
-		if (five > in->ram && five >= total)
-			v->note = psprintf("The 5-parameter budget alone, %s, exceeds %s of RAM; the largest terms: %s. Lower the largest term first (a pooler lets you lower max_connections).",
-							   PB(five), PB(in->ram), largest_terms(terms, nterms, total));
-		else
-			v->note = psprintf("%s allocated in all against %s of RAM; the largest terms: %s. Lower the largest term first (a pooler lets you lower max_connections) before the server runs out of memory under load.",
-							   PB(total), PB(in->ram), largest_terms(terms, nterms, total));
-	}
-	else if (five + in->effective_cache_size > in->ram || total > 0.9 * in->ram)
-	{
-		v->status = "warning";
-		v->note = psprintf("%s allocated leaves %s, less than effective_cache_size (%s) promises the planner or under a tenth of RAM: the OS cache will be smaller than planned. The largest terms: %s.",
-						   PB(total), PB(in->ram - total),
-						   PB(in->effective_cache_size),
-						   largest_terms(terms, nterms, total));
-	}
-	else
-	{
-		v->status = "ok";
-		v->note = psprintf("%s allocated at most in normal use leaves %s of %s for the OS and its cache, at least the %s effective_cache_size assumes.",
-						   PB(total), PB(in->ram - total), PB(in->ram),
-						   PB(in->effective_cache_size));
-	}
-}
-
-/*
- * RecommenderBudget: the memory budget, term by term.  Besides the server's
- * real allocations it shows the classic 5-parameter budget (max_connections
- * x work_mem + shared_buffers + maintenance_work_mem, with
- * effective_cache_size as what is left for the OS cache), the worst case the
- * manual warns of, and both readings of effective_cache_size.
- * Fills rows (PGBL_RECO_BUDGET_ROWS at most) and returns their number.
- */
-int
-RecommenderBudget(const RecoBudgetInput *in, RecoBudgetRow *rows)
-{
-	int			n = 0;
-	int			av = in->autovacuum_max_workers;
-	double		av_mem = in->autovacuum_work_mem >= 0 ?
-		in->autovacuum_work_mem : in->maintenance_work_mem;
-	double		shm = in->shared_memory >= 0 ? in->shared_memory :
-		estimate_shared_memory(in->shared_buffers,
-							   in->wal_buffers >= 0 ? in->wal_buffers :
-							   Min(in->shared_buffers / 32, PGBL_WAL_SEGMENT),
-							   in->max_connections);
-	double		conns = in->max_connections * in->work_mem;
-	/* parallel workers come from one pool of max_parallel_workers */
-	double		workers = Min((double) in->max_connections * in->parallel_per_gather,
-							  (double) in->max_parallel_workers);
-	double		worst = (in->max_connections + workers) * in->work_mem *
-		(1.0 + in->hash_mem_multiplier);
-	double		overhead = (in->max_connections + av) * in->backend_memory;
-	double		five = conns + in->shared_buffers + in->maintenance_work_mem;
-	double		total = shm + conns + in->maintenance_work_mem + av * av_mem + overhead;
-	BudgetTerm	terms[] = {
-		{"shared memory", shm, psprintf("%s shared_buffers and the rest", PB(in->shared_buffers))},
-		{"connections x work_mem", conns,
-		psprintf("%d x %s", in->max_connections, PB(in->work_mem))},
-		{"per-backend memory", overhead,
-		psprintf("%d backends x %s", in->max_connections + av, PB(in->backend_memory))},
-		{"maintenance_work_mem", in->maintenance_work_mem, pstrdup("one at a time")},
-		{"autovacuum workers", av * av_mem, psprintf("%d x %s", av, PB(av_mem))},
-	};
-	RecoBudgetRow *r;
-
-	add_row(rows, &n, "shared_buffers", in->shared_buffers,
-			pstrdup("The buffer pool, allocated at start."));
-	add_row(rows, &n, "other shared memory", shm - in->shared_buffers,
-			psprintf("Buffer descriptors, WAL buffers, locks and process slots: %s shared in all%s.",
-					 PB(shm), in->shared_memory >= 0 ? " (shared_memory_size)" : ", estimated"));
-	add_row(rows, &n, "connections x work_mem", conns,
-			psprintf("%d connections x %s, one sort or hash each (a term of the 5-parameter budget).",
-					 in->max_connections, PB(in->work_mem)));
-	r = add_row(rows, &n, "connections x work_mem, worst case", worst,
-				psprintf("Every connection running a sort and a hash (x %s hash_mem_multiplier) at once, with as many parallel workers as they may have together (%d per query, %d in all, max_parallel_workers): (%d + %.0f) x %s x %s; not counted in the total.",
-						 format_number(in->hash_mem_multiplier), in->parallel_per_gather,
-						 in->max_parallel_workers, in->max_connections, workers,
-						 PB(in->work_mem),
-						 format_number(1.0 + in->hash_mem_multiplier)));
-	r->status = worst > in->ram ? "warning" : "ok";
-	add_row(rows, &n, "maintenance_work_mem", in->maintenance_work_mem,
-			pstrdup("One CREATE INDEX or manual VACUUM at a time."));
-	add_row(rows, &n, "autovacuum workers", av * av_mem,
-			psprintf("%d workers x %s autovacuum_work_mem.", av, PB(av_mem)));
-	add_row(rows, &n, "per-backend overhead", overhead,
-			psprintf("(%d connections + %d autovacuum workers) x %s of private memory each (process, catalog and plan caches): %s.",
-					 in->max_connections, av, PB(in->backend_memory),
-					 in->backend_memory_source));
-	r = add_row(rows, &n, "5-parameter budget", five,
-				pstrdup("connections x work_mem + shared_buffers + maintenance_work_mem, as the classic 5-parameter budget counts it."));
-	r->status = five > in->ram ? "out-of-memory risk" : "ok";
-	r = add_row(rows, &n, "effective_cache_size, 5-parameter reading", in->effective_cache_size,
-				psprintf("The 5-parameter budget counts it as the OS cache's slice: budget + effective_cache_size = %s of %s RAM.",
-						 PB(five + in->effective_cache_size), PB(in->ram)));
-	r->status = five + in->effective_cache_size > in->ram ? "warning" : "ok";
-	r = add_row(rows, &n, "effective_cache_size, manual reading", in->effective_cache_size,
-				psprintf("The manual counts it as shared_buffers + OS cache: it expects %s of OS cache.",
-						 PB(Max(0.0, in->effective_cache_size - in->shared_buffers))));
-	r->status = in->effective_cache_size < in->shared_buffers ? "warning" : "ok";
-	add_row(rows, &n, "total allocated", total,
-			pstrdup("Shared memory + connections x work_mem + maintenance + autovacuum + per-backend overhead."));
-	add_row(rows, &n, "left for OS cache", in->ram - total,
-			pstrdup("RAM minus the total: the OS, other programs and the page cache share it."));
-	r = add_row(rows, &n, "verdict", in->ram, NULL);
-	budget_verdict(in, r, five, total, terms, lengthof(terms));
-	return n;
 }

@@ -11,8 +11,10 @@
  * the catalog), runs the pure arithmetic of recommender_math.c, and lets
  * settings_live.c compare each recommendation with the live value and clamp it
  * to the server's bounds.  Explicit inputs describe a machine that may not
- * be this one, so facts of this machine are used only for inputs left NULL;
- * that keeps explicit calls deterministic.  Storage left NULL is the class
+ * be this one, so facts of this machine are used only for inputs left NULL,
+ * and what holds worker slots here (the live max_worker_processes, the
+ * workers running, pgbench_lab's own runs) only when none of ram, cpus,
+ * storage and os is given; that keeps explicit calls deterministic.  Storage left NULL is the class
  * io_test() measured last (pgbench_lab.storage_latest) when there is one,
  * else the data directory's rotational flag; the reason column says which.
  *
@@ -151,6 +153,20 @@ ram_or_detected(FunctionCallInfo fcinfo, int argno, const SystemFacts *facts)
 				 errmsg("could not detect this machine's memory"),
 				 errhint("Pass it explicitly, for example ram => '16GB'.")));
 	return facts->memory_limit;
+}
+
+/* CPUs: the argument, else the effective count (quota, cpuset, affinity). */
+static double
+cpus_or_detected(FunctionCallInfo fcinfo, int argno, const SystemFacts *facts)
+{
+	if (!PG_ARGISNULL(argno))
+		return check_cpus(PG_GETARG_DATUM(argno));
+	if (facts->cpus_effective <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not detect this machine's CPUs"),
+				 errhint("Pass them explicitly, for example cpus => 4.")));
+	return facts->cpus_effective;
 }
 
 /* The OS as the recommender names it; other Unixes behave like Linux. */
@@ -310,15 +326,7 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 	memset(in, 0, sizeof(*in));
 	in->ram = ram_or_detected(fcinfo, 0, facts);
 	in->hugepage_size = PG_ARGISNULL(0) ? facts->hugepage_size : 0;
-	if (!PG_ARGISNULL(1))
-		in->cpus = check_cpus(PG_GETARG_DATUM(1));
-	else if (facts->cpus_effective > 0)
-		in->cpus = facts->cpus_effective;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not detect this machine's CPUs"),
-				 errhint("Pass them explicitly, for example cpus => 4.")));
+	in->cpus = cpus_or_detected(fcinfo, 1, facts);
 	in->connections_asked = !PG_ARGISNULL(2);
 	in->max_connections = PG_ARGISNULL(2) ? live_int(&live[RL_CONNS], 0) :
 		check_connections("max_connections", PG_GETARG_INT32(2));
@@ -342,10 +350,19 @@ recommend_inputs(FunctionCallInfo fcinfo, const SystemFacts *facts,
 		in->wal_sync_current = live[RL_SYNC].found ? live[RL_SYNC].setting : NULL;
 	else
 		in->wal_sync_measured = NULL;
-	in->live_worker_processes = live_int(&live[RL_WORKERS], 0);
-	in->logical_workers = live_int(&live[RL_LOGICAL], -1);
-	in->other_workers = other_running_workers();
-	in->lab_clients = largest_lab_run();
+	/*
+	 * ram, cpus, storage or os given describe another machine, whose worker
+	 * slots hold nothing of this server's
+	 */
+	in->this_server = PG_ARGISNULL(0) && PG_ARGISNULL(1) &&
+		PG_ARGISNULL(4) && PG_ARGISNULL(5);
+	if (in->this_server)
+	{
+		in->live_worker_processes = live_int(&live[RL_WORKERS], 0);
+		in->logical_workers = live_int(&live[RL_LOGICAL], -1);
+		in->other_workers = other_running_workers();
+		in->lab_clients = largest_lab_run();
+	}
 	in->data_size = PG_ARGISNULL(6) ? SettingsDataSize() :
 		parse_size("data_size", PG_GETARG_TEXT_PP(6));
 	in->os_reserve = PG_ARGISNULL(7) ? -1 : parse_size("os_reserve", PG_GETARG_TEXT_PP(7));

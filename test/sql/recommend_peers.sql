@@ -6,7 +6,8 @@
 -- C the CPUs, and the data set is 10GB as passed to recommend():
 --   PGTune:           shared_buffers RAM/4 (desktop RAM/16);
 --                     effective_cache_size RAM*3/4 (desktop RAM/4);
---                     maintenance_work_mem RAM/16 (dw RAM/8), at most 8GB;
+--                     maintenance_work_mem RAM/16 (dw RAM/8), at most 8GB
+--                       (2GB, and no data-size factor below, before April 2026);
 --                     work_mem (RAM - shared_buffers) / (3 (N + W)), W = C from
 --                       4 CPUs on, else 8; x 1/2 for dw and mixed, x 1/6 for
 --                       desktop; x 1.3 when the data is smaller than RAM,

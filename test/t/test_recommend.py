@@ -115,8 +115,12 @@ def test_grid_budget(grid):
         assert busy <= usable, ((ram, _c, _n, wl), busy, usable)
         # the hash term counted in the divisor is what the server would use
         assert num(s["hash_mem_multiplier"]) == 2
-        # effective_cache_size never below shared_buffers (the manual's reading)
+        # effective_cache_size never below shared_buffers (the manual's
+        # reading): three quarters of RAM (desktop a quarter) within the
+        # usable RAM, whatever the budget above allocates
         assert num(s["effective_cache_size"]) >= num(s["shared_buffers"])
+        share = ram // 4 if wl == "desktop" else ram * 3 // 4
+        assert num(s["effective_cache_size"]) == min(share // MB * MB, usable), (ram, _c, _n, wl)
 
 
 def afforded(s, usable):
@@ -271,6 +275,33 @@ def test_verdicts_work_mem_and_budget(node, machine_name):
     assert budget["verdict"][0] == "ok"
 
 
+def test_the_issues_described_machine(node):
+    """The issue's call: max_worker_processes without the 33 slots of a
+    pgbench_lab run or anything of this server, and effective_cache_size
+    three quarters of the RAM (PGTune's 48GB) though the 5-parameter budget
+    leaves less: that reading of memory_budget() is shown, not judged, and
+    nothing of recommend()'s output is a warning."""
+    args = dict(ram="64GB", cpus=16, max_connections=40, workload="dw", storage="ssd",
+                os="linux", data_size="500GB")
+    with node.connect() as conn:
+        rows = recommend(conn, **args)
+        budget = budget_of(conn, args["ram"], rows)
+    parallel = int(rows["max_parallel_workers"]["recommended"])
+    assert int(rows["max_worker_processes"]["recommended"]) == max(parallel + 4 + 1, 8) == 21
+    usable = 64 * GB - (1 * GB + 64 * GB // 16)
+    ecs = rows["effective_cache_size"]
+    assert ecs["bytes"] == min(64 * GB * 3 // 4, usable) == 48 * GB
+    assert ecs["formula"] == "64GB RAM x 3/4 = 48GB", ecs["formula"]
+    assert "allocates nothing, so no memory budget limits it" in ecs["reason"]
+    five = sum(rows[n]["bytes"] for n in ("shared_buffers", "maintenance_work_mem")) \
+        + 40 * rows["work_mem"]["bytes"]
+    assert five + ecs["bytes"] > 64 * GB
+    assert budget["effective_cache_size, 5-parameter reading"][0] is None
+    assert "Not judged" in budget["effective_cache_size, 5-parameter reading"][1]
+    assert budget["effective_cache_size, manual reading"][0] == "ok"
+    assert {c: v for c, v in budget.items() if v[0] not in (None, "ok")} == {}
+
+
 def test_connections_the_memory_cannot_afford(node):
     """On 1GB the live 100 connections cannot each have the default work_mem:
     recommend() says so, shows the arithmetic, and recommends the connections
@@ -339,8 +370,12 @@ def test_container_limits_detected(node, container):
         sized = recommend(conn, max_connections=20)
         conn.execute("RESET pgbench_lab.sysroot")
         host = recommend(conn, ram="256GB", cpus=64)
-    assert {k: v["recommended"] for k, v in detected.items()} == \
-        {k: v["recommended"] for k, v in explicit.items()}
+    # the same but for max_worker_processes: this server's keeps the live
+    # value (conftest's 32), the described machine's holds nothing of it
+    assert {k: v["recommended"] for k, v in detected.items() if k != "max_worker_processes"} == \
+        {k: v["recommended"] for k, v in explicit.items() if k != "max_worker_processes"}
+    assert detected["max_worker_processes"]["recommended"] == "32"
+    assert explicit["max_worker_processes"]["recommended"] == "8"
     assert detected["shared_buffers"]["formula"].startswith("(2GB RAM - ")
     assert "pool of about 2 x 1.5 = 3 server connections" in detected["max_connections"]["reason"]
     # sized for 20 connections, the 1.5 CPUs get 2 parallel workers; the
@@ -570,18 +605,46 @@ def test_max_connections_live_kept(node):
     assert int(asked["max_connections"]["recommended"]) == min(n, 20)
 
 
-def test_max_worker_processes_never_lowered(node):
-    """max_worker_processes counts parallel, logical replication, other
-    running workers and a lab run, and keeps a larger live value."""
+def test_max_worker_processes_this_server(node, container):
+    """For this server (none of ram, cpus, storage and os given)
+    max_worker_processes counts parallel workers, logical replication and
+    the background workers running now, and keeps a larger live value;
+    pgbench_lab's own runs are a note of the reason, not a term of it."""
     with node.connect() as conn:
         live = int(conn.execute("SHOW max_worker_processes").fetchone()[0])
+        conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
+        row = recommend(conn, max_connections=20)["max_worker_processes"]
+        conn.execute("RESET pgbench_lab.sysroot")
+    m = re.fullmatch(r"max\(2 parallel \+ 4 logical replication \+ (\d+) other running,"
+                     r" (\d+) live\) = (\d+)", row["formula"])
+    assert m, row["formula"]
+    other, shown_live, value = (int(g) for g in m.groups())
+    assert other >= 1 and shown_live == live == 32  # the launcher runs; conftest's 32
+    assert value == int(row["recommended"]) == max(2 + 4 + other, live)
+    assert row["reason"].startswith(f"The live {live} is kept"), row["reason"]
+    assert row["reason"].endswith(
+        " Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq"
+        f" run one per thread plus one); the {live} leave room for an in-server run of 8 clients"
+        " (the largest of 8, twice the 2 cores) beside all of these."), row["reason"]
+
+
+def test_max_worker_processes_described(node):
+    """A described machine's max_worker_processes counts its parallel
+    workers, PostgreSQL's 4 logical replication workers and their launcher,
+    at least PostgreSQL's 8: nothing of this server (its live 32, its
+    running workers, pgbench_lab's runs)."""
+    with node.connect() as conn:
         small = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
                           storage="ssd", data_size="1GB")["max_worker_processes"]
         big = recommend(conn, ram="1TB", cpus=64, max_connections=200, os="linux",
                         storage="ssd", data_size="1GB")["max_worker_processes"]
-    assert int(small["recommended"]) == live and small["reason"].startswith(f"The live {live} is kept")
-    assert int(big["recommended"]) > live
-    assert "for a pgbench_lab run of 128 clients" in big["formula"], big["formula"]
+        one_given = recommend(conn, storage="ssd")["max_worker_processes"]
+    assert small["formula"] == "max(1 parallel + 4 logical replication + 1 launcher, 8 default) = 8"
+    assert big["formula"] == "max(64 parallel + 4 logical replication + 1 launcher, 8 default) = 69"
+    assert big["recommended"] == "69"
+    for row in (small, big, one_given):
+        assert "live" not in row["formula"] and "running" not in row["formula"], row["formula"]
+        assert "pgbench_lab" not in row["reason"], row["reason"]
 
 
 def test_wal_sync_method_from_fsync_test(node):
@@ -909,14 +972,27 @@ def test_readme_comparison_pgbench_lab(node):
     assert wrong == []
 
 
-def test_max_worker_processes_counts_the_largest_lab_run(new_cluster):
-    """The lab's own need is its largest in-server run recorded + 1, named
-    in the reason, when it is more than the room kept for a run."""
-    c = new_cluster("labneed")
+def test_max_worker_processes_counts_the_largest_lab_run(new_cluster, container):
+    """The largest in-server run recorded here is named in this server's
+    note, with what max_worker_processes would need for it, and is no term
+    of the value; a described machine's row does not name it."""
+    c = new_cluster("labneed", {"max_worker_processes": "16"})
     c.sql("CREATE EXTENSION pgbench_lab CASCADE")
     c.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
     c.sql("CALL pgbench_lab.run('select-only', clients => 12, transactions => 1)")
     with c.connect() as conn:
-        row = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
-                        storage="ssd", data_size="1GB")["max_worker_processes"]
-    assert "13 for a pgbench_lab run of 12 clients" in row["formula"], row["formula"]
+        conn.execute("SELECT set_config('pgbench_lab.sysroot', %s, false)", [container])
+        row = recommend(conn, max_connections=20)["max_worker_processes"]
+        conn.execute("RESET pgbench_lab.sysroot")
+        described = recommend(conn, ram="4GB", cpus=1, max_connections=20, os="linux",
+                              storage="ssd", data_size="1GB")["max_worker_processes"]
+    m = re.fullmatch(r"max\(2 parallel \+ 4 logical replication \+ (\d+) other running,"
+                     r" 16 live\) = 16", row["formula"])
+    assert m, row["formula"]
+    need = 2 + 4 + int(m.group(1))
+    assert row["reason"].endswith(
+        " Not counted: pgbench_lab's own runs, which take a slot per client plus one (a libpq"
+        " run one per thread plus one); to run 12 clients in the server (the largest of 8,"
+        " twice the 2 cores and the largest in-server run recorded here, 12) beside all of"
+        f" these, set it to {need} + 13 = {need + 13}."), row["reason"]
+    assert described["recommended"] == "8" and "pgbench_lab" not in described["reason"]
