@@ -259,14 +259,7 @@ def printf_to_sql(text):
             out.append("%" if c == "%%" else fill.get(i, "1"))
             out.append(parts[i + 1])
         return "".join(out)
-    for choice in itertools.product(PRINTF_STRINGS, repeat=len(slots)):
-        sql = build(choice)
-        try:
-            parse_sql(sql)
-            return sql
-        except ParseError:
-            continue
-    return build(("x",) * len(slots))
+    return first_parsing(build, len(slots))
 
 
 # -- the check --------------------------------------------------------------
@@ -514,6 +507,19 @@ def check_plpgsql(source):
 
 # -- SQL built as text in a body, and the kit's scripts ---------------------
 
+def first_parsing(build, nslots):
+    """build(choice) for the first choice of PRINTF_STRINGS, one per slot,
+    that makes parseable SQL (at most 4096 tried); else with "x" in each."""
+    for choice in itertools.islice(itertools.product(PRINTF_STRINGS, repeat=nslots), 4096):
+        sql = build(choice)
+        try:
+            parse_sql(sql)
+            return sql
+        except ParseError:
+            continue
+    return build(("x",) * nslots)
+
+
 # format()'s conversions: %% and %[n$][-][width]{s,I,L}.
 FORMAT = re.compile(r"%(?:%|(\d+\$)?-?\d*([sIL]))")
 
@@ -541,14 +547,7 @@ def format_to_sql(text):
             n = int(m.group(1)[:-1]) if m.group(1) else next(auto)
             return {"I": "x", "L": "'x'"}.get(m.group(2)) or fill[n]
         return FORMAT.sub(one, text)
-    for choice in itertools.islice(itertools.product(PRINTF_STRINGS, repeat=len(slots)), 4096):
-        sql = build(choice)
-        try:
-            parse_sql(sql)
-            return sql
-        except ParseError:
-            continue
-    return build(("x",) * len(slots))
+    return first_parsing(build, len(slots))
 
 
 # A list of privileges ('INSERT, UPDATE'), as has_table_privilege() takes it.

@@ -44,13 +44,22 @@ KEYWORD_TYPES = {"bigint": "int8", "integer": "int4", "int": "int4", "smallint":
                  "numeric": "numeric", "decimal": "numeric", "interval": "interval"}
 
 
-def fire_function(schema, outdir):
+def fire_function(schema, outdir, once=False):
     """The function every planted object calls: a WARNING (kept in the log,
-    whatever rolls back) and a server file that only a superuser can write."""
+    whatever rolls back) and a server file that only a superuser can write;
+    with once, once a session and object (a look-alike = runs for every row
+    a scan reads)."""
+    seen = """
+DECLARE
+  seen pg_catalog.text := 'planted.f' OPERATOR(pg_catalog.||) pg_catalog.md5(what);
+BEGIN
+  IF pg_catalog.current_setting(seen, true) OPERATOR(pg_catalog.=) 'yes' THEN
+    RETURN true;
+  END IF;
+  PERFORM pg_catalog.set_config(seen, 'yes', false);""" if once else "\nBEGIN"
     return f"""
 CREATE FUNCTION {schema}.planted_fire(what pg_catalog.text) RETURNS pg_catalog.bool
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
-BEGIN
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f${seen}
   RAISE WARNING 'PLANTED % ran as % (session user %)', what, current_user, session_user;
   BEGIN
     EXECUTE pg_catalog.format('COPY (SELECT %L) TO %L', what,

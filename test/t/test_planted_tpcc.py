@@ -18,41 +18,17 @@ import os
 import pytest
 
 from conftest import Cluster, fired_dir
-from test_planted import plan_types, plan_views, plant_names, plant_routines
+from test_planted import fire_function, plan_types, plan_views, plant_names, plant_routines
 
 DB = "lab"
 KIT = ["tpcc-new-order", "tpcc-payment", "tpcc-order-status", "tpcc-delivery", "tpcc-stock-level"]
-
-
-def fire_function(outdir):
-    """public.planted_fire(what): a WARNING and a server file, once per
-    session and object (a look-alike = runs for every row a scan reads)."""
-    return f"""
-CREATE FUNCTION public.planted_fire(what pg_catalog.text) RETURNS pg_catalog.bool
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
-DECLARE
-  seen pg_catalog.text := 'planted.f' OPERATOR(pg_catalog.||) pg_catalog.md5(what);
-BEGIN
-  IF pg_catalog.current_setting(seen, true) OPERATOR(pg_catalog.=) 'yes' THEN
-    RETURN true;
-  END IF;
-  PERFORM pg_catalog.set_config(seen, 'yes', false);
-  RAISE WARNING 'PLANTED % ran as %', what, current_user;
-  BEGIN
-    EXECUTE pg_catalog.format('COPY (SELECT %L) TO %L', what,
-      {outdir!r} OPERATOR(pg_catalog.||) '/fired-'
-      OPERATOR(pg_catalog.||) pg_catalog.md5(pg_catalog.random()::pg_catalog.text));
-  EXCEPTION WHEN insufficient_privilege THEN NULL;
-  END;
-  RETURN true;
-END $f$"""
 
 
 def plant(c, types, views):
     """The owner's plants in c's database, public first in its search_path;
     checked to work (a session of the database runs them)."""
     with c.connect(DB, user="dbo") as conn:
-        conn.execute(fire_function(c.fired))
+        conn.execute(fire_function("public", c.fired, once=True))
         plant_names(conn, "public", types, views)
         plant_routines(conn)
         conn.execute(f"ALTER DATABASE {DB} SET search_path = public, pg_catalog")

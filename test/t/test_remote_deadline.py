@@ -21,7 +21,7 @@ import subprocess
 import psycopg
 import pytest
 
-from conftest import Background, Cluster
+from conftest import Background
 from test_target_safety import StallProxy
 
 CALLS = {
@@ -31,14 +31,9 @@ CALLS = {
 
 
 @pytest.fixture(scope="module")
-def lab():
-    c = Cluster("deadline")
-    try:		# a failed set-up must not leave a server running
-        c.start()
-        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
-        yield c
-    finally:
-        c.destroy()
+def lab(node):
+    """One server, caller and target at once (conftest's node)."""
+    return node
 
 
 def conninfo(c, extra=""):
