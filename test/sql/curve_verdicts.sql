@@ -1,5 +1,6 @@
--- latency_curve's decisions on fabricated experiments (imported, no runs
--- made): each rate's percentile from its runs' pooled histograms with its
+-- One method for a run's percentiles, and latency_curve's decisions on
+-- fabricated experiments (imported, no runs made): each rate's percentile
+-- from its runs' pooled histograms with its
 -- transactions and interval; holds, breaks or undecided; the answer as a
 -- range; and the rates the extend hook runs again, and why.
 \encoding UTF8
@@ -8,10 +9,30 @@ SET extra_float_digits = 0;
 \set fixture `cat test/fixtures/lab_a.json`
 CREATE TEMP TABLE fixture AS SELECT :'fixture'::jsonb AS d;
 
+-- ---------------------------------------------------------------------------
+-- A run's percentiles: one method (histogram_values()), the upper bound of
+-- the bucket that holds the rank, never above the run's largest latency
+-- ---------------------------------------------------------------------------
+
+-- ranks 1 to 6 of buckets up to 1, 2 and 4 ms holding 2, 3 and 1
+-- latencies; rank 0 reads as 1 and rank 9 as the last; then the same with
+-- the largest latency 3.1 ms, under the last bucket's bound
+SELECT pgbench_lab_internal.histogram_values('{1000,2000,4000}', '{2,3,1}', '{0,1,2,3,5,6,9}', NULL) AS unbounded,
+       pgbench_lab_internal.histogram_values('{1000,2000,4000}', '{2,3,1}', '{0,1,2,3,5,6,9}', 3.1) AS under_max,
+       pgbench_lab_internal.histogram_values('{}', '{}', '{1}', 3.1) AS empty;
+\set VERBOSITY terse
+SELECT pgbench_lab_internal.histogram_values('{1000,2000}', '{2}', '{1}', NULL);
+SELECT pgbench_lab_internal.histogram_values('{2000,1000}', '{2,3}', '{1}', NULL);
+SELECT pgbench_lab_internal.histogram_values('{1000,2000}', '{2,-3}', '{1}', NULL);
+SELECT pgbench_lab_internal.histogram_values('{1000,2000}', '{2,NULL}', '{1}', NULL);
+SELECT pgbench_lab_internal.histogram_values('{{1000},{2000}}', '{{2},{3}}', '{1}', NULL);
+\set VERBOSITY default
+
 -- A run at a rate (NULL: the maximum) with its histogram as [ms, count]
--- pairs; its recorded percentiles are read off the histogram.
+-- pairs, its largest latency the last bucket's bound unless given; its
+-- recorded percentiles are read off the histogram.
 CREATE FUNCTION pg_temp.run(id integer, rate double precision, hist jsonb, sustained boolean DEFAULT true,
-                            status text DEFAULT 'done')
+                            status text DEFAULT 'done', max_ms double precision DEFAULT NULL)
 RETURNS jsonb LANGUAGE sql AS $$
     WITH b AS (SELECT (x->>0)::float8 AS ms, (x->>1)::bigint AS n FROM jsonb_array_elements(hist) x),
     c AS (SELECT b.ms, sum(b.n) OVER (ORDER BY b.ms) AS upto, sum(b.n) OVER () AS total FROM b),
@@ -23,9 +44,22 @@ RETURNS jsonb LANGUAGE sql AS $$
         'transactions', (SELECT max(total) FROM c), 'tps', coalesce(rate, (SELECT max(total) FROM c) / 5.0),
         'latency_p50_ms', (SELECT ms FROM p WHERE q = 0.5), 'latency_p90_ms', (SELECT ms FROM p WHERE q = 0.9),
         'latency_p95_ms', (SELECT ms FROM p WHERE q = 0.95), 'latency_p99_ms', (SELECT ms FROM p WHERE q = 0.99),
-        'progress', '[]'::jsonb,
+        'latency_max_ms', coalesce(max_ms, (SELECT max(ms) FROM b)), 'progress', '[]'::jsonb,
         'latency', (SELECT jsonb_agg(jsonb_build_object('bucket_upper_us', b.ms * 1000, 'count', b.n) ORDER BY b.ms) FROM b))
 $$;
+
+-- A run whose largest latency (3.1 ms) lies under its last bucket's bound:
+-- no percentile above it, wherever it is read
+CREATE TEMP TABLE one AS
+SELECT id FROM pgbench_lab.import(jsonb_build_object('format', 'pgbench_lab export', 'version', 1,
+    'server', jsonb_build_object('name', 'curve fixture'),
+    'runs', jsonb_build_array(pg_temp.run(1, NULL, '[[1, 4000], [2, 950], [4, 50]]', max_ms => 3.1))))
+ WHERE kind = 'run';
+SELECT percentile, transactions, latency_ms, low_ms, high_ms, enough
+  FROM pgbench_lab.latency_percentiles((SELECT id FROM one));
+SELECT q.* FROM pgbench_lab.runs r, pgbench_lab_internal.run_percentiles(r) q WHERE r.run_id = (SELECT id FROM one);
+SELECT line FROM pgbench_lab.report((SELECT id FROM one)) AS line WHERE line ~ 'p99';
+SELECT latency_p99_ms FROM pgbench_lab.compare(ARRAY[(SELECT id FROM one)]);
 
 -- An experiment of runs [[run_id, variant, round], ...].
 CREATE FUNCTION pg_temp.curve(id integer, target double precision, rates double precision[], runs jsonb,
