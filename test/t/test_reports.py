@@ -229,7 +229,7 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
                                              rounds => 2, label => 'trip')"""),
         "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '0.3 s')"),
         "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '0.3 s', target_ms => 100, "
-                                   "shares => '{0.1,0.3}', repeats => 0, label => 'trip')"),
+                                   "shares => '{0.1,0.3}', runs => 1, repeats => 0, label => 'trip')"),
         "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '0.3 s', "
                                              "rounds => 1, label => 'trip')"),
     }
