@@ -35,6 +35,14 @@
 #include "runner.h"
 #include "script_area.h"
 
+/* A run's merged histogram as run_latency holds it: its non-empty buckets. */
+typedef struct RunHistogram
+{
+	int			n;
+	int64		total;
+	double	   *upper_us;
+	int64	   *count;
+} RunHistogram;
 
 static void
 exec(const char *sql, int n, Oid *types, Datum *values, const char *nulls, int expect)
@@ -323,34 +331,57 @@ run_status(RunShared *run, StringInfo error)
 	return failed ? "failed" : "done";
 }
 
-/* Merge the histograms and write the non-empty buckets. */
+/*
+ * Merge the histograms and write the non-empty buckets; h gets them as
+ * run_latency holds them (upper bounds in microseconds, counts), for the
+ * run's percentiles.
+ */
 static void
-write_latency(RunShared *run, LatencyHistogram *all, uint64 *total)
+write_latency(RunShared *run, RunHistogram *h)
 {
+	LatencyHistogram *all = palloc0(sizeof(LatencyHistogram));
 	Datum	   *upper = palloc(sizeof(Datum) * PGBL_HIST_BUCKETS);
 	Datum	   *count = palloc(sizeof(Datum) * PGBL_HIST_BUCKETS);
-	int			n = 0;
 	Oid			types[3] = {INT8OID, FLOAT8ARRAYOID, INT8ARRAYOID};
 	Datum		v[3];
 
-	memset(all, 0, sizeof(*all));
 	for (int i = 0; i < run->clients; i++)
 		StatsMerge(all, &run->client[i].hist);
-	*total = 0;
+	h->n = 0;
+	h->total = 0;
+	h->upper_us = palloc(sizeof(double) * PGBL_HIST_BUCKETS);
+	h->count = palloc(sizeof(int64) * PGBL_HIST_BUCKETS);
 	for (int b = 0; b < PGBL_HIST_BUCKETS; b++)
 	{
 		if (all->count[b] == 0)
 			continue;
-		*total += all->count[b];
-		upper[n] = Float8GetDatum((double) StatsBucketUpper(b) / 1000.0);
-		count[n++] = Int64GetDatum((int64) all->count[b]);
+		h->total += (int64) all->count[b];
+		h->upper_us[h->n] = (double) StatsBucketUpper(b) / 1000.0;
+		h->count[h->n] = (int64) all->count[b];
+		upper[h->n] = Float8GetDatum(h->upper_us[h->n]);
+		count[h->n] = Int64GetDatum(h->count[h->n]);
+		h->n++;
 	}
 	v[0] = Int64GetDatum(run->run_id);
-	v[1] = PointerGetDatum(construct_array(upper, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	v[2] = PointerGetDatum(construct_array(count, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	v[1] = PointerGetDatum(construct_array(upper, h->n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	v[2] = PointerGetDatum(construct_array(count, h->n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	exec("INSERT INTO pgbench_lab.run_latency (run_id, bucket_upper_us, count) "
 		 "SELECT $1, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3)) AS t(u, c)",
 		 3, types, v, NULL, SPI_OK_INSERT);
+}
+
+/*
+ * The run's percentile fraction as every reader reads it (stats.c): the
+ * histogram's value at its rank, no higher than the run's largest
+ * latency; NULL without a histogram.
+ */
+static Datum
+run_percentile(const RunHistogram *h, double fraction, double max_ms, char *null)
+{
+	*null = h->total > 0 ? ' ' : 'n';
+	if (h->total == 0)
+		return (Datum) 0;
+	return Float8GetDatum(StatsValueAtRank(h->upper_us, h->count, h->n, StatsRank(h->total, fraction), max_ms));
 }
 
 /*
@@ -570,10 +601,10 @@ record_failures(RunShared *run, const RunSample *s)
 void
 ResultsFinish(RunShared *run, ResultsRun *res)
 {
-	LatencyHistogram *all = palloc(sizeof(LatencyHistogram));
+	RunHistogram hist;
 	RunSample	s;
 	StringInfoData error;
-	uint64		total;
+	double		max_ms;
 	double		secs = (double) (res->end_ns - run->start_ns) / 1e9;
 	double		avg_us;
 	Oid			types[20];
@@ -587,7 +618,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	avg_us = s.xacts ? (double) s.latency_sum_ns / s.xacts / 1000.0 : 0;
 
 	WorkerXactBegin();
-	write_latency(run, all, &total);
+	write_latency(run, &hist);
 	pgstat_clear_snapshot();
 	memset(nulls, ' ', sizeof(nulls));
 	for (int i = 0; i < 20; i++)
@@ -606,13 +637,14 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	v[6] = Float8GetDatum(secs > 0 ? s.xacts / secs : 0);
 	v[7] = Float8GetDatum(avg_us / 1000.0);
 	v[8] = Float8GetDatum(StatsMomentsStddev(&s.latency_us) / 1000.0);
-	v[9] = Float8GetDatum(StatsPercentileNs(all, total, 0.50) / 1e6);
-	v[10] = Float8GetDatum(StatsPercentileNs(all, total, 0.90) / 1e6);
-	v[11] = Float8GetDatum(StatsPercentileNs(all, total, 0.95) / 1e6);
-	v[12] = Float8GetDatum(StatsPercentileNs(all, total, 0.99) / 1e6);
-	v[13] = Float8GetDatum((double) s.latency_max_total_ns / 1e6);
+	max_ms = (double) s.latency_max_total_ns / 1e6;
+	v[13] = Float8GetDatum(max_ms);
 	for (int i = 7; i <= 13; i++)
 		nulls[i] = s.xacts ? ' ' : 'n';
+	v[9] = run_percentile(&hist, 0.50, max_ms, &nulls[9]);
+	v[10] = run_percentile(&hist, 0.90, max_ms, &nulls[10]);
+	v[11] = run_percentile(&hist, 0.95, max_ms, &nulls[11]);
+	v[12] = run_percentile(&hist, 0.99, max_ms, &nulls[12]);
 	v[14] = Int64GetDatum((int64) s.blks_hit);
 	v[15] = Int64GetDatum((int64) s.blks_read);
 	v[16] = text_or_null(error.data, &nulls[16]);

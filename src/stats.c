@@ -5,9 +5,20 @@
  *
  * Each client keeps its own histogram in the run's shared memory (one
  * writer, no locks); the coordinator merges them when the run ends.  The
- * log-linear layout (HDR-histogram style) keeps the relative error of any
- * percentile under 1/256 when read at a bucket's midpoint, whatever the
- * latency, in a fixed 35 kB per client.
+ * log-linear layout (HDR-histogram style) keeps a bucket's width under
+ * 1/128 of the latencies it holds, whatever the latency, in a fixed 35 kB
+ * per client.
+ *
+ * A run's percentiles are read by one method wherever they are shown
+ * (StatsValueAtRank): the run's row as the coordinator writes it, and
+ * every SQL reader through pgbench_lab_internal.histogram_values()
+ * (latency_percentiles(), report(), latency_curve), from the histogram as
+ * run_latency holds it (each non-empty bucket's upper bound in
+ * microseconds and its count).  The percentile p of n latencies is the
+ * one at rank ceil(n p), read as the upper bound of the bucket that holds
+ * that rank, and never above the run's largest latency: so it is never
+ * below the latency at that rank (nor below the run's smallest) and at
+ * most a bucket's width (0.8 %) above it.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,9 +26,16 @@
 
 #include <math.h>
 
+#include "catalog/pg_type.h"
+#include "common/int.h"
+#include "fmgr.h"
+#include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "utils/array.h"
 
 #include "stats.h"
+
+PG_FUNCTION_INFO_V1(pgbench_lab_histogram_values);
 
 #define SUB_COUNT	(1 << PGBL_HIST_SUB_BITS)	/* 128 */
 
@@ -34,17 +52,6 @@ StatsBucket(uint64 ns)
 	shift = msb - PGBL_HIST_SUB_BITS;
 	bucket = shift * SUB_COUNT + (int) (ns >> shift);
 	return Min(bucket, PGBL_HIST_BUCKETS - 1);
-}
-
-static uint64
-bucket_lower(int bucket)
-{
-	int			shift;
-
-	if (bucket < 2 * SUB_COUNT)
-		return (uint64) bucket;
-	shift = bucket / SUB_COUNT - 1;
-	return (uint64) (bucket - shift * SUB_COUNT) << shift;
 }
 
 /* Largest value (ns) that falls into the bucket. */
@@ -66,27 +73,115 @@ StatsMerge(LatencyHistogram *into, const LatencyHistogram *from)
 		into->count[i] += from->count[i];
 }
 
+/* The rank of the percentile fraction of total values: ceil(total x fraction), at least 1. */
+int64
+StatsRank(int64 total, double fraction)
+{
+	double		r = ceil(fraction * (double) total);
+
+	return r < 1 ? 1 : (r >= (double) total ? total : (int64) r);
+}
+
 /*
- * The value below which the given fraction of the recorded latencies lie,
- * read at the middle of its bucket; -1 for an empty histogram.
+ * The latency (ms) at a rank (1: the smallest) of a histogram given as its
+ * n non-empty buckets, their upper bounds in microseconds, ascending, and
+ * their counts: the upper bound of the bucket that holds the rank, no
+ * higher than max_ms, the largest latency (ignored when below 0).  A rank
+ * beyond the count reads the last bucket.
  */
 double
-StatsPercentileNs(const LatencyHistogram *h, uint64 total, double fraction)
+StatsValueAtRank(const double *upper_us, const int64 *count, int n, int64 rank, double max_ms)
 {
-	uint64		rank;
-	uint64		seen = 0;
+	int64		seen = 0;
+	double		v = upper_us[n - 1] / 1000.0;
 
-	if (total == 0)
-		return -1;
-	rank = (uint64) ceil(fraction * (double) total);
-	rank = Max(rank, 1);
-	for (int i = 0; i < PGBL_HIST_BUCKETS; i++)
+	for (int i = 0; i < n; i++)
 	{
-		seen += h->count[i];
+		if (pg_add_s64_overflow(seen, count[i], &seen))
+			seen = PG_INT64_MAX;
 		if (seen >= rank)
-			return ((double) bucket_lower(i) + (double) StatsBucketUpper(i)) / 2.0;
+		{
+			v = upper_us[i] / 1000.0;
+			break;
+		}
 	}
-	return (double) StatsBucketUpper(PGBL_HIST_BUCKETS - 1);
+	if (max_ms >= 0 && v > max_ms)
+		v = max_ms;
+	return v;
+}
+
+/* A one-dimensional array of a fixed-width type without NULLs, or an error. */
+static int
+flat_array(ArrayType *a, Oid type, const char *name, Datum **items)
+{
+	bool	   *nulls;
+	int			n;
+
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", name),
+				 errhint("Pass the histogram as run_latency holds it, one element per bucket.")));
+	deconstruct_array(a, type, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, items, &nulls, &n);
+	for (int i = 0; i < n; i++)
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not hold NULL", name),
+					 errhint("Pass the histogram as run_latency holds it, one element per bucket.")));
+	return n;
+}
+
+/*
+ * pgbench_lab_internal.histogram_values(upper_us double precision[],
+ *     counts bigint[], ranks bigint[], max_ms double precision)
+ *     RETURNS double precision[]
+ *
+ * The latency (ms) at each rank of a histogram (StatsValueAtRank): the
+ * buckets' upper bounds in microseconds, ascending, and their counts; the
+ * largest latency, NULL when unknown.  NULL when there is no bucket.
+ */
+Datum
+pgbench_lab_histogram_values(PG_FUNCTION_ARGS)
+{
+	Datum	   *upper;
+	Datum	   *count;
+	Datum	   *rank;
+	int			n;
+	int			nranks;
+	double	   *u;
+	int64	   *c;
+	Datum	   *out;
+	double		max_ms = PG_ARGISNULL(3) ? -1 : PG_GETARG_FLOAT8(3);
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	n = flat_array(PG_GETARG_ARRAYTYPE_P(0), FLOAT8OID, "upper_us", &upper);
+	if (flat_array(PG_GETARG_ARRAYTYPE_P(1), INT8OID, "counts", &count) != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("upper_us and counts must have as many elements"),
+				 errhint("Each bucket has its upper bound and its count.")));
+	nranks = flat_array(PG_GETARG_ARRAYTYPE_P(2), INT8OID, "ranks", &rank);
+	if (n == 0)
+		PG_RETURN_NULL();
+	u = palloc(sizeof(double) * n);
+	c = palloc(sizeof(int64) * n);
+	for (int i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		u[i] = DatumGetFloat8(upper[i]);
+		c[i] = DatumGetInt64(count[i]);
+		if (c[i] < 0 || isnan(u[i]) || (i > 0 && !(u[i] > u[i - 1])))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("a histogram needs ascending upper bounds and counts of 0 or more"),
+					 errhint("Pass the buckets in the order of their upper bounds, as run_latency holds them.")));
+	}
+	out = palloc(sizeof(Datum) * Max(nranks, 1));
+	for (int i = 0; i < nranks; i++)
+		out[i] = Float8GetDatum(StatsValueAtRank(u, c, n, DatumGetInt64(rank[i]), max_ms));
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, nranks, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 /* One more value (Welford's update). */

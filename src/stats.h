@@ -2,7 +2,8 @@
  *
  * stats.h
  *		Latency histograms: log-linear buckets with 128 steps per power of
- *		two, so any percentile read from them is within 0.8% of the truth.
+ *		two, so any percentile read from them is within 0.8% of the truth,
+ *		and the one method that reads a run's percentiles (stats.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -38,7 +39,9 @@ typedef struct StatsMoments
 extern int	StatsBucket(uint64 ns);
 extern uint64 StatsBucketUpper(int bucket);
 extern void StatsMerge(LatencyHistogram *into, const LatencyHistogram *from);
-extern double StatsPercentileNs(const LatencyHistogram *h, uint64 total, double fraction);
+extern int64 StatsRank(int64 total, double fraction);
+extern double StatsValueAtRank(const double *upper_us, const int64 *count, int n, int64 rank,
+							   double max_ms);
 extern void StatsMomentsAdd(StatsMoments *m, double x);
 extern void StatsMomentsMerge(StatsMoments *into, const StatsMoments *from);
 extern double StatsMomentsStddev(const StatsMoments *m);

@@ -132,13 +132,13 @@ def test_compare_settings_over_libpq_and_targets(pair):
 def test_latency_curve_over_libpq_and_targets(pair):
     primary, standby = pair
     r = call(primary, "CALL pgbench_lab.latency_curve('select-only', clients => 1, duration => '1 s', "
-                      "rates => '{20}', target_ms => 1000, via => 'libpq', latency_limit => '1 s')")
+                      "rates => '{20}', target_ms => 1000, runs => 1, repeats => 0, via => 'libpq', latency_limit => '1 s')")
     assert_over_libpq(primary, r["experiment_id"], 2)
     assert primary.sql("SELECT r.rate, r.latency_limit IS NOT NULL FROM pgbench_lab.experiment_runs x "
                        "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal",
                        (r["experiment_id"],)) == [(None, True), (20.0, True)]
     r = call(primary, "CALL pgbench_lab.latency_curve('select-only', clients => 2, duration => '1 s', "
-                      "rates => '{20}', target_ms => 1000, targets => %s, target_clients => '{1,1}')",
+                      "rates => '{20}', target_ms => 1000, runs => 1, repeats => 0, targets => %s, target_clients => '{1,1}')",
              ([conninfo(primary), conninfo(standby)],))
     assert_over_targets(primary, r["experiment_id"], 2, primary, standby)
 

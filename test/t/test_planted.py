@@ -172,7 +172,7 @@ CALLS = {
     "compare_settings": ["CALL pgbench_lab.compare_settings('select-only', ARRAY['{{}}', "
                          "'{{\"work_mem\": \"8MB\"}}']::pg_catalog.jsonb[], 1, '1 s', 1)"],
     "cold_vs_warm": ["CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"],
-    "latency_curve": ["CALL pgbench_lab.latency_curve('select-only', 1, '1 s', rates => '{{50}}', repeats => 0)"],
+    "latency_curve": ["CALL pgbench_lab.latency_curve('select-only', 1, '1 s', rates => '{{50}}', runs => 1, repeats => 0)"],
     "validate_recommendation": ["CALL pgbench_lab.validate_recommendation('select-only', 1, '1 s', 1)"],
     # into a schema of its own (init replaces only tables it made), last
     "init": ["SET search_path = lab2, public, pg_catalog", "SELECT * FROM pgbench_lab.init(1)"],

@@ -456,31 +456,70 @@ def curve(c, notices=None, **kw):
         return dict(zip([d.name for d in cur.description], cur.fetchone()))
 
 
-def test_latency_curve_finds_the_rate_that_holds(lab):
-    """Shares of the measured maximum: a generous target holds at every
-    rate the server sustains, below the first one that fails; the steps'
-    rates follow the maximum the first run measured.  p50, which 20
-    transactions decide, and no repeats."""
-    r = curve(lab, workload="select-only", clients=1, duration="1 s", shares=[0.05, 0.2, 2.0],
-              target_ms=1000, percentile=0.5, repeats=0, label="curve")
+def curve_runs(c, eid):
+    """Each run at a rate: (variant, rate asked, round, status, sustained,
+    the run's p50, the p50 its row records, its transactions)."""
+    return c.sql("SELECT s.variant, s.rate, s.round, s.status, s.sustained, s.pct, r.latency_p50_ms, s.transactions "
+                 "FROM pgbench_lab_internal.latency_curve_steps(%s) s JOIN pgbench_lab.runs r USING (run_id) "
+                 "WHERE s.rate IS NOT NULL ORDER BY s.variant, s.round", (eid,))
+
+
+def expected_verdict(runs, target):
+    """The rule, on a rate's runs at 75 % (3 runs: their lowest and highest
+    p50): breaks when one was not sustained (or did not end done);
+    undecided when a run has fewer than the 20 transactions a p50 needs;
+    with 3 runs, holds when each is at or under the target, breaks when
+    each is over it; with fewer, undecided."""
+    if any(r[3] != "done" or not r[4] for r in runs):
+        return "breaks"
+    if len(runs) < 3 or any(r[7] < 20 for r in runs):
+        return "undecided"
+    if all(r[5] <= target for r in runs):
+        return "holds"
+    return "breaks" if all(r[5] > target for r in runs) else "undecided"
+
+
+def test_latency_curve_judges_each_rate_across_its_runs(lab):
+    """Shares of the measured maximum, 2 runs each, repeats 1, at 75 %: a
+    rate is decided from 3 runs (their lowest and highest p50, a 75 %
+    interval), so a rate whose 2 runs lie on one side of the target is run
+    a third time; twice the maximum cannot be sustained (it breaks at once,
+    and is not repeated).  What the curve decided is the rule applied to
+    the recorded runs, whatever this machine's speed; every run's p50 is
+    the one its row records."""
+    notices = []
+    r = curve(lab, notices, workload="select-only", clients=1, duration="0.3 s", shares=[0.1, 2.0],
+              target_ms=1000, percentile=0.5, runs=2, repeats=1, confidence=0.75, label="curve")
     eid = r["experiment_id"]
-    steps = lab.sql("SELECT rate, tps, sustained, holds, round FROM pgbench_lab_internal.latency_curve_steps(%s)", (eid,))
-    assert len(steps) == 4 and steps[0][0] is None and {s[4] for s in steps} == {1}, steps
-    top = steps[0][1]
-    assert [round(s[0] / top, 6) for s in steps[1:]] == [0.05, 0.2, 2.0], (steps, top)
-    # the low shares hold the generous target; twice the maximum usually
-    # cannot be sustained (a first run slowed by a busy machine may make it
-    # possible): the finding is the highest rate below the first that breaks
-    assert steps[1][3] is True and steps[2][3] is True, steps
-    first_bad = next((s[0] for s in steps[1:] if s[3] is False), None)
-    best = max(s[0] for s in steps[1:] if s[3] and (first_bad is None or s[0] < first_bad))
-    assert r["best_rate"] == best and r["max_tps"] == top and r["broke_rate"] == first_bad, (r, steps)
-    assert "held up to" in r["finding"], r
-    if first_bad is not None:
-        assert "held up to between" in r["finding"] and "not sustained" in r["finding"], r
+    runs = curve_runs(lab, eid)
+    info = f"{r}\n{runs}\n{notices}"
+    top = lab.scalar("SELECT tps FROM pgbench_lab_internal.latency_curve_steps(%s) WHERE rate IS NULL", (eid,))
+    assert r["max_tps"] == top, info
+    assert all(x[5] == x[6] for x in runs if x[3] == "done"), info
+    by_variant = {}
+    for x in runs:
+        by_variant.setdefault(x[0], []).append(x)
+    assert [round(v[0][1] / top, 6) for k, v in sorted(by_variant.items()) if k <= 3] == [0.1, 2.0], info
+    verdicts = {v[0]: (v[1], v[2]) for v in lab.sql(
+        "SELECT variant, verdict, rounds FROM pgbench_lab_internal.latency_curve_rates(%s)", (eid,))}
+    for variant, xs in by_variant.items():
+        assert [x[2] for x in xs] == list(range(1, len(xs) + 1)) and len(xs) <= 3, info
+        assert verdicts[variant] == (expected_verdict(xs, 1000), len(xs)), info
+        # a third run exactly when two runs left the rate undecided, with
+        # transactions enough, and on one side of the target
+        two = xs[:2]
+        assert (len(xs) == 3) == (expected_verdict(two, 1000) == "undecided" and all(x[7] >= 20 for x in two)
+                                  and len({x[5] <= 1000 for x in two}) == 1), info
+    assert any("repeating" in m for m in notices) == any(len(xs) == 3 for xs in by_variant.values()), info
+    low = by_variant[2]
+    if verdicts[2][0] == "holds":
+        assert r["best_rate"] == low[0][1] and "held up to" in r["finding"], info
+        assert "the median of 3 runs, 75 % interval" in r["finding"], info
+    if verdicts[3][0] == "breaks" and verdicts[2][0] == "holds":
+        assert r["broke_rate"] == by_variant[3][0][1] and "held up to between" in r["finding"], info
     report = "\n".join(x for (x,) in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
-    assert "Target: p50 under 1000 ms" in report and "held up to" in report, report
-    assert "Per rate, its runs pooled: p50 with its 95 % interval" in report, report
+    assert "Target: p50 under 1000 ms" in report and "2 runs per rate, a rate in doubt up to 1 more" in report, report
+    assert "Per rate, across its runs: the median of their p50" in report, report
     svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (eid,))
     assert svg.startswith("<svg") and svg.count("<polyline") >= 3 and "target 1000" in svg, svg[:500]
     # export and import keep the experiment
@@ -491,44 +530,31 @@ def test_latency_curve_finds_the_rate_that_holds(lab):
     assert again == (r["best_rate"], r["finding"]), again
 
 
-def test_latency_curve_with_rates_and_an_impossible_target(lab):
-    """50 and 200 tps for 1 s give p50s of enough transactions, both far
-    over the target: the lowest breaks, and that settles it."""
-    r = curve(lab, workload="select-only", clients=1, duration="1 s", rates=[200, 50], target_ms=0.000001,
-              percentile=0.5, repeats=0)
-    assert r["best_rate"] is None and r["broke_rate"] == 50 and r["settled"] is True, r
-    assert "held at none of the rates: it broke at the lowest, 50.0 tps asked: " in r["finding"], r
-
-
-def test_latency_curve_repeats_an_undecided_rate(lab):
-    """200 tps for 0.3 s: about 60 transactions, too few for a p90 (100),
-    which two or three runs pooled give.  What was repeated follows the
-    rule, read from the recorded runs: the rate is run again while it is
-    undecided and more runs could decide it, at most 1 + repeats times,
-    and the NOTICE says why.  Whatever this machine's speed: a run that
-    lagged breaks the rate, and then nothing is repeated."""
+def test_latency_curve_steps_down_when_the_lowest_rate_breaks(lab):
+    """A target no run can hold: 200 tps breaks in each of its 3 runs, so
+    the curve steps down, as a new variant of 3 runs, to half the rate or
+    the floor when half is below it: the rate at which a 0.3 s run still
+    has the 20 transactions a p50 needs, with 4 standard deviations to
+    spare (37.9, 126.3 tps).  There it breaks too, and stops."""
     notices = []
-    r = curve(lab, notices, workload="select-only", clients=1, duration="0.3 s", rates=[200], target_ms=1000,
-              percentile=0.9, repeats=2)
+    r = curve(lab, notices, workload="select-only", clients=1, duration="0.3 s", rates=[200], target_ms=0.000001,
+              percentile=0.5, runs=3, repeats=0, confidence=0.75)
     eid = r["experiment_id"]
-    runs = lab.sql("SELECT round, sustained, status, transactions FROM pgbench_lab_internal.latency_curve_steps(%s) "
-                   "WHERE rate IS NOT NULL ORDER BY round", (eid,))
+    runs = curve_runs(lab, eid)
     info = f"{r}\n{runs}\n{notices}"
-    assert [x[0] for x in runs] == list(range(1, len(runs) + 1)) and len(runs) <= 3, info
-    pooled = 0
-    for i, (rnd, sustained, status, n) in enumerate(runs):
-        pooled += n or 0
-        undecided = status == "done" and sustained and pooled < 100
-        # repeated exactly when undecided, decidable by 3 runs and not at the limit
-        assert (i + 1 < len(runs)) == (undecided and pooled / rnd * 3 >= 100 and rnd < 3), info
-    repeated = len(runs) > 1
-    assert any("p90 at 200.0 tps undecided (" in m and "repeating 200.0 tps" in m for m in notices) == repeated, info
-    # the hook had nothing more to run: the rate is decided or at its limit
-    assert lab.scalar("SELECT count(*) FROM pgbench_lab_internal.latency_curve_reading(%s) WHERE repeat", (eid,)) == 0
-    v = lab.sql("SELECT comparison, rounds, verdict, decided, basis FROM pgbench_lab.experiment_verdicts(%s)", (eid,))
-    assert len(v) == 1 and v[0][0] == "p90 at 200.0 tps against 1000 ms" and v[0][1] == len(runs), (v, info)
-    if runs[-1][1] and pooled >= 100:
-        assert v[0][2:4] == ("holds", True) and f"{pooled} transactions in {len(runs)} run" in v[0][4], (v, info)
+    floor = (20 + 4 * math.sqrt(20)) / 0.3
+    assert [(x[0], x[2]) for x in runs] == [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)], info
+    assert [x[1] for x in runs] == [200] * 3 + [pytest.approx(floor)] * 3, info
+    assert notices == ["p50 broke at the lowest rate, 200.0 tps: stepping down to 126.3 tps"], info
+    assert "the lowest rate of the plan broke, so the curve stepped down to 126.3 tps" in r["finding"], r
+    if any(x[7] < 20 for x in runs[3:]):
+        # a Poisson count short of 20 at a mean of 37.9 (once in 2 000 runs)
+        assert r["broke_rate"] == 200 and "undecided: 126.3 tps (a run needs 20 transactions" in r["finding"], r
+        return
+    assert r["best_rate"] is None and r["broke_rate"] == pytest.approx(floor) and r["settled"] is True, r
+    assert "held at none of the rates: it broke at the lowest, 126.3 tps asked: " in r["finding"], r
+    assert "(no lower rate was tried: below 126.3 tps a run of 0.3 s may have fewer than the 20 transactions " \
+        "a p50 needs)" in r["finding"], r
 
 
 @pytest.mark.parametrize("arg,text", [
@@ -537,6 +563,7 @@ def test_latency_curve_repeats_an_undecided_rate(lab):
     ("rates => '{}'", "rates must hold 1 to 50"), ("rates => '{10, -1}'", "rates must hold 1 to 50"),
     ("shares => '{0.5, 3}'", "shares must hold 1 to 50"), ("shares => NULL", "shares must hold 1 to 50"),
     ("repeats => 21", "repeats must be from 0 to 20"), ("confidence => 1", "confidence must be above 0.5"),
+    ("runs => 0", "runs must be from 1 to 20"),
 ])
 def test_latency_curve_bad_arguments(lab, arg, text):
     before = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")

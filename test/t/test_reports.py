@@ -229,7 +229,7 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
                                              rounds => 2, label => 'trip')"""),
         "cold_vs_warm": call(lab, "CALL pgbench_lab.cold_vs_warm('select-only', 1, '0.3 s')"),
         "latency_curve": call(lab, "CALL pgbench_lab.latency_curve('select-only', 1, '0.3 s', target_ms => 100, "
-                                   "shares => '{0.1,0.3}', repeats => 0, label => 'trip')"),
+                                   "shares => '{0.1,0.3}', runs => 1, repeats => 0, label => 'trip')"),
         "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '0.3 s', "
                                              "rounds => 1, label => 'trip')"),
     }
@@ -374,6 +374,28 @@ def test_percentiles_carry_their_sample_and_interval(lab):
     text = "\n".join(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,)))
     assert "of 300 transactions; 95 % intervals: p50 " in text
     assert "p99 from too few transactions to decide by (1000 needed)" in text
+
+
+def test_a_runs_percentiles_are_the_same_everywhere(lab):
+    """One method reads a run's percentiles: the row the coordinator
+    writes, latency_percentiles(), report() and compare() give the same
+    p50 to p99, each at most the run's largest latency (a rate-limited run,
+    whose p99 once came out above its max)."""
+    rid = call(lab, "CALL pgbench_lab.run('select-only', clients => 1, duration => '0.5 s', rate => 400)")["run_id"]
+    row = lab.sql("SELECT latency_p50_ms, latency_p90_ms, latency_p95_ms, latency_p99_ms, latency_max_ms "
+                  "FROM pgbench_lab.runs WHERE run_id = %s", (rid,))[0]
+    read = [r[0] for r in lab.sql("SELECT latency_ms FROM pgbench_lab.latency_percentiles(%s) ORDER BY percentile",
+                                  (rid,))]
+    assert list(row[:4]) == read, (row, read)
+    assert all(p is not None and 0 < p <= row[4] for p in row[:4]) and row[0] <= row[1] <= row[2] <= row[3], row
+    text = [r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,))]
+    line = next(x for x in text if x.lstrip().startswith("p50 "))
+    shown = lab.sql("SELECT pgbench_lab_internal.fmt(v, 3) FROM unnest(%s::float8[]) WITH ORDINALITY AS u(v, i) "
+                    "ORDER BY i", (list(row),))
+    assert line.split() == [w for pair in zip(["p50", "p90", "p95", "p99", "max"], [x[0] for x in shown])
+                            for w in pair], (line, row)
+    compared = lab.scalar("SELECT latency_p99_ms FROM pgbench_lab.compare(ARRAY[%s]::bigint[])", (rid,))
+    assert str(compared) == shown[3][0], (compared, row)
 
 
 def test_compare_settings_calls_a_forced_difference_and_not_an_a_a_one(lab):

@@ -330,7 +330,7 @@ def test_experiments_run_scripts(lab):
         sw = conn.execute("CALL pgbench_lab.sweep(clients => '{1,2}', duration => '1 s', "
                           "scripts => '{select-only@3, simple-update@1}', variables => '{\"k\": 1}')").fetchone()
         lc = conn.execute("CALL pgbench_lab.latency_curve(clients => 1, duration => '1 s', shares => '{0.2}', "
-                          "target_ms => 1000, repeats => 0, scripts => '{select-only}')").fetchone()
+                          "target_ms => 1000, runs => 1, repeats => 0, scripts => '{select-only}')").fetchone()
     for eid in (sw[0], lc[0]):
         runs = lab.sql("SELECT r.workload, r.variables, r.status FROM pgbench_lab.experiment_runs x "
                        "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s", (eid,))

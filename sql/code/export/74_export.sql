@@ -367,7 +367,7 @@ AS $$
             "smallest_effect": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'latency_curve' THEN '{"clients": "count!", "duration": "interval",
             "target_ms": "num!", "percentile": "share!", "rates": "array", "shares": "array",
-            "scripts": "array", "variables": "object", "repeats": "num", "confidence": "share"}'::pg_catalog.jsonb
+            "scripts": "array", "variables": "object", "runs": "num", "repeats": "num", "confidence": "share"}'::pg_catalog.jsonb
         WHEN what OPERATOR(pg_catalog.=) 'validate_recommendation' THEN '{"settings": "array!", "groups": "array!",
             "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!",
             "smallest_effect": "num", "confidence": "share", "looks": "array", "budget": "interval"}'::pg_catalog.jsonb
@@ -552,8 +552,9 @@ BEGIN
             pgbench_lab_internal.json_wrap(coalesce(params OPERATOR(pg_catalog.->) 'rates', params OPERATOR(pg_catalog.->) 'shares')),
             '{"": "num!"}', path OPERATOR(pg_catalog.||) '.params.' OPERATOR(pg_catalog.||)
                             CASE WHEN params OPERATOR(pg_catalog.?) 'rates' THEN 'rates' ELSE 'shares' END, '{""}');
-        variants := 1 OPERATOR(pg_catalog.+) pg_catalog.jsonb_array_length(coalesce(params OPERATOR(pg_catalog.->) 'rates',
-                                                                          params OPERATOR(pg_catalog.->) 'shares'));
+        -- the maximum, the rates, and the steps down below the lowest
+        variants := pgbench_lab_internal.latency_curve_planned(params)
+                    OPERATOR(pg_catalog.+) pgbench_lab_internal.latency_curve_max_steps_down();
     ELSE
         -- compare_settings, connection_cost, validate_recommendation: sets
         -- of settings (for connection_cost the three paths), named A, B...
@@ -575,7 +576,7 @@ BEGIN
         PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.runs[%s].variant is not from 1 to %s (the %s of the experiment)',
             path, bad, variants, CASE WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'client counts'
                                            WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
-                                           WHEN kind OPERATOR(pg_catalog.=) 'latency_curve' THEN 'the maximum and the rates'
+                                           WHEN kind OPERATOR(pg_catalog.=) 'latency_curve' THEN 'the maximum, the rates and the steps down'
                                            ELSE 'sets of settings' END));
     END IF;
 END

@@ -225,7 +225,9 @@ $$;
 -- percentile is "enough" to decide by when that interval lies inside the
 -- sample and at least 10 transactions lie on its rarer side (n p and
 -- n (1-p) both at least 10: a p99 needs 1 000 transactions).  Values come
--- from the run's histogram (run_latency: buckets within 1 %).
+-- from the run's histogram (run_latency), each the upper bound of the
+-- bucket its rank falls in (buckets under 1/128 wide), never above the
+-- run's largest latency: the method of the run's row (histogram_values()).
 -- ---------------------------------------------------------------------------
 
 -- The standard normal's quantile for a two-sided confidence (the
@@ -245,10 +247,22 @@ AS $$
                                                                         OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS t) z
 $$;
 
--- The percentiles of several runs pooled (latency_curve's repeats of a
--- rate): their histograms summed bucket by bucket, then the ranks,
--- intervals and test of enough above.  latency_percentiles() is the case
--- of one run.
+-- The latency (ms) at each rank of a histogram, by the one method that
+-- reads every run's percentiles (src/stats.c, which the coordinator uses
+-- for the run's row): the upper bound of the bucket that holds the rank,
+-- never above max_ms (the largest latency; NULL: unknown).  The buckets'
+-- upper bounds in microseconds, ascending, and their counts, as
+-- run_latency holds them.
+CREATE FUNCTION pgbench_lab_internal.histogram_values(upper_us double precision[], counts bigint[], ranks bigint[],
+                                                      max_ms double precision)
+RETURNS double precision[]
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'pgbench_lab_histogram_values';
+
+-- The percentiles of several runs pooled (their histograms summed bucket
+-- by bucket), then the ranks, intervals and test of enough above, each
+-- value read by histogram_values() and never above the largest latency
+-- of the runs.  latency_percentiles() is the case of one run.
 CREATE FUNCTION pgbench_lab_internal.pooled_percentiles(run_ids bigint[], confidence double precision DEFAULT 0.95)
 RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
                low_ms double precision, high_ms double precision, enough boolean)
@@ -256,37 +270,39 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH b AS (
-        SELECT l.bucket_upper_us, pg_catalog.sum(l.count) AS count
+        SELECT l.bucket_upper_us, pg_catalog.sum(l.count)::pg_catalog.int8 AS count
           FROM pgbench_lab.run_latency l
          WHERE l.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids) AND l.count OPERATOR(pg_catalog.>) 0
          GROUP BY l.bucket_upper_us),
-    h AS (SELECT b.bucket_upper_us, pg_catalog.sum(b.count) OVER (ORDER BY b.bucket_upper_us) AS upto FROM b),
-    n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
+    h AS (
+        SELECT pg_catalog.array_agg(b.bucket_upper_us ORDER BY b.bucket_upper_us) AS upper_us,
+               pg_catalog.array_agg(b.count ORDER BY b.bucket_upper_us) AS counts,
+               pg_catalog.sum(b.count)::pg_catalog.int8 AS n,
+               (SELECT pg_catalog.max(r.latency_max_ms) FROM pgbench_lab.runs r
+                 WHERE r.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids)) AS max_ms
+          FROM b),
     z AS (SELECT pgbench_lab_internal.normal_z(pooled_percentiles.confidence) AS z),
     r AS (
-        SELECT p.p, n.n,
-               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
-               pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
+        SELECT p.p, h.n,
+               pg_catalog.ceil(h.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
+               pg_catalog.floor((h.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
                                 (z.z OPERATOR(pg_catalog.*)
-                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                 pg_catalog.sqrt(h.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
                                                  OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
-               pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
+               pg_catalog.ceil((h.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
                                (z.z OPERATOR(pg_catalog.*)
-                                pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
+                                pg_catalog.sqrt(h.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
-          FROM n, z, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
-         WHERE n.n OPERATOR(pg_catalog.>) 0)
-    SELECT r.p, r.n,
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY h.bucket_upper_us LIMIT 1),
+          FROM h, z, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
+         WHERE h.n OPERATOR(pg_catalog.>) 0)
+    SELECT r.p, r.n, v.v[1], v.v[2], v.v[3],
            r.lo OPERATOR(pg_catalog.>=) 1 AND r.hi OPERATOR(pg_catalog.<=) r.n
            AND (r.n::pg_catalog.float8 OPERATOR(pg_catalog.*) LEAST(r.p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) r.p))
                OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
-      FROM r
+      FROM r CROSS JOIN h
+     CROSS JOIN LATERAL (SELECT pgbench_lab_internal.histogram_values(h.upper_us, h.counts,
+                                    ARRAY[GREATEST(r.at, 1::pg_catalog.int8), GREATEST(r.lo, 1::pg_catalog.int8),
+                                          LEAST(GREATEST(r.hi, 1::pg_catalog.int8), r.n)], h.max_ms) AS v) v
      ORDER BY r.p
 $$;
 
@@ -303,6 +319,24 @@ AS $$
 $$;
 COMMENT ON FUNCTION pgbench_lab.latency_percentiles(bigint, double precision) IS
     'A run''s p50-p99 latencies with the transactions behind them, their order-statistics intervals, and whether each is enough to decide by';
+
+-- A run's p50, p90, p95 and p99 as every report shows them: read off its
+-- histogram by latency_percentiles(), or as its row records them when it
+-- has none (a run imported without one).  For a run made here the two are
+-- the same: the coordinator reads the histogram by the same method
+-- (histogram_values()).
+CREATE FUNCTION pgbench_lab_internal.run_percentiles(r pgbench_lab.runs, OUT p50 double precision,
+                                                     OUT p90 double precision, OUT p95 double precision,
+                                                     OUT p99 double precision)
+RETURNS record LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(pg_catalog.max(q.latency_ms) FILTER (WHERE q.percentile OPERATOR(pg_catalog.=) 0.5::pg_catalog.float8), (r).latency_p50_ms),
+           coalesce(pg_catalog.max(q.latency_ms) FILTER (WHERE q.percentile OPERATOR(pg_catalog.=) 0.9::pg_catalog.float8), (r).latency_p90_ms),
+           coalesce(pg_catalog.max(q.latency_ms) FILTER (WHERE q.percentile OPERATOR(pg_catalog.=) 0.95::pg_catalog.float8), (r).latency_p95_ms),
+           coalesce(pg_catalog.max(q.latency_ms) FILTER (WHERE q.percentile OPERATOR(pg_catalog.=) 0.99::pg_catalog.float8), (r).latency_p99_ms)
+      FROM pgbench_lab_internal.pooled_percentiles(ARRAY[(r).run_id]) q
+$$;
 
 -- The transactions a percentile needs to be enough to decide by.
 CREATE FUNCTION pgbench_lab_internal.transactions_needed(p double precision)

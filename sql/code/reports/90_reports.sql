@@ -556,9 +556,10 @@ BEGIN
     RETURN QUERY SELECT pg_catalog.format('  latency (ms)  avg %s   stddev %s', pgbench_lab_internal.fmt(r.latency_avg_ms, 3),
                        pgbench_lab_internal.fmt(r.latency_stddev_ms, 3));
     RETURN QUERY SELECT pg_catalog.format('                p50 %s   p90 %s   p95 %s   p99 %s   max %s',
-                       pgbench_lab_internal.fmt(r.latency_p50_ms, 3), pgbench_lab_internal.fmt(r.latency_p90_ms, 3),
-                       pgbench_lab_internal.fmt(r.latency_p95_ms, 3), pgbench_lab_internal.fmt(r.latency_p99_ms, 3),
-                       pgbench_lab_internal.fmt(r.latency_max_ms, 3));
+                       pgbench_lab_internal.fmt(q.p50, 3), pgbench_lab_internal.fmt(q.p90, 3),
+                       pgbench_lab_internal.fmt(q.p95, 3), pgbench_lab_internal.fmt(q.p99, 3),
+                       pgbench_lab_internal.fmt(r.latency_max_ms, 3))
+                   FROM pgbench_lab_internal.run_percentiles(r) q;
     RETURN QUERY SELECT pgbench_lab_internal.percentile_line(r.run_id);
     RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
                        coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
@@ -699,7 +700,7 @@ BEGIN
     PERFORM pgbench_lab_internal.check_ids(run_ids, false);
     RETURN QUERY
     WITH l AS (
-        SELECT r.*, u.n FROM pg_catalog.unnest(run_ids) WITH ORDINALITY AS u(id, n)
+        SELECT r.*, u.n, (pgbench_lab_internal.run_percentiles(r)).p99 FROM pg_catalog.unnest(run_ids) WITH ORDINALITY AS u(id, n)
           JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) u.id),
     f AS (SELECT * FROM l WHERE l.n OPERATOR(pg_catalog.=) 1)
     SELECT l.run_id, pgbench_lab.printable(l.label), pgbench_lab.printable(coalesce(l.source_server, 'here')),
@@ -710,9 +711,9 @@ BEGIN
            pg_catalog.round(l.tps::numeric OPERATOR(pg_catalog./) (CASE WHEN f.tps OPERATOR(pg_catalog.<>) 0 THEN f.tps END)::numeric, 3), pg_catalog.round(l.latency_avg_ms::numeric, 3),
            pg_catalog.round(l.latency_avg_ms::numeric OPERATOR(pg_catalog./)
                             (CASE WHEN f.latency_avg_ms OPERATOR(pg_catalog.<>) 0 THEN f.latency_avg_ms END)::numeric, 3),
-           pg_catalog.round(l.latency_p99_ms::numeric, 3),
-           pg_catalog.round(l.latency_p99_ms::numeric OPERATOR(pg_catalog./)
-                            (CASE WHEN f.latency_p99_ms OPERATOR(pg_catalog.<>) 0 THEN f.latency_p99_ms END)::numeric, 3),
+           pg_catalog.round(l.p99::numeric, 3),
+           pg_catalog.round(l.p99::numeric OPERATOR(pg_catalog./)
+                            (CASE WHEN f.p99 OPERATOR(pg_catalog.<>) 0 THEN f.p99 END)::numeric, 3),
            pg_catalog.round(l.hit_ratio::numeric OPERATOR(pg_catalog.*) 100, 2),
            pgbench_lab_internal.settings_text(l.settings OPERATOR(pg_catalog.->) 'session'),
            (SELECT pgbench_lab.printable(coalesce(pg_catalog.string_agg(a.key OPERATOR(pg_catalog.||) '=' OPERATOR(pg_catalog.||) a.value, ', ' ORDER BY a.key), ''))
