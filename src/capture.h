@@ -12,5 +12,6 @@
 #include "fmgr.h"
 
 extern Datum pgbench_lab_capture_params(PG_FUNCTION_ARGS);
+extern Datum pgbench_lab_capture_command(PG_FUNCTION_ARGS);
 
 #endif							/* PGBL_CAPTURE_H */

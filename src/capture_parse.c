@@ -334,3 +334,82 @@ pgbench_lab_capture_params(PG_FUNCTION_ARGS)
 	}
 	return (Datum) 0;
 }
+
+/*
+ * pgbench_lab_internal.capture_command(query text) RETURNS text
+ *
+ * What one statement does, for capture() to choose what it may replay:
+ * 'select' (reads only), 'select for update' (a locking clause),
+ * 'select with writes' (a data-modifying WITH), 'insert', 'update',
+ * 'delete', 'merge', or 'utility' (BEGIN, COMMIT, SET, VACUUM ...: never
+ * analyzed, so a utility text needs no tables).  A text that no longer
+ * analyzes raises the server's error, as capture_params() does.  A
+ * function the statement calls is not looked into: a SELECT of a
+ * function that writes reads as 'select'.
+ */
+PG_FUNCTION_INFO_V1(pgbench_lab_capture_command);
+
+Datum
+pgbench_lab_capture_command(PG_FUNCTION_ARGS)
+{
+	char	   *sql;
+	List	   *raw;
+	RawStmt    *stmt;
+	Oid		   *types = NULL;
+	int			ntypes = 0;
+	Query	   *q;
+	const char *what;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("query must not be null"),
+				 errhint("Pass a statement's text as pg_stat_statements keeps it.")));
+	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	raw = raw_parser(sql, RAW_PARSE_DEFAULT);
+	if (list_length(raw) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("query must be one statement, not %d", list_length(raw)),
+				 errhint("pg_stat_statements keeps each statement of a multi-statement string apart.")));
+	stmt = linitial_node(RawStmt, raw);
+	switch (nodeTag(stmt->stmt))
+	{
+		case T_SelectStmt:
+		case T_InsertStmt:
+		case T_UpdateStmt:
+		case T_DeleteStmt:
+		case T_MergeStmt:
+			break;
+		default:
+			PG_RETURN_TEXT_P(cstring_to_text("utility"));
+	}
+	q = parse_analyze_varparams(stmt, sql, &types, &ntypes, NULL);
+	switch (q->commandType)
+	{
+		case CMD_SELECT:
+			if (q->hasModifyingCTE)
+				what = "select with writes";
+			else if (q->rowMarks != NIL || q->hasForUpdate)
+				what = "select for update";
+			else
+				what = "select";
+			break;
+		case CMD_INSERT:
+			what = "insert";
+			break;
+		case CMD_UPDATE:
+			what = "update";
+			break;
+		case CMD_DELETE:
+			what = "delete";
+			break;
+		case CMD_MERGE:
+			what = "merge";
+			break;
+		default:
+			what = "utility";
+			break;
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(what));
+}
