@@ -34,6 +34,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "parser/analyze.h"
 #include "parser/parsetree.h"
 #include "parser/parser.h"
@@ -345,7 +346,7 @@ pgbench_lab_capture_params(PG_FUNCTION_ARGS)
  * analyzed, so a utility text needs no tables).  A text that no longer
  * analyzes raises the server's error, as capture_params() does.  A
  * function the statement calls is not looked into: a SELECT of a
- * function that writes reads as 'select'.
+ * function declared STABLE or IMMUTABLE that writes reads as 'select'.
  */
 PG_FUNCTION_INFO_V1(pgbench_lab_capture_command);
 
@@ -392,6 +393,8 @@ pgbench_lab_capture_command(PG_FUNCTION_ARGS)
 				what = "select with writes";
 			else if (q->rowMarks != NIL || q->hasForUpdate)
 				what = "select for update";
+			else if (contain_volatile_functions((Node *) q))
+				what = "select calling volatile functions";
 			else
 				what = "select";
 			break;

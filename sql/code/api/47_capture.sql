@@ -11,14 +11,16 @@
 -- draws it by type and names it a guess).  No SET search_path: the text
 -- names its tables as the application wrote them, and the caller's path
 -- (the application's, as capture() sets it) resolves them; parse analysis
--- plans and executes nothing.  Revoked from PUBLIC, as script_parse() is.
+-- plans and executes nothing.  Granted to PUBLIC below.
 CREATE FUNCTION pgbench_lab_internal.capture_params(query text)
 RETURNS TABLE (param integer, type regtype, relation regclass, attnum smallint, kind text, operator text)
 LANGUAGE C STABLE
 AS 'MODULE_PATHNAME', 'pgbench_lab_capture_params';
 COMMENT ON FUNCTION pgbench_lab_internal.capture_params(text) IS
     'pgbench_lab: each parameter of a normalized statement, its type and the column it meets, by parse analysis';
-REVOKE EXECUTE ON FUNCTION pgbench_lab_internal.capture_params(text) FROM PUBLIC;
+-- Granted to PUBLIC: it runs as its caller and writes nothing (the role
+-- granted capture() calls it).
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_params(text) TO PUBLIC;
 
 -- What one statement does (select, select for update, select with writes,
 -- insert, update, delete, merge, utility), by parse analysis; no SET
@@ -29,7 +31,7 @@ LANGUAGE C STABLE
 AS 'MODULE_PATHNAME', 'pgbench_lab_capture_command';
 COMMENT ON FUNCTION pgbench_lab_internal.capture_command(text) IS
     'pgbench_lab: what a normalized statement does (select, select for update, insert, update, delete, merge, utility ...), by parse analysis';
-REVOKE EXECUTE ON FUNCTION pgbench_lab_internal.capture_command(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_command(text) TO PUBLIC;
 
 -- How one parameter is drawn: a script line (\set or NULL for a sampled
 -- one), whether that is a guess, and what it is; for a sampled one, the
@@ -134,7 +136,8 @@ BEGIN
     END IF;
 END
 $body$;
-REVOKE EXECUTE ON FUNCTION pgbench_lab_internal.capture_draw FROM PUBLIC;
+-- As its caller: it reads only what the caller may read, writes nothing.
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_draw TO PUBLIC;
 
 -- capture(): see docs/reference.md, "Your workload in the lab".
 CREATE FUNCTION pgbench_lab.capture(
@@ -273,6 +276,8 @@ BEGIN
         cmd := NULL;
         IF r.query IS NULL OR r.query OPERATOR(pg_catalog.=) '<insufficient privilege>' THEN
             why := 'another role''s statement: its text is hidden without pg_read_all_stats';
+        ELSIF pg_catalog.strpos(r.query, 'pgbench_lab') OPERATOR(pg_catalog.>) 0 THEN
+            why := 'the lab''s own statement (a capture''s look-up, a call of pgbench_lab)';
         ELSE
             BEGIN
                 PERFORM pg_catalog.set_config('search_path', app_path, true);
