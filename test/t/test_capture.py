@@ -212,6 +212,14 @@ def test_the_applications_own_statements_with_a_text_key_and_a_guess(lab):
     check = lab.sql("SELECT script, replayed_rows_per_call, verdict FROM pgbench_lab.capture_check(%s, %s)",
                     (cid, run_id))
     assert {s: float(r) for s, r, v in check} == {kept[q][2]: 1.0 for q in kept}, check
+    # coverage: the statements taking that share of the total time
+    # (the lab's own statements not counted), top as a cap
+    cov = capture(lab, min_calls=5, prefix="cov", coverage=0.01, top=None)
+    assert len([r for r in cov if r[2] is not None]) == 1, cov
+    cov = capture(lab, min_calls=5, prefix="all", coverage=1.0, top=None)
+    assert {r[8] for r in cov if r[2] is not None} == set(kept), cov
+    cov = capture(lab, min_calls=5, prefix="two", coverage=1.0, top=2)
+    assert len([r for r in cov if r[2] is not None]) == 2, cov
     # the same prefix again: refused, or replaced with replace => true
     with pytest.raises(psycopg.errors.DuplicateObject):
         capture(lab, min_calls=5, prefix="app")

@@ -230,7 +230,9 @@ BEGIN
         EXECUTE pg_catalog.format(
             'SELECT COALESCE(pg_catalog.sum(s.total_exec_time), 0) FROM %I.pg_stat_statements(true) AS s '
             'WHERE s.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) '
-            'AND s.toplevel AND s.calls OPERATOR(pg_catalog.>=) $1', pgss) INTO total_time USING min_calls;
+            'AND s.toplevel AND s.calls OPERATOR(pg_catalog.>=) $1 '
+            'AND pg_catalog.strpos(COALESCE(s.query, %L), %L) OPERATOR(pg_catalog.=) 0', pgss, '', 'pgbench_lab')
+            INTO total_time USING min_calls;
     EXCEPTION WHEN object_not_in_prerequisite_state THEN
         RAISE EXCEPTION 'capture: pg_stat_statements is installed but its library is not loaded'
             USING ERRCODE = 'object_not_in_prerequisite_state',
