@@ -13,5 +13,6 @@
 
 extern Datum pgbench_lab_capture_params(PG_FUNCTION_ARGS);
 extern Datum pgbench_lab_capture_command(PG_FUNCTION_ARGS);
+extern Datum pgbench_lab_capture_source(PG_FUNCTION_ARGS);
 
 #endif							/* PGBL_CAPTURE_H */

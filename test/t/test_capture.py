@@ -281,3 +281,33 @@ def test_without_pg_stat_statements(lab, node):
     assert "not loaded" in str(e.value) and "shared_preload_libraries" in e.value.diag.message_hint
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         lab.sql("SELECT * FROM pgbench_lab.capture(coverage => 1.5)")
+
+
+def test_capture_from_a_source_server(lab, new_cluster):
+    src = new_cluster("source", PGSS)
+    src.run_client("pgbench", "-i", "-s", "1", "-q", "postgres")
+    conninfo = f"host=127.0.0.1 port={src.port} dbname=postgres user=postgres"
+    # pg_stat_statements missing there: refused, naming the source
+    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState) as e:
+        capture(lab, source=conninfo, prefix="src")
+    assert "source" in str(e.value)
+    src.sql("CREATE EXTENSION pg_stat_statements")
+    src.sql("SELECT pg_stat_statements_reset()")
+    src.run_client("pgbench", "-n", "-S", "-t", "100", "-c", "2", "postgres")
+    rows = capture(lab, source=conninfo, prefix="src", min_calls=100)
+    kept = [r for r in rows if r[2] is not None]
+    assert [r[8] for r in kept] == ["SELECT abalance FROM pgbench_accounts WHERE aid = $1"], rows
+    assert kept[0][4] == 200
+    cid = rows[0][0]
+    # recorded without its password
+    recorded = capture(lab, source=conninfo + " password=secret", prefix="srcpw", min_calls=100)[0][0]
+    shown = lab.scalar("SELECT source FROM pgbench_lab.captures WHERE capture_id = %s", (recorded,))
+    assert f"port='{src.port}'" in shown and "secret" not in shown, shown
+    # the scripts run here
+    run_scripts(lab, mix(lab, cid), clients=1, transactions=10)
+    # a source whose table differs from this server's: refused, nothing saved
+    src.sql("ALTER TABLE pgbench_accounts ADD COLUMN extra int")
+    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState) as e:
+        capture(lab, source=conninfo, prefix="src2", min_calls=100)
+    assert "public.pgbench_accounts" in str(e.value)
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.scripts WHERE name LIKE 'src2-%%'") == 0

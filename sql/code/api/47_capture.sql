@@ -33,6 +33,15 @@ COMMENT ON FUNCTION pgbench_lab_internal.capture_command(text) IS
     'pgbench_lab: what a normalized statement does (select, select for update, insert, update, delete, merge, utility ...), by parse analysis';
 GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_command(text) TO PUBLIC;
 
+-- capture(source => ...): the source server's statements or its tables'
+-- columns, read over libpq in a read-only transaction (capture_source.c).
+-- As its caller; revoked from PUBLIC with capture() (it connects out).
+CREATE FUNCTION pgbench_lab_internal.capture_source(source text, what text, min_calls bigint, relations text[])
+RETURNS TABLE (a text, b text, c text, d text, e text, f text, g text)
+LANGUAGE C
+AS 'MODULE_PATHNAME', 'pgbench_lab_capture_source';
+REVOKE EXECUTE ON FUNCTION pgbench_lab_internal.capture_source(text, text, bigint, text[]) FROM PUBLIC;
+
 -- How one parameter is drawn: a script line (\set or NULL for a sampled
 -- one), whether that is a guess, and what it is; for a sampled one, the
 -- values.  Runs as its caller, under capture()'s pinned path: every name
@@ -177,12 +186,11 @@ DECLARE
     guesses pg_catalog.text[];
     existing pg_catalog.text[];
     app_path pg_catalog.text := capture.search_path;
+    source_display pg_catalog.text;
+    names pg_catalog.text[] := '{}';
+    bodies pg_catalog.text[] := '{}';
+    differ pg_catalog.text;
 BEGIN
-    IF source IS NOT NULL THEN
-        RAISE EXCEPTION 'capture: source is not supported yet'
-            USING ERRCODE = 'feature_not_supported',
-                  HINT = 'Capture on the source server (with pgbench_lab there), then export() and import() the capture''s scripts.';
-    END IF;
     IF top IS NOT NULL AND top OPERATOR(pg_catalog.<) 1 THEN
         RAISE EXCEPTION 'capture: top must be at least 1, not %', top
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the number of statements to keep, or NULL with a coverage.';
@@ -217,27 +225,52 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed', HINT = 'Leave it out for your session''s, or give the application''s.';
     END IF;
 
-    -- pg_stat_statements: created here, and its library loaded
-    SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
-      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-     WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
-    IF pgss IS NULL THEN
-        RAISE EXCEPTION 'capture: pg_stat_statements is not installed in database %', pg_catalog.current_database()
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
+    -- the statements, from here or from the source
+    IF pg_catalog.to_regclass('pg_temp.pgbl_capture_stmts') IS NULL THEN
+        CREATE TEMP TABLE pg_temp.pgbl_capture_stmts
+            (queryid pg_catalog.int8, query pg_catalog.text, calls pg_catalog.int8, total_exec_time pg_catalog.float8,
+             rows pg_catalog.int8, hit pg_catalog.int8, read pg_catalog.int8);
     END IF;
-    BEGIN
+    TRUNCATE pg_temp.pgbl_capture_stmts;
+    IF source IS NOT NULL THEN
+        SELECT x.a INTO source_display FROM pgbench_lab_internal.capture_source(source, 'display', NULL, NULL) AS x;
+        INSERT INTO pg_temp.pgbl_capture_stmts
+        SELECT x.a::pg_catalog.int8, x.b, x.c::pg_catalog.int8, x.d::pg_catalog.float8, x.e::pg_catalog.int8,
+               x.f::pg_catalog.int8, x.g::pg_catalog.int8
+          FROM pgbench_lab_internal.capture_source(source, 'statements', min_calls, NULL) AS x;
+    ELSE
+        -- pg_stat_statements: created here, and its library loaded
+        SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
+          JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+         WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
+        IF pgss IS NULL THEN
+            RAISE EXCEPTION 'capture: pg_stat_statements is not installed in database %', pg_catalog.current_database()
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
+        END IF;
+        BEGIN
+            EXECUTE pg_catalog.format(
+                'SELECT COALESCE(pg_catalog.sum(s.total_exec_time), 0) FROM %I.pg_stat_statements(true) AS s '
+                'WHERE s.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) '
+                'AND s.toplevel AND s.calls OPERATOR(pg_catalog.>=) $1 '
+                'AND pg_catalog.strpos(COALESCE(s.query, %L), %L) OPERATOR(pg_catalog.=) 0', pgss, '', 'pgbench_lab')
+                INTO total_time USING min_calls;
+        EXCEPTION WHEN object_not_in_prerequisite_state THEN
+            RAISE EXCEPTION 'capture: pg_stat_statements is installed but its library is not loaded'
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Add pg_stat_statements to shared_preload_libraries and restart the server, then let the application run.';
+        END;
         EXECUTE pg_catalog.format(
-            'SELECT COALESCE(pg_catalog.sum(s.total_exec_time), 0) FROM %I.pg_stat_statements(true) AS s '
+            'INSERT INTO pg_temp.pgbl_capture_stmts '
+            'SELECT s.queryid, s.query, pg_catalog.sum(s.calls)::pg_catalog.int8, pg_catalog.sum(s.total_exec_time), '
+            'pg_catalog.sum(s.rows)::pg_catalog.int8, pg_catalog.sum(s.shared_blks_hit)::pg_catalog.int8, '
+            'pg_catalog.sum(s.shared_blks_read)::pg_catalog.int8 FROM %I.pg_stat_statements(true) AS s '
             'WHERE s.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) '
             'AND s.toplevel AND s.calls OPERATOR(pg_catalog.>=) $1 '
-            'AND pg_catalog.strpos(COALESCE(s.query, %L), %L) OPERATOR(pg_catalog.=) 0', pgss, '', 'pgbench_lab')
-            INTO total_time USING min_calls;
-    EXCEPTION WHEN object_not_in_prerequisite_state THEN
-        RAISE EXCEPTION 'capture: pg_stat_statements is installed but its library is not loaded'
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'Add pg_stat_statements to shared_preload_libraries and restart the server, then let the application run.';
-    END;
+            'GROUP BY s.queryid, s.query', pgss) USING min_calls;
+    END IF;
+    SELECT COALESCE(pg_catalog.sum(x.total_exec_time), 0) INTO total_time FROM pg_temp.pgbl_capture_stmts x
+     WHERE pg_catalog.strpos(COALESCE(x.query, ''), 'pgbench_lab') OPERATOR(pg_catalog.=) 0;
 
     -- the scripts' names: the caller's own, refused or replaced
     existing := ARRAY(SELECT s.name FROM pgbench_lab.scripts s
@@ -256,7 +289,7 @@ BEGIN
     END IF;
 
     INSERT INTO pgbench_lab.captures (database, source, prefix, settings)
-    VALUES (pg_catalog.current_database(), source, prefix,
+    VALUES (pg_catalog.current_database(), source_display, prefix,
             pg_catalog.jsonb_build_object('top', top, 'coverage', coverage, 'min_calls', min_calls,
                                           'include_writes', include_writes, 'search_path', app_path,
                                           'sample_size', sample_size, 'replace', replace,
@@ -272,13 +305,9 @@ BEGIN
         CREATE TEMP TABLE pg_temp.pgbl_capture_vals (param pg_catalog.int4, vals pg_catalog.text[]);
     END IF;
 
-    FOR r IN EXECUTE pg_catalog.format(
-            'SELECT s.queryid, s.query, pg_catalog.sum(s.calls)::pg_catalog.int8 AS calls, pg_catalog.sum(s.total_exec_time) AS total_exec_time, '
-            'pg_catalog.sum(s.rows)::pg_catalog.int8 AS rows, pg_catalog.sum(s.shared_blks_hit)::pg_catalog.int8 AS hit, '
-            'pg_catalog.sum(s.shared_blks_read)::pg_catalog.int8 AS read FROM %I.pg_stat_statements(true) AS s '
-            'WHERE s.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) '
-            'AND s.toplevel AND s.calls OPERATOR(pg_catalog.>=) $1 '
-            'GROUP BY s.queryid, s.query ORDER BY 4 DESC, 3 DESC', pgss) USING min_calls LOOP
+    FOR r IN SELECT x.queryid, x.query, x.calls, x.total_exec_time, x.rows, x.hit, x.read
+               FROM pg_temp.pgbl_capture_stmts x
+              ORDER BY x.total_exec_time DESC, x.calls DESC LOOP
         EXIT WHEN top IS NOT NULL AND kept OPERATOR(pg_catalog.>=) top;
         EXIT WHEN coverage IS NOT NULL AND total_time OPERATOR(pg_catalog.>) 0
                   AND kept_time OPERATOR(pg_catalog./) total_time OPERATOR(pg_catalog.>=) coverage;
@@ -373,9 +402,45 @@ BEGIN
             q := pg_catalog.regexp_replace(q, '\$' OPERATOR(pg_catalog.||) k OPERATOR(pg_catalog.||) '(?![0-9])', ':p' OPERATOR(pg_catalog.||) k, 'g');
         END LOOP;
         body := body OPERATOR(pg_catalog.||) q OPERATOR(pg_catalog.||) E';\n';
-        INSERT INTO pgbench_lab.scripts (name, body) VALUES (prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept, body);
+        names := names OPERATOR(pg_catalog.||) (prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept);
+        bodies := bodies OPERATOR(pg_catalog.||) body;
         PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     END LOOP;
+
+    -- from a source: its tables the parameters meet must be these (names,
+    -- columns, types), or the scripts would replay something else here
+    IF source IS NOT NULL THEN
+        IF pg_catalog.to_regclass('pg_temp.pgbl_capture_cols') IS NULL THEN
+            CREATE TEMP TABLE pg_temp.pgbl_capture_cols (name pg_catalog.text, attname pg_catalog.text, type pg_catalog.text);
+        END IF;
+        TRUNCATE pg_temp.pgbl_capture_cols;
+        INSERT INTO pg_temp.pgbl_capture_cols
+        SELECT x.a, x.b, x.c
+          FROM pgbench_lab_internal.capture_source(source, 'columns', NULL,
+                   ARRAY(SELECT DISTINCT p.relation FROM pgbench_lab.capture_params p
+                          WHERE p.capture_id OPERATOR(pg_catalog.=) cid AND p.relation IS NOT NULL)) AS x;
+        SELECT pg_catalog.string_agg(DISTINCT d.name, ', ') INTO differ
+          FROM (SELECT t.name, t.attname, t.type FROM pg_temp.pgbl_capture_cols t
+                EXCEPT ALL
+                SELECT r.name, a.attname::pg_catalog.text, pg_catalog.format_type(a.atttypid, a.atttypmod)
+                  FROM (SELECT DISTINCT t.name FROM pg_temp.pgbl_capture_cols t) AS r
+                  JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(r.name)
+                   AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped) AS d;
+        IF differ IS NULL THEN
+            SELECT pg_catalog.string_agg(DISTINCT r.name, ', ') INTO differ
+              FROM (SELECT DISTINCT t.name FROM pg_temp.pgbl_capture_cols t) AS r
+              JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(r.name)
+               AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+             WHERE NOT EXISTS (SELECT FROM pg_temp.pgbl_capture_cols t
+                                WHERE t.name OPERATOR(pg_catalog.=) r.name AND t.attname OPERATOR(pg_catalog.=) a.attname::pg_catalog.text);
+        END IF;
+        IF differ IS NOT NULL THEN
+            RAISE EXCEPTION 'capture: the source''s tables differ from this server''s: %', differ
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Replay on a copy of the source''s tables: the same names, columns and types (pg_dump --schema-only, then the data).';
+        END IF;
+    END IF;
+    INSERT INTO pgbench_lab.scripts (name, body) SELECT x.n, x.b FROM ROWS FROM (pg_catalog.unnest(names), pg_catalog.unnest(bodies)) AS x(n, b);
 
     -- the weights: each script's share of the kept statements' calls, per 10 000
     SELECT COALESCE(pg_catalog.sum(s.calls), 0) INTO total_calls FROM pgbench_lab.capture_statements s
