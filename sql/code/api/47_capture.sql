@@ -49,7 +49,7 @@ REVOKE EXECUTE ON FUNCTION pgbench_lab_internal.capture_source(text, text, bigin
 CREATE FUNCTION pgbench_lab_internal.capture_draw(
     param integer, type regtype, relation regclass, attnum smallint, kind text, sample_size integer,
     OUT draw text, OUT guess boolean, OUT about text, OUT vals text[])
-LANGUAGE plpgsql
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $body$
 DECLARE
@@ -145,7 +145,9 @@ BEGIN
     END IF;
 END
 $body$;
--- As its caller: it reads only what the caller may read, writes nothing.
+-- As its caller: it reads only what the caller may read and writes
+-- nothing (STABLE for that: its sample differs from call to call, and
+-- capture() calls it once per parameter).
 GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_draw TO PUBLIC;
 
 -- capture(): see docs/reference.md, "Your workload in the lab".
