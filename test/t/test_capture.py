@@ -213,6 +213,15 @@ def test_the_applications_own_statements_with_a_text_key_and_a_guess(lab):
     check = lab.sql("SELECT script, replayed_rows_per_call, verdict FROM pgbench_lab.capture_check(%s, %s)",
                     (cid, run_id))
     assert {s: float(r) for s, r, v in check} == {kept[q][2]: 1.0 for q in kept}, check
+    # a table over 10 000 pages is sampled by whole pages (SYSTEM): its
+    # size in pg_class made so, for the test
+    lab.sql("UPDATE pg_class SET relpages = 20000, reltuples = 3000 WHERE oid = 'app_customers'::regclass")
+    big = capture(lab, min_calls=5, prefix="big")
+    lab.sql("ANALYZE app_customers")
+    about = lab.scalar("SELECT p.about FROM pgbench_lab.capture_params p JOIN pgbench_lab.capture_statements s "
+                       "USING (capture_id, statement) WHERE p.capture_id = %s AND s.query LIKE 'SELECT city%%'",
+                       (big[0][0],))
+    assert "whole pages" in about, about
     # coverage: the statements taking that share of the total time
     # (the lab's own statements not counted), top as a cap
     cov = capture(lab, min_calls=5, prefix="cov", coverage=0.01, top=None)
