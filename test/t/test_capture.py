@@ -321,3 +321,25 @@ def test_capture_from_a_source_server(lab, new_cluster):
         capture(lab, source=conninfo, prefix="src2", min_calls=100)
     assert "public.pgbench_accounts" in str(e.value)
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.scripts WHERE name LIKE 'src2-%%'") == 0
+
+
+def test_the_applications_search_path(lab):
+    lab.sql("CREATE SCHEMA appx")
+    lab.sql("CREATE TABLE appx.items (id int PRIMARY KEY, label text)")
+    lab.sql("INSERT INTO appx.items SELECT i, 'item' || i FROM generate_series(1, 500) i")
+    reset(lab)
+    with lab.connect() as conn:
+        conn.execute("SET search_path = appx")
+        for i in range(1, 4):
+            conn.execute(f"SELECT label FROM items WHERE id = {i}")
+    # under this session's path the table is not found: skipped, named
+    rows = capture(lab, min_calls=3, prefix="path1")
+    why = {r[8]: r[7] for r in rows}
+    assert "42P01" in why["SELECT label FROM items WHERE id = $1"], rows
+    # under the application's: kept, its key drawn over 1..500
+    rows = capture(lab, min_calls=3, prefix="path2", search_path="appx")
+    kept = [r for r in rows if r[2] is not None]
+    assert [r[8] for r in kept] == ["SELECT label FROM items WHERE id = $1"], rows
+    body = lab.scalar("SELECT body FROM pgbench_lab.scripts WHERE name = 'path2-1'")
+    assert r"\set p1 random(1, 500)" in body, body
+    run_scripts(lab, ["path2-1"], clients=1, transactions=5, settings='{"search_path": "appx"}')
