@@ -80,7 +80,7 @@ $(PGBL_INSTALL_SQL): $(PGBL_RUN_OPTIONS) $(PGBL_SCRIPT_FILES) $(sort $(wildcard 
 # The files of sql/data/ that the last release did not have: the update
 # creates them whole, after its prelude (changes to the files it had are
 # in the prelude).
-PGBL_NEW_DATA = sql/data/11_run_errors.sql
+PGBL_NEW_DATA = sql/data/11_run_errors.sql sql/data/17_capture.sql
 
 $(PGBL_UPDATE_SQL): $(PGBL_RUN_OPTIONS) $(PGBL_SCRIPT_FILES) sql/upgrade/$(PGBL_RELEASED)--$(EXTVERSION).sql $(PGBL_NEW_DATA) $(PGBL_CODE_SQL)
 	$(PGBL_JOIN_SQL)
