@@ -17,11 +17,20 @@ relations unless named last, and a domain's CHECK runs code).  So:
   built-in scripts the interpreter runs by name: a string that opens with a
   meta-command such as `\\set`), its :variables taken as the parameters $n
   the interpreter binds them as;
+- so is every SQL command of the TPC-C kit's scripts (sql/tpcc/*.sql, which
+  run under the caller's search_path in the server, over libpq and under
+  pgbench -f);
 - every function of the install and upgrade scripts (sql/data/, sql/code/,
   sql/upgrade/) passes the same
   check over its whole body, and has `SET search_path = pg_catalog, pg_temp`
   unless it cannot (a procedure that commits): the path is a second
-  defence, not the first.
+  defence, not the first;
+- so does the SQL a PL/pgSQL body builds as text (the templates init_tpcc()
+  formats, EXECUTEs and sends to a target, tpcc_check()'s): each string
+  constant that opens like a statement is checked as one (format()'s %s, %I
+  and %L as a name or a literal), the functions it creates as the install
+  script's are, and a constant that names pg_catalog but is no statement
+  (a piece spliced into a template) as an expression.
 
 Run as a program it prints every violation and exits 1 if there is any;
 `--types` prints the type names the extension's SQL uses (the real-server
@@ -44,7 +53,7 @@ SAFE_PATH = "pg_catalog, pg_temp"
 # Statements begin with one of these (upper case, as the sources write SQL).
 SQL_START = re.compile(r"^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH(?!\s*\()|CALL|CREATE|DROP|ALTER|"
                        r"TRUNCATE|VACUUM|ANALYZE|COPY|LOCK|SET|RESET|CHECKPOINT|GRANT|REVOKE|"
-                       r"COMMENT|EXPLAIN|VALUES|TABLE)\b")
+                       r"COMMENT|EXPLAIN|VALUES|TABLE|DO)\b")
 # A cast to a type not named with its schema.
 BARE_CAST = re.compile(r"::\s*(?!(?:pg_catalog|pgbench_lab|\"pg_catalog\")\s*\.)[A-Za-z_\"]")
 # printf conversions, as they appear in the SQL texts built with psprintf.
@@ -176,8 +185,8 @@ def c_strings(root=ROOT):
             last = value if kind == "ident" else None
 
 
-# Sentences that begin like SQL (recommendations' reasons).
-PROSE = ("CREATE INDEX and VACUUM",)
+# Sentences that begin like SQL (recommendations' reasons, hints).
+PROSE = ("CREATE INDEX and VACUUM", "SELECT * FROM pgbench_lab.recommend() shows")
 
 
 def looks_like_sql(text):
@@ -194,12 +203,25 @@ def looks_like_script(text):
     return bool(SCRIPT_START.match(text)) and "\n" in text.strip()
 
 
-def script_to_sql(text):
+# \gset or \aset ending a command: the end of a statement.
+SCRIPT_GSET = re.compile(r"\\[ga]set\b[^\n]*")
+
+
+def script_to_sql(text, keep_lines=False):
     """A pgbench script's SQL commands as one SQL text, as the interpreter
-    runs them: the meta-command lines (\\set ...) left out, each :variable
-    a parameter $n (a \\; compound is one command of several statements)."""
-    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("\\")]
-    sql = "\n".join(lines).replace("\\;", ";")
+    runs them: the meta-command lines (\\set ...) left out (blank with
+    keep_lines, so that the SQL keeps the script's line numbers), a \\gset
+    ending its command, each :variable a parameter $n (a \\; compound is
+    one command of several statements)."""
+    lines = []
+    for ln in text.splitlines():
+        if SCRIPT_GSET.match(ln.lstrip()):
+            lines.append(";")		# on a line of its own, it ends the command above
+        elif not ln.lstrip().startswith("\\"):
+            lines.append(ln)
+        elif keep_lines:
+            lines.append("")
+    sql = SCRIPT_GSET.sub(";", "\n".join(lines).replace("\\;", ";"))
     n = itertools.count(1)
     return SCRIPT_VARIABLE.sub(lambda m: f"${next(n)}", sql)
 
@@ -433,27 +455,35 @@ def check_install(root=ROOT):
     body could resolve a name through the caller's search_path."""
     bad = []
     for stmt, source in _statements(install_script(root)):
-        if not isinstance(stmt, ast.CreateFunctionStmt):
-            continue
-        name = ".".join(_names(stmt.funcname))
-        lang = _defelem(stmt, "language")
-        lang = lang.sval if isinstance(lang, ast.String) else "sql"
-        if lang == "c" or lang == "internal":
-            continue
-        path = _function_path(stmt)
-        if path is not None and path.replace(" ", "") != SAFE_PATH.replace(" ", ""):
-            bad.append((name, f"SET search_path = {path}: must be exactly {SAFE_PATH}"))
-        body = _defelem(stmt, "as")
-        text = _names(body)[0] if body else None
-        if stmt.sql_body is not None:
-            found = check_tree(stmt.sql_body)
-        elif lang == "sql":
-            found = check_sql(text)
-        elif lang == "plpgsql":
-            found = check_plpgsql(source)
-        else:
-            found = [f"language {lang} cannot be checked"]
-        bad += [(name, p) for p in found]
+        if isinstance(stmt, ast.CreateFunctionStmt):
+            name = ".".join(_names(stmt.funcname))
+            bad += [(name, p) for p in check_function(stmt, source)]
+    return bad
+
+
+def check_function(stmt, source):
+    """Problems of one CREATE FUNCTION (source: its whole text): its SET
+    search_path (a function that can have one must), and its body."""
+    lang = _defelem(stmt, "language")
+    lang = lang.sval if isinstance(lang, ast.String) else "sql"
+    if lang == "c" or lang == "internal":
+        return []
+    bad = []
+    path = _function_path(stmt)
+    if path is None and not stmt.is_procedure:
+        bad.append(f"no SET search_path = {SAFE_PATH}")
+    elif path is not None and path.replace(" ", "") != SAFE_PATH.replace(" ", ""):
+        bad.append(f"SET search_path = {path}: must be exactly {SAFE_PATH}")
+    body = _defelem(stmt, "as")
+    text = _names(body)[0] if body else None
+    if stmt.sql_body is not None:
+        bad += check_tree(stmt.sql_body)
+    elif lang == "sql":
+        bad += check_sql(text)
+    elif lang == "plpgsql":
+        bad += check_plpgsql(source)
+    else:
+        bad.append(f"language {lang} cannot be checked")
     return bad
 
 
@@ -475,7 +505,130 @@ def check_plpgsql(source):
             bad.append(f"variable of type {t} without its schema")
     for q, mode in queries:
         for p in check_sql(_plpgsql_sql(q, mode)):
-            bad.append(f"{p}: {q.strip()[:80]}")
+            bad.append(f"{p}: {' '.join(q.split())[:80]}")
+        for text in _sql_constants(_plpgsql_sql(q, mode)):
+            for p in check_dynamic(text):
+                bad.append(f"{p}: in the SQL text {' '.join(text.split())[:60]}")
+    return bad
+
+
+# -- SQL built as text in a body, and the kit's scripts ---------------------
+
+# format()'s conversions: %% and %[n$][-][width]{s,I,L}.
+FORMAT = re.compile(r"%(?:%|(\d+\$)?-?\d*([sIL]))")
+
+
+def format_to_sql(text):
+    """A format() (or replace() of '%1$s') template as parseable SQL: %I a
+    name, %L a literal, and each argument of %s the first of PRINTF_STRINGS
+    that makes the whole text parse (the same for every %n$s of one n); a
+    %s called, %s(...), is a routine its caller names with its schema (a
+    regprocedure's text)."""
+    text = re.sub(r"%(\d+\$)?s\(", "x.x(", text)
+    slots, auto = [], itertools.count(1)
+    for m in FORMAT.finditer(text):
+        if m.group(0) != "%%" and m.group(2) == "s":
+            n = int(m.group(1)[:-1]) if m.group(1) else next(auto)
+            if n not in slots:
+                slots.append(n)
+
+    def build(choice):
+        fill, auto = dict(zip(slots, choice)), itertools.count(1)
+
+        def one(m):
+            if m.group(0) == "%%":
+                return "%"
+            n = int(m.group(1)[:-1]) if m.group(1) else next(auto)
+            return {"I": "x", "L": "'x'"}.get(m.group(2)) or fill[n]
+        return FORMAT.sub(one, text)
+    for choice in itertools.islice(itertools.product(PRINTF_STRINGS, repeat=len(slots)), 4096):
+        sql = build(choice)
+        try:
+            parse_sql(sql)
+            return sql
+        except ParseError:
+            continue
+    return build(("x",) * len(slots))
+
+
+# A list of privileges ('INSERT, UPDATE'), as has_table_privilege() takes it.
+PRIVILEGES = re.compile(r"^\s*[A-Z]+(?:\s*,\s*[A-Z]+)*\s*$")
+
+
+def _sql_constants(sql):
+    """The string constants of a statement that are SQL: those that open
+    like a statement, and those that name pg_catalog (pieces of one)."""
+    try:
+        tree = parse_sql(sql)
+    except ParseError:
+        return []
+    return [n.val.sval for n in _walk(tree) if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String)
+            and (looks_like_sql(n.val.sval) or "pg_catalog." in n.val.sval)
+            and not n.val.sval.startswith(PROSE) and not PRIVILEGES.match(n.val.sval)]
+
+
+def check_dynamic(text):
+    """Problems of a SQL text a body builds: a template of statements (the
+    functions it creates checked as the install script's are), or a piece
+    of one, checked as an expression."""
+    if not looks_like_sql(text):
+        return check_sql("SELECT " + format_to_sql(text))
+    sql = format_to_sql(text)
+    try:
+        stmts = list(_statements(sql))
+    except ParseError as e:
+        return [f"cannot be parsed, so cannot be checked ({e})"]
+    bad = []
+    for stmt, source in stmts:
+        bad += check_tree(stmt)
+        if isinstance(stmt, ast.CreateFunctionStmt):
+            name = ".".join(_names(stmt.funcname))
+            bad += [f"{name}(): {p}" for p in check_function(stmt, source)]
+        elif isinstance(stmt, ast.DoStmt):
+            bad += [f"DO block: {p}" for p in check_do(stmt)]
+    return bad
+
+
+def check_do(stmt):
+    """A DO block's body, checked as a PL/pgSQL function's (parse_plpgsql
+    needs a CREATE FUNCTION around it)."""
+    args = {a.defname: a.arg for a in stmt.args if isinstance(a, ast.DefElem)}
+    body, lang = args.get("as"), args.get("language")
+    if lang is not None and lang.sval != "plpgsql":
+        return [f"language {lang.sval} cannot be checked"]
+    text = body.sval
+    q = "$lint$"
+    return check_plpgsql(f"CREATE FUNCTION pg_temp.lint_do() RETURNS pg_catalog.void LANGUAGE plpgsql "
+                         f"AS {q}{text}{q}")
+
+
+# White space and comments before a statement's first word.
+SQL_SPACE = re.compile(r"(?:\s+|--[^\n]*)*")
+
+
+def kit_scripts(root=ROOT):
+    """(file, text) of the TPC-C kit's scripts, sql/tpcc/*.sql."""
+    d = os.path.join(root, "sql", "tpcc")
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else ():
+        if f.endswith(".sql"):
+            with open(os.path.join(d, f)) as fh:
+                yield os.path.join("sql", "tpcc", f), fh.read()
+
+
+def check_kit(root=ROOT):
+    """(file, line, problem) for every SQL command of the kit's scripts that
+    resolves a name through search_path."""
+    bad = []
+    for path, text in kit_scripts(root):
+        sql = script_to_sql(text, keep_lines=True)
+        try:
+            parsed = parse_sql(sql)
+        except ParseError as e:
+            bad.append((path, 0, f"cannot be parsed, so cannot be checked ({e})"))
+            continue
+        for r in parsed:
+            start = SQL_SPACE.match(sql, r.stmt_location).end()	# its first word
+            bad += [(path, sql.count("\n", 0, start) + 1, p) for p in check_tree(r.stmt)]
     return bad
 
 
@@ -497,27 +650,47 @@ def _names_in(tree, kind):
 
 
 def _sql_texts(root=ROOT):
-    """Every parseable SQL text of the extension: src/ strings, the install
-    script's statements, and the bodies of its SQL and PL/pgSQL functions."""
+    """Every parseable SQL text of the extension: src/ strings, the kit's
+    scripts, the install script's statements, and the bodies of its SQL
+    and PL/pgSQL functions with the SQL they build as text."""
     for _, _, _, sql in c_sql_texts(root):
         yield printf_to_sql(sql), None
+    for _, text in kit_scripts(root):
+        yield script_to_sql(text), None
     for stmt, source in _statements(install_script(root)):
         yield None, stmt
-        if not isinstance(stmt, ast.CreateFunctionStmt):
-            continue
-        body = _defelem(stmt, "as")
-        lang = _defelem(stmt, "language")
-        lang = lang.sval if isinstance(lang, ast.String) else "sql"
-        if body is None or lang not in ("sql", "plpgsql"):
-            continue
-        if lang == "sql":
-            yield _names(body)[0], None
-            continue
-        queries, types = _plpgsql_queries(parse_plpgsql(source))
-        for t in types:
-            yield f"SELECT NULL::{t}", None
-        for q, mode in queries:
-            yield _plpgsql_sql(q, mode), None
+        if isinstance(stmt, ast.CreateFunctionStmt):
+            yield from _body_texts(stmt, source)
+
+
+def _body_texts(stmt, source):
+    """(text, None) for the SQL of a function's body, the statements it
+    builds as text and the bodies of the functions those create."""
+    body = _defelem(stmt, "as")
+    lang = _defelem(stmt, "language")
+    lang = lang.sval if isinstance(lang, ast.String) else "sql"
+    if body is None or lang not in ("sql", "plpgsql"):
+        return
+    if lang == "sql":
+        yield _names(body)[0], None
+        return
+    queries, types = _plpgsql_queries(parse_plpgsql(source))
+    for t in types:
+        yield f"SELECT NULL::{t}", None
+    for q, mode in queries:
+        yield _plpgsql_sql(q, mode), None
+        for text in _sql_constants(_plpgsql_sql(q, mode)):
+            if not looks_like_sql(text):
+                yield "SELECT " + format_to_sql(text), None
+                continue
+            try:
+                made = list(_statements(format_to_sql(text)))
+            except ParseError:
+                continue
+            for inner, inner_source in made:
+                yield None, inner
+                if isinstance(inner, ast.CreateFunctionStmt):
+                    yield from _body_texts(inner, inner_source)
 
 
 def _collect(kind, root=ROOT):
@@ -555,11 +728,14 @@ def main(argv):
         return 0
     bad_c = check_c()
     bad_sql = check_install()
+    bad_kit = check_kit()
     for path, line, problem, text in bad_c:
         print(f"{path}:{line}: {problem}\n    {' '.join(text.split())[:160]}")
     for name, problem in bad_sql:
         print(f"sql/: {name}: {problem}")
-    n = len(bad_c) + len(bad_sql)
+    for path, line, problem in bad_kit:
+        print(f"{path}:{line}: {problem}")
+    n = len(bad_c) + len(bad_sql) + len(bad_kit)
     print(f"{n} name(s) resolved through search_path" if n else
           "every name in the extension's SQL is qualified with its schema")
     return 1 if n else 0

@@ -39,6 +39,10 @@ FUNCS = [
     ("quote_ident", ["text"], "text"), ("string_to_array", ["text", "text"], "text[]"),
     ("row_number", [], "bigint"), ("pg_stat_get_db_blocks_hit", ["oid"], "bigint"),
     ("int8", ["numeric"], "bigint"), ("float8", ["numeric"], "float8"), ("text", ["regclass"], "text"),
+    # the TPC-C kit's
+    ("floor", ["float8"], "float8"), ("btrim", ["text"], "text"), ("replace", ["text", "text", "text"], "text"),
+    ("encode", ["bytea", "text"], "text"), ("substr", ["bytea", "int", "int"], "bytea"),
+    ("lpad", ["text", "int", "text"], "text"), ("overlay", ["text", "text", "int", "int"], "text"),
 ]
 OPS = [  # (operator, left, right, result)
     ("=", "int", "int", "bool"), ("=", "bigint", "bigint", "bool"), ("=", "text", "text", "bool"),
@@ -55,12 +59,17 @@ OPS = [  # (operator, left, right, result)
     ("/", "numeric", "numeric", "numeric"), ("||", "text", "text", "text"), ("~", "text", "text", "bool"),
     ("~~", "text", "text", "bool"), ("->>", "jsonb", "text", "text"), ("->", "jsonb", "text", "jsonb"),
     ("@>", "jsonb", "jsonb", "bool"), ("?", "jsonb", "text", "bool"),
+    # the TPC-C kit's
+    ("<", "int", "int", "bool"), (">=", "int", "int", "bool"),
+    ("<>", "numeric", "numeric", "bool"), ("<>", "int", "bigint", "bool"), ("+", "numeric", "numeric", "numeric"),
+    ("-", "numeric", "numeric", "numeric"), ("%", "int", "int", "int"), ("|", "int", "int", "int"),
+    ("*", "float8", "int", "float8"), ("*", "int", "numeric", "numeric"),
 ]
 AGGS = [  # (name, argument type, state type)
     ("count", "anyelement", "bigint"), ("sum", "bigint", "bigint"), ("sum", "int", "bigint"),
     ("sum", "float8", "float8"), ("sum", "numeric", "numeric"), ("max", "bigint", "bigint"),
     ("min", "bigint", "bigint"), ("max", "float8", "float8"), ("avg", "float8", "float8"),
-    ("bool_and", "bool", "bool"), ("string_agg", "text", "text"),
+    ("bool_and", "bool", "bool"), ("string_agg", "text", "text"), ("max", "int", "int"), ("min", "int", "int"),
 ]
 
 
@@ -95,7 +104,7 @@ def routine_statements(prefix, fire):
 def plant(c):
     stmts = ["CREATE SCHEMA prewarm", "CREATE EXTENSION pg_prewarm SCHEMA prewarm"]
     stmts += routine_statements(
-        "trojan", lambda what: f"RAISE WARNING 'TROJAN {what} called by %', current_user;")
+        "trojan", lambda what: f"RAISE WARNING 'TROJAN {what.replace('%', '%%')} called by %', current_user;")
     with c.connect() as conn:
         for s in stmts:
             conn.execute(s)

@@ -108,5 +108,72 @@ def test_reads_the_scripts_written_in_c(tmp_path):
         "SELECT $1, $2, $3::pg_catalog.int4;"
 
 
+def test_reads_the_kit_scripts(tmp_path):
+    """The TPC-C kit's files (sql/tpcc/*.sql) are checked as pgbench
+    scripts: an operator looked up by name fails, at its line; \\gset ends
+    a command; the qualified text passes."""
+    (tmp_path / "sql" / "tpcc").mkdir(parents=True)
+    (tmp_path / "sql" / "tpcc" / "tpcc-x.sql").write_text(textwrap.dedent('''\
+        -- a kit script
+        SELECT pg_catalog.max(w_id) AS warehouses FROM tpcc.warehouse \\gset
+        \\set w_id random(1, :warehouses)
+        BEGIN;
+        UPDATE tpcc.warehouse SET w_ytd = w_ytd OPERATOR(pg_catalog.+) 1 WHERE w_id OPERATOR(pg_catalog.=) :w_id;
+        SELECT d_id FROM tpcc.district WHERE d_w_id = :w_id;
+        END;
+        '''))
+    assert sqlnames.check_kit(str(tmp_path)) == [
+        ("sql/tpcc/tpcc-x.sql", 6, "operator = without its schema (write OPERATOR(pg_catalog.=))")]
+    assert sqlnames.check_kit() == []
+
+
+def test_reads_the_sql_a_body_builds(tmp_path):
+    """A PL/pgSQL body's SQL texts (format() templates it EXECUTEs or sends
+    to a target, as init_tpcc()'s and tpcc_check()'s) are checked, with
+    the functions they create (SET search_path and body) and the pieces
+    spliced into them."""
+    (tmp_path / "sql" / "code").mkdir(parents=True)
+    (tmp_path / "sql" / "code" / "00.sql").write_text(textwrap.dedent('''\
+        CREATE FUNCTION pgbench_lab.t(s text) RETURNS void LANGUAGE plpgsql
+        SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE
+            piece pg_catalog.text := 'pg_catalog.random() * 10';
+        BEGIN
+            IF pg_catalog.has_table_privilege('pgbench_lab.scripts', 'INSERT, UPDATE') THEN
+                EXECUTE pg_catalog.format($q$
+        CREATE TABLE %1$s.t (a pg_catalog.int4, b pg_catalog.int4);
+        CREATE FUNCTION %1$s.f(n pg_catalog.int4) RETURNS pg_catalog.int4 LANGUAGE sql AS $b$
+            SELECT n OPERATOR(pg_catalog.%%) 10 $b$;
+        CREATE FUNCTION %1$s.g(n pg_catalog.int4) RETURNS pg_catalog.int4 LANGUAGE plpgsql
+        SET search_path = pg_catalog, pg_temp AS $b$
+        DECLARE m integer;
+        BEGIN RETURN n - 1; END $b$;
+        INSERT INTO %1$s.t SELECT i, %2$s FROM pg_catalog.generate_series(1, 10) AS i
+          WHERE i IS DISTINCT FROM 5
+        $q$, s, piece);
+            END IF;
+        END
+        $fn$;
+        '''))
+    found = sorted(p.split(": in the SQL text")[0] for n, p in sqlnames.check_install(str(tmp_path)))
+    assert found == ["IS DISTINCT FROM looks up = through search_path",
+                     "operator * without its schema (write OPERATOR(pg_catalog.*))",
+                     "x.f(): no SET search_path = pg_catalog, pg_temp",
+                     "x.g(): operator - without its schema (write OPERATOR(pg_catalog.-)): n - 1",
+                     "x.g(): variable of type integer without its schema"], found
+    assert sqlnames.format_to_sql("SELECT %1$s.f(%2$s), %L, %I, 100 %% 7, %s($1)") == \
+        "SELECT x.f(x), 'x', x, 100 % 7, x.x($1)"
+
+
 def test_the_sources_are_clean():
-    assert sqlnames.check_c() == [] and sqlnames.check_install() == []
+    assert sqlnames.check_c() == [] and sqlnames.check_install() == [] and sqlnames.check_kit() == []
+
+
+def test_reads_a_do_block_a_body_builds():
+    """A DO block in a template (init_tpcc()'s check of the schema, here
+    and on a target) is checked as a PL/pgSQL body."""
+    assert sqlnames.check_dynamic("DO $d$ BEGIN IF 1 OPERATOR(pg_catalog.=) 1 THEN "
+                                  "RAISE EXCEPTION USING MESSAGE = %1$L; END IF; END $d$;") == []
+    found = sqlnames.check_dynamic("DO $d$ BEGIN IF EXISTS (SELECT FROM pg_catalog.pg_namespace n "
+                                   "WHERE n.nspname = %1$L) THEN NULL; END IF; END $d$;")
+    assert len(found) == 1 and found[0].startswith("DO block: operator = without its schema"), found

@@ -35,36 +35,47 @@ DECLARE
     total pg_catalog.int8;
     example pg_catalog.text;
     checks pg_catalog.text[] := ARRAY[
-        -- 1: W_YTD = sum(D_YTD)
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE w.w_ytd IS DISTINCT FROM y.ytd), pg_catalog.count(*),
-                  pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(D_YTD) %s', w.w_id, w.w_ytd, y.ytd))
-                      FILTER (WHERE w.w_ytd IS DISTINCT FROM y.ytd)
-             FROM %1$s.warehouse AS w
-             LEFT JOIN (SELECT d_w_id, pg_catalog.sum(d_ytd) AS ytd FROM %1$s.district GROUP BY d_w_id) AS y ON y.d_w_id = w.w_id$q$,
+        -- 1: W_YTD = sum(D_YTD) (differs: IS DISTINCT FROM, which would
+        -- look = up by name)
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+                  pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(D_YTD) %s', c.w_id, c.w_ytd, c.ytd))
+                      FILTER (WHERE c.differs)
+             FROM (SELECT w.w_id, w.w_ytd, y.ytd,
+                          COALESCE(w.w_ytd OPERATOR(pg_catalog.<>) y.ytd,
+                                   (w.w_ytd IS NULL) OPERATOR(pg_catalog.<>) (y.ytd IS NULL)) AS differs
+                     FROM %1$s.warehouse AS w
+                     LEFT JOIN (SELECT d_w_id, pg_catalog.sum(d_ytd) AS ytd FROM %1$s.district GROUP BY d_w_id) AS y
+                            ON y.d_w_id OPERATOR(pg_catalog.=) w.w_id) AS c$q$,
         -- 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)
         $q$SELECT pg_catalog.count(*) FILTER (WHERE NOT ok), pg_catalog.count(*),
                   pg_catalog.min(pg_catalog.format('district %s of warehouse %s: D_NEXT_O_ID - 1 = %s, max(O_ID) %s, max(NO_O_ID) %s',
-                                                   d_id, d_w_id, d_next_o_id - 1, max_o, max_no)) FILTER (WHERE NOT ok)
+                                                   d_id, d_w_id, d_next_o_id OPERATOR(pg_catalog.-) 1, max_o, max_no)) FILTER (WHERE NOT ok)
              FROM (SELECT d.d_id, d.d_w_id, d.d_next_o_id, o.max_o, n.max_no,
-                          (d.d_next_o_id - 1 = o.max_o AND (n.max_no IS NULL OR n.max_no = o.max_o)) IS TRUE AS ok
+                          ((d.d_next_o_id OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.=) o.max_o
+                           AND (n.max_no IS NULL OR n.max_no OPERATOR(pg_catalog.=) o.max_o)) IS TRUE AS ok
                      FROM %1$s.district AS d
                      LEFT JOIN (SELECT o_w_id, o_d_id, pg_catalog.max(o_id) AS max_o FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
-                            ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+                            ON o.o_w_id OPERATOR(pg_catalog.=) d.d_w_id AND o.o_d_id OPERATOR(pg_catalog.=) d.d_id
                      LEFT JOIN (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS max_no FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n
-                            ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id) AS c$q$,
+                            ON n.no_w_id OPERATOR(pg_catalog.=) d.d_w_id AND n.no_d_id OPERATOR(pg_catalog.=) d.d_id) AS c$q$,
         -- 3: max(NO_O_ID) - min(NO_O_ID) + 1 = the district's new_order rows
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE hi - lo + 1 <> rows), pg_catalog.count(*),
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows), pg_catalog.count(*),
                   pg_catalog.min(pg_catalog.format('district %s of warehouse %s: max(NO_O_ID) - min(NO_O_ID) + 1 = %s, %s rows',
-                                                   no_d_id, no_w_id, hi - lo + 1, rows)) FILTER (WHERE hi - lo + 1 <> rows)
-             FROM (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS hi, pg_catalog.min(no_o_id) AS lo, pg_catalog.count(*) AS rows
+                                                   no_d_id, no_w_id, span, rows)) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows)
+             FROM (SELECT no_w_id, no_d_id,
+                          pg_catalog.max(no_o_id) OPERATOR(pg_catalog.-) pg_catalog.min(no_o_id) OPERATOR(pg_catalog.+) 1 AS span,
+                          pg_catalog.count(*) AS rows
                      FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n$q$,
         -- 4: sum(O_OL_CNT) = the district's order_line rows
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE cnt IS DISTINCT FROM lines), pg_catalog.count(*),
+        $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
                   pg_catalog.min(pg_catalog.format('district %s of warehouse %s: sum(O_OL_CNT) %s, %s order lines',
-                                                   o_d_id, o_w_id, cnt, COALESCE(lines, 0))) FILTER (WHERE cnt IS DISTINCT FROM lines)
-             FROM (SELECT o_w_id, o_d_id, pg_catalog.sum(o_ol_cnt) AS cnt FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
-             LEFT JOIN (SELECT ol_w_id, ol_d_id, pg_catalog.count(*) AS lines FROM %1$s.order_line GROUP BY ol_w_id, ol_d_id) AS l
-                    ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id$q$];
+                                                   c.o_d_id, c.o_w_id, c.cnt, COALESCE(c.lines, 0))) FILTER (WHERE c.differs)
+             FROM (SELECT o.o_w_id, o.o_d_id, o.cnt, l.lines,
+                          COALESCE(o.cnt OPERATOR(pg_catalog.<>) l.lines,
+                                   (o.cnt IS NULL) OPERATOR(pg_catalog.<>) (l.lines IS NULL)) AS differs
+                     FROM (SELECT o_w_id, o_d_id, pg_catalog.sum(o_ol_cnt) AS cnt FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+                     LEFT JOIN (SELECT ol_w_id, ol_d_id, pg_catalog.count(*) AS lines FROM %1$s.order_line GROUP BY ol_w_id, ol_d_id) AS l
+                            ON l.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND l.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id) AS c$q$];
     what pg_catalog.text[] := ARRAY['W_YTD = sum(D_YTD)', 'D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)',
                          'max(NO_O_ID) - min(NO_O_ID) + 1 = new_order rows', 'sum(O_OL_CNT) = order_line rows'];
     unit pg_catalog.text[] := ARRAY['warehouses', 'districts', 'districts', 'districts'];

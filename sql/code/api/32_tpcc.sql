@@ -104,10 +104,10 @@ BEGIN
       INTO pool FROM pg_catalog.generate_series(1, 1000);
     -- a random a-string of the given lengths (clause 4.3.2.2): a piece of
     -- the pool at a random offset
-    rnd := 'pg_catalog.encode(pg_catalog.substr($1, 1 + (pg_catalog.random() * 400)::pg_catalog.int4, %s + (pg_catalog.random() * %s)::pg_catalog.int4), ''escape'')';
+    rnd := 'pg_catalog.encode(pg_catalog.substr($1, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 400)::pg_catalog.int4, %s OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) %s)::pg_catalog.int4), ''escape'')';
     addr := pg_catalog.concat_ws(', ', pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10), pg_catalog.format(rnd, 10, 10),
-                                 'pg_catalog.substr($2, 1 + (pg_catalog.random() * 24)::pg_catalog.int4, 2)',
-                                 'pg_catalog.lpad(((pg_catalog.random() * 9999)::pg_catalog.int4)::pg_catalog.text, 4, ''0'') || ''11111''');
+                                 'pg_catalog.substr($2, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 24)::pg_catalog.int4, 2)',
+                                 'pg_catalog.lpad(((pg_catalog.random() OPERATOR(pg_catalog.*) 9999)::pg_catalog.int4)::pg_catalog.text, 4, ''0'') OPERATOR(pg_catalog.||) ''11111''');
 
     steps := ARRAY['tables', 'item', 'warehouse', 'district', 'customer', 'history', 'orders', 'new_order',
                    'order_line', 'stock', 'indexes', 'analyze', 'scripts'];
@@ -121,7 +121,24 @@ BEGIN
                    'order_line', 'stock', 'indexes', NULL, NULL];
     stmts := ARRAY[
         -- tables
+        -- a schema that exists already must be the caller's alone: another
+        -- role that owns it, or may create in it, could put its own
+        -- functions where the kit's scripts call them, to run with the
+        -- rights of whoever runs the kit
         pg_catalog.format($q$
+DO $own$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_namespace n
+                WHERE n.nspname OPERATOR(pg_catalog.=) %2$L
+                  AND (n.nspowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                            WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                       OR EXISTS (SELECT FROM pg_catalog.aclexplode(n.nspacl) a
+                                   WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+                                     AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner))) THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = %3$L, HINT = %4$L;
+    END IF;
+END
+$own$;
 CREATE SCHEMA IF NOT EXISTS %1$s;
 CREATE TABLE %1$s.warehouse (w_id pg_catalog.int4 NOT NULL, w_name pg_catalog.varchar(10) COLLATE pg_catalog."C", w_street_1 pg_catalog.varchar(20) COLLATE pg_catalog."C",
     w_street_2 pg_catalog.varchar(20) COLLATE pg_catalog."C", w_city pg_catalog.varchar(20) COLLATE pg_catalog."C", w_state pg_catalog.bpchar(2) COLLATE pg_catalog."C", w_zip pg_catalog.bpchar(9) COLLATE pg_catalog."C",
@@ -162,7 +179,7 @@ ALTER TABLE %1$s.order_line ADD PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_numbe
 ALTER TABLE %1$s.item ADD PRIMARY KEY (i_id);
 ALTER TABLE %1$s.stock ADD PRIMARY KEY (s_w_id, s_i_id);
 CREATE FUNCTION %1$s.last_name(n pg_catalog.int4) RETURNS pg_catalog.text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $b$
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT SET search_path = pg_catalog, pg_temp AS $b$
     SELECT (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog./) 100 OPERATOR(pg_catalog.+) 1]
            OPERATOR(pg_catalog.||) (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog./) 10 OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
            OPERATOR(pg_catalog.||) (ARRAY['BAR', 'OUGHT', 'ABLE', 'PRI', 'PRES', 'ESE', 'ANTI', 'CALLY', 'ATION', 'EING']::pg_catalog.text[])[n OPERATOR(pg_catalog.%%) 10 OPERATOR(pg_catalog.+) 1]
@@ -172,50 +189,54 @@ CREATE FUNCTION %1$s.new_order(w pg_catalog.int4, d pg_catalog.int4, c pg_catalo
                                unknown_item pg_catalog.int4, warehouses pg_catalog.int4)
 RETURNS pg_catalog.int4 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $b$
 DECLARE
-    items integer[]; supply integer[]; qty integer[]; all_local integer := 1;
-    o integer; price numeric; dist text; line record; i integer;
+    items pg_catalog.int4[]; supply pg_catalog.int4[]; qty pg_catalog.int4[]; all_local pg_catalog.int4 := 1;
+    o pg_catalog.int4; price pg_catalog.numeric; dist pg_catalog.text; line pg_catalog.record;
 BEGIN
     FOR i IN 1 .. ol_cnt LOOP
-        items[i] := (((pg_catalog.floor(pg_catalog.random() * 8192)::integer
-                       | (1 + pg_catalog.floor(pg_catalog.random() * 100000)::integer)) + 7911) %% 100000) + 1;
+        items[i] := (((pg_catalog.floor(pg_catalog.random() OPERATOR(pg_catalog.*) 8192)::pg_catalog.int4
+                       OPERATOR(pg_catalog.|) (1 OPERATOR(pg_catalog.+) pg_catalog.floor(pg_catalog.random() OPERATOR(pg_catalog.*) 100000)::pg_catalog.int4))
+                      OPERATOR(pg_catalog.+) 7911) OPERATOR(pg_catalog.%%) 100000) OPERATOR(pg_catalog.+) 1;
         supply[i] := w;
-        IF warehouses > 1 AND pg_catalog.random() < 0.01 THEN
-            supply[i] := 1 + pg_catalog.floor(pg_catalog.random() * (warehouses - 1))::integer;
-            IF supply[i] >= w THEN supply[i] := supply[i] + 1; END IF;
+        IF warehouses OPERATOR(pg_catalog.>) 1 AND pg_catalog.random() OPERATOR(pg_catalog.<) 0.01 THEN
+            supply[i] := 1 OPERATOR(pg_catalog.+) pg_catalog.floor(pg_catalog.random() OPERATOR(pg_catalog.*) (warehouses OPERATOR(pg_catalog.-) 1))::pg_catalog.int4;
+            IF supply[i] OPERATOR(pg_catalog.>=) w THEN supply[i] := supply[i] OPERATOR(pg_catalog.+) 1; END IF;
             all_local := 0;
         END IF;
-        qty[i] := 1 + pg_catalog.floor(pg_catalog.random() * 10)::integer;
+        qty[i] := 1 OPERATOR(pg_catalog.+) pg_catalog.floor(pg_catalog.random() OPERATOR(pg_catalog.*) 10)::pg_catalog.int4;
     END LOOP;
-    IF unknown_item = 1 THEN
+    IF unknown_item OPERATOR(pg_catalog.=) 1 THEN
         items[ol_cnt] := 100001;
     END IF;
     BEGIN
-        PERFORM FROM %1$s.warehouse WHERE w_id = w;
-        PERFORM FROM %1$s.customer WHERE c_w_id = w AND c_d_id = d AND c_id = c;
-        UPDATE %1$s.district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = w AND d_id = d
-            RETURNING d_next_o_id - 1 INTO o;
+        PERFORM FROM %1$s.warehouse WHERE w_id OPERATOR(pg_catalog.=) w;
+        PERFORM FROM %1$s.customer WHERE c_w_id OPERATOR(pg_catalog.=) w AND c_d_id OPERATOR(pg_catalog.=) d AND c_id OPERATOR(pg_catalog.=) c;
+        UPDATE %1$s.district SET d_next_o_id = d_next_o_id OPERATOR(pg_catalog.+) 1
+         WHERE d_w_id OPERATOR(pg_catalog.=) w AND d_id OPERATOR(pg_catalog.=) d
+            RETURNING d_next_o_id OPERATOR(pg_catalog.-) 1 INTO o;
         INSERT INTO %1$s.orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
             VALUES (o, d, w, c, pg_catalog.now(), NULL, ol_cnt, all_local);
         INSERT INTO %1$s.new_order (no_o_id, no_d_id, no_w_id) VALUES (o, d, w);
         -- lines in the order of their stock rows, so that two new-orders
         -- never wait for each other's
-        FOR line IN SELECT u.i, u.s, u.q, u.n::integer AS n
+        FOR line IN SELECT u.i, u.s, u.q, u.n::pg_catalog.int4 AS n
                       FROM ROWS FROM (pg_catalog.unnest(items), pg_catalog.unnest(supply), pg_catalog.unnest(qty)) WITH ORDINALITY AS u (i, s, q, n)
                      ORDER BY u.s, u.i LOOP
-            SELECT i_price INTO price FROM %1$s.item WHERE i_id = line.i;
+            SELECT i_price INTO price FROM %1$s.item WHERE i_id OPERATOR(pg_catalog.=) line.i;
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'item %% is unknown', line.i USING ERRCODE = 'no_data_found';
             END IF;
             UPDATE %1$s.stock
-               SET s_quantity = CASE WHEN s_quantity - line.q >= 10 THEN s_quantity - line.q ELSE s_quantity - line.q + 91 END,
-                   s_ytd = s_ytd + line.q, s_order_cnt = s_order_cnt + 1,
-                   s_remote_cnt = s_remote_cnt + CASE WHEN line.s = w THEN 0 ELSE 1 END
-             WHERE s_w_id = line.s AND s_i_id = line.i
+               SET s_quantity = CASE WHEN s_quantity OPERATOR(pg_catalog.-) line.q OPERATOR(pg_catalog.>=) 10
+                                     THEN s_quantity OPERATOR(pg_catalog.-) line.q
+                                     ELSE s_quantity OPERATOR(pg_catalog.-) line.q OPERATOR(pg_catalog.+) 91 END,
+                   s_ytd = s_ytd OPERATOR(pg_catalog.+) line.q, s_order_cnt = s_order_cnt OPERATOR(pg_catalog.+) 1,
+                   s_remote_cnt = s_remote_cnt OPERATOR(pg_catalog.+) CASE WHEN line.s OPERATOR(pg_catalog.=) w THEN 0 ELSE 1 END
+             WHERE s_w_id OPERATOR(pg_catalog.=) line.s AND s_i_id OPERATOR(pg_catalog.=) line.i
             RETURNING (ARRAY[s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05,
                              s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10])[d] INTO dist;
             INSERT INTO %1$s.order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,
                                          ol_quantity, ol_amount, ol_dist_info)
-                VALUES (o, d, w, line.n, line.i, line.s, NULL, line.q, line.q * price, dist);
+                VALUES (o, d, w, line.n, line.i, line.s, NULL, line.q, line.q OPERATOR(pg_catalog.*) price, dist);
         END LOOP;
     EXCEPTION WHEN no_data_found THEN
         RETURN 0;		-- rolled back (clause 2.4.2.3)
@@ -228,47 +249,56 @@ COMMENT ON FUNCTION %1$s.new_order(pg_catalog.int4, pg_catalog.int4, pg_catalog.
 CREATE FUNCTION %1$s.delivery(w pg_catalog.int4, carrier pg_catalog.int4)
 RETURNS pg_catalog.int4 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $b$
 DECLARE
-    d integer; o integer; c integer; amount numeric; delivered integer := 0;
+    o pg_catalog.int4; c pg_catalog.int4; amount pg_catalog.numeric; delivered pg_catalog.int4 := 0;
 BEGIN
     FOR d IN 1 .. 10 LOOP
         o := NULL;
-        DELETE FROM %1$s.new_order WHERE no_w_id = w AND no_d_id = d
-           AND no_o_id = (SELECT pg_catalog.min(no_o_id) FROM %1$s.new_order WHERE no_w_id = w AND no_d_id = d)
+        DELETE FROM %1$s.new_order WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d
+           AND no_o_id OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(no_o_id) FROM %1$s.new_order
+                                                WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d)
         RETURNING no_o_id INTO o;
         CONTINUE WHEN o IS NULL;
-        UPDATE %1$s.orders SET o_carrier_id = carrier WHERE o_w_id = w AND o_d_id = d AND o_id = o RETURNING o_c_id INTO c;
-        UPDATE %1$s.order_line SET ol_delivery_d = pg_catalog.now() WHERE ol_w_id = w AND ol_d_id = d AND ol_o_id = o;
-        SELECT pg_catalog.sum(ol_amount) INTO amount FROM %1$s.order_line WHERE ol_w_id = w AND ol_d_id = d AND ol_o_id = o;
-        UPDATE %1$s.customer SET c_balance = c_balance + amount, c_delivery_cnt = c_delivery_cnt + 1
-         WHERE c_w_id = w AND c_d_id = d AND c_id = c;
-        delivered := delivered + 1;
+        UPDATE %1$s.orders SET o_carrier_id = carrier
+         WHERE o_w_id OPERATOR(pg_catalog.=) w AND o_d_id OPERATOR(pg_catalog.=) d AND o_id OPERATOR(pg_catalog.=) o
+        RETURNING o_c_id INTO c;
+        UPDATE %1$s.order_line SET ol_delivery_d = pg_catalog.now()
+         WHERE ol_w_id OPERATOR(pg_catalog.=) w AND ol_d_id OPERATOR(pg_catalog.=) d AND ol_o_id OPERATOR(pg_catalog.=) o;
+        SELECT pg_catalog.sum(ol_amount) INTO amount FROM %1$s.order_line
+         WHERE ol_w_id OPERATOR(pg_catalog.=) w AND ol_d_id OPERATOR(pg_catalog.=) d AND ol_o_id OPERATOR(pg_catalog.=) o;
+        UPDATE %1$s.customer SET c_balance = c_balance OPERATOR(pg_catalog.+) amount,
+                                 c_delivery_cnt = c_delivery_cnt OPERATOR(pg_catalog.+) 1
+         WHERE c_w_id OPERATOR(pg_catalog.=) w AND c_d_id OPERATOR(pg_catalog.=) d AND c_id OPERATOR(pg_catalog.=) c;
+        delivered := delivered OPERATOR(pg_catalog.+) 1;
     END LOOP;
     RETURN delivered;
 END
 $b$;
 COMMENT ON FUNCTION %1$s.delivery(pg_catalog.int4, pg_catalog.int4) IS
     'TPC-C delivery (clause 2.7): the oldest new order of each district of a warehouse delivered; returns how many'
-$q$, s),
+$q$, s, schema,
+           pg_catalog.format('init_tpcc: schema "%s" exists and another role owns it or may create in it', schema),
+           pg_catalog.format('The kit''s functions there would be that role''s to replace, and run with your rights. Drop the schema (DROP SCHEMA %s CASCADE) or name another.',
+                             s)),
         -- item (clause 4.3.3.1): 10 %% of the items' data hold ORIGINAL
         pg_catalog.format($q$
 INSERT INTO %1$s.item (i_id, i_im_id, i_name, i_price, i_data)
-SELECT i, 1 + (pg_catalog.random() * 9999)::pg_catalog.int4, %2$s, (100 + (pg_catalog.random() * 9900)::pg_catalog.int4) / 100.0,
-       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
+SELECT i, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 9999)::pg_catalog.int4, %2$s, (100 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 9900)::pg_catalog.int4) OPERATOR(pg_catalog./) 100.0,
+       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) (r.l OPERATOR(pg_catalog.-) 8))::pg_catalog.int4, 8)
             ELSE pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape') END
-  FROM (SELECT i, 26 + (pg_catalog.random() * 24)::pg_catalog.int4 AS l, 1 + (pg_catalog.random() * 400)::pg_catalog.int4 AS o,
-               pg_catalog.random() < 0.1 AS original
+  FROM (SELECT i, 26 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 24)::pg_catalog.int4 AS l, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 400)::pg_catalog.int4 AS o,
+               pg_catalog.random() OPERATOR(pg_catalog.<) 0.1 AS original
           FROM pg_catalog.generate_series(1, 100000) AS i OFFSET 0) AS r
 $q$, s, pg_catalog.format(rnd, 14, 10)),
         -- warehouse
         pg_catalog.format($q$
 INSERT INTO %1$s.warehouse
-SELECT w, %2$s, %3$s, (pg_catalog.random() * 2000)::pg_catalog.int4 / 10000.0, 300000
+SELECT w, %2$s, %3$s, (pg_catalog.random() OPERATOR(pg_catalog.*) 2000)::pg_catalog.int4 OPERATOR(pg_catalog./) 10000.0, 300000
   FROM pg_catalog.generate_series(1, %4$s) AS w
 $q$, s, pg_catalog.format(rnd, 6, 4), addr, warehouses),
         -- district
         pg_catalog.format($q$
 INSERT INTO %1$s.district
-SELECT d, w, %2$s, %3$s, (pg_catalog.random() * 2000)::pg_catalog.int4 / 10000.0, 30000, 3001
+SELECT d, w, %2$s, %3$s, (pg_catalog.random() OPERATOR(pg_catalog.*) 2000)::pg_catalog.int4 OPERATOR(pg_catalog./) 10000.0, 30000, 3001
   FROM pg_catalog.generate_series(1, %4$s) AS w, pg_catalog.generate_series(1, 10) AS d
 $q$, s, pg_catalog.format(rnd, 6, 4), addr, warehouses),
         -- customer: the first 1 000 of a district have the 1 000 last
@@ -276,11 +306,11 @@ $q$, s, pg_catalog.format(rnd, 6, 4), addr, warehouses),
         pg_catalog.format($q$
 INSERT INTO %1$s.customer
 SELECT c, d, w, %2$s, 'OE',
-       %1$s.last_name(CASE WHEN c <= 1000 THEN c - 1
-                           ELSE ((((pg_catalog.random() * 255)::pg_catalog.int4 | (pg_catalog.random() * 999)::pg_catalog.int4) + 157) %% 1000) END),
-       %3$s, pg_catalog.lpad(((pg_catalog.random() * 9999999999999999)::pg_catalog.int8)::pg_catalog.text, 16, '0'), pg_catalog.now(),
-       CASE WHEN pg_catalog.random() < 0.1 THEN 'BC' ELSE 'GC' END, 50000,
-       (pg_catalog.random() * 5000)::pg_catalog.int4 / 10000.0, -10, 10, 1, 0, %4$s
+       %1$s.last_name(CASE WHEN c OPERATOR(pg_catalog.<=) 1000 THEN c OPERATOR(pg_catalog.-) 1
+                           ELSE ((((pg_catalog.random() OPERATOR(pg_catalog.*) 255)::pg_catalog.int4 OPERATOR(pg_catalog.|) (pg_catalog.random() OPERATOR(pg_catalog.*) 999)::pg_catalog.int4) OPERATOR(pg_catalog.+) 157) OPERATOR(pg_catalog.%%) 1000) END),
+       %3$s, pg_catalog.lpad(((pg_catalog.random() OPERATOR(pg_catalog.*) 9999999999999999)::pg_catalog.int8)::pg_catalog.text, 16, '0'), pg_catalog.now(),
+       CASE WHEN pg_catalog.random() OPERATOR(pg_catalog.<) 0.1 THEN 'BC' ELSE 'GC' END, 50000,
+       (pg_catalog.random() OPERATOR(pg_catalog.*) 5000)::pg_catalog.int4 OPERATOR(pg_catalog./) 10000.0, -10, 10, 1, 0, %4$s
   FROM pg_catalog.generate_series(1, %5$s) AS w, pg_catalog.generate_series(1, 10) AS d, pg_catalog.generate_series(1, 3000) AS c
 $q$, s, pg_catalog.format(rnd, 8, 8), addr, pg_catalog.format(rnd, 300, 200), warehouses),
         -- history: one row per customer
@@ -293,8 +323,8 @@ $q$, s, pg_catalog.format(rnd, 12, 12), warehouses),
         -- first 2 100 delivered
         pg_catalog.format($q$
 INSERT INTO %1$s.orders
-SELECT o, d, w, c, pg_catalog.now(), CASE WHEN o < 2101 THEN 1 + (pg_catalog.random() * 9)::pg_catalog.int4 END,
-       5 + (pg_catalog.random() * 10)::pg_catalog.int4, 1
+SELECT o, d, w, c, pg_catalog.now(), CASE WHEN o OPERATOR(pg_catalog.<) 2101 THEN 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 9)::pg_catalog.int4 END,
+       5 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 10)::pg_catalog.int4, 1
   FROM (SELECT w, d, c, pg_catalog.row_number() OVER (PARTITION BY w, d ORDER BY pg_catalog.random()) AS o
           FROM pg_catalog.generate_series(1, %2$s) AS w, pg_catalog.generate_series(1, 10) AS d,
                pg_catalog.generate_series(1, 3000) AS c) AS p
@@ -308,25 +338,25 @@ $q$, s, warehouses),
         -- order_line: o_ol_cnt lines per order
         pg_catalog.format($q$
 INSERT INTO %1$s.order_line
-SELECT o_id, o_d_id, o_w_id, n, 1 + (pg_catalog.random() * 99999)::pg_catalog.int4, o_w_id,
-       CASE WHEN o_id < 2101 THEN o_entry_d END, 5,
-       CASE WHEN o_id < 2101 THEN 0 ELSE (1 + (pg_catalog.random() * 999998)::pg_catalog.int4) / 100.0 END,
-       pg_catalog.encode(pg_catalog.substr($1, 1 + (pg_catalog.random() * 900)::pg_catalog.int4, 24), 'escape')
+SELECT o_id, o_d_id, o_w_id, n, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 99999)::pg_catalog.int4, o_w_id,
+       CASE WHEN o_id OPERATOR(pg_catalog.<) 2101 THEN o_entry_d END, 5,
+       CASE WHEN o_id OPERATOR(pg_catalog.<) 2101 THEN 0 ELSE (1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 999998)::pg_catalog.int4) OPERATOR(pg_catalog./) 100.0 END,
+       pg_catalog.encode(pg_catalog.substr($1, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 900)::pg_catalog.int4, 24), 'escape')
   FROM %1$s.orders, pg_catalog.generate_series(1, o_ol_cnt) AS n
 $q$, s),
         -- stock: 100 000 per warehouse, 10 %% of their data with ORIGINAL;
         -- the ten s_dist_xx adjacent pieces of the pool from one offset
         pg_catalog.format($q$
 INSERT INTO %1$s.stock
-SELECT i, w, 10 + (pg_catalog.random() * 90)::pg_catalog.int4,
-       pg_catalog.encode(pg_catalog.substr($1, r.d, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 24, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 48, 24), 'escape'),
-       pg_catalog.encode(pg_catalog.substr($1, r.d + 72, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 96, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 120, 24), 'escape'),
-       pg_catalog.encode(pg_catalog.substr($1, r.d + 144, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 168, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d + 192, 24), 'escape'),
-       pg_catalog.encode(pg_catalog.substr($1, r.d + 216, 24), 'escape'), 0, 0, 0,
-       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 + (pg_catalog.random() * (r.l - 8))::pg_catalog.int4, 8)
+SELECT i, w, 10 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 90)::pg_catalog.int4,
+       pg_catalog.encode(pg_catalog.substr($1, r.d, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 24, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 48, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 72, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 96, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 120, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 144, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 168, 24), 'escape'), pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 192, 24), 'escape'),
+       pg_catalog.encode(pg_catalog.substr($1, r.d OPERATOR(pg_catalog.+) 216, 24), 'escape'), 0, 0, 0,
+       CASE WHEN r.original THEN pg_catalog.overlay(pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape'), 'ORIGINAL', 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) (r.l OPERATOR(pg_catalog.-) 8))::pg_catalog.int4, 8)
             ELSE pg_catalog.encode(pg_catalog.substr($1, r.o, r.l), 'escape') END
-  FROM (SELECT w, i, 26 + (pg_catalog.random() * 24)::pg_catalog.int4 AS l, 1 + (pg_catalog.random() * 400)::pg_catalog.int4 AS o,
-               pg_catalog.random() < 0.1 AS original, 1 + (pg_catalog.random() * 700)::pg_catalog.int4 AS d
+  FROM (SELECT w, i, 26 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 24)::pg_catalog.int4 AS l, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 400)::pg_catalog.int4 AS o,
+               pg_catalog.random() OPERATOR(pg_catalog.<) 0.1 AS original, 1 OPERATOR(pg_catalog.+) (pg_catalog.random() OPERATOR(pg_catalog.*) 700)::pg_catalog.int4 AS d
           FROM pg_catalog.generate_series(1, %3$s) AS w, pg_catalog.generate_series(1, 100000) AS i OFFSET 0) AS r
 $q$, s, NULL, warehouses),
         -- the two indexes the transactions' look-ups need, from the rows
