@@ -59,7 +59,7 @@ $$;
 -- Per settings set: TPS and the ratio to set A, paired round by round (the
 -- interleaving cancels drift), as a median with its min and max, and the
 -- verdict of paired_verdict() (71_verdict.sql): the median's interval and
--- faster, slower or no difference detectable, against the experiment's
+-- faster, slower, no difference detectable or undecided, against the experiment's
 -- smallest effect and confidence (2 % and 95 % unless it was given others;
 -- with adaptive rounds, each look's share of it: look_confidence()).
 CREATE FUNCTION pgbench_lab.settings_ratios(experiment_id bigint)
@@ -375,7 +375,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT s.name OPERATOR(pg_catalog.||) ' against A', 'tps', s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
-           s.coverage, COALESCE(s.verdict, 'no difference detectable'), COALESCE(s.decided, false),
+           s.coverage, COALESCE(s.verdict, 'undecided'), COALESCE(s.decided, false),
            COALESCE(s.basis, 'no round of A to compare with')
       FROM pgbench_lab.settings_ratios(experiment_id) s
      WHERE s.variant OPERATOR(pg_catalog.>) 1

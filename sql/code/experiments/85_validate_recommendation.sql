@@ -255,7 +255,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pg_catalog.format('recommended %s settings against the current ones', g.grp), 'tps', g.rounds,
-           g.ratio_median, g.ratio_low, g.ratio_high, g.coverage, COALESCE(g.verdict, 'no difference detectable'),
+           g.ratio_median, g.ratio_low, g.ratio_high, g.coverage, COALESCE(g.verdict, 'undecided'),
            COALESCE(g.decided, false), COALESCE(g.basis, 'no round of the current settings to compare with')
       FROM pgbench_lab_internal.validate_groups(experiment_id) g
      WHERE g.variant OPERATOR(pg_catalog.>) 1

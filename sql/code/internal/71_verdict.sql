@@ -12,12 +12,18 @@
 -- keeps that coverage at the confidence asked; with fewer than 6 rounds no
 -- k reaches 95 % (5 rounds: 93.8 % at best), and no direction is called.
 --
--- The verdict has three outcomes, against the smallest effect worth
+-- The verdict has four outcomes, against the smallest effect worth
 -- reporting (delta, 2 % unless the DBA says otherwise):
 --   faster / slower: the interval lies wholly above (below) 1; "beyond
 --     the smallest effect" when it lies beyond 1+delta (1/(1+delta)) too;
---   no difference detectable: the interval holds 1; "none as large as the
---     smallest effect" when it lies within [1/(1+delta), 1+delta].
+--   no difference detectable: the interval lies within [1/(1+delta),
+--     1+delta]: none as large as the smallest effect;
+--   undecided: nothing could be decided, and the verdict says why: the
+--     rounds cannot reach the confidence (n paired rounds reach at best
+--     1 - 2 (1/2)^n, the interval of the smallest and the largest ratio:
+--     "2 rounds give at most 50.0 %; 6 needed for 95.0 %"), or the
+--     interval holds both 1 and a change beyond delta.  It is never said
+--     "no difference": an interval from 2 rounds can span x112 to x126.
 -- decided is true when the interval lies beyond the band or within it:
 -- more rounds would not change the answer (adaptive rounds stop there).
 -- "In every round" is said only from 6 rounds on, where all rounds agreeing
@@ -124,7 +130,7 @@ BEGIN
     rounds := n;
     pct := pgbench_lab_internal.fmt(smallest_effect OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1) OPERATOR(pg_catalog.||) ' %';
     IF n OPERATOR(pg_catalog.=) 0 THEN
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
         basis := 'no round with both figures';
         RETURN NEXT;
@@ -144,14 +150,9 @@ BEGIN
                         WHEN d[1] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 THEN 'faster in every round'
                         WHEN d[n] OPERATOR(pg_catalog.<) 0::pg_catalog.float8 THEN 'slower in every round' END;
     IF NOT s.reached THEN
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
-        basis := pg_catalog.format('%s give%s at most a %s %% interval; a %s %% one needs %s rounds or more',
-                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 'one round' ELSE n::pg_catalog.text OPERATOR(pg_catalog.||) ' rounds' END,
-                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 's' ELSE '' END,
-                                   pgbench_lab_internal.fmt(s.coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
-                                   pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
-                                   pgbench_lab_internal.rounds_needed(confidence));
+        basis := pgbench_lab_internal.rounds_short(n, confidence);
     ELSIF ratio_low OPERATOR(pg_catalog.>) up THEN
         verdict := 'faster';
         decided := true;
@@ -173,15 +174,15 @@ BEGIN
         decided := false;
         basis := pg_catalog.format('by an amount the interval cannot tell from the smallest effect worth reporting (%s)', pct);
     ELSE
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
-        basis := pg_catalog.format('the interval holds both no change and a change of %s: more rounds would narrow it', pct);
+        basis := pg_catalog.format('the interval holds both no change and a change of %s; more rounds would narrow it', pct);
     END IF;
     RETURN NEXT;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.paired_verdict(double precision[], double precision[], double precision, double precision) IS
-    'Paired rounds of A and B: the median ratio B/A, its exact distribution-free interval (sign test), and faster, slower or no difference detectable against the smallest effect worth reporting';
+    'Paired rounds of A and B: the median ratio B/A, its exact distribution-free interval (sign test), and faster, slower, no difference detectable or undecided against the smallest effect worth reporting';
 
 -- The fewest rounds whose sign-test interval reaches a confidence.
 CREATE FUNCTION pgbench_lab_internal.rounds_needed(confidence double precision)
@@ -194,8 +195,30 @@ AS $$
                             OPERATOR(pg_catalog./) pg_catalog.ln(2::pg_catalog.float8)))::pg_catalog.int4
 $$;
 
+-- Why n paired rounds decide nothing at a confidence: the most they can
+-- reach (1 - 2 (1/2)^n, the interval from the smallest to the largest
+-- ratio) and the rounds that reach it: "2 rounds give at most 50.0 %; 6
+-- needed for 95.0 %".  One round gives no interval at all.
+CREATE FUNCTION pgbench_lab_internal.rounds_short(n integer, confidence double precision)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN n OPERATOR(pg_catalog.<=) 1
+                THEN pg_catalog.format('%s round gives no interval; %s needed for %s %%', GREATEST(n, 0),
+                                       pgbench_lab_internal.rounds_needed(confidence),
+                                       pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
+                ELSE pg_catalog.format('%s rounds give at most %s %%; %s needed for %s %%', n,
+                                       pgbench_lab_internal.fmt((1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+                                                                 pg_catalog.power(0.5::pg_catalog.float8, (n OPERATOR(pg_catalog.-) 1)::pg_catalog.float8))
+                                                                OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+                                       pgbench_lab_internal.rounds_needed(confidence),
+                                       pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1)) END
+$$;
+
 -- One verdict as a phrase: "×1.23 (95 % interval ×1.10 to ×1.35, 8 rounds):
--- faster, beyond the smallest effect worth reporting (2 %)".
+-- faster, beyond the smallest effect worth reporting (2 %)", or "×1.19
+-- (50.0 % interval ×1.13 to ×1.26, 2 rounds): undecided: 2 rounds give at
+-- most 50.0 %; 6 needed for 95.0 %".
 CREATE FUNCTION pgbench_lab_internal.verdict_phrase(rounds integer, ratio double precision,
                                                     ratio_low double precision, ratio_high double precision,
                                                     coverage double precision, verdict text, basis text,
@@ -206,13 +229,14 @@ AS $$
     SELECT CASE WHEN rounds IS NULL OR rounds OPERATOR(pg_catalog.=) 0 OR ratio IS NULL
                 THEN pg_catalog.format('%s: %s', verdict, basis)
                 WHEN rounds OPERATOR(pg_catalog.=) 1
-                THEN pg_catalog.format('×%s (1 round, no interval): %s, %s', pgbench_lab_internal.fmt(ratio, 3), verdict, basis)
-                ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s, %s%s',
+                THEN pg_catalog.format('×%s (1 round): %s%s%s', pgbench_lab_internal.fmt(ratio, 3), verdict,
+                                       CASE WHEN verdict OPERATOR(pg_catalog.=) 'undecided' THEN ': ' ELSE ', ' END, basis)
+                ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s%s%s%s',
                                        pgbench_lab_internal.fmt(ratio, 3),
                                        pgbench_lab_internal.fmt(coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
                                        pgbench_lab_internal.fmt(ratio_low, 3), pgbench_lab_internal.fmt(ratio_high, 3),
                                        rounds, CASE WHEN rounds OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
-                                       verdict, basis,
+                                       verdict, CASE WHEN verdict OPERATOR(pg_catalog.=) 'undecided' THEN ': ' ELSE ', ' END, basis,
                                        COALESCE('; ' OPERATOR(pg_catalog.||) every_round, '')) END
 $$;
 
