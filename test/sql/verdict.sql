@@ -107,6 +107,9 @@ SELECT pgbench_lab_internal.rounds_stop(7018);
 UPDATE pgbench_lab.experiments SET started_at = now() WHERE experiment_id = 7018;
 UPDATE pgbench_lab.experiment_runs SET round = 11 WHERE experiment_id = 7018 AND round = 9;
 SELECT pgbench_lab_internal.rounds_extend(7018, '{"steps": []}') IS NULL AS cut_short;
+-- the verdicts are those of the last look, the batch cut short (11
+-- rounds), not of a planned look before it
+SELECT pgbench_lab_internal.rounds_stop(7018);
 UPDATE pgbench_lab.experiment_runs SET round = 9 WHERE experiment_id = 7018 AND round = 11;
 UPDATE pgbench_lab.runs r SET tps = 100.5 FROM pgbench_lab.experiment_runs x
  WHERE x.run_id = r.run_id AND x.experiment_id = 7018 AND x.variant = 2;

@@ -511,7 +511,11 @@ AS $$
 $$;
 
 -- How an adaptive experiment stopped, or NULL for a count of rounds: its
--- verdicts settled, the budget ended, or the last look (100 rounds) came.
+-- verdicts settled, the budget ended, or the last look (100 rounds) came;
+-- and the look its verdicts come from, the last: the rounds done, which
+-- is a planned look unless the budget cut the batch before it short (then
+-- the planned look it fell short of is named), and the looks before it,
+-- which left a verdict open.
 CREATE FUNCTION pgbench_lab_internal.rounds_stop(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -524,14 +528,20 @@ AS $$
                 ELSE pg_catalog.format('Rounds were added until the budget (%s) left no time for more, after %s rounds, before every verdict settled',
                                        e.params OPERATOR(pg_catalog.->>) 'budget', d.n) END
            OPERATOR(pg_catalog.||)
-           pg_catalog.format('; the intervals looked at after %s rounds are each at %s %%, so that all of them hold together at %s %%.',
-                             (SELECT pg_catalog.string_agg(l.v, ', ' ORDER BY l.i)
-                                FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS l(v, i)
-                               WHERE l.v::pg_catalog.int4 OPERATOR(pg_catalog.<=) d.n),
+           pg_catalog.format('; the verdicts are those of the look after %s rounds%s%s, each look''s interval at %s %%, so that all of them hold together at %s %%.',
+                             d.n,
+                             CASE WHEN l.planned IS NOT NULL AND NOT l.taken
+                                  THEN pg_catalog.format(' (the budget cut its batch short of the look planned at %s)', l.planned)
+                                  ELSE '' END,
+                             COALESCE(', the looks after ' OPERATOR(pg_catalog.||) l.before OPERATOR(pg_catalog.||) ' rounds having left a verdict open', ''),
                              pgbench_lab_internal.fmt(pgbench_lab_internal.look_confidence(e.params) OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 2),
                              pgbench_lab_internal.fmt(pgbench_lab_internal.params_confidence(e.params)
                                                       OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
-      FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d
+      FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d,
+           LATERAL (SELECT pg_catalog.string_agg(x.v, ', ' ORDER BY x.i) FILTER (WHERE x.v::pg_catalog.int4 OPERATOR(pg_catalog.<) d.n) AS before,
+                           pg_catalog.bool_or(x.v::pg_catalog.int4 OPERATOR(pg_catalog.=) d.n) AS taken,
+                           pg_catalog.min(x.v::pg_catalog.int4) FILTER (WHERE x.v::pg_catalog.int4 OPERATOR(pg_catalog.>) d.n) AS planned
+                      FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS x(v, i)) l
      WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_stop.experiment_id
 $$;
 
