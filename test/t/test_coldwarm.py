@@ -304,10 +304,15 @@ def test_warm_larger_than_shared_buffers(lab):
 
 def test_cold_vs_warm_that_fits(roomy):
     """The data set (19MB) fits in shared_buffers (64MB): the whole working
-    set is loaded, no warning, the ratio is a warm/cold ratio."""
+    set is loaded, no warning, the ratio is a warm/cold ratio.  A label is
+    the experiment's, and each run's with its state."""
     warnings = []
-    eid, finding, notices = call_cold_vs_warm(roomy, "duration => '1 s'", warnings)
+    eid, finding, notices = call_cold_vs_warm(roomy, "duration => '1 s', label => 'after restart'", warnings)
     assert warnings == []
+    assert roomy.scalar("SELECT label FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "after restart"
+    assert roomy.sql("SELECT r.label FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
+                     "WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,)) == \
+        [("after restart: cold",), ("after restart: os-warm",), ("after restart: warm",)]
     params = roomy.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
     warm = params["warm"]
     rels = check_plan(roomy, warm, params["relids"])
@@ -317,7 +322,7 @@ def test_cold_vs_warm_that_fits(roomy):
     size = roomy.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (warm["working_set"],))
     assert "Warning" not in finding and "partly" not in finding, finding
     assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*\. TPS warm against cold ×[\d.]+ "
-                    r"\(1 round, no interval\): .* 90% of the warm TPS reached: ", finding), finding
+                    r"\(1 round\): undecided: .* 90% of the warm TPS reached: ", finding), finding
     assert f"The working set ({size}) fits in shared_buffers (64 MB). In-server figures" in finding, finding
     assert any(n.startswith("warm: checkpoint, then make_cold evicted") and n.endswith("s: the whole working set") for n in notices), notices
     report = [r[0] for r in roomy.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
