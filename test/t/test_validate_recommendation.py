@@ -56,6 +56,15 @@ def test_end_to_end(lab):
                                   "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s", (eid,))}
     assert vias == ({"libpq"} if bound else {"spi"}), (vias, bound)
     assert ("Path: over libpq (this server's own socket), chosen because" in finding) == bool(bound), finding
+    # checkpoint settings measured by runs without a checkpoint are said not exercised
+    ck = measured & {"max_wal_size", "min_wal_size", "checkpoint_timeout", "checkpoint_completion_target",
+                     "checkpoint_flush_after"}
+    seen = lab.scalar("SELECT sum(r.checkpoints) FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r "
+                      "USING (run_id) WHERE x.experiment_id = %s", (eid,))
+    if ck and seen == 0:
+        assert "which act through checkpoints, were not exercised" in finding \
+            or "which acts through checkpoints, was not exercised" in finding, finding
+    assert " TPS " in finding and "against" in finding and "paired round by round, ×" in finding, finding
     if any(ctx == "restart" for _, ctx, _ in recs):
         assert "Not measured:" in finding
     if any(ok and name == "shared_buffers" for name, _, ok in recs):

@@ -125,6 +125,16 @@ AS $$
                  'wal_compression', 'wal_buffers']::pg_catalog.text[]
 $$;
 
+-- The settings that act through checkpoints: a comparison of them whose
+-- runs saw no checkpoint did not exercise them.
+CREATE FUNCTION pgbench_lab_internal.checkpoint_settings()
+RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY['max_wal_size', 'min_wal_size', 'checkpoint_timeout', 'checkpoint_completion_target',
+                 'checkpoint_flush_after']::pg_catalog.text[]
+$$;
+
 -- The names of a list that sets of settings (a jsonb array of objects,
 -- or one object) hold, lowercased, each once, in order; an empty array
 -- when none (or when sets is no array or object: an imported document's).
@@ -266,6 +276,35 @@ AS $$
                              pgbench_lab_internal.seconds_text((params OPERATOR(pg_catalog.->>) 'warmup')::pg_catalog.interval), under)
      WHERE pgbench_lab_internal.reads_as(params OPERATOR(pg_catalog.->>) 'warmup', 'interval')
        AND (params OPERATOR(pg_catalog.->>) 'warmup')::pg_catalog.interval OPERATOR(pg_catalog.>) '0'::pg_catalog.interval
+$$;
+
+-- What a settings kind's finding says of a comparison of checkpoint
+-- settings (names: those among checkpoint_settings() that the two sets
+-- change) whose runs saw no checkpoint: the runs of variants 1 and
+-- variant, every one done with its checkpoints counted (runs.checkpoints,
+-- from the run's telemetry; NULL when they went to another server), and
+-- none.  NULL when names is empty, a checkpoint happened, or the count
+-- is not known.  who names the runs ("A's or B's").
+CREATE FUNCTION pgbench_lab_internal.checkpoint_note(experiment_id bigint, variant integer, names text[], who text)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('no checkpoint in %s runs, so %s, which act%s through checkpoints, %s not exercised: %s effect '
+                             'is not in this verdict (runs that span checkpoints, longer than checkpoint_timeout or '
+                             'writing more WAL than max_wal_size, would exercise %s)',
+                             who, pg_catalog.array_to_string(names, ', '),
+                             CASE WHEN pg_catalog.cardinality(names) OPERATOR(pg_catalog.=) 1 THEN 's' ELSE '' END,
+                             CASE WHEN pg_catalog.cardinality(names) OPERATOR(pg_catalog.=) 1 THEN 'was' ELSE 'were' END,
+                             CASE WHEN pg_catalog.cardinality(names) OPERATOR(pg_catalog.=) 1 THEN 'its' ELSE 'their' END,
+                             CASE WHEN pg_catalog.cardinality(names) OPERATOR(pg_catalog.=) 1 THEN 'it' ELSE 'them' END)
+      FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+     WHERE x.experiment_id OPERATOR(pg_catalog.=) checkpoint_note.experiment_id
+       AND x.variant OPERATOR(pg_catalog.=) ANY (ARRAY[1, checkpoint_note.variant])
+       AND r.status OPERATOR(pg_catalog.=) 'done'
+    HAVING pg_catalog.cardinality(names) OPERATOR(pg_catalog.>) 0
+       AND pg_catalog.count(*) OPERATOR(pg_catalog.>) 0
+       AND pg_catalog.count(r.checkpoints) OPERATOR(pg_catalog.=) pg_catalog.count(*)
+       AND pg_catalog.sum(r.checkpoints) OPERATOR(pg_catalog.=) 0
 $$;
 
 -- A run option that a kind refuses, before anything runs: 22023 for an

@@ -111,22 +111,37 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
     'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds), the median''s interval and the verdict';
 
--- The finding: per set, its verdict against A (paired_verdict()) and the
--- range of its rounds; then the path when a commit-bound setting is
--- compared, how adaptive rounds stopped, and the two phases of a
--- restart-level comparison.
+-- The finding: per set, its verdict against A (paired_verdict()), the
+-- range of its rounds, a word when the paired ratio and the two medians
+-- point different ways (medians_disagree()), and when checkpoint settings
+-- were compared by runs that saw no checkpoint; then a drift across the
+-- rounds, the path when a commit-bound setting is compared, how adaptive
+-- rounds stopped, and the two phases of a restart-level comparison.
 CREATE FUNCTION pgbench_lab_internal.settings_finding(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS %s (the rounds ranged ×%s to ×%s)',
+    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS %s (the rounds ranged ×%s to ×%s)%s%s',
                     s.name, pgbench_lab_internal.settings_text(s.settings),
                     CASE WHEN s.ratio_median IS NULL THEN 'no round of A to compare with'
                          ELSE pgbench_lab_internal.verdict_phrase(s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
                                                                   s.coverage, s.verdict, s.basis, s.every_round) END,
-                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3)),
+                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3),
+                    CASE WHEN pgbench_lab_internal.medians_disagree(s.ratio_median, s.tps_median, a.tps_median)
+                         THEN pg_catalog.format('; yet %s''s median TPS (%s) is %s A''s (%s): the paired ratio and the medians '
+                                                'point different ways, so neither tells which set is faster',
+                                                s.name, pgbench_lab_internal.fmt(s.tps_median),
+                                                CASE WHEN s.tps_median OPERATOR(pg_catalog.<) a.tps_median THEN 'below' ELSE 'above' END,
+                                                pgbench_lab_internal.fmt(a.tps_median))
+                         ELSE '' END,
+                    COALESCE('; ' OPERATOR(pg_catalog.||) pgbench_lab_internal.checkpoint_note(experiment_id, s.variant,
+                                 pgbench_lab_internal.sets_holding(pg_catalog.jsonb_build_array(a.settings, s.settings),
+                                                                   pgbench_lab_internal.checkpoint_settings()),
+                                 pg_catalog.format('A''s or %s''s', s.name)), '')),
                     '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
                     'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(experiment_id,
+                                                'a warm-up before the first round (warmup) or longer runs'), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.commit_bound_note(experiment_id), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(experiment_id), '')
            OPERATOR(pg_catalog.||)
@@ -137,6 +152,7 @@ AS $$
                       WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_finding.experiment_id
                         AND e.params OPERATOR(pg_catalog.?) 'restart_settings'), '')
       FROM pgbench_lab.settings_ratios(experiment_id) s
+      LEFT JOIN pgbench_lab.settings_ratios(experiment_id) a ON a.variant OPERATOR(pg_catalog.=) 1
      WHERE s.variant OPERATOR(pg_catalog.>) 1
 $$;
 

@@ -742,7 +742,14 @@ BEGIN
             pg_catalog.pg_size_pretty(fit.working_set::numeric OPERATOR(pg_catalog.*) fit.block_size),
             pg_catalog.pg_size_pretty(fit.shared_buffers::numeric OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
-    RETURN said OPERATOR(pg_catalog.||) ' In-server figures: no network round trips.';
+    said := said OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(experiment_id,
+                                                      'longer runs, or a run of the workload before the experiment,'), '');
+    RETURN said OPERATOR(pg_catalog.||)
+           CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                              WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_finding.experiment_id
+                                AND r.via OPERATOR(pg_catalog.<>) 'spi')
+                THEN ' Figures over libpq (this server''s own socket): each statement paid a round trip.'
+                ELSE ' In-server figures: no network round trips.' END;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS

@@ -214,26 +214,54 @@ AS $$
      GROUP BY e.workload, e.params
 $$;
 
--- The verdict per measured group, and the restart-level rest.
+-- The changes a group measured, by name (its objects of the experiment's
+-- params.changes), in order.
+CREATE FUNCTION pgbench_lab_internal.validate_group_names(id bigint, grp text, OUT names text[])
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE(pg_catalog.array_agg(c OPERATOR(pg_catalog.->>) 'name' ORDER BY c OPERATOR(pg_catalog.->>) 'name'), '{}')
+      FROM pgbench_lab.experiments e,
+           pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(e.params OPERATOR(pg_catalog.->) 'changes') OPERATOR(pg_catalog.=) 'array'
+                                                THEN e.params OPERATOR(pg_catalog.->) 'changes' ELSE '[]' END) c
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) validate_group_names.id
+       AND c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) validate_group_names.grp
+       AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
+$$;
+
+-- The verdict per measured group, and the restart-level rest.  Each
+-- group's sentence leads with the medians of its TPS and the current
+-- settings' (what the report's table shows), then the verdict of the
+-- ratios paired by round; when the two point different ways, it says so
+-- rather than a gain the medians deny (a "+10 %" of the paired ratios
+-- beside a median TPS below the current settings' read as a gain).
+-- Checkpoint settings measured by runs that saw no checkpoint are named
+-- as not exercised; a drift across the rounds and the path of a
+-- commit-bound change follow the groups.
 CREATE FUNCTION pgbench_lab_internal.validate_finding(id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format(
-                'The recommended %s settings (%s) gave %s %s TPS: %s (the rounds ranged ×%s to ×%s); '
+                'The recommended %s settings (%s): median %s TPS %s against %s with the current ones (%s); '
+                'paired round by round, %s (the rounds ranged ×%s to ×%s)%s%s; '
                 'p99 latency %s → %s ms%s; checkpoints per minute %s → %s.',
-                g.grp, (SELECT pg_catalog.string_agg(c OPERATOR(pg_catalog.->>) 'name', ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name')
-                          FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
-                         WHERE e.experiment_id OPERATOR(pg_catalog.=) id
-                           AND c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) g.grp
-                           AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool),
-                CASE WHEN g.ratio_median IS NULL THEN 'no comparable'
-                     ELSE pgbench_lab_internal.pct_change(g.ratio_median, 1::pg_catalog.float8) END,
+                g.grp, pg_catalog.array_to_string(c.names, ', '),
                 (SELECT e.workload FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
+                pgbench_lab_internal.fmt(g.tps_median), pgbench_lab_internal.fmt(a.tps_median),
+                CASE WHEN pgbench_lab_internal.pct_change(g.tps_median, a.tps_median) OPERATOR(pg_catalog.=) ''
+                     THEN 'no comparable figure' ELSE pgbench_lab_internal.pct_change(g.tps_median, a.tps_median) END,
                 CASE WHEN g.ratio_median IS NULL THEN 'no round of the current settings to compare with'
                      ELSE pgbench_lab_internal.verdict_phrase(g.rounds, g.ratio_median, g.ratio_low, g.ratio_high,
                                                               g.coverage, g.verdict, g.basis, g.every_round) END,
                 pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3),
+                CASE WHEN pgbench_lab_internal.medians_disagree(g.ratio_median, g.tps_median, a.tps_median)
+                     THEN '; the paired ratio and the medians point different ways, so neither tells which is faster'
+                     ELSE '' END,
+                COALESCE('; ' OPERATOR(pg_catalog.||) pgbench_lab_internal.checkpoint_note(id, g.variant,
+                             ARRAY(SELECT x FROM pg_catalog.unnest(c.names) AS x
+                                     WHERE x OPERATOR(pg_catalog.=) ANY (pgbench_lab_internal.checkpoint_settings())),
+                             'its or the current settings'''), ''),
                 pgbench_lab_internal.fmt(a.p99_ms_median, 2), pgbench_lab_internal.fmt(g.p99_ms_median, 2),
                 CASE WHEN LEAST(a.p99_transactions, g.p99_transactions) OPERATOR(pg_catalog.<) pgbench_lab_internal.transactions_needed(0.99::pg_catalog.float8)
                      THEN pg_catalog.format(' (from runs of as few as %s transactions: too few for a p99 to decide by)',
@@ -243,7 +271,10 @@ AS $$
                 ' ' ORDER BY g.variant)
               FROM pgbench_lab_internal.validate_groups(id) g
               LEFT JOIN pgbench_lab_internal.validate_groups(id) a ON a.variant OPERATOR(pg_catalog.=) 1
+              LEFT JOIN LATERAL pgbench_lab_internal.validate_group_names(id, g.grp) c ON true
              WHERE g.variant OPERATOR(pg_catalog.>) 1), 'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(id,
+                                                'a warm-up before the first round (warmup) or longer runs'), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.commit_bound_note(id), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(id), '')
            OPERATOR(pg_catalog.||)

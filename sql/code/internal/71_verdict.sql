@@ -373,6 +373,125 @@ END
 $$;
 
 -- ---------------------------------------------------------------------------
+-- Drift across the rounds.  Pairing A and B within a round cancels a drift
+-- that falls on both runs of the round alike, not one that changes the
+-- machine from run to run: a cache or a disk warming over an experiment
+-- after a cold start favours whichever runs later in a round, and the
+-- rounds' ratios swing with the order.  So each contender's figures are
+-- set against the order of the rounds: Spearman's rank correlation rho of
+-- its TPS with its round (ranks of ties averaged), over its rounds (3 or
+-- more).  With no drift rho sqrt(n - 1) is roughly standard normal for
+-- each contender, so their sum over k contenders divided by sqrt(k) is
+-- too (z): the drift is called when |z| reaches the normal quantile of
+-- the experiment's confidence, and TPS moved the same way from the first
+-- round to the last by more than the smallest effect (change: the
+-- contenders' geometric mean of last / first).  An approximation, and a
+-- warning, not a verdict: 2 rounds never call it; 6 rounds of two
+-- contenders need an average rho of about 0.62.
+-- ---------------------------------------------------------------------------
+
+-- The drift of figures given as (contender, round, TPS) triples; a
+-- contender's repeats within a round are its median, and a TPS that is
+-- missing or not positive is left out.
+CREATE FUNCTION pgbench_lab_internal.drift(variant integer[], round integer[], tps double precision[],
+                                           smallest_effect double precision DEFAULT 0.02,
+                                           confidence double precision DEFAULT 0.95,
+                                           OUT contenders integer, OUT rounds integer, OUT rho double precision,
+                                           OUT z double precision, OUT change double precision, OUT drifted boolean)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (
+        SELECT x.v, x.r, pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY x.t) AS t
+          FROM ROWS FROM (pg_catalog.unnest(variant), pg_catalog.unnest(round), pg_catalog.unnest(tps)) AS x(v, r, t)
+         WHERE x.v IS NOT NULL AND x.r IS NOT NULL AND x.t OPERATOR(pg_catalog.>) 0::pg_catalog.float8
+         GROUP BY x.v, x.r),
+    k AS (
+        SELECT d.v,
+               (pg_catalog.rank() OVER (PARTITION BY d.v ORDER BY d.t)::pg_catalog.float8
+                OPERATOR(pg_catalog.+) ((pg_catalog.count(*) OVER (PARTITION BY d.v, d.t) OPERATOR(pg_catalog.-) 1)::pg_catalog.float8
+                                        OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS tr,
+               pg_catalog.rank() OVER (PARTITION BY d.v ORDER BY d.r)::pg_catalog.float8 AS rr,
+               pg_catalog.first_value(d.t) OVER w AS first, pg_catalog.last_value(d.t) OVER w AS last
+          FROM d
+        WINDOW w AS (PARTITION BY d.v ORDER BY d.r ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
+    c AS (
+        SELECT k.v, pg_catalog.count(*) AS n, COALESCE(pg_catalog.corr(k.tr, k.rr), 0::pg_catalog.float8) AS rho,
+               pg_catalog.ln(pg_catalog.min(k.last)) OPERATOR(pg_catalog.-) pg_catalog.ln(pg_catalog.min(k.first)) AS lchange
+          FROM k
+         GROUP BY k.v
+        HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) 3),
+    s AS (
+        SELECT pg_catalog.count(*)::pg_catalog.int4 AS k, pg_catalog.min(c.n)::pg_catalog.int4 AS n, pg_catalog.avg(c.rho) AS rho,
+               pg_catalog.sum(c.rho OPERATOR(pg_catalog.*) pg_catalog.sqrt((c.n OPERATOR(pg_catalog.-) 1)::pg_catalog.float8))
+               OPERATOR(pg_catalog./) pg_catalog.sqrt(GREATEST(pg_catalog.count(*), 1)::pg_catalog.float8) AS z,
+               pg_catalog.avg(c.lchange) AS lchange
+          FROM c)
+    SELECT s.k, s.n, s.rho, s.z, pgbench_lab_internal.exp_safe(s.lchange),
+           COALESCE(pg_catalog.abs(s.z) OPERATOR(pg_catalog.>=) pgbench_lab_internal.normal_z(confidence)
+                    AND pg_catalog.abs(s.lchange) OPERATOR(pg_catalog.>)
+                        pg_catalog.ln(1::pg_catalog.float8 OPERATOR(pg_catalog.+) smallest_effect)
+                    AND (s.z OPERATOR(pg_catalog.>) 0::pg_catalog.float8) OPERATOR(pg_catalog.=)
+                        (s.lchange OPERATOR(pg_catalog.>) 0::pg_catalog.float8), false)
+      FROM s
+$$;
+
+-- The drift of an experiment's finished runs (their variant, round and
+-- TPS), at its smallest effect and confidence.
+CREATE FUNCTION pgbench_lab_internal.rounds_drift(experiment_id bigint,
+                                                  OUT contenders integer, OUT rounds integer, OUT rho double precision,
+                                                  OUT z double precision, OUT change double precision, OUT drifted boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT f.contenders, f.rounds, f.rho, f.z, f.change, f.drifted
+      FROM pgbench_lab.experiments e,
+           LATERAL (SELECT pg_catalog.array_agg(x.variant ORDER BY x.ordinal) AS v, pg_catalog.array_agg(x.round ORDER BY x.ordinal) AS r,
+                           pg_catalog.array_agg(r.tps ORDER BY x.ordinal) AS t
+                      FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                     WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND r.status OPERATOR(pg_catalog.=) 'done') a,
+           LATERAL pgbench_lab_internal.drift(a.v, a.r, a.t, pgbench_lab_internal.params_smallest_effect(e.params),
+                                              pgbench_lab_internal.params_confidence(e.params)) f
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_drift.experiment_id
+$$;
+
+-- The drift in words for a finding, or NULL when none was called: "Drift:
+-- TPS rose ×3.90 from the first round to the last ...", with what steadies
+-- it (steady: the kind's words, such as its warm-up option).
+CREATE FUNCTION pgbench_lab_internal.drift_words(experiment_id bigint, steady text DEFAULT 'longer runs')
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('Drift: TPS %s ×%s from the first round to the last (each contender''s TPS against the order of '
+                             'its %s rounds: a rank correlation of %s on average), %s. A round''s paired ratio cancels what falls '
+                             'on both of its runs alike, not what changes from one run to the next, so the rounds'' ratios '
+                             'swing with the order the sets ran in; read the verdicts with that in mind. %s steady it.',
+                             CASE WHEN d.change OPERATOR(pg_catalog.>) 1::pg_catalog.float8 THEN 'rose' ELSE 'fell to' END,
+                             pgbench_lab_internal.fmt(d.change, 2), d.rounds, pgbench_lab_internal.fmt(d.rho, 2),
+                             CASE WHEN d.change OPERATOR(pg_catalog.>) 1::pg_catalog.float8
+                                  THEN 'so the machine or its caches were warming over the experiment'
+                                  ELSE 'so something slowed the machine as the experiment went on (other load, a cache filling up, checkpoints, autovacuum)' END,
+                             pg_catalog.upper(pg_catalog.left(steady, 1)) OPERATOR(pg_catalog.||) pg_catalog.substr(steady, 2))
+      FROM pgbench_lab_internal.rounds_drift(experiment_id) d
+     WHERE d.drifted
+$$;
+
+-- Whether a paired ratio and two medians point different ways: the
+-- median of the rounds' ratios B/A above 1 while B's median TPS is below
+-- A's, or the other way round.  They can: the median of ratios pairs each
+-- round's runs, the medians do not, and when the rounds swing (a drift,
+-- the order within a round) the two medians come from different rounds.
+-- A finding that gives one must then say so, not a gain the medians deny.
+CREATE FUNCTION pgbench_lab_internal.medians_disagree(ratio double precision, b_median double precision,
+                                                      a_median double precision)
+RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE((ratio OPERATOR(pg_catalog.>) 1::pg_catalog.float8 AND b_median OPERATOR(pg_catalog.<) a_median)
+                    OR (ratio OPERATOR(pg_catalog.<) 1::pg_catalog.float8 AND b_median OPERATOR(pg_catalog.>) a_median), false)
+$$;
+
+-- ---------------------------------------------------------------------------
 -- Adaptive rounds (rounds => 'auto', a budget): rounds are added until
 -- every verdict of the experiment is decided (its interval lies beyond the
 -- smallest effect or within it), the budget ends, or 100 rounds have run.
