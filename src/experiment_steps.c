@@ -9,7 +9,9 @@
  *
  * A step's "run" is a run specification (RunSpecFromJsonb): checked as
  * run() checks it and launched and waited for as run() does (RunnerRun),
- * with no SQL text built to call run().  The experiment's rows are written
+ * with no SQL text built to call run().  Its run is linked to the
+ * experiment unless the step says "counted": false (a warm-up before the
+ * first round, which no verdict reads: it stays a run of its own).  The experiment's rows are written
  * through pgbench_lab_internal's writers, one per moment of its life
  * (begun, a run linked, ended), as the extension's owner on the caller's
  * behalf.  A long plan says how it goes (progress.c).
@@ -140,6 +142,7 @@ read_step(HeapTuple row, TupleDesc desc, ExperimentStep *s)
 	s->system = isnull ? NULL : DatumGetJsonbPCopy(d);
 	s->phase = DatumGetInt32(SPI_getbinval(row, desc, 9, &isnull));
 	s->prepare = DatumGetBool(SPI_getbinval(row, desc, 10, &isnull));
+	s->counted = DatumGetBool(SPI_getbinval(row, desc, 11, &isnull));
 }
 
 /* The plan's steps and flags, kept in cxt across the runs' commits. */
@@ -159,7 +162,8 @@ ExperimentReadPlan(Datum plan, MemoryContext cxt)
 							  "COALESCE(($1 OPERATOR(pg_catalog.->>) 'stop_on_failure')::pg_catalog.bool, false), "
 							  "s.v OPERATOR(pg_catalog.->) 'system', "
 							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'phase')::pg_catalog.int4, 0), "
-							  "s.v OPERATOR(pg_catalog.?) 'prepare' "
+							  "s.v OPERATOR(pg_catalog.?) 'prepare', "
+							  "COALESCE((s.v OPERATOR(pg_catalog.->>) 'counted')::pg_catalog.bool, true) "
 							  "FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'steps') "
 							  "WITH ORDINALITY AS s(v, i) ORDER BY s.i",
 							  1, &type, &plan, NULL, true, 0) != SPI_OK_SELECT)
@@ -648,7 +652,9 @@ ExperimentRunSteps(const ExperimentKind *kind, const ExperimentPlan *plan, int64
 		if (kind->preparation.name != NULL && s->prepare)
 			prepare_step(kind, s, experiment_id);
 		run_id = run_step(kind, plan, s, experiment_id);
-		link_run(experiment_id, s, run_id);
+		/* a warm-up ("counted": false) is recorded as a run of its own only */
+		if (s->counted)
+			link_run(experiment_id, s, run_id);
 		ProgressStepDone(&progress, k, "%s", run_figures(run_id));
 		/* nothing held while the next run starts: its launch waits for workers */
 		SPI_commit();

@@ -50,6 +50,8 @@ typedef struct ExperimentStep
 	Jsonb	   *system;			/* reload-level settings, or NULL */
 	int32		phase;			/* two-phase plans: 1 or 2; else 0 */
 	bool		prepare;		/* has a "prepare": the kind's preparation runs */
+	bool		counted;		/* linked to the experiment ("counted": false: a
+								 * warm-up, run and recorded but not linked) */
 	Jsonb	   *run;			/* its run's options (RunSpecFromJsonb), or NULL */
 } ExperimentStep;
 

@@ -23,6 +23,16 @@ SELECT rounds, round(ratio::numeric, 3) AS ratio, round(ratio_low::numeric, 3) A
 SELECT rounds, verdict, decided, every_round, basis
   FROM pgbench_lab.paired_verdict(ARRAY[100, 90, 110, 95, 105], ARRAY[210, 170, 230, 200, 200]);
 
+-- nothing decided is never "no difference": two rounds of a ×119 gap are
+-- undecided, saying what they reach (1 - 2 (1/2)^n) and what is needed;
+-- one round gives no interval
+SELECT v.verdict, v.decided, pgbench_lab_internal.verdict_phrase(v.rounds, v.ratio, v.ratio_low, v.ratio_high,
+                                                                 v.coverage, v.verdict, v.basis, v.every_round) AS phrase
+  FROM (VALUES (ARRAY[10.0, 11.0], ARRAY[1126.0, 1387.1]), (ARRAY[10.0], ARRAY[1192.0]), (ARRAY[]::float8[], ARRAY[]::float8[])) AS x(a, b),
+       pgbench_lab.paired_verdict(x.a, x.b) v;
+SELECT n, pgbench_lab_internal.rounds_short(n, 0.95) AS at_95, pgbench_lab_internal.rounds_short(n, 0.99) AS at_99
+  FROM unnest(ARRAY[1, 2, 3, 5]) AS n;
+
 -- the rounds disagree: the interval holds 1 and ±2 %: undecided
 SELECT rounds, verdict, decided, basis
   FROM pgbench_lab.paired_verdict(ARRAY[100, 100, 100, 100, 100, 100, 100, 100],
@@ -97,6 +107,9 @@ SELECT pgbench_lab_internal.rounds_stop(7018);
 UPDATE pgbench_lab.experiments SET started_at = now() WHERE experiment_id = 7018;
 UPDATE pgbench_lab.experiment_runs SET round = 11 WHERE experiment_id = 7018 AND round = 9;
 SELECT pgbench_lab_internal.rounds_extend(7018, '{"steps": []}') IS NULL AS cut_short;
+-- the verdicts are those of the last look, the batch cut short (11
+-- rounds), not of a planned look before it
+SELECT pgbench_lab_internal.rounds_stop(7018);
 UPDATE pgbench_lab.experiment_runs SET round = 9 WHERE experiment_id = 7018 AND round = 11;
 UPDATE pgbench_lab.runs r SET tps = 100.5 FROM pgbench_lab.experiment_runs x
  WHERE x.run_id = r.run_id AND x.experiment_id = 7018 AND x.variant = 2;

@@ -211,9 +211,9 @@ def test_cold_vs_warm_larger_than_shared_buffers(lab):
                               f" warm run"), finding
     # one round: each ratio with its verdict, no interval and no direction
     assert re.search(r"cold \d+ tps .*, OS-warm \d+ tps .*, partly warm \d+ tps .*\. TPS partly warm against cold ×[\d.]+ "
-                     r"\(1 round, no interval\): no difference detectable, one round gives at most a 0\.0 % interval; "
-                     r"a 95\.0 % one needs 6 rounds or more\. TPS OS-warm against cold ×[\d.]+ \(1 round, no interval\): "
-                     r"no difference detectable, .* 90% of the partly warm TPS reached: "
+                     r"\(1 round\): undecided: 1 round gives no interval; 6 needed for 95\.0 %\. "
+                     r"TPS OS-warm against cold ×[\d.]+ \(1 round\): "
+                     r"undecided: .* 90% of the partly warm TPS reached: "
                      r"cold (after [\d.]+ s|never \(within the run\)), "
                      r"OS-warm (after [\d.]+ s|never \(within the run\))", finding), finding
     assert not re.search(r"(?<!partly )(?<!OS-)warm against cold", finding), finding
@@ -304,10 +304,15 @@ def test_warm_larger_than_shared_buffers(lab):
 
 def test_cold_vs_warm_that_fits(roomy):
     """The data set (19MB) fits in shared_buffers (64MB): the whole working
-    set is loaded, no warning, the ratio is a warm/cold ratio."""
+    set is loaded, no warning, the ratio is a warm/cold ratio.  A label is
+    the experiment's, and each run's with its state."""
     warnings = []
-    eid, finding, notices = call_cold_vs_warm(roomy, "duration => '1 s'", warnings)
+    eid, finding, notices = call_cold_vs_warm(roomy, "duration => '1 s', label => 'after restart'", warnings)
     assert warnings == []
+    assert roomy.scalar("SELECT label FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "after restart"
+    assert roomy.sql("SELECT r.label FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
+                     "WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,)) == \
+        [("after restart: cold",), ("after restart: os-warm",), ("after restart: warm",)]
     params = roomy.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
     warm = params["warm"]
     rels = check_plan(roomy, warm, params["relids"])
@@ -317,7 +322,7 @@ def test_cold_vs_warm_that_fits(roomy):
     size = roomy.scalar("SELECT pg_size_pretty(%s::bigint * 8192)", (warm["working_set"],))
     assert "Warning" not in finding and "partly" not in finding, finding
     assert re.match(r"cold \d+ tps .*, OS-warm \d+ tps .*, warm \d+ tps .*\. TPS warm against cold ×[\d.]+ "
-                    r"\(1 round, no interval\): .* 90% of the warm TPS reached: ", finding), finding
+                    r"\(1 round\): undecided: .* 90% of the warm TPS reached: ", finding), finding
     assert f"The working set ({size}) fits in shared_buffers (64 MB). In-server figures" in finding, finding
     assert any(n.startswith("warm: checkpoint, then make_cold evicted") and n.endswith("s: the whole working set") for n in notices), notices
     report = [r[0] for r in roomy.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
@@ -348,11 +353,11 @@ def test_cold_vs_warm_in_rounds(roomy):
     for v in verdicts:
         assert v["measure"] == "tps" and v["rounds"] == 2 and v["coverage"] == 0.5, v
         assert v["ratio_low"] <= v["ratio"] <= v["ratio_high"], v
-        assert (v["verdict"], v["decided"]) == ("no difference detectable", False), v
-        assert v["basis"].startswith("2 rounds give at most a 50.0 % interval; a 95.0 % one needs 6 rounds"), v
+        assert (v["verdict"], v["decided"]) == ("undecided", False), v
+        assert v["basis"] == "2 rounds give at most 50.0 %; 6 needed for 95.0 %", v
     assert finding.startswith("Medians of 2 rounds: cold "), finding
-    assert re.search(r"\. TPS warm against cold ×[\d.]+ \(50\.0 % interval ×[\d.]+ to ×[\d.]+, 2 rounds\): no difference "
-                     r"detectable, 2 rounds give at most a 50\.0 % interval", finding), finding
+    assert re.search(r"\. TPS warm against cold ×[\d.]+ \(50\.0 % interval ×[\d.]+ to ×[\d.]+, 2 rounds\): "
+                     r"undecided: 2 rounds give at most 50\.0 %; 6 needed for 95\.0 %", finding), finding
     assert "TPS OS-warm against cold ×" in finding and "90% of the warm TPS of its round reached: " in finding, finding
     report = [r[0] for r in roomy.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
     assert report[0].startswith(f"Experiment {eid}: cold vs warm of select-only, 0.3 s per run, 1 client")
@@ -444,7 +449,7 @@ def test_imported_tiny_figures_report_and_plot(lab):
     new = [i for k, i in rows if k == "experiment"][0]
     report = "\n".join(r[0] for r in lab.sql("SELECT pgbench_lab.report(%s)", (new,)))
     # the ratio of TPS to 5e-324 is beyond any float: no error, whatever it prints
-    assert re.search(r"TPS warm against cold ×\S+ \(1 round, no interval\): no difference detectable", report), report
+    assert re.search(r"TPS (partly )?warm against cold ×\S+ \(1 round\): undecided", report), report
     assert lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]) LIKE '<svg%%'", (new,))
 
 

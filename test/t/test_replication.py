@@ -165,7 +165,7 @@ def test_sweep_names_the_count_where_lag_stops_being_bounded(pair):
     finding = primary.scalar("SELECT finding FROM pgbench_lab.sweep_verdict(%s)", (eid,))
     assert "Standby lag: bounded up to 2 clients, growing through the run from 4 clients on" in finding, finding
     text = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,))]
-    assert "Figures are over libpq (libpq): each statement paid a round trip through the protocol." in text, text
+    assert "Figures are over libpq: each statement paid a round trip through the protocol." in text, text
     i = text.index("Standby lag by clients (replay lag behind this server: largest, at the end, and its trend)")
     assert text[i + 1].endswith(", bounded") and text[i + 2].endswith(", growing"), text[i:i + 3]
     # the runs were split: the primary's clients wrote, the standby's read

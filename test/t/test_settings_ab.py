@@ -223,3 +223,71 @@ def test_non_superuser_refused_even_with_execute(lab):
         lab.sql("SELECT * FROM pgbench_lab_internal.settings_saved", user="ab_tuner")
     assert counts(lab) == was
     assert auto_conf(lab) == before
+
+
+def words(lines):
+    """Report lines as one text, its wrapping undone."""
+    return " ".join(" ".join(line.split()) for line in lines)
+
+
+def test_commit_bound_set_runs_over_libpq_after_a_warm_up(lab):
+    """A set that changes synchronous_commit, whose effect is bound to the
+    commit, is measured over libpq (this server's own socket) when via is
+    not given, after a warm-up run under set A that is recorded but not
+    linked (no verdict reads it); the finding names the path and why.
+    Asked in-server, the finding and report() say that the in-server ratio
+    exaggerates the setting's effect; and a role that is not a superuser,
+    which libpq to this server would ask for a password, stays in-server
+    and is told how to measure it over libpq."""
+    sets = ['{}', '{"synchronous_commit": "off"}']
+    eid, finding = lab.sql("CALL pgbench_lab.compare_settings('tpcb-like', %s::jsonb[], duration => '0.3 s', "
+                           "rounds => 1)", (sets,))[0]
+    linked = lab.sql("SELECT x.variant, r.via, r.settings->'session' FROM pgbench_lab.experiment_runs x "
+                     "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s ORDER BY x.ordinal", (eid,))
+    assert [(v, via) for v, via, _ in linked] == [(1, "libpq"), (2, "libpq")], linked
+    warm = lab.sql("SELECT r.via, r.duration::text, r.settings->'session', r.status, "
+                   "EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.run_id = r.run_id) "
+                   "FROM pgbench_lab.runs r WHERE r.label = %s", (f"compare_settings {eid}: warm-up",))
+    assert warm == [("libpq", "00:00:00.3", linked[0][2], "done", False)], warm
+    assert "Path: over libpq (this server's own socket), chosen because the effect of synchronous_commit is bound " \
+           "to the commit" in finding, finding
+    params = lab.scalar("SELECT params FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,))
+    assert (params["via"], params["via_chosen"], params["warmup"]) == ("libpq", "libpq", "00:00:00.3"), params
+    report = words(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert "Figures are over libpq: each statement paid a round trip" in report, report
+    assert "A warm-up run of 0.3 s under set A ran before the first round, not counted" in report, report
+
+    # asked in-server, without a warm-up
+    eid, finding = lab.sql("CALL pgbench_lab.compare_settings('tpcb-like', %s::jsonb[], duration => '0.3 s', "
+                           "rounds => 1, via => 'spi', warmup => '0')", (sets,))[0]
+    assert lab.sql("SELECT DISTINCT r.via FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
+                   "WHERE x.experiment_id = %s", (eid,)) == [("spi",)]
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs WHERE label = %s", (f"compare_settings {eid}: warm-up",)) == 0
+    warning = ("Path: in-server, and the effect of synchronous_commit is bound to the commit: with no round trip "
+               "between a client's statements, the commit's wait for its WAL is most of an in-server transaction, "
+               "so this ratio exaggerates what the setting does for an application")
+    assert warning in finding, finding
+    assert "leave via out (libpq is then the default for such a set)" in finding, finding
+    report = words(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
+    assert warning in report and "Figures are in-server" in report, report
+
+    # a role that is not a superuser: in-server, and told what libpq needs
+    lab.sql("CREATE ROLE cb_tuner LOGIN")
+    lab.sql("GRANT SELECT ON pgbench_accounts, pgbench_branches, pgbench_tellers TO cb_tuner")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.compare_settings TO cb_tuner")
+    eid, finding = lab.sql("CALL pgbench_lab.compare_settings('select-only', %s::jsonb[], duration => '0.2 s', "
+                           "rounds => 1, warmup => '0')", (sets,), user="cb_tuner")[0]
+    assert lab.sql("SELECT DISTINCT r.via FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
+                   "WHERE x.experiment_id = %s", (eid,)) == [("spi",)]
+    assert "via => 'libpq' with a target whose conninfo holds a password" in finding, finding
+
+
+def test_warmup_refused_out_of_range(lab):
+    was = counts(lab)
+    for value in ("-1 s", "2 hours"):
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            lab.sql("CALL pgbench_lab.compare_settings('select-only', ARRAY['{}', '{\"jit\": \"off\"}']::jsonb[], "
+                    "duration => '1 s', warmup => %s)", (value,))
+        assert "warmup must be from 0 to 1 hour" in e.value.diag.message_primary, e.value
+        assert e.value.diag.message_hint
+    assert counts(lab) == was

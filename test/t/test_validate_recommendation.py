@@ -43,6 +43,28 @@ def test_end_to_end(lab):
     assert all(s == "done" for _, _, s in runs), runs
     for g in groups:
         assert f"The recommended {g} settings" in finding, finding
+    # a warm-up under the current settings first, recorded but not linked
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs r WHERE r.label = %s AND r.status = 'done' "
+                      "AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.run_id = r.run_id)",
+                      (f"validate_recommendation {eid}: warm-up",)) == 1
+    # a commit-bound change (wal_compression ...) is measured over libpq, and the finding says why
+    measured = {name for name, ctx, ok in recs if ok and ctx in ("session", "reload")}
+    bound = measured & {"synchronous_commit", "commit_delay", "commit_siblings", "wal_writer_delay",
+                        "wal_writer_flush_after", "wal_sync_method", "fsync", "full_page_writes",
+                        "wal_compression", "wal_buffers"}
+    vias = {v for (v,) in lab.sql("SELECT DISTINCT r.via FROM pgbench_lab.experiment_runs x "
+                                  "JOIN pgbench_lab.runs r USING (run_id) WHERE x.experiment_id = %s", (eid,))}
+    assert vias == ({"libpq"} if bound else {"spi"}), (vias, bound)
+    assert ("Path: over libpq (this server's own socket), chosen because" in finding) == bool(bound), finding
+    # checkpoint settings measured by runs without a checkpoint are said not exercised
+    ck = measured & {"max_wal_size", "min_wal_size", "checkpoint_timeout", "checkpoint_completion_target",
+                     "checkpoint_flush_after"}
+    seen = lab.scalar("SELECT sum(r.checkpoints) FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r "
+                      "USING (run_id) WHERE x.experiment_id = %s", (eid,))
+    if ck and seen == 0:
+        assert "which act through checkpoints, were not exercised" in finding \
+            or "which acts through checkpoints, was not exercised" in finding, finding
+    assert " TPS " in finding and "against" in finding and "paired round by round, ×" in finding, finding
     if any(ctx == "restart" for _, ctx, _ in recs):
         assert "Not measured:" in finding
     if any(ok and name == "shared_buffers" for name, _, ok in recs):

@@ -233,8 +233,9 @@ $$;
 -- (a) and of its count (b) in the same round (the median, should a round
 -- hold two runs of one count), through paired_verdict() against the
 -- sweep's smallest effect and confidence.  With fewer than two paired
--- rounds there is no interval: the ratio of the single runs, 'no
--- difference detectable', undecided.  step_clients: that step only (the
+-- rounds there is no interval: the ratio of the single runs, undecided
+-- ("1 round gives no interval; 6 needed for 95.0 %").  step_clients:
+-- that step only (the
 -- one ending at that count).
 CREATE FUNCTION pgbench_lab_internal.sweep_pairs(experiment_id bigint, step_clients integer DEFAULT NULL)
 RETURNS TABLE (clients integer, prev_clients integer, rounds integer, ratio double precision,
@@ -270,13 +271,7 @@ AS $$
            CASE WHEN v.rounds OPERATOR(pg_catalog.>=) 2 THEN v.ratio_low END,
            CASE WHEN v.rounds OPERATOR(pg_catalog.>=) 2 THEN v.ratio_high END,
            CASE WHEN v.rounds OPERATOR(pg_catalog.>=) 2 THEN v.coverage END,
-           v.verdict, v.decided, v.every_round,
-           CASE WHEN v.rounds OPERATOR(pg_catalog.=) 1
-                THEN pg_catalog.format('one round gives no interval; %s rounds or more give a %s %% one',
-                                       pgbench_lab_internal.rounds_needed(e.confidence),
-                                       pgbench_lab_internal.fmt(e.confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
-                ELSE v.basis END,
-           e.confidence
+           v.verdict, v.decided, v.every_round, v.basis, e.confidence
       FROM p CROSS JOIN e
      CROSS JOIN LATERAL pgbench_lab.paired_verdict(p.a_tps, p.b_tps, e.smallest_effect, e.confidence) v
      ORDER BY p.clients

@@ -59,7 +59,7 @@ $$;
 -- Per settings set: TPS and the ratio to set A, paired round by round (the
 -- interleaving cancels drift), as a median with its min and max, and the
 -- verdict of paired_verdict() (71_verdict.sql): the median's interval and
--- faster, slower or no difference detectable, against the experiment's
+-- faster, slower, no difference detectable or undecided, against the experiment's
 -- smallest effect and confidence (2 % and 95 % unless it was given others;
 -- with adaptive rounds, each look's share of it: look_confidence()).
 CREATE FUNCTION pgbench_lab.settings_ratios(experiment_id bigint)
@@ -111,18 +111,38 @@ $$;
 COMMENT ON FUNCTION pgbench_lab.settings_ratios(bigint) IS
     'TPS per settings set of a compare_settings experiment, with ratios to set A (median, min, max over rounds), the median''s interval and the verdict';
 
+-- The finding: per set, its verdict against A (paired_verdict()), the
+-- range of its rounds, a word when the paired ratio and the two medians
+-- point different ways (medians_disagree()), and when checkpoint settings
+-- were compared by runs that saw no checkpoint; then a drift across the
+-- rounds, the path when a commit-bound setting is compared, how adaptive
+-- rounds stopped, and the two phases of a restart-level comparison.
 CREATE FUNCTION pgbench_lab_internal.settings_finding(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS %s (the rounds ranged ×%s to ×%s)',
+    SELECT coalesce(pg_catalog.string_agg(pg_catalog.format('%s (%s) against A: TPS %s (the rounds ranged ×%s to ×%s)%s%s',
                     s.name, pgbench_lab_internal.settings_text(s.settings),
                     CASE WHEN s.ratio_median IS NULL THEN 'no round of A to compare with'
                          ELSE pgbench_lab_internal.verdict_phrase(s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
                                                                   s.coverage, s.verdict, s.basis, s.every_round) END,
-                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3)),
+                    pgbench_lab_internal.fmt(s.ratio_min, 3), pgbench_lab_internal.fmt(s.ratio_max, 3),
+                    CASE WHEN pgbench_lab_internal.medians_disagree(s.ratio_median, s.tps_median, a.tps_median)
+                         THEN pg_catalog.format('; yet %s''s median TPS (%s) is %s A''s (%s): the paired ratio and the medians '
+                                                'point different ways, so neither tells which set is faster',
+                                                s.name, pgbench_lab_internal.fmt(s.tps_median),
+                                                CASE WHEN s.tps_median OPERATOR(pg_catalog.<) a.tps_median THEN 'below' ELSE 'above' END,
+                                                pgbench_lab_internal.fmt(a.tps_median))
+                         ELSE '' END,
+                    COALESCE('; ' OPERATOR(pg_catalog.||) pgbench_lab_internal.checkpoint_note(experiment_id, s.variant,
+                                 pgbench_lab_internal.sets_holding(pg_catalog.jsonb_build_array(a.settings, s.settings),
+                                                                   pgbench_lab_internal.checkpoint_settings()),
+                                 pg_catalog.format('A''s or %s''s', s.name)), '')),
                     '. ' ORDER BY s.variant) OPERATOR(pg_catalog.||) '.',
                     'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(experiment_id,
+                                                'a warm-up before the first round (warmup) or longer runs'), '')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.commit_bound_note(experiment_id), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(experiment_id), '')
            OPERATOR(pg_catalog.||)
            COALESCE((SELECT ' The sets ran in two phases, A''s rounds before a restart and B''s after it, not interleaved: '
@@ -132,6 +152,7 @@ AS $$
                       WHERE e.experiment_id OPERATOR(pg_catalog.=) settings_finding.experiment_id
                         AND e.params OPERATOR(pg_catalog.?) 'restart_settings'), '')
       FROM pgbench_lab.settings_ratios(experiment_id) s
+      LEFT JOIN pgbench_lab.settings_ratios(experiment_id) a ON a.variant OPERATOR(pg_catalog.=) 1
      WHERE s.variant OPERATOR(pg_catalog.>) 1
 $$;
 
@@ -146,17 +167,20 @@ CREATE FUNCTION pgbench_lab_internal.settings_plan(workload text, settings jsonb
                                           duration interval, rounds pgbench_lab.rounds, label text,
                                           restart_settings jsonb, options jsonb, caller jsonb,
                                           smallest_effect double precision, confidence double precision,
-                                          budget interval)
+                                          budget interval, warmup interval)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
     sets pg_catalog.jsonb[] := settings;
+    path pg_catalog.record;
+    warm pg_catalog.interval;
+    steps pg_catalog.jsonb;
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     params pg_catalog.jsonb;
     run pg_catalog.jsonb;
-    warm pg_catalog.jsonb;
+    warm_rels pg_catalog.jsonb;
     here pg_catalog.text;
     counted pg_catalog.jsonb := pgbench_lab_internal.rounds_params(rounds, budget, confidence);
     n pg_catalog.int4 := (counted OPERATOR(pg_catalog.->>) 'rounds')::pg_catalog.int4;
@@ -203,50 +227,78 @@ BEGIN
                                FROM pg_catalog.jsonb_each(restart_settings) AS e(key, value));
         sets := ARRAY['{}'::pg_catalog.jsonb, restart_settings];
     END IF;
+    -- a commit-bound setting is measured over libpq unless via says otherwise
+    path := pgbench_lab_internal.commit_bound_path(pg_catalog.to_jsonb(sets), options);
+    options := path.options_out;
+    warm := pgbench_lab_internal.warmup_duration(warmup, duration);
     params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pgbench_lab_internal.compare_params(name, sets, clients, duration, n)
               OPERATOR(pg_catalog.||) counted
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                   'restart_settings', restart_settings))
-              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence)
+              OPERATOR(pg_catalog.||) path.params
+              OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('warmup', COALESCE(warm, '0'::pg_catalog.interval)::pg_catalog.text);
     run := pgbench_lab_internal.step_run(workload, options)
            OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('clients', clients,
                'duration', params OPERATOR(pg_catalog.->) 'duration', 'label', label));
     IF restart_settings IS NULL THEN
+        steps := (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                             'variant', v.v, 'round', r.r,
+                             'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
+                             'system', pgbench_lab_internal.settings_part(sets[v.v], true),
+                             'run', run OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                                        'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
+                         ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
+                                            THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
+                    FROM pg_catalog.generate_series(1, n) AS r(r),
+                         pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v));
+        -- the warm-up: set A's first run, shortened, before everything
+        IF warm IS NOT NULL THEN
+            steps := pg_catalog.jsonb_build_array(pgbench_lab_internal.warmup_step(steps OPERATOR(pg_catalog.->) 0, warm,
+                         pg_catalog.format('settings set A (a warm-up run of %s, not counted)', pgbench_lab_internal.seconds_text(warm))))
+                     OPERATOR(pg_catalog.||) steps;
+        END IF;
         RETURN pg_catalog.jsonb_build_object('workload', name,
                'label', label, 'params', params,
                'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                                   FROM pg_catalog.unnest(sets) AS a(s),
                                        pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
-               'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                                    'variant', v.v, 'round', r.r,
-                                    'about', 'settings set ' OPERATOR(pg_catalog.||) pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
-                                    'system', pgbench_lab_internal.settings_part(sets[v.v], true),
-                                    'run', run OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                                               'settings', pgbench_lab_internal.settings_part(sets[v.v], false)))
-                                ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
-                                                   THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
-                           FROM pg_catalog.generate_series(1, n) AS r(r),
-                                pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
+               'steps', steps);
     END IF;
     -- pgbench's tables beside the pgbench_accounts the caller's search_path finds
-    warm := (SELECT COALESCE(pg_catalog.jsonb_agg(c.oid::pg_catalog.int8 ORDER BY t.i), '[]')
+    warm_rels := (SELECT COALESCE(pg_catalog.jsonb_agg(c.oid::pg_catalog.int8 ORDER BY t.i), '[]')
                FROM pg_catalog.unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers',
                                             'pgbench_history']) WITH ORDINALITY AS t(name, i)
                JOIN pg_catalog.pg_class c ON c.relname OPERATOR(pg_catalog.=) t.name
               WHERE c.relnamespace OPERATOR(pg_catalog.=) (SELECT a.relnamespace FROM pg_catalog.pg_class a
                                           WHERE a.oid OPERATOR(pg_catalog.=) (caller OPERATOR(pg_catalog.->>) 'accounts')::pg_catalog.oid));
+    steps := (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                         'variant', v.v, 'round', r.r, 'phase', v.v,
+                         'about', pg_catalog.format('settings set %s (%s the restart)', pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
+                                                    CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'before' ELSE 'after' END),
+                         'prepare', pg_catalog.jsonb_build_object('warm', warm_rels),
+                         'run', run)
+                     ORDER BY v.v, r.r)
+                FROM pg_catalog.generate_series(1, 2) AS v(v),
+                     pg_catalog.generate_series(1, n) AS r(r));
+    -- a warm-up before each phase's first run: after the restart, the
+    -- server starts cold again
+    IF warm IS NOT NULL THEN
+        steps := (SELECT pg_catalog.jsonb_agg(q.v ORDER BY q.k)
+                    FROM (SELECT x.v, x.i::pg_catalog.float8 AS k
+                            FROM pg_catalog.jsonb_array_elements(steps) WITH ORDINALITY AS x(v, i)
+                          UNION ALL
+                          SELECT pgbench_lab_internal.warmup_step(x.v, warm,
+                                     pg_catalog.format('%s (a warm-up run of %s, not counted)', x.v OPERATOR(pg_catalog.->>) 'about',
+                                                       pgbench_lab_internal.seconds_text(warm))),
+                                 x.i::pg_catalog.float8 OPERATOR(pg_catalog.-) 0.5::pg_catalog.float8
+                            FROM pg_catalog.jsonb_array_elements(steps) WITH ORDINALITY AS x(v, i)
+                           WHERE x.v OPERATOR(pg_catalog.->>) 'round' OPERATOR(pg_catalog.=) '1') q);
+    END IF;
     RETURN pg_catalog.jsonb_build_object('workload', name,
            'label', label, 'params', params, 'system_names', '[]'::pg_catalog.jsonb, 'restart', restart_settings,
-           'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                                'variant', v.v, 'round', r.r, 'phase', v.v,
-                                'about', pg_catalog.format('settings set %s (%s the restart)', pg_catalog.chr(64 OPERATOR(pg_catalog.+) v.v),
-                                                           CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'before' ELSE 'after' END),
-                                'prepare', pg_catalog.jsonb_build_object('warm', warm),
-                                'run', run)
-                            ORDER BY v.v, r.r)
-                       FROM pg_catalog.generate_series(1, 2) AS v(v),
-                            pg_catalog.generate_series(1, n) AS r(r)));
+           'steps', steps);
 END
 $$;
 
@@ -317,6 +369,11 @@ BEGIN
           FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
          WHERE x.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id
          GROUP BY x.round ORDER BY x.round;
+    RETURN QUERY SELECT '  ' OPERATOR(pg_catalog.||) w.w
+                   FROM pgbench_lab.experiments e,
+                        pgbench_lab_internal.warmup_words(e.params, CASE WHEN e.params OPERATOR(pg_catalog.?) 'restart_settings'
+                                                                         THEN 'each phase''s set' ELSE 'set A' END) AS w(w)
+                  WHERE e.experiment_id OPERATOR(pg_catalog.=) report_settings.experiment_id AND w.w IS NOT NULL;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pg_catalog.format('  %3s  %10s  %10s  %10s  %12s  %s', 'set', 'median TPS', 'min', 'max',
                        'lat avg ms', 'TPS ratio to A: median (min - max)');
@@ -360,6 +417,7 @@ CREATE PROCEDURE pgbench_lab.compare_settings(
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
     budget interval DEFAULT NULL,
+    warmup interval DEFAULT NULL,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings scripts variables rate latency_limit@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';
@@ -375,7 +433,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT s.name OPERATOR(pg_catalog.||) ' against A', 'tps', s.rounds, s.ratio_median, s.ratio_low, s.ratio_high,
-           s.coverage, COALESCE(s.verdict, 'no difference detectable'), COALESCE(s.decided, false),
+           s.coverage, COALESCE(s.verdict, 'undecided'), COALESCE(s.decided, false),
            COALESCE(s.basis, 'no round of A to compare with')
       FROM pgbench_lab.settings_ratios(experiment_id) s
      WHERE s.variant OPERATOR(pg_catalog.>) 1

@@ -311,7 +311,8 @@ $$;
 -- targets are refused, this server makes only its own caches cold.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_plan(workload text, clients integer, duration interval,
                                               relations regclass[], rounds integer, options jsonb, caller jsonb,
-                                              smallest_effect double precision, confidence double precision)
+                                              smallest_effect double precision, confidence double precision,
+                                              label text DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -366,7 +367,7 @@ BEGIN
                                            pg_catalog.pg_size_pretty(pgbench_lab_internal.warm_needed(fit.working_set)::numeric
                                                                      OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
-    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options), 'label', NULL,
+    RETURN pg_catalog.jsonb_build_object('workload', pgbench_lab_internal.experiment_workload(workload, options), 'label', label,
         'params', pgbench_lab_internal.step_options_params(options)
             OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text,
             'relations', (SELECT pg_catalog.jsonb_agg(r::pg_catalog.text ORDER BY i) FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
@@ -381,8 +382,9 @@ BEGIN
                                       WHERE c.oid OPERATOR(pg_catalog.=) r) AS s(o)),
             'warm', warm, 'rounds', rounds)
             OPERATOR(pg_catalog.||) verdict,
-        -- each run is labelled "cold_vs_warm <experiment>: <state>" by the driver;
-        -- every round in the same order (see the head of this file)
+        -- each run is labelled "<label>: <state>", or without a label
+        -- "cold_vs_warm <experiment>: <state>" by the driver; every round in
+        -- the same order (see the head of this file)
         'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                              'variant', v.v, 'round', n.n, 'name', pgbench_lab_internal.cold_vs_warm_state(v.v),
                              'about', pg_catalog.format('the %s run%s', pgbench_lab_internal.cold_vs_warm_state(v.v),
@@ -393,7 +395,9 @@ BEGIN
                                                  FROM pg_catalog.unnest(rels) WITH ORDINALITY AS x(r, i)),
                                  'warm', CASE WHEN v.v OPERATOR(pg_catalog.=) 3 THEN warm END),
                              'run', pgbench_lab_internal.step_run(workload, options)
-                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text))
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('clients', clients, 'duration', duration::pg_catalog.text)
+                                    OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('label',
+                                        label OPERATOR(pg_catalog.||) ': ' OPERATOR(pg_catalog.||) pgbench_lab_internal.cold_vs_warm_state(v.v))))
                              ORDER BY n.n, v.v)
                     FROM pg_catalog.generate_series(1, rounds) AS n(n), pg_catalog.generate_series(1, 3) AS v(v)));
 END
@@ -738,7 +742,14 @@ BEGIN
             pg_catalog.pg_size_pretty(fit.working_set::numeric OPERATOR(pg_catalog.*) fit.block_size),
             pg_catalog.pg_size_pretty(fit.shared_buffers::numeric OPERATOR(pg_catalog.*) fit.block_size));
     END IF;
-    RETURN said OPERATOR(pg_catalog.||) ' In-server figures: no network round trips.';
+    said := said OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(experiment_id,
+                                                      'longer runs, or a run of the workload before the experiment,'), '');
+    RETURN said OPERATOR(pg_catalog.||)
+           CASE WHEN EXISTS (SELECT FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                              WHERE x.experiment_id OPERATOR(pg_catalog.=) cold_vs_warm_finding.experiment_id
+                                AND r.via OPERATOR(pg_catalog.<>) 'spi')
+                THEN ' Figures over libpq (this server''s own socket): each statement paid a round trip.'
+                ELSE ' In-server figures: no network round trips.' END;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.cold_vs_warm_finding(bigint) IS
@@ -871,6 +882,7 @@ CREATE PROCEDURE pgbench_lab.cold_vs_warm(
     INOUT finding text DEFAULT NULL,
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
+    label text DEFAULT NULL,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label scripts variables@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';

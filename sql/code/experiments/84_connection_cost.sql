@@ -256,6 +256,7 @@ AS $$
            OPERATOR(pg_catalog.||)
            CASE WHEN f.rounds OPERATOR(pg_catalog.>) 1 THEN pg_catalog.format(' (medians of %s rounds)', f.rounds) ELSE '' END
            OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) coalesce(f.verdicts, '')
+           OPERATOR(pg_catalog.||) coalesce(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(id, 'longer runs'), '')
       FROM f
 $$;
 

@@ -15,12 +15,15 @@
 CREATE FUNCTION pgbench_lab_internal.validate_plan(workload text, clients integer, duration interval,
                                                    rounds pgbench_lab.rounds, label text, options jsonb, caller jsonb,
                                                    smallest_effect double precision, confidence double precision,
-                                                   budget interval)
+                                                   budget interval, warmup interval)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
 DECLARE
+    path pg_catalog.record;
+    warm pg_catalog.interval;
+    steps pg_catalog.jsonb;
     name pg_catalog.text := pgbench_lab_internal.experiment_workload(workload, options);
     elsewhere pg_catalog.bool := pgbench_lab_internal.runs_elsewhere(options);
     changes pg_catalog.jsonb;
@@ -75,16 +78,19 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'SELECT * FROM pgbench_lab.recommend() shows its recommendations; those it would change need a restart, or none differ from the live values.';
     END IF;
+    -- a commit-bound change (wal_compression ...) is measured over libpq
+    -- unless via says otherwise; a warm-up under the current settings first
+    path := pgbench_lab_internal.commit_bound_path(pg_catalog.to_jsonb(sets), options);
+    options := path.options_out;
+    warm := pgbench_lab_internal.warmup_duration(warmup, duration);
     params := pgbench_lab_internal.step_options_params(options)
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings', pg_catalog.to_jsonb(sets), 'groups', pg_catalog.to_jsonb(groups),
                   'changes', changes, 'clients', clients, 'duration', duration::pg_catalog.text)
               OPERATOR(pg_catalog.||) counted
-              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
-    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
-        'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
-                           FROM pg_catalog.unnest(sets) AS a(s),
-                                pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
-        'steps', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+              OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence)
+              OPERATOR(pg_catalog.||) path.params
+              OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('warmup', COALESCE(warm, '0'::pg_catalog.interval)::pg_catalog.text);
+    steps := (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                              'variant', v.v, 'round', r.r, 'name', groups[v.v],
                              'about', CASE WHEN v.v OPERATOR(pg_catalog.=) 1 THEN 'the current settings'
                                            ELSE pg_catalog.format('the recommended %s settings', groups[v.v]) END,
@@ -96,7 +102,18 @@ BEGIN
                              ORDER BY r.r, CASE WHEN r.r OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 0
                                                 THEN OPERATOR(pg_catalog.-) v.v ELSE v.v END)
                     FROM pg_catalog.generate_series(1, n) AS r(r),
-                         pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v)));
+                         pg_catalog.generate_series(1, pg_catalog.cardinality(sets)) AS v(v));
+    IF warm IS NOT NULL THEN
+        steps := pg_catalog.jsonb_build_array(pgbench_lab_internal.warmup_step(steps OPERATOR(pg_catalog.->) 0, warm,
+                     pg_catalog.format('the current settings (a warm-up run of %s, not counted)',
+                                       pgbench_lab_internal.seconds_text(warm))))
+                 OPERATOR(pg_catalog.||) steps;
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params,
+        'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
+                           FROM pg_catalog.unnest(sets) AS a(s),
+                                pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(a.s, true)) AS k(key)),
+        'steps', steps);
 END
 $$;
 
@@ -188,33 +205,63 @@ AS $$
                                                                        ELSE e.params OPERATOR(pg_catalog.->>) o.k END)), '' ORDER BY o.i)
                                 FROM pg_catalog.unnest(ARRAY['max_tries', 'random_seed', 'via', 'rate', 'latency_limit', 'scripts',
                                                              'variables', 'sample_rate', 'threads']) WITH ORDINALITY AS o(k, i)
-                               WHERE e.params OPERATOR(pg_catalog.?) o.k))
+                               WHERE e.params OPERATOR(pg_catalog.?) o.k
+                                 -- a path the experiment chose for its own sets is the CALL's to choose
+                                 AND NOT (o.k OPERATOR(pg_catalog.=) 'via' AND e.params OPERATOR(pg_catalog.?) 'via_chosen')))
       FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
      WHERE e.experiment_id OPERATOR(pg_catalog.=) id
        AND (c OPERATOR(pg_catalog.->>) 'two_phase')::pg_catalog.bool
      GROUP BY e.workload, e.params
 $$;
 
--- The verdict per measured group, and the restart-level rest.
+-- The changes a group measured, by name (its objects of the experiment's
+-- params.changes), in order.
+CREATE FUNCTION pgbench_lab_internal.validate_group_names(id bigint, grp text, OUT names text[])
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE(pg_catalog.array_agg(c OPERATOR(pg_catalog.->>) 'name' ORDER BY c OPERATOR(pg_catalog.->>) 'name'), '{}')
+      FROM pgbench_lab.experiments e,
+           pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(e.params OPERATOR(pg_catalog.->) 'changes') OPERATOR(pg_catalog.=) 'array'
+                                                THEN e.params OPERATOR(pg_catalog.->) 'changes' ELSE '[]' END) c
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) validate_group_names.id
+       AND c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) validate_group_names.grp
+       AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool
+$$;
+
+-- The verdict per measured group, and the restart-level rest.  Each
+-- group's sentence leads with the medians of its TPS and the current
+-- settings' (what the report's table shows), then the verdict of the
+-- ratios paired by round; when the two point different ways, it says so
+-- rather than a gain the medians deny (a "+10 %" of the paired ratios
+-- beside a median TPS below the current settings' read as a gain).
+-- Checkpoint settings measured by runs that saw no checkpoint are named
+-- as not exercised; a drift across the rounds and the path of a
+-- commit-bound change follow the groups.
 CREATE FUNCTION pgbench_lab_internal.validate_finding(id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format(
-                'The recommended %s settings (%s) gave %s %s TPS: %s (the rounds ranged ×%s to ×%s); '
+                'The recommended %s settings (%s): median %s TPS %s against %s with the current ones (%s); '
+                'paired round by round, %s (the rounds ranged ×%s to ×%s)%s%s; '
                 'p99 latency %s → %s ms%s; checkpoints per minute %s → %s.',
-                g.grp, (SELECT pg_catalog.string_agg(c OPERATOR(pg_catalog.->>) 'name', ', ' ORDER BY c OPERATOR(pg_catalog.->>) 'name')
-                          FROM pgbench_lab.experiments e, pg_catalog.jsonb_array_elements(e.params OPERATOR(pg_catalog.->) 'changes') c
-                         WHERE e.experiment_id OPERATOR(pg_catalog.=) id
-                           AND c OPERATOR(pg_catalog.->>) 'grp' OPERATOR(pg_catalog.=) g.grp
-                           AND (c OPERATOR(pg_catalog.->>) 'measured')::pg_catalog.bool),
-                CASE WHEN g.ratio_median IS NULL THEN 'no comparable'
-                     ELSE pgbench_lab_internal.pct_change(g.ratio_median, 1::pg_catalog.float8) END,
+                g.grp, pg_catalog.array_to_string(c.names, ', '),
                 (SELECT e.workload FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) id),
+                pgbench_lab_internal.fmt(g.tps_median), pgbench_lab_internal.fmt(a.tps_median),
+                CASE WHEN pgbench_lab_internal.pct_change(g.tps_median, a.tps_median) OPERATOR(pg_catalog.=) ''
+                     THEN 'no comparable figure' ELSE pgbench_lab_internal.pct_change(g.tps_median, a.tps_median) END,
                 CASE WHEN g.ratio_median IS NULL THEN 'no round of the current settings to compare with'
                      ELSE pgbench_lab_internal.verdict_phrase(g.rounds, g.ratio_median, g.ratio_low, g.ratio_high,
                                                               g.coverage, g.verdict, g.basis, g.every_round) END,
                 pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3),
+                CASE WHEN pgbench_lab_internal.medians_disagree(g.ratio_median, g.tps_median, a.tps_median)
+                     THEN '; the paired ratio and the medians point different ways, so neither tells which is faster'
+                     ELSE '' END,
+                COALESCE('; ' OPERATOR(pg_catalog.||) pgbench_lab_internal.checkpoint_note(id, g.variant,
+                             ARRAY(SELECT x FROM pg_catalog.unnest(c.names) AS x
+                                     WHERE x OPERATOR(pg_catalog.=) ANY (pgbench_lab_internal.checkpoint_settings())),
+                             'its or the current settings'''), ''),
                 pgbench_lab_internal.fmt(a.p99_ms_median, 2), pgbench_lab_internal.fmt(g.p99_ms_median, 2),
                 CASE WHEN LEAST(a.p99_transactions, g.p99_transactions) OPERATOR(pg_catalog.<) pgbench_lab_internal.transactions_needed(0.99::pg_catalog.float8)
                      THEN pg_catalog.format(' (from runs of as few as %s transactions: too few for a p99 to decide by)',
@@ -224,7 +271,11 @@ AS $$
                 ' ' ORDER BY g.variant)
               FROM pgbench_lab_internal.validate_groups(id) g
               LEFT JOIN pgbench_lab_internal.validate_groups(id) a ON a.variant OPERATOR(pg_catalog.=) 1
+              LEFT JOIN LATERAL pgbench_lab_internal.validate_group_names(id, g.grp) c ON true
              WHERE g.variant OPERATOR(pg_catalog.>) 1), 'No finished runs to compare.')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.drift_words(id,
+                                                'a warm-up before the first round (warmup) or longer runs'), '')
+           OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.commit_bound_note(id), '')
            OPERATOR(pg_catalog.||) COALESCE(' ' OPERATOR(pg_catalog.||) pgbench_lab_internal.rounds_stop(id), '')
            OPERATOR(pg_catalog.||)
            COALESCE((SELECT pg_catalog.format(' Not measured: %s. A restart-level setting takes ALTER SYSTEM and a '
@@ -255,7 +306,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT pg_catalog.format('recommended %s settings against the current ones', g.grp), 'tps', g.rounds,
-           g.ratio_median, g.ratio_low, g.ratio_high, g.coverage, COALESCE(g.verdict, 'no difference detectable'),
+           g.ratio_median, g.ratio_low, g.ratio_high, g.coverage, COALESCE(g.verdict, 'undecided'),
            COALESCE(g.decided, false), COALESCE(g.basis, 'no round of the current settings to compare with')
       FROM pgbench_lab_internal.validate_groups(experiment_id) g
      WHERE g.variant OPERATOR(pg_catalog.>) 1
@@ -300,6 +351,8 @@ BEGIN
                                         pgbench_lab_internal.fmt(g.ratio_min, 3), pgbench_lab_internal.fmt(g.ratio_max, 3)),
                       pgbench_lab_internal.fmt(g.p99_ms_median, 2), pgbench_lab_internal.fmt(g.checkpoints_per_min, 1))
           FROM pgbench_lab_internal.validate_groups(experiment_id) g;
+    RETURN QUERY SELECT '  ' OPERATOR(pg_catalog.||) w.w
+                   FROM pgbench_lab_internal.warmup_words(p, 'the current settings') AS w(w) WHERE w.w IS NOT NULL;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab.printable(pgbench_lab_internal.validate_finding(experiment_id)), '');
 END
@@ -316,6 +369,7 @@ CREATE PROCEDURE pgbench_lab.validate_recommendation(
     smallest_effect double precision DEFAULT 0.02,
     confidence double precision DEFAULT 0.95,
     budget interval DEFAULT NULL,
+    warmup interval DEFAULT NULL,
     @RUN_OPTIONS_EXCEPT workload clients duration transactions label settings@)
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'pgbench_lab_experiment';

@@ -12,12 +12,18 @@
 -- keeps that coverage at the confidence asked; with fewer than 6 rounds no
 -- k reaches 95 % (5 rounds: 93.8 % at best), and no direction is called.
 --
--- The verdict has three outcomes, against the smallest effect worth
+-- The verdict has four outcomes, against the smallest effect worth
 -- reporting (delta, 2 % unless the DBA says otherwise):
 --   faster / slower: the interval lies wholly above (below) 1; "beyond
 --     the smallest effect" when it lies beyond 1+delta (1/(1+delta)) too;
---   no difference detectable: the interval holds 1; "none as large as the
---     smallest effect" when it lies within [1/(1+delta), 1+delta].
+--   no difference detectable: the interval lies within [1/(1+delta),
+--     1+delta]: none as large as the smallest effect;
+--   undecided: nothing could be decided, and the verdict says why: the
+--     rounds cannot reach the confidence (n paired rounds reach at best
+--     1 - 2 (1/2)^n, the interval of the smallest and the largest ratio:
+--     "2 rounds give at most 50.0 %; 6 needed for 95.0 %"), or the
+--     interval holds both 1 and a change beyond delta.  It is never said
+--     "no difference": an interval from 2 rounds can span x112 to x126.
 -- decided is true when the interval lies beyond the band or within it:
 -- more rounds would not change the answer (adaptive rounds stop there).
 -- "In every round" is said only from 6 rounds on, where all rounds agreeing
@@ -124,7 +130,7 @@ BEGIN
     rounds := n;
     pct := pgbench_lab_internal.fmt(smallest_effect OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1) OPERATOR(pg_catalog.||) ' %';
     IF n OPERATOR(pg_catalog.=) 0 THEN
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
         basis := 'no round with both figures';
         RETURN NEXT;
@@ -144,14 +150,9 @@ BEGIN
                         WHEN d[1] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 THEN 'faster in every round'
                         WHEN d[n] OPERATOR(pg_catalog.<) 0::pg_catalog.float8 THEN 'slower in every round' END;
     IF NOT s.reached THEN
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
-        basis := pg_catalog.format('%s give%s at most a %s %% interval; a %s %% one needs %s rounds or more',
-                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 'one round' ELSE n::pg_catalog.text OPERATOR(pg_catalog.||) ' rounds' END,
-                                   CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 's' ELSE '' END,
-                                   pgbench_lab_internal.fmt(s.coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
-                                   pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
-                                   pgbench_lab_internal.rounds_needed(confidence));
+        basis := pgbench_lab_internal.rounds_short(n, confidence);
     ELSIF ratio_low OPERATOR(pg_catalog.>) up THEN
         verdict := 'faster';
         decided := true;
@@ -173,15 +174,15 @@ BEGIN
         decided := false;
         basis := pg_catalog.format('by an amount the interval cannot tell from the smallest effect worth reporting (%s)', pct);
     ELSE
-        verdict := 'no difference detectable';
+        verdict := 'undecided';
         decided := false;
-        basis := pg_catalog.format('the interval holds both no change and a change of %s: more rounds would narrow it', pct);
+        basis := pg_catalog.format('the interval holds both no change and a change of %s; more rounds would narrow it', pct);
     END IF;
     RETURN NEXT;
 END
 $$;
 COMMENT ON FUNCTION pgbench_lab.paired_verdict(double precision[], double precision[], double precision, double precision) IS
-    'Paired rounds of A and B: the median ratio B/A, its exact distribution-free interval (sign test), and faster, slower or no difference detectable against the smallest effect worth reporting';
+    'Paired rounds of A and B: the median ratio B/A, its exact distribution-free interval (sign test), and faster, slower, no difference detectable or undecided against the smallest effect worth reporting';
 
 -- The fewest rounds whose sign-test interval reaches a confidence.
 CREATE FUNCTION pgbench_lab_internal.rounds_needed(confidence double precision)
@@ -194,8 +195,30 @@ AS $$
                             OPERATOR(pg_catalog./) pg_catalog.ln(2::pg_catalog.float8)))::pg_catalog.int4
 $$;
 
+-- Why n paired rounds decide nothing at a confidence: the most they can
+-- reach (1 - 2 (1/2)^n, the interval from the smallest to the largest
+-- ratio) and the rounds that reach it: "2 rounds give at most 50.0 %; 6
+-- needed for 95.0 %".  One round gives no interval at all.
+CREATE FUNCTION pgbench_lab_internal.rounds_short(n integer, confidence double precision)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN n OPERATOR(pg_catalog.<=) 1
+                THEN pg_catalog.format('%s round gives no interval; %s needed for %s %%', GREATEST(n, 0),
+                                       pgbench_lab_internal.rounds_needed(confidence),
+                                       pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
+                ELSE pg_catalog.format('%s rounds give at most %s %%; %s needed for %s %%', n,
+                                       pgbench_lab_internal.fmt((1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+                                                                 pg_catalog.power(0.5::pg_catalog.float8, (n OPERATOR(pg_catalog.-) 1)::pg_catalog.float8))
+                                                                OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
+                                       pgbench_lab_internal.rounds_needed(confidence),
+                                       pgbench_lab_internal.fmt(confidence OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1)) END
+$$;
+
 -- One verdict as a phrase: "×1.23 (95 % interval ×1.10 to ×1.35, 8 rounds):
--- faster, beyond the smallest effect worth reporting (2 %)".
+-- faster, beyond the smallest effect worth reporting (2 %)", or "×1.19
+-- (50.0 % interval ×1.13 to ×1.26, 2 rounds): undecided: 2 rounds give at
+-- most 50.0 %; 6 needed for 95.0 %".
 CREATE FUNCTION pgbench_lab_internal.verdict_phrase(rounds integer, ratio double precision,
                                                     ratio_low double precision, ratio_high double precision,
                                                     coverage double precision, verdict text, basis text,
@@ -206,13 +229,14 @@ AS $$
     SELECT CASE WHEN rounds IS NULL OR rounds OPERATOR(pg_catalog.=) 0 OR ratio IS NULL
                 THEN pg_catalog.format('%s: %s', verdict, basis)
                 WHEN rounds OPERATOR(pg_catalog.=) 1
-                THEN pg_catalog.format('×%s (1 round, no interval): %s, %s', pgbench_lab_internal.fmt(ratio, 3), verdict, basis)
-                ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s, %s%s',
+                THEN pg_catalog.format('×%s (1 round): %s%s%s', pgbench_lab_internal.fmt(ratio, 3), verdict,
+                                       CASE WHEN verdict OPERATOR(pg_catalog.=) 'undecided' THEN ': ' ELSE ', ' END, basis)
+                ELSE pg_catalog.format('×%s (%s %% interval ×%s to ×%s, %s round%s): %s%s%s%s',
                                        pgbench_lab_internal.fmt(ratio, 3),
                                        pgbench_lab_internal.fmt(coverage OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1),
                                        pgbench_lab_internal.fmt(ratio_low, 3), pgbench_lab_internal.fmt(ratio_high, 3),
                                        rounds, CASE WHEN rounds OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
-                                       verdict, basis,
+                                       verdict, CASE WHEN verdict OPERATOR(pg_catalog.=) 'undecided' THEN ': ' ELSE ', ' END, basis,
                                        COALESCE('; ' OPERATOR(pg_catalog.||) every_round, '')) END
 $$;
 
@@ -383,6 +407,125 @@ END
 $$;
 
 -- ---------------------------------------------------------------------------
+-- Drift across the rounds.  Pairing A and B within a round cancels a drift
+-- that falls on both runs of the round alike, not one that changes the
+-- machine from run to run: a cache or a disk warming over an experiment
+-- after a cold start favours whichever runs later in a round, and the
+-- rounds' ratios swing with the order.  So each contender's figures are
+-- set against the order of the rounds: Spearman's rank correlation rho of
+-- its TPS with its round (ranks of ties averaged), over its rounds (3 or
+-- more).  With no drift rho sqrt(n - 1) is roughly standard normal for
+-- each contender, so their sum over k contenders divided by sqrt(k) is
+-- too (z): the drift is called when |z| reaches the normal quantile of
+-- the experiment's confidence, and TPS moved the same way from the first
+-- round to the last by more than the smallest effect (change: the
+-- contenders' geometric mean of last / first).  An approximation, and a
+-- warning, not a verdict: 2 rounds never call it; 6 rounds of two
+-- contenders need an average rho of about 0.62.
+-- ---------------------------------------------------------------------------
+
+-- The drift of figures given as (contender, round, TPS) triples; a
+-- contender's repeats within a round are its median, and a TPS that is
+-- missing or not positive is left out.
+CREATE FUNCTION pgbench_lab_internal.drift(variant integer[], round integer[], tps double precision[],
+                                           smallest_effect double precision DEFAULT 0.02,
+                                           confidence double precision DEFAULT 0.95,
+                                           OUT contenders integer, OUT rounds integer, OUT rho double precision,
+                                           OUT z double precision, OUT change double precision, OUT drifted boolean)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (
+        SELECT x.v, x.r, pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY x.t) AS t
+          FROM ROWS FROM (pg_catalog.unnest(variant), pg_catalog.unnest(round), pg_catalog.unnest(tps)) AS x(v, r, t)
+         WHERE x.v IS NOT NULL AND x.r IS NOT NULL AND x.t OPERATOR(pg_catalog.>) 0::pg_catalog.float8
+         GROUP BY x.v, x.r),
+    k AS (
+        SELECT d.v,
+               (pg_catalog.rank() OVER (PARTITION BY d.v ORDER BY d.t)::pg_catalog.float8
+                OPERATOR(pg_catalog.+) ((pg_catalog.count(*) OVER (PARTITION BY d.v, d.t) OPERATOR(pg_catalog.-) 1)::pg_catalog.float8
+                                        OPERATOR(pg_catalog./) 2::pg_catalog.float8)) AS tr,
+               pg_catalog.rank() OVER (PARTITION BY d.v ORDER BY d.r)::pg_catalog.float8 AS rr,
+               pg_catalog.first_value(d.t) OVER w AS first, pg_catalog.last_value(d.t) OVER w AS last
+          FROM d
+        WINDOW w AS (PARTITION BY d.v ORDER BY d.r ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
+    c AS (
+        SELECT k.v, pg_catalog.count(*) AS n, COALESCE(pg_catalog.corr(k.tr, k.rr), 0::pg_catalog.float8) AS rho,
+               pg_catalog.ln(pg_catalog.min(k.last)) OPERATOR(pg_catalog.-) pg_catalog.ln(pg_catalog.min(k.first)) AS lchange
+          FROM k
+         GROUP BY k.v
+        HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) 3),
+    s AS (
+        SELECT pg_catalog.count(*)::pg_catalog.int4 AS k, pg_catalog.min(c.n)::pg_catalog.int4 AS n, pg_catalog.avg(c.rho) AS rho,
+               pg_catalog.sum(c.rho OPERATOR(pg_catalog.*) pg_catalog.sqrt((c.n OPERATOR(pg_catalog.-) 1)::pg_catalog.float8))
+               OPERATOR(pg_catalog./) pg_catalog.sqrt(GREATEST(pg_catalog.count(*), 1)::pg_catalog.float8) AS z,
+               pg_catalog.avg(c.lchange) AS lchange
+          FROM c)
+    SELECT s.k, s.n, s.rho, s.z, pgbench_lab_internal.exp_safe(s.lchange),
+           COALESCE(pg_catalog.abs(s.z) OPERATOR(pg_catalog.>=) pgbench_lab_internal.normal_z(confidence)
+                    AND pg_catalog.abs(s.lchange) OPERATOR(pg_catalog.>)
+                        pg_catalog.ln(1::pg_catalog.float8 OPERATOR(pg_catalog.+) smallest_effect)
+                    AND (s.z OPERATOR(pg_catalog.>) 0::pg_catalog.float8) OPERATOR(pg_catalog.=)
+                        (s.lchange OPERATOR(pg_catalog.>) 0::pg_catalog.float8), false)
+      FROM s
+$$;
+
+-- The drift of an experiment's finished runs (their variant, round and
+-- TPS), at its smallest effect and confidence.
+CREATE FUNCTION pgbench_lab_internal.rounds_drift(experiment_id bigint,
+                                                  OUT contenders integer, OUT rounds integer, OUT rho double precision,
+                                                  OUT z double precision, OUT change double precision, OUT drifted boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT f.contenders, f.rounds, f.rho, f.z, f.change, f.drifted
+      FROM pgbench_lab.experiments e,
+           LATERAL (SELECT pg_catalog.array_agg(x.variant ORDER BY x.ordinal) AS v, pg_catalog.array_agg(x.round ORDER BY x.ordinal) AS r,
+                           pg_catalog.array_agg(r.tps ORDER BY x.ordinal) AS t
+                      FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                     WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id AND r.status OPERATOR(pg_catalog.=) 'done') a,
+           LATERAL pgbench_lab_internal.drift(a.v, a.r, a.t, pgbench_lab_internal.params_smallest_effect(e.params),
+                                              pgbench_lab_internal.params_confidence(e.params)) f
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_drift.experiment_id
+$$;
+
+-- The drift in words for a finding, or NULL when none was called: "Drift:
+-- TPS rose ×3.90 from the first round to the last ...", with what steadies
+-- it (steady: the kind's words, such as its warm-up option).
+CREATE FUNCTION pgbench_lab_internal.drift_words(experiment_id bigint, steady text DEFAULT 'longer runs')
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('Drift: TPS %s ×%s from the first round to the last (each contender''s TPS against the order of '
+                             'its %s rounds: a rank correlation of %s on average), %s. A round''s paired ratio cancels what falls '
+                             'on both of its runs alike, not what changes from one run to the next, so the rounds'' ratios '
+                             'swing with the order the sets ran in; read the verdicts with that in mind. %s steady it.',
+                             CASE WHEN d.change OPERATOR(pg_catalog.>) 1::pg_catalog.float8 THEN 'rose' ELSE 'fell to' END,
+                             pgbench_lab_internal.fmt(d.change, 2), d.rounds, pgbench_lab_internal.fmt(d.rho, 2),
+                             CASE WHEN d.change OPERATOR(pg_catalog.>) 1::pg_catalog.float8
+                                  THEN 'so the machine or its caches were warming over the experiment'
+                                  ELSE 'so something slowed the machine as the experiment went on (other load, a cache filling up, checkpoints, autovacuum)' END,
+                             pg_catalog.upper(pg_catalog.left(steady, 1)) OPERATOR(pg_catalog.||) pg_catalog.substr(steady, 2))
+      FROM pgbench_lab_internal.rounds_drift(experiment_id) d
+     WHERE d.drifted
+$$;
+
+-- Whether a paired ratio and two medians point different ways: the
+-- median of the rounds' ratios B/A above 1 while B's median TPS is below
+-- A's, or the other way round.  They can: the median of ratios pairs each
+-- round's runs, the medians do not, and when the rounds swing (a drift,
+-- the order within a round) the two medians come from different rounds.
+-- A finding that gives one must then say so, not a gain the medians deny.
+CREATE FUNCTION pgbench_lab_internal.medians_disagree(ratio double precision, b_median double precision,
+                                                      a_median double precision)
+RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE((ratio OPERATOR(pg_catalog.>) 1::pg_catalog.float8 AND b_median OPERATOR(pg_catalog.<) a_median)
+                    OR (ratio OPERATOR(pg_catalog.<) 1::pg_catalog.float8 AND b_median OPERATOR(pg_catalog.>) a_median), false)
+$$;
+
+-- ---------------------------------------------------------------------------
 -- Adaptive rounds (rounds => 'auto', a budget): rounds are added until
 -- every verdict of the experiment is decided (its interval lies beyond the
 -- smallest effect or within it), the budget ends, or 100 rounds have run.
@@ -521,7 +664,11 @@ AS $$
 $$;
 
 -- How an adaptive experiment stopped, or NULL for a count of rounds: its
--- verdicts settled, the budget ended, or the last look (100 rounds) came.
+-- verdicts settled, the budget ended, or the last look (100 rounds) came;
+-- and the look its verdicts come from, the last: the rounds done, which
+-- is a planned look unless the budget cut the batch before it short (then
+-- the planned look it fell short of is named), and the looks before it,
+-- which left a verdict open.
 CREATE FUNCTION pgbench_lab_internal.rounds_stop(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -534,14 +681,20 @@ AS $$
                 ELSE pg_catalog.format('Rounds were added until the budget (%s) left no time for more, after %s rounds, before every verdict settled',
                                        e.params OPERATOR(pg_catalog.->>) 'budget', d.n) END
            OPERATOR(pg_catalog.||)
-           pg_catalog.format('; the intervals looked at after %s rounds are each at %s %%, so that all of them hold together at %s %%.',
-                             (SELECT pg_catalog.string_agg(l.v, ', ' ORDER BY l.i)
-                                FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS l(v, i)
-                               WHERE l.v::pg_catalog.int4 OPERATOR(pg_catalog.<=) d.n),
+           pg_catalog.format('; the verdicts are those of the look after %s rounds%s%s, each look''s interval at %s %%, so that all of them hold together at %s %%.',
+                             d.n,
+                             CASE WHEN l.planned IS NOT NULL AND NOT l.taken
+                                  THEN pg_catalog.format(' (the budget cut its batch short of the look planned at %s)', l.planned)
+                                  ELSE '' END,
+                             COALESCE(', the looks after ' OPERATOR(pg_catalog.||) l.before OPERATOR(pg_catalog.||) ' rounds having left a verdict open', ''),
                              pgbench_lab_internal.fmt(pgbench_lab_internal.look_confidence(e.params) OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 2),
                              pgbench_lab_internal.fmt(pgbench_lab_internal.params_confidence(e.params)
                                                       OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 1))
-      FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d
+      FROM pgbench_lab.experiments e, LATERAL (SELECT pgbench_lab_internal.rounds_done(e.experiment_id) AS n) d,
+           LATERAL (SELECT pg_catalog.string_agg(x.v, ', ' ORDER BY x.i) FILTER (WHERE x.v::pg_catalog.int4 OPERATOR(pg_catalog.<) d.n) AS before,
+                           pg_catalog.bool_or(x.v::pg_catalog.int4 OPERATOR(pg_catalog.=) d.n) AS taken,
+                           pg_catalog.min(x.v::pg_catalog.int4) FILTER (WHERE x.v::pg_catalog.int4 OPERATOR(pg_catalog.>) d.n) AS planned
+                      FROM pg_catalog.jsonb_array_elements_text(e.params OPERATOR(pg_catalog.->) 'looks') WITH ORDINALITY AS x(v, i)) l
      WHERE e.experiment_id OPERATOR(pg_catalog.=) rounds_stop.experiment_id
 $$;
 

@@ -172,9 +172,12 @@ DECLARE
     ran pg_catalog.int8 := coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0);
 BEGIN
     IF r.rate IS NOT NULL THEN
-        RETURN QUERY SELECT pg_catalog.format('Rate-limited run: each of the %s started its transactions on a Poisson schedule of its own at %s tps (%s tps shared by them, as pgbench -R shares its rate among its threads); latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
-                           pgbench_lab_internal.clients_text(r.clients), pgbench_lab_internal.rate_text(r.rate OPERATOR(pg_catalog./) r.clients),
-                           pgbench_lab_internal.rate_text(r.rate));
+        RETURN QUERY SELECT CASE WHEN r.clients OPERATOR(pg_catalog.=) 1
+                                 THEN pg_catalog.format('Rate-limited run: the client started its transactions on a Poisson schedule at %s tps, as pgbench -R does; latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
+                                                        pgbench_lab_internal.rate_text(r.rate))
+                                 ELSE pg_catalog.format('Rate-limited run: each of the %s started its transactions on a Poisson schedule of its own at %s tps (%s tps shared by them, as pgbench -R shares its rate among its threads); latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
+                                                        pgbench_lab_internal.clients_text(r.clients), pgbench_lab_internal.rate_text(r.rate OPERATOR(pg_catalog./) r.clients),
+                                                        pgbench_lab_internal.rate_text(r.rate)) END;
     END IF;
     IF r.rate_sustained IS FALSE THEN
         SELECT p.lag_avg_ms INTO first_lag FROM pgbench_lab.run_progress p
@@ -561,8 +564,12 @@ BEGIN
                        pgbench_lab_internal.fmt(r.latency_max_ms, 3))
                    FROM pgbench_lab_internal.run_percentiles(r) q;
     RETURN QUERY SELECT pgbench_lab_internal.percentile_line(r.run_id);
-    RETURN QUERY SELECT pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
-                       coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'));
+    -- over libpq the buffers are read by the backends serving the
+    -- connections: no count of the run's own exists (compare() says so too)
+    RETURN QUERY SELECT CASE WHEN r.via OPERATOR(pg_catalog.<>) 'spi' AND r.hit_ratio IS NULL
+                             THEN '  buffers       hit ratio not measured over libpq: the backends serving the connections read the buffers, and count them for themselves'
+                             ELSE pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
+                                                    coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-')) END;
     -- completed checkpoints; a run to other servers says where they were read
     RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s%s',
                        coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'),
@@ -637,8 +644,10 @@ BEGIN
     ELSE
         -- the paths its runs took: in-server, or over libpq
         RETURN QUERY SELECT CASE WHEN pg_catalog.bool_or(r.via OPERATOR(pg_catalog.<>) 'spi')
-                                 THEN pg_catalog.format('Figures are over libpq (%s): each statement paid a round trip through the protocol.',
-                                                        pg_catalog.string_agg(DISTINCT r.via, ', '))
+                                 THEN pg_catalog.format('Figures are over libpq%s: each statement paid a round trip through the protocol.',
+                                                        -- the paths named only when there is more to say than "libpq"
+                                                        CASE WHEN pg_catalog.string_agg(DISTINCT r.via, ', ') OPERATOR(pg_catalog.=) 'libpq' THEN ''
+                                                             ELSE ' (' OPERATOR(pg_catalog.||) pg_catalog.string_agg(DISTINCT r.via, ', ') OPERATOR(pg_catalog.||) ')' END)
                                  ELSE 'Figures are in-server: no network round trips.' END
                            FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
                           WHERE x.experiment_id OPERATOR(pg_catalog.=) e.experiment_id;
