@@ -83,8 +83,17 @@ $$;
 
 -- What a document's rows must hold beyond their tables' types and
 -- constraints, by table and column: "positive" and "nonneg" whole numbers
--- (ids, counts, seconds), a "ratio" from 0 to 1, or the values allowed (a
--- document holds finished runs and experiments).
+-- (ids, counts, seconds), a "ratio" from 0 to 1, a "pct" from 0 to 100,
+-- "seconds" 0 or from 1 ns (the clock's step) to 100 years, a "period"
+-- from 1 ms (the least the coordinator records for a second) to 100
+-- years, "ms" and "us" (latencies, lags) from 0 to 100 years, a "span"
+-- (an interval above 0 and at most 100 years), a "time" (a finite
+-- timestamp from 1970 to 9999), or the values allowed (a document holds
+-- finished runs and experiments).  Figures that are not whole numbers (double precision,
+-- numeric) are "nonneg" unless said otherwise here ("any": a difference of
+-- positions read a moment apart may be below 0).  The readers add,
+-- multiply and divide these; 100 years is above the longest run that
+-- pgbench_lab.max_duration allows (2147483647 s, about 68 years).
 CREATE FUNCTION pgbench_lab_internal.doc_rules()
 RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -95,37 +104,73 @@ AS $$
                 "blks_read": "nonneg", "checkpoints": "nonneg", "connections": "nonneg", "late": "nonneg",
                 "skipped": "nonneg", "scheduled": "nonneg", "hit_ratio": "ratio",
                 "serialization_failures": "nonneg", "deadlock_failures": "nonneg",
+                "measured_seconds": "seconds", "duration": "span", "latency_limit": "span",
+                "started_at": "time", "finished_at": "time", "latency_avg_ms": "ms", "latency_stddev_ms": "ms",
+                "latency_p50_ms": "ms", "latency_p90_ms": "ms", "latency_p95_ms": "ms", "latency_p99_ms": "ms",
+                "latency_max_ms": "ms", "connection_avg_ms": "ms", "lag_avg_ms": "ms", "lag_max_ms": "ms",
                 "status": ["done", "cancelled", "failed", "aborted"]},
              "run_progress": {"second": "positive", "transactions": "nonneg", "failures": "nonneg",
-                "hit_ratio": "ratio", "late": "nonneg", "skipped": "nonneg"},
-             "run_latency": {"count": "nonneg"},
-             "run_telemetry": {"second": "positive", "wait_samples": "nonneg"},
-             "run_replication": {"second": "positive", "lag_samples": "nonneg"},
+                "hit_ratio": "ratio", "late": "nonneg", "skipped": "nonneg", "interval_seconds": "period",
+                "latency_avg_ms": "ms", "latency_max_ms": "ms", "lag_avg_ms": "ms", "lag_max_ms": "ms"},
+             "run_latency": {"count": "nonneg", "bucket_upper_us": "us"},
+             "run_telemetry": {"second": "positive", "wait_samples": "nonneg", "interval_seconds": "period",
+                "cpu_user_pct": "pct", "cpu_system_pct": "pct", "cpu_iowait_pct": "pct", "cpu_steal_pct": "pct",
+                "cpu_idle_pct": "pct", "disk_busy_pct": "pct", "checkpoints": "nonneg",
+                "buffers_checkpoint": "nonneg", "buffers_clean": "nonneg", "buffers_backend": "nonneg",
+                "wal_records": "nonneg", "wal_fpi": "nonneg", "temp_files": "nonneg", "temp_bytes": "nonneg",
+                "disk_reads": "nonneg", "disk_read_bytes": "nonneg", "disk_writes": "nonneg",
+                "disk_write_bytes": "nonneg"},
+             "run_replication": {"second": "positive", "lag_samples": "nonneg", "sent_lag_bytes": "any",
+                "write_lag_bytes": "any", "flush_lag_bytes": "any", "replay_lag_bytes": "any",
+                "sent_lag_bytes_max": "any", "write_lag_bytes_max": "any", "flush_lag_bytes_max": "any",
+                "replay_lag_bytes_max": "any", "write_lag_ms": "ms", "flush_lag_ms": "ms", "replay_lag_ms": "ms"},
              "run_targets": {"target": "positive", "clients": "positive", "first_client": "positive",
                 "clients_failed": "nonneg", "transactions": "nonneg", "failures": "nonneg",
-                "checkpoints": "nonneg"},
+                "checkpoints": "nonneg", "conflicts": "nonneg", "latency_avg_ms": "ms"},
              "run_scripts": {"script": "positive", "weight": "nonneg", "transactions": "nonneg",
                 "failures": "nonneg", "retries": "nonneg", "serialization_failures": "nonneg",
-                "deadlock_failures": "nonneg"},
+                "deadlock_failures": "nonneg", "latency_avg_ms": "ms"},
              "run_commands": {"command": "positive", "line": "positive", "executions": "nonneg",
                 "failures": "nonneg", "retries": "nonneg", "serialization_failures": "nonneg",
-                "deadlock_failures": "nonneg"},
-             "run_errors": {"error": "positive", "count": "nonneg"},
+                "deadlock_failures": "nonneg", "latency_avg_ms": "ms"},
+             "run_errors": {"error": "positive", "count": "nonneg", "first_ms": "ms"},
              "experiments": {"experiment_id": "positive", "source_experiment_id": "positive",
+                "started_at": "time", "finished_at": "time",
                 "status": ["done", "failed", "aborted"]},
              "experiment_runs": {"run_id": "positive", "ordinal": "positive", "variant": "positive",
                 "round": "positive"}}'::pg_catalog.jsonb
 $$;
 
+-- Whether the text s, read as rule "span" (an interval) or "time" (a
+-- timestamp) says, is within the rule's bounds (doc_rules()); a text that
+-- does not read is left to the reading into the row type (true).
+CREATE FUNCTION pgbench_lab_internal.doc_fits(s text, rule text)
+RETURNS boolean LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF rule OPERATOR(pg_catalog.=) 'span' THEN
+        RETURN extract(epoch FROM s::pg_catalog.interval) OPERATOR(pg_catalog.>) 0
+           AND extract(epoch FROM s::pg_catalog.interval) OPERATOR(pg_catalog.<=) 3155760000;
+    END IF;
+    RETURN s::pg_catalog.timestamptz OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz
+       AND s::pg_catalog.timestamptz OPERATOR(pg_catalog.<) '10000-01-01 00:00:00+00'::pg_catalog.timestamptz;
+EXCEPTION WHEN data_exception THEN
+    RETURN true;
+END
+$$;
+
 -- The columns of table tbl that the document carries (fields, or every
 -- column but skip), in their order, with what a value of each must be:
 -- the JSON type that reads as the column's type (number, boolean, array,
--- object for jsonb, else string), the words for it, the bounds of a whole
--- number (its type's, narrowed by doc_rules()), the rule, and whether the
--- document must give it (NOT NULL, unless the import fills it: defaults).
+-- object for jsonb, else string), the words for it, whether it is a whole
+-- number, its bounds (a whole number's type's, narrowed by doc_rules(),
+-- or its rule's) and the least it may be above 0, the rule, and whether
+-- the document must give it (NOT NULL, unless the import fills it:
+-- defaults).
 CREATE FUNCTION pgbench_lab_internal.doc_columns(tbl regclass, skip text[], fields text[], defaults jsonb)
-RETURNS TABLE (attnum smallint, name text, typ oid, jtype text, words text, lo numeric, hi numeric,
-               rule jsonb, required boolean)
+RETURNS TABLE (attnum smallint, name text, typ oid, jtype text, words text, whole boolean, lo numeric, hi numeric,
+               smallest numeric, rule jsonb, required boolean)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -133,25 +178,40 @@ AS $$
            CASE WHEN pg_catalog.jsonb_typeof(r.rule) OPERATOR(pg_catalog.=) 'array'
                 THEN 'one of ' OPERATOR(pg_catalog.||)
                      (SELECT pg_catalog.string_agg(v, ', ') FROM pg_catalog.jsonb_array_elements_text(r.rule) AS v)
-                WHEN b.hi IS NULL AND r.rule OPERATOR(pg_catalog.=) '"ratio"' THEN 'a number from 0 to 1'
-                WHEN b.hi IS NULL THEN j.words
+                WHEN b.hi IS NULL THEN coalesce(f.words, j.words)
                 WHEN b.hi OPERATOR(pg_catalog.<) 9223372036854775807
                 THEN pg_catalog.format('a whole number from %s to %s', l.lo, b.hi)
                 WHEN l.lo OPERATOR(pg_catalog.=) 1 THEN 'a positive whole number'
                 WHEN l.lo OPERATOR(pg_catalog.=) 0 THEN 'a whole number of 0 or more'
                 ELSE 'a whole number' END,
-           l.lo, b.hi, r.rule, a.attnotnull AND NOT defaults OPERATOR(pg_catalog.?) a.attname::pg_catalog.text
+           b.hi IS NOT NULL, coalesce(l.lo, f.lo), coalesce(b.hi, f.hi), f.smallest, r.rule,
+           a.attnotnull AND NOT defaults OPERATOR(pg_catalog.?) a.attname::pg_catalog.text
       FROM pg_catalog.pg_attribute a
       JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid
       JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid
-      CROSS JOIN LATERAL (SELECT pgbench_lab_internal.doc_rules() OPERATOR(pg_catalog.->) c.relname::pg_catalog.text
-                                 OPERATOR(pg_catalog.->) a.attname::pg_catalog.text) AS r(rule)
       LEFT JOIN (VALUES ('pg_catalog.int2'::pg_catalog.regtype, '-32768'::numeric, 32767::numeric),
                         ('pg_catalog.int4'::pg_catalog.regtype, -2147483648, 2147483647),
                         ('pg_catalog.int8'::pg_catalog.regtype, -9223372036854775808, 9223372036854775807))
                 AS b(typ, lo, hi) ON b.typ::pg_catalog.oid OPERATOR(pg_catalog.=) a.atttypid
+      CROSS JOIN LATERAL (SELECT coalesce(pgbench_lab_internal.doc_rules() OPERATOR(pg_catalog.->) c.relname::pg_catalog.text
+                                          OPERATOR(pg_catalog.->) a.attname::pg_catalog.text,
+                                          CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'N' AND b.hi IS NULL
+                                               THEN '"nonneg"'::pg_catalog.jsonb END)) AS r(rule)
       CROSS JOIN LATERAL (SELECT CASE WHEN r.rule OPERATOR(pg_catalog.=) '"positive"' THEN 1
                                       WHEN r.rule OPERATOR(pg_catalog.=) '"nonneg"' THEN 0 ELSE b.lo END) AS l(lo)
+      -- the bounds (and the least above 0) and words of the rules of
+      -- figures, intervals and timestamps
+      LEFT JOIN (VALUES ('"nonneg"'::pg_catalog.jsonb, 0::numeric, NULL::numeric, NULL::numeric, 'a number of 0 or more'),
+                        ('"ratio"', 0, 1, NULL, 'a number from 0 to 1'),
+                        ('"pct"', 0, 100, NULL, 'a number from 0 to 100'),
+                        ('"seconds"', 0, 3155760000, 0.000000001,
+                         'a number of seconds, 0 or from 0.000000001 to 3155760000 (100 years)'),
+                        ('"period"', 0.001, 3155760000, NULL, 'a number of seconds from 0.001 to 3155760000 (100 years)'),
+                        ('"ms"', 0, 3155760000000, NULL, 'a number of milliseconds from 0 to 3155760000000 (100 years)'),
+                        ('"us"', 0, 3155760000000000, NULL, 'a number of microseconds from 0 to 3155760000000000 (100 years)'),
+                        ('"span"', NULL, NULL, NULL, 'an interval above 0 and at most 100 years'),
+                        ('"time"', NULL, NULL, NULL, 'a timestamp from 1970-01-01 to 9999-12-31'))
+                AS f(rule, lo, hi, smallest, words) ON b.hi IS NULL AND f.rule OPERATOR(pg_catalog.=) r.rule
       CROSS JOIN LATERAL (VALUES (
             CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'N' THEN 'number'
                  WHEN t.typcategory OPERATOR(pg_catalog.=) 'B' THEN 'boolean'
@@ -222,8 +282,11 @@ BEGIN
                     WHEN t.num IS NULL THEN
                         CASE WHEN pg_catalog.jsonb_typeof(c.rule) OPERATOR(pg_catalog.=) 'array'
                                   AND NOT c.rule OPERATOR(pg_catalog.?) (t.v OPERATOR(pg_catalog.#>>) '{}')
+                             THEN 'is not ' OPERATOR(pg_catalog.||) c.words
+                             WHEN '["span", "time"]'::pg_catalog.jsonb OPERATOR(pg_catalog.@>) c.rule
+                                  AND NOT pgbench_lab_internal.doc_fits(t.v OPERATOR(pg_catalog.#>>) '{}', c.rule OPERATOR(pg_catalog.#>>) '{}')
                              THEN 'is not ' OPERATOR(pg_catalog.||) c.words END
-                    WHEN c.hi IS NOT NULL THEN
+                    WHEN c.whole THEN
                         CASE WHEN t.num OPERATOR(pg_catalog.<>) pg_catalog.trunc(t.num) OR t.num OPERATOR(pg_catalog.<) c.lo
                                   OR t.num OPERATOR(pg_catalog.>) c.hi THEN 'is not ' OPERATOR(pg_catalog.||) c.words
                              WHEN pg_catalog.scale(t.num) OPERATOR(pg_catalog.<>) 0 THEN '' END
@@ -231,7 +294,8 @@ BEGIN
                     WHEN NOT (pg_catalog.abs(t.num) OPERATOR(pg_catalog.<) 1e300
                               AND (t.num OPERATOR(pg_catalog.=) 0 OR pg_catalog.abs(t.num) OPERATOR(pg_catalog.>=) 2.5e-324))
                     THEN 'is out of range for double precision'
-                    WHEN c.rule OPERATOR(pg_catalog.=) '"ratio"' AND (t.num OPERATOR(pg_catalog.<) 0 OR t.num OPERATOR(pg_catalog.>) 1)
+                    WHEN t.num OPERATOR(pg_catalog.<) c.lo OR t.num OPERATOR(pg_catalog.>) c.hi
+                         OR (t.num OPERATOR(pg_catalog.>) 0 AND t.num OPERATOR(pg_catalog.<) c.smallest)
                     THEN 'is not ' OPERATOR(pg_catalog.||) c.words END
           FROM elems e CROSS JOIN cols c
           CROSS JOIN LATERAL (SELECT x.v, pg_catalog.jsonb_typeof(x.v),
@@ -253,7 +317,7 @@ BEGIN
     ELSE
         WITH cols AS MATERIALIZED (SELECT * FROM pgbench_lab_internal.doc_columns(tbl, skip, fields, defaults))
         SELECT pg_catalog.jsonb_agg(defaults OPERATOR(pg_catalog.||) coalesce((
-                   SELECT pg_catalog.jsonb_object_agg(c.name, CASE WHEN c.hi IS NULL THEN v.v
+                   SELECT pg_catalog.jsonb_object_agg(c.name, CASE WHEN NOT c.whole THEN v.v
                                                                    ELSE pg_catalog.to_jsonb(pg_catalog.trunc(v.v::numeric)) END)
                      FROM cols c CROSS JOIN LATERAL (SELECT a.elem OPERATOR(pg_catalog.->) c.name) AS v(v)
                     WHERE pg_catalog.jsonb_typeof(v.v) OPERATOR(pg_catalog.<>) 'null'), '{}') ORDER BY a.n)
@@ -339,3 +403,35 @@ BEGIN
 END
 $$;
 
+-- The counts of a run's array (its elements as the table reads them):
+-- each bigint column's values, added up over the elements, fit a bigint,
+-- as the readers add them up (a run's transactions over its seconds, its
+-- histogram's buckets, its errors).  The first element that takes a sum
+-- past the largest bigint raises an error naming its path.
+CREATE FUNCTION pgbench_lab_internal.doc_sums(tbl regclass, arr jsonb, path text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad pg_catalog.record;
+BEGIN
+    SELECT s.i, s.name INTO bad
+      FROM (SELECT a.n OPERATOR(pg_catalog.-) 1 AS i, c.attname::pg_catalog.text AS name, c.attnum,
+                   pg_catalog.sum((a.elem OPERATOR(pg_catalog.->>) c.attname::pg_catalog.text)::numeric)
+                       OVER (PARTITION BY c.attnum ORDER BY a.n) AS upto
+              FROM pg_catalog.pg_attribute c
+             CROSS JOIN pg_catalog.jsonb_array_elements(arr) WITH ORDINALITY AS a(elem, n)
+             WHERE c.attrelid OPERATOR(pg_catalog.=) tbl AND c.attnum OPERATOR(pg_catalog.>) 0 AND NOT c.attisdropped
+               AND c.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype
+               AND c.attname OPERATOR(pg_catalog.<>) 'run_id'
+               AND pg_catalog.jsonb_typeof(a.elem OPERATOR(pg_catalog.->) c.attname::pg_catalog.text) OPERATOR(pg_catalog.=) 'number') AS s
+     WHERE s.upto OPERATOR(pg_catalog.>) 9223372036854775807
+     ORDER BY s.i, s.attnum
+     LIMIT 1;
+    IF FOUND THEN
+        PERFORM pgbench_lab_internal.doc_invalid(
+            pg_catalog.format('%s[%s].%s takes the sum of %s over %s past 9223372036854775807', path, bad.i, bad.name, bad.name, path),
+            pg_catalog.format('The readers add up the %s of a run''s %s rows as bigint.', bad.name, tbl));
+    END IF;
+END
+$$;

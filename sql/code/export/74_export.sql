@@ -49,9 +49,10 @@ $$;
 --
 -- One query over every element and key, the kinds written out in it:
 -- strings, objects, arrays, timestamps and intervals that PostgreSQL
--- reads, numbers (num: under 1e300 and not so small that it would read as
--- 0; share: above 0 and below 1) and whole numbers (count: 1 to
--- 2147483647; oid: 0 to 4294967295).
+-- reads (intervals above 0 and at most 100 years, as doc_fits() holds
+-- them), numbers (num: 0 or more, under 1e300 and not so small that it
+-- would read as 0; share: above 0 and below 1) and whole numbers (count:
+-- 1 to 2147483647; oid: 0 to 4294967295).
 CREATE FUNCTION pgbench_lab_internal.doc_first_bad(arr jsonb, spec jsonb,
                                           OUT i bigint, OUT key text, OUT problem text)
 RETURNS SETOF record LANGUAGE sql STABLE
@@ -65,8 +66,8 @@ AS $$
                 ('object', false, false, NULL, NULL, 'an object'),
                 ('array', false, false, NULL, NULL, 'an array'),
                 ('time', false, false, NULL, NULL, 'a timestamp'),
-                ('interval', false, false, NULL, NULL, 'an interval'),
-                ('num', true, false, NULL, NULL, 'a number'),
+                ('interval', false, false, NULL, NULL, 'an interval above 0 and at most 100 years'),
+                ('num', true, false, 0, NULL, 'a number of 0 or more'),
                 ('share', true, false, 0, 1, 'a number above 0 and below 1'),
                 ('count', true, true, 1, 2147483647, 'a whole number from 1 to 2147483647'),
                 ('oid', true, true, 0, 4294967295, 'a whole number from 0 to 4294967295'))
@@ -99,6 +100,7 @@ AS $$
                                   THEN false
                                   WHEN s.kind OPERATOR(pg_catalog.=) 'time' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'timestamptz')
                                   WHEN s.kind OPERATOR(pg_catalog.=) 'interval' THEN pgbench_lab_internal.reads_as(v.v OPERATOR(pg_catalog.#>>) '{}', 'interval')
+                                                                                   AND pgbench_lab_internal.doc_fits(v.v OPERATOR(pg_catalog.#>>) '{}', 'span')
                                   ELSE true END
                     THEN 'is not ' OPERATOR(pg_catalog.||) s.descr END
           FROM e CROSS JOIN s
@@ -272,6 +274,31 @@ BEGIN
 END
 $$;
 
+-- What spans the columns of a run or an experiment of the document (its
+-- row as the table reads it, at path): it did not finish before it
+-- started, and a run's transactions and failures, which the readers add up
+-- (the transactions it ran), fit a bigint together.
+CREATE FUNCTION pgbench_lab_internal.doc_check_row(row_doc jsonb, path text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF (row_doc OPERATOR(pg_catalog.->>) 'finished_at')::pg_catalog.timestamptz
+       OPERATOR(pg_catalog.<) (row_doc OPERATOR(pg_catalog.->>) 'started_at')::pg_catalog.timestamptz THEN
+        PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.finished_at %s is before its started_at %s', path,
+                                                                   row_doc OPERATOR(pg_catalog.->) 'finished_at',
+                                                                   row_doc OPERATOR(pg_catalog.->) 'started_at'));
+    END IF;
+    IF coalesce((row_doc OPERATOR(pg_catalog.->>) 'transactions')::numeric, 0)
+       OPERATOR(pg_catalog.+) coalesce((row_doc OPERATOR(pg_catalog.->>) 'failures')::numeric, 0)
+       OPERATOR(pg_catalog.>) 9223372036854775807 THEN
+        PERFORM pgbench_lab_internal.doc_invalid(
+            pg_catalog.format('%s.failures takes the sum of transactions and failures past 9223372036854775807', path),
+            'The readers add up a run''s transactions and failures (the transactions it ran) as bigint.');
+    END IF;
+END
+$$;
+
 -- The whole document checked before anything is written; returns what
 -- import writes: {"runs": [...], "experiments": [...]}, each row as its
 -- table reads it (doc_rows()), with its source server and id, and with
@@ -330,6 +357,8 @@ BEGIN
             IF got IS NOT NULL THEN
                 one := one OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(part.key, got);
             END IF;
+            PERFORM pgbench_lab_internal.doc_sums(part.tbl, coalesce(got, r.elem OPERATOR(pg_catalog.->) part.key),
+                                                  path OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) part.key);
         END LOOP;
         -- its scripts, each with its commands
         one := one OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('scripts', (
@@ -343,6 +372,11 @@ BEGIN
                    WITH ORDINALITY AS s(row, n)
               JOIN pg_catalog.jsonb_array_elements(r.elem OPERATOR(pg_catalog.->) 'scripts') WITH ORDINALITY AS x(elem, n)
                 ON x.n OPERATOR(pg_catalog.=) s.n));
+        PERFORM pgbench_lab_internal.doc_sums('pgbench_lab.run_scripts', one OPERATOR(pg_catalog.->) 'scripts', path OPERATOR(pg_catalog.||) '.scripts');
+        PERFORM pgbench_lab_internal.doc_sums('pgbench_lab.run_commands', s.e OPERATOR(pg_catalog.->) 'commands',
+                                              pg_catalog.format('%s.scripts[%s].commands', path, s.n OPERATOR(pg_catalog.-) 1))
+           FROM pg_catalog.jsonb_array_elements(one OPERATOR(pg_catalog.->) 'scripts') WITH ORDINALITY AS s(e, n);
+        PERFORM pgbench_lab_internal.doc_check_row(r.row, path);
         -- a wait event's samples are a whole number (telemetry's waits)
         PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.telemetry[%s].waits: each wait event needs a whole number of samples (0 to 999999999)',
                                                                    path, t.n OPERATOR(pg_catalog.-) 1))
@@ -381,6 +415,7 @@ BEGIN
             PERFORM pgbench_lab_internal.doc_invalid(pg_catalog.format('%s.runs[%s].run_id names a run that is not in $.runs', path, bad));
         END IF;
         PERFORM pgbench_lab_internal.doc_check_params(r.elem, path);
+        PERFORM pgbench_lab_internal.doc_check_row(r.row, path);
         experiments := experiments OPERATOR(pg_catalog.||) one;
     END LOOP;
     RETURN pg_catalog.jsonb_build_object('runs', pg_catalog.to_jsonb(runs), 'experiments', pg_catalog.to_jsonb(experiments));
