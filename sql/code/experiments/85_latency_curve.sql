@@ -252,7 +252,7 @@ AS $$
          WHERE x.experiment_id OPERATOR(pg_catalog.=) latency_curve_rates.experiment_id),
     s AS (
         SELECT x.variant, pg_catalog.count(*)::pg_catalog.int4 AS rounds, pg_catalog.min(r.rate) AS rate,
-               pg_catalog.avg(r.tps) AS tps,
+               pgbench_lab_internal.float8_of(pg_catalog.avg(r.tps::numeric)) AS tps,
                pg_catalog.array_agg(r.run_id) FILTER (WHERE r.status OPERATOR(pg_catalog.=) 'done') AS done,
                pg_catalog.min(r.status) FILTER (WHERE r.status OPERATOR(pg_catalog.<>) 'done') AS failed,
                (pg_catalog.count(*) FILTER (WHERE NOT coalesce(r.rate_sustained, false)))::pg_catalog.int4 AS lagged,

@@ -248,7 +248,9 @@ $$;
 -- The percentiles of several runs pooled (latency_curve's repeats of a
 -- rate): their histograms summed bucket by bucket, then the ranks,
 -- intervals and test of enough above.  latency_percentiles() is the case
--- of one run.
+-- of one run.  The counts are summed and ranked in numeric (the runs of an
+-- imported document may hold up to the largest bigint each); transactions
+-- says at most the largest bigint.
 CREATE FUNCTION pgbench_lab_internal.pooled_percentiles(run_ids bigint[], confidence double precision DEFAULT 0.95)
 RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
                low_ms double precision, high_ms double precision, enough boolean)
@@ -261,28 +263,31 @@ AS $$
          WHERE l.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids) AND l.count OPERATOR(pg_catalog.>) 0
          GROUP BY l.bucket_upper_us),
     h AS (SELECT b.bucket_upper_us, pg_catalog.sum(b.count) OVER (ORDER BY b.bucket_upper_us) AS upto FROM b),
-    n AS (SELECT pg_catalog.max(h.upto)::pg_catalog.int8 AS n FROM h),
+    n AS (SELECT pg_catalog.max(h.upto) AS n FROM h),
     z AS (SELECT pgbench_lab_internal.normal_z(pooled_percentiles.confidence) AS z),
     r AS (
         SELECT p.p, n.n,
-               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::pg_catalog.int8 AS at,
+               pg_catalog.ceil(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p)::numeric AS at,
                pg_catalog.floor((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.-)
                                 (z.z OPERATOR(pg_catalog.*)
                                  pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
-                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS lo,
+                                                 OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::numeric AS lo,
                pg_catalog.ceil((n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p) OPERATOR(pg_catalog.+)
                                (z.z OPERATOR(pg_catalog.*)
                                 pg_catalog.sqrt(n.n::pg_catalog.float8 OPERATOR(pg_catalog.*) p.p
-                                                OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::pg_catalog.int8 AS hi
+                                                OPERATOR(pg_catalog.*) (1::pg_catalog.float8 OPERATOR(pg_catalog.-) p.p))))::numeric AS hi
           FROM n, z, pg_catalog.unnest(ARRAY[0.5, 0.9, 0.95, 0.99]::pg_catalog.float8[]) AS p(p)
-         WHERE n.n OPERATOR(pg_catalog.>) 0)
-    SELECT r.p, r.n,
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1::pg_catalog.int8) ORDER BY h.bucket_upper_us LIMIT 1),
-           (SELECT h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 FROM h
-             WHERE h.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY h.bucket_upper_us LIMIT 1),
+         WHERE n.n OPERATOR(pg_catalog.>) 0),
+    -- each bucket's upper bound in milliseconds (below 1e-300 us, 0: a
+    -- bound of 5e-324 us is below double precision in ms)
+    ms AS (SELECT h.upto, h.bucket_upper_us,
+                  CASE WHEN h.bucket_upper_us OPERATOR(pg_catalog.<) 1e-300::pg_catalog.float8 THEN 0::pg_catalog.float8
+                       ELSE h.bucket_upper_us OPERATOR(pg_catalog./) 1000::pg_catalog.float8 END AS ms
+             FROM h)
+    SELECT r.p, LEAST(r.n, 9223372036854775807)::pg_catalog.int8,
+           (SELECT ms.ms FROM ms WHERE ms.upto OPERATOR(pg_catalog.>=) GREATEST(r.at, 1) ORDER BY ms.bucket_upper_us LIMIT 1),
+           (SELECT ms.ms FROM ms WHERE ms.upto OPERATOR(pg_catalog.>=) GREATEST(r.lo, 1) ORDER BY ms.bucket_upper_us LIMIT 1),
+           (SELECT ms.ms FROM ms WHERE ms.upto OPERATOR(pg_catalog.>=) LEAST(r.hi, r.n) ORDER BY ms.bucket_upper_us LIMIT 1),
            r.lo OPERATOR(pg_catalog.>=) 1 AND r.hi OPERATOR(pg_catalog.<=) r.n
            AND (r.n::pg_catalog.float8 OPERATOR(pg_catalog.*) LEAST(r.p, 1::pg_catalog.float8 OPERATOR(pg_catalog.-) r.p))
                OPERATOR(pg_catalog.>=) 10::pg_catalog.float8
