@@ -127,3 +127,95 @@ SELECT kind, source_id FROM pgbench_lab.import(jsonb_set(jsonb_set(jsonb_set(jso
 SELECT owner = current_user::regrole AS owned_by_importer, coordinator_pid, via,
        (SELECT count(*) FROM pgbench_lab.run_progress p WHERE p.run_id = r.run_id) AS progress_rows
   FROM pgbench_lab.runs r WHERE source_run_id = 901 ORDER BY run_id DESC LIMIT 1;
+
+-- What the readers would choke on is refused too (22023), naming the
+-- value's path: figures below 0 (double precision and numeric ones unless
+-- a rule says otherwise), shares of CPU past 100, latencies, seconds and
+-- durations past 100 years, a second's length under 1 ms, a measured
+-- time under 1 ns but 0, durations of 0 or less, timestamps infinite,
+-- outside 1970-9999 or ending before they start, and counts whose sum over
+-- a run's rows (or a run's transactions and failures together) is past
+-- the largest bigint.  A run that has
+-- every kind of row:
+CREATE TEMP TABLE one AS
+SELECT jsonb_set(:'fixture'::jsonb - 'experiments', '{runs}', jsonb_build_array((:'fixture'::jsonb)->'runs'->0 || '{
+    "telemetry": [{"second": 1, "interval_seconds": 1.0, "cpu_idle_pct": 50, "checkpoints": 0, "wait_samples": 100},
+                  {"second": 2, "interval_seconds": 1.0, "cpu_idle_pct": 50, "checkpoints": 1, "wait_samples": 100}],
+    "targets": [{"target": 1, "target_display": "host=a", "clients": 1, "transactions": 5000, "conflicts": 0},
+                {"target": 2, "target_display": "host=b", "clients": 1, "transactions": 5000, "conflicts": 0}],
+    "errors": [{"error": 1, "sqlstate": "40001", "message": "could not serialize", "count": 3, "first_ms": 10},
+               {"error": 2, "sqlstate": "40P01", "message": "deadlock detected", "count": 1, "first_ms": 20}],
+    "scripts": [{"script": 1, "name": "s", "weight": 1, "body": "SELECT 1;\nSELECT 2;", "transactions": 10000,
+                 "commands": [{"command": 1, "line": 1, "kind": "sql", "command_text": "SELECT 1;", "executions": 10000},
+                              {"command": 2, "line": 2, "kind": "sql", "command_text": "SELECT 2;", "executions": 10000,
+                               "latency_avg_ms": 0.5}]}]}'::jsonb)) AS doc;
+-- the document with each [path, value] of sets set; the import's refusal
+CREATE FUNCTION pg_temp.patched(doc jsonb, sets jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+    s jsonb;
+BEGIN
+    FOR s IN SELECT jsonb_array_elements(sets) LOOP
+        doc := jsonb_set(doc, (s->>0)::text[], s->1);
+    END LOOP;
+    RETURN doc;
+END
+$$;
+CREATE FUNCTION pg_temp.refusal(doc jsonb) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pgbench_lab.import(doc);
+    RETURN 'imported';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ' ' || SQLERRM;
+END
+$$;
+SELECT count(*) AS imported FROM pgbench_lab.import((SELECT doc FROM one));
+CREATE TEMP TABLE runs_before AS SELECT count(*) AS n FROM pgbench_lab.runs;
+SELECT pg_temp.refusal(pg_temp.patched(CASE WHEN c.x->>0 = 'one' THEN (SELECT doc FROM one) ELSE :'fixture' END, c.x->1)) AS refusal
+  FROM jsonb_array_elements('[
+        ["one", [["{runs,0,tps}", -1]]],
+        ["one", [["{runs,0,latency_p99_ms}", -0.001]]],
+        ["one", [["{runs,0,wal_bytes}", -1]]],
+        ["one", [["{runs,0,progress,1,latency_avg_ms}", -1]]],
+        ["one", [["{runs,0,latency,1,bucket_upper_us}", -900]]],
+        ["one", [["{runs,0,telemetry,0,run_cpu_seconds}", -1]]],
+        ["one", [["{runs,0,telemetry,1,checkpoints}", -1]]],
+        ["one", [["{runs,0,targets,0,conflicts}", -1]]],
+        ["one", [["{runs,0,errors,1,first_ms}", -1]]],
+        ["one", [["{runs,0,scripts,0,commands,1,latency_avg_ms}", -0.5]]],
+        ["one", [["{runs,0,telemetry,0,cpu_idle_pct}", 100.5]]],
+        ["one", [["{runs,0,latency_max_ms}", 3155760000001]]],
+        ["one", [["{runs,0,measured_seconds}", 3155760001]]],
+        ["one", [["{runs,0,measured_seconds}", 1e-10]]],
+        ["one", [["{runs,0,progress,10,interval_seconds}", 0.0009]]],
+        ["one", [["{runs,0,duration}", "-1 s"]]],
+        ["one", [["{runs,0,duration}", "00:00:00"]]],
+        ["one", [["{runs,0,duration}", "1000000 years"]]],
+        ["one", [["{runs,0,latency_limit}", "100 years 1 day"]]],
+        ["one", [["{runs,0,started_at}", "infinity"]]],
+        ["one", [["{runs,0,finished_at}", "1969-12-31T23:59:59+00:00"]]],
+        ["one", [["{runs,0,finished_at}", "2026-03-01T09:59:59+00:00"]]],
+        ["one", [["{runs,0,latency,0,count}", 4611686018427387904], ["{runs,0,latency,1,count}", 4611686018427387904]]],
+        ["one", [["{runs,0,progress,0,transactions}", 9223372036854775807]]],
+        ["one", [["{runs,0,telemetry,0,checkpoints}", 9223372036854775807]]],
+        ["one", [["{runs,0,targets,1,transactions}", 9223372036854775807]]],
+        ["one", [["{runs,0,errors,0,count}", 9223372036854775807]]],
+        ["one", [["{runs,0,scripts,0,commands,0,executions}", 9223372036854775807]]],
+        ["one", [["{runs,0,transactions}", 9223372036854775807], ["{runs,0,failures}", 1]]],
+        ["fixture", [["{experiments,0,params,duration}", "-10 s"]]],
+        ["fixture", [["{experiments,1,params,rate}", -5]]],
+        ["fixture", [["{experiments,1,started_at}", "infinity"]]],
+        ["fixture", [["{experiments,0,finished_at}", "2026-02-28T00:00:00+00:00"]]]]') WITH ORDINALITY AS c(x, n)
+ ORDER BY c.n;
+-- each with the hint and, where a column holds it, the column's type
+SELECT * FROM pgbench_lab.import(jsonb_set((SELECT doc FROM one), '{runs,0,latency_p99_ms}', '-0.001'));
+SELECT * FROM pgbench_lab.import(jsonb_set((SELECT doc FROM one), '{runs,0,progress,0,transactions}', '9223372036854775807'));
+SELECT count(*) = (SELECT n FROM runs_before) AS none_imported FROM pgbench_lab.runs;
+-- the bounds themselves are taken
+SELECT count(*) AS imported FROM pgbench_lab.import(pg_temp.patched((SELECT doc FROM one), '[
+    ["{runs,0,tps}", 0], ["{runs,0,duration}", "100 years"], ["{runs,0,latency_limit}", "00:00:00.000001"],
+    ["{runs,0,measured_seconds}", 3155760000], ["{runs,0,progress,10,interval_seconds}", 0.001],
+    ["{runs,0,latency_max_ms}", 3155760000000], ["{runs,0,progress,0,latency_avg_ms}", 5e-324],
+    ["{runs,0,telemetry,0,cpu_idle_pct}", 100], ["{runs,0,started_at}", "1970-01-01T00:00:00+00:00"],
+    ["{runs,0,finished_at}", "9999-12-31T23:59:59.999999+00:00"],
+    ["{runs,0,latency,0,count}", 4611686018427387904], ["{runs,0,latency,1,count}", 4611686018427387903],
+    ["{runs,0,latency,2,count}", 0], ["{runs,0,latency,3,count}", 0]]'));

@@ -474,7 +474,9 @@ AS $$
     m AS (SELECT (SELECT pg_catalog.count(DISTINCT x.variant) FROM pgbench_lab.experiment_runs x
                    WHERE x.experiment_id OPERATOR(pg_catalog.=) latency_curve_step_down.experiment_id
                      AND x.variant OPERATOR(pg_catalog.>) e.planned)::pg_catalog.int4 AS made,
-                 GREATEST(l.rate OPERATOR(pg_catalog./) 2::pg_catalog.float8, e.floor) AS half,
+                 -- (a rate too small to halve, from an imported document: the floor)
+                 CASE WHEN l.rate OPERATOR(pg_catalog.<) 1e-300::pg_catalog.float8 THEN e.floor
+                      ELSE GREATEST(l.rate OPERATOR(pg_catalog./) 2::pg_catalog.float8, e.floor) END AS half,
                  l.verdict OPERATOR(pg_catalog.=) 'breaks' AND l.cause OPERATOR(pg_catalog.=) ANY (ARRAY['interval', 'lagged']) AS broke,
                  e.floor
             FROM e, l)

@@ -35,6 +35,20 @@ AS $$
                 ELSE x END::pg_catalog.float8
 $$;
 
+-- A float8 from a numeric average or sum of figures, which keeps the
+-- smallest an imported document may hold (5e-324, where to_float8() gives
+-- 0): 0 only below half the smallest denormal (an average of 5e-324 and
+-- 0, which double precision's input refuses), and +-1e300 beyond 1e300.
+CREATE FUNCTION pgbench_lab_internal.float8_of(x numeric)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN x IS NULL THEN NULL
+                WHEN pg_catalog.abs(x) OPERATOR(pg_catalog.>) 1e300 THEN pg_catalog.sign(x) OPERATOR(pg_catalog.*) 1e300
+                WHEN pg_catalog.abs(x) OPERATOR(pg_catalog.<) 2.5e-324 THEN 0
+                ELSE x END::pg_catalog.float8
+$$;
+
 -- a / b, NULL when b is 0 or either is NULL; computed in numeric, so any
 -- two figures give a result (see to_float8).
 CREATE FUNCTION pgbench_lab_internal.ratio(a double precision, b double precision)

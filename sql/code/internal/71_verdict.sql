@@ -286,7 +286,10 @@ AS 'MODULE_PATHNAME', 'pgbench_lab_histogram_values';
 -- The percentiles of several runs pooled (their histograms summed bucket
 -- by bucket), then the ranks, intervals and test of enough above, each
 -- value read by histogram_values() and never above the largest latency
--- of the runs.  latency_percentiles() is the case of one run.
+-- of the runs.  latency_percentiles() is the case of one run.  Counts are
+-- summed in numeric and held at the largest bigint (only an imported
+-- document's runs pooled can reach it: import refuses a run whose own
+-- counts add up past it).
 CREATE FUNCTION pgbench_lab_internal.pooled_percentiles(run_ids bigint[], confidence double precision DEFAULT 0.95)
 RETURNS TABLE (percentile double precision, transactions bigint, latency_ms double precision,
                low_ms double precision, high_ms double precision, enough boolean)
@@ -294,14 +297,14 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH b AS (
-        SELECT l.bucket_upper_us, pg_catalog.sum(l.count)::pg_catalog.int8 AS count
+        SELECT l.bucket_upper_us, LEAST(pg_catalog.sum(l.count), 9223372036854775807)::pg_catalog.int8 AS count
           FROM pgbench_lab.run_latency l
          WHERE l.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids) AND l.count OPERATOR(pg_catalog.>) 0
          GROUP BY l.bucket_upper_us),
     h AS (
         SELECT pg_catalog.array_agg(b.bucket_upper_us ORDER BY b.bucket_upper_us) AS upper_us,
                pg_catalog.array_agg(b.count ORDER BY b.bucket_upper_us) AS counts,
-               pg_catalog.sum(b.count)::pg_catalog.int8 AS n,
+               LEAST(pg_catalog.sum(b.count::pg_catalog.numeric), 9223372036854775807)::pg_catalog.int8 AS n,
                (SELECT pg_catalog.max(r.latency_max_ms) FROM pgbench_lab.runs r
                  WHERE r.run_id OPERATOR(pg_catalog.=) ANY (pooled_percentiles.run_ids)) AS max_ms
           FROM b),

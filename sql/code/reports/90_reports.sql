@@ -112,8 +112,11 @@ BEGIN
     END IF;
     SELECT pg_catalog.array_agg(q.t ORDER BY q.g), pg_catalog.array_agg(q.h ORDER BY q.g),
            pg_catalog.array_agg(q.l ORDER BY q.g) INTO tps, hits, lags
-      FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g, pg_catalog.avg(p.tps) AS t, pg_catalog.avg(p.hit_ratio) AS h,
-                   pg_catalog.avg(p.lag_avg_ms) AS l
+      -- averaged in numeric: double precision's avg() squares its values
+      -- (for the variance), past its range for a figure above 1e154
+      FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g,
+                   pgbench_lab_internal.float8_of(pg_catalog.avg(p.tps::numeric)) AS t, pg_catalog.avg(p.hit_ratio) AS h,
+                   pgbench_lab_internal.float8_of(pg_catalog.avg(p.lag_avg_ms::numeric)) AS l
               FROM pgbench_lab.run_progress p
              WHERE p.run_id OPERATOR(pg_catalog.=) run_charts.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5
              GROUP BY 1) q;
@@ -169,14 +172,14 @@ AS $$
 DECLARE
     first_lag pg_catalog.float8;
     last_lag pg_catalog.float8;
-    ran pg_catalog.int8 := coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0);
+    ran pg_catalog.numeric := coalesce(r.transactions, 0)::numeric OPERATOR(pg_catalog.+) coalesce(r.failures, 0);
 BEGIN
     IF r.rate IS NOT NULL THEN
         RETURN QUERY SELECT CASE WHEN r.clients OPERATOR(pg_catalog.=) 1
                                  THEN pg_catalog.format('Rate-limited run: the client started its transactions on a Poisson schedule at %s tps, as pgbench -R does; latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
                                                         pgbench_lab_internal.rate_text(r.rate))
                                  ELSE pg_catalog.format('Rate-limited run: each of the %s started its transactions on a Poisson schedule of its own at %s tps (%s tps shared by them, as pgbench -R shares its rate among its threads); latencies count from each transaction''s scheduled start, so they include the schedule lag (the time a transaction waited for its client).',
-                                                        pgbench_lab_internal.clients_text(r.clients), pgbench_lab_internal.rate_text(r.rate OPERATOR(pg_catalog./) r.clients),
+                                                        pgbench_lab_internal.clients_text(r.clients), pgbench_lab_internal.rate_text(pgbench_lab_internal.ratio(r.rate, r.clients)),
                                                         pgbench_lab_internal.rate_text(r.rate)) END;
     END IF;
     IF r.rate_sustained IS FALSE THEN
@@ -256,7 +259,7 @@ BEGIN
     IF r.failures OPERATOR(pg_catalog.>) 0 AND r.serialization_failures IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed: %s on serialization failures and %s on deadlocks after %s tries (0: unlimited), %s on other errors, each of which ended its client; TPS counts committed transactions only.',
                            r.failures, r.serialization_failures, r.deadlock_failures, r.max_tries,
-                           r.failures OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
+                           r.failures::numeric OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
     ELSIF r.failures OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('%s transaction(s) failed (serialisation or deadlock, after %s tries); TPS counts committed transactions only.',
                            r.failures, r.max_tries);
@@ -449,7 +452,7 @@ BEGIN
                            pgbench_lab_internal.clients_text(t.clients)
                            OPERATOR(pg_catalog.||) CASE WHEN t.first_client IS NOT NULL
                                                         THEN pg_catalog.format(' (%s to %s)', t.first_client,
-                                                                               ((t.first_client OPERATOR(pg_catalog.+) t.clients) OPERATOR(pg_catalog.-) 1))
+                                                                               ((t.first_client::pg_catalog.int8 OPERATOR(pg_catalog.+) t.clients) OPERATOR(pg_catalog.-) 1))
                                                         ELSE '' END,
                            coalesce(t.transactions::pg_catalog.text, '-'),
                            pgbench_lab_internal.fmt(t.tps), pgbench_lab_internal.fmt(t.latency_avg_ms, 3),
@@ -532,14 +535,14 @@ BEGIN
     IF r.failures OPERATOR(pg_catalog.>) 0 AND r.serialization_failures IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('  failures by kind: serialization %s   deadlock %s   other %s',
                            r.serialization_failures, r.deadlock_failures,
-                           r.failures OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
+                           r.failures::numeric OPERATOR(pg_catalog.-) r.serialization_failures OPERATOR(pg_catalog.-) r.deadlock_failures);
     END IF;
     RETURN QUERY SELECT pg_catalog.format('  TPS           %s', pgbench_lab_internal.fmt(r.tps));
     IF r.rate IS NOT NULL THEN
         RETURN QUERY SELECT pg_catalog.format('  rate          %s tps asked: %s of the %s scheduled transactions ran (%s %%), %s',
-                           pgbench_lab_internal.rate_text(r.rate), coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0),
+                           pgbench_lab_internal.rate_text(r.rate), coalesce(r.transactions, 0)::numeric OPERATOR(pg_catalog.+) coalesce(r.failures, 0),
                            coalesce(r.scheduled::pg_catalog.text, '-'),
-                           pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) (coalesce(r.transactions, 0) OPERATOR(pg_catalog.+) coalesce(r.failures, 0))
+                           pgbench_lab_internal.fmt(100.0 OPERATOR(pg_catalog.*) (coalesce(r.transactions, 0)::numeric OPERATOR(pg_catalog.+) coalesce(r.failures, 0))
                                                     OPERATOR(pg_catalog./) CASE WHEN r.scheduled OPERATOR(pg_catalog.>) 0 THEN r.scheduled END),
                            CASE WHEN r.rate_sustained THEN 'sustained' WHEN NOT r.rate_sustained THEN 'NOT sustained' ELSE '-' END);
         RETURN QUERY SELECT pg_catalog.format('  schedule lag  avg %s ms   max %s ms', pgbench_lab_internal.fmt(r.lag_avg_ms, 3),
@@ -701,7 +704,7 @@ RETURNS TABLE (run_id bigint, label text, server text, via text, workload text, 
                latency_avg_ms numeric, latency_avg_ratio numeric, latency_p99_ms numeric,
                latency_p99_ratio numeric, hit_ratio_pct numeric, session_settings text,
                server_differences text, rate numeric, rate_sustained boolean, lag_avg_ms numeric,
-               cpu_busy_pct numeric, waits text, checkpoints integer)
+               cpu_busy_pct numeric, waits text, checkpoints bigint)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -737,7 +740,7 @@ BEGIN
            -- telemetry: the machine's CPU busy, the top waits, checkpoints completed
            pg_catalog.round(pgbench_lab_internal.run_cpu_busy(l.run_id)::numeric, 1),
            pgbench_lab_internal.waits_text(l.run_id),
-           (SELECT pg_catalog.sum(t.checkpoints)::pg_catalog.int4 FROM pgbench_lab.run_telemetry t
+           (SELECT pg_catalog.sum(t.checkpoints)::pg_catalog.int8 FROM pgbench_lab.run_telemetry t
              WHERE t.run_id OPERATOR(pg_catalog.=) l.run_id)
       FROM l CROSS JOIN f
      ORDER BY l.n;
@@ -778,22 +781,24 @@ BEGIN
     PERFORM pgbench_lab_internal.check_ids(ARRAY[run_id], false);
     RETURN QUERY
     SELECT a.k, a.last, a.secs, a.tx::pg_catalog.int8,
-           a.tx OPERATOR(pg_catalog./) CASE WHEN a.secs OPERATOR(pg_catalog.>) 0 THEN a.secs END,
-           a.lat OPERATOR(pg_catalog./) CASE WHEN a.lat_tx OPERATOR(pg_catalog.>) 0 THEN a.lat_tx END,
+           pgbench_lab_internal.float8_of(a.tx OPERATOR(pg_catalog./) CASE WHEN a.secs OPERATOR(pg_catalog.>) 0 THEN a.secs::numeric END),
+           pgbench_lab_internal.float8_of(a.lat OPERATOR(pg_catalog./) CASE WHEN a.lat_tx OPERATOR(pg_catalog.>) 0 THEN a.lat_tx END),
            a.lat_max, a.fail::pg_catalog.int8,
-           a.hit OPERATOR(pg_catalog./) CASE WHEN a.hit_secs OPERATOR(pg_catalog.>) 0 THEN a.hit_secs END,
-           a.lag OPERATOR(pg_catalog./) CASE WHEN a.lag_tx OPERATOR(pg_catalog.>) 0 THEN a.lag_tx END,
+           pgbench_lab_internal.float8_of(a.hit OPERATOR(pg_catalog./) CASE WHEN a.hit_secs OPERATOR(pg_catalog.>) 0 THEN a.hit_secs::numeric END),
+           pgbench_lab_internal.float8_of(a.lag OPERATOR(pg_catalog./) CASE WHEN a.lag_tx OPERATOR(pg_catalog.>) 0 THEN a.lag_tx END),
            a.lag_max, a.late::pg_catalog.int8, a.skipped::pg_catalog.int8
+      -- in numeric: the products of figures and counts an imported document
+      -- may hold are past double precision, or below it
       FROM (SELECT (g.k OPERATOR(pg_catalog.*) n)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1 AS k,
                    pg_catalog.max(p.second) AS last, pg_catalog.sum(p.interval_seconds) AS secs,
-                   pg_catalog.sum(p.transactions)::pg_catalog.float8 AS tx,
-                   pg_catalog.sum(p.latency_avg_ms OPERATOR(pg_catalog.*) p.transactions) AS lat,
-                   pg_catalog.sum(p.transactions) FILTER (WHERE p.latency_avg_ms IS NOT NULL)::pg_catalog.float8 AS lat_tx,
+                   pg_catalog.sum(p.transactions) AS tx,
+                   pg_catalog.sum(p.latency_avg_ms::numeric OPERATOR(pg_catalog.*) p.transactions) AS lat,
+                   pg_catalog.sum(p.transactions) FILTER (WHERE p.latency_avg_ms IS NOT NULL) AS lat_tx,
                    pg_catalog.max(p.latency_max_ms) AS lat_max, pg_catalog.sum(p.failures) AS fail,
-                   pg_catalog.sum(p.hit_ratio OPERATOR(pg_catalog.*) p.interval_seconds) AS hit,
+                   pg_catalog.sum(p.hit_ratio::numeric OPERATOR(pg_catalog.*) p.interval_seconds::numeric) AS hit,
                    pg_catalog.sum(p.interval_seconds) FILTER (WHERE p.hit_ratio IS NOT NULL) AS hit_secs,
-                   pg_catalog.sum(p.lag_avg_ms OPERATOR(pg_catalog.*) p.transactions) AS lag,
-                   pg_catalog.sum(p.transactions) FILTER (WHERE p.lag_avg_ms IS NOT NULL)::pg_catalog.float8 AS lag_tx,
+                   pg_catalog.sum(p.lag_avg_ms::numeric OPERATOR(pg_catalog.*) p.transactions) AS lag,
+                   pg_catalog.sum(p.transactions) FILTER (WHERE p.lag_avg_ms IS NOT NULL) AS lag_tx,
                    pg_catalog.max(p.lag_max_ms) AS lag_max, pg_catalog.sum(p.late) AS late,
                    pg_catalog.sum(p.skipped) AS skipped
               FROM pgbench_lab.run_progress p,

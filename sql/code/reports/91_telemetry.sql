@@ -110,8 +110,8 @@ BEGIN
     END IF;
     -- checkpoints: TPS in their seconds and the few after, against the rest
     SELECT pg_catalog.count(*) FILTER (WHERE t.checkpoints OPERATOR(pg_catalog.>) 0),
-           pg_catalog.avg(p.tps) FILTER (WHERE k.near),
-           pg_catalog.avg(p.tps) FILTER (WHERE NOT k.near),
+           pgbench_lab_internal.float8_of(pg_catalog.avg(p.tps::numeric) FILTER (WHERE k.near)),
+           pgbench_lab_internal.float8_of(pg_catalog.avg(p.tps::numeric) FILTER (WHERE NOT k.near)),
            pg_catalog.count(*) FILTER (WHERE k.near)
       INTO ck_n, ck_tps, other_tps, ck_secs
       FROM pgbench_lab.run_progress p
@@ -120,12 +120,12 @@ BEGIN
                                          WHERE c.run_id OPERATOR(pg_catalog.=) p.run_id
                                            AND c.checkpoints OPERATOR(pg_catalog.>) 0
                                            AND p.second OPERATOR(pg_catalog.>=) c.second
-                                           AND p.second OPERATOR(pg_catalog.<) (c.second OPERATOR(pg_catalog.+) 3)) AS near) k
+                                           AND p.second OPERATOR(pg_catalog.<) (c.second::pg_catalog.int8 OPERATOR(pg_catalog.+) 3)) AS near) k
      WHERE p.run_id OPERATOR(pg_catalog.=) telemetry_notes.run_id AND p.interval_seconds OPERATOR(pg_catalog.>=) 0.5;
     IF ck_n OPERATOR(pg_catalog.>) 0 AND other_tps OPERATOR(pg_catalog.>) 0 THEN
         RETURN QUERY SELECT pg_catalog.format('%s checkpoint(s) completed during the run (▲ under the CPU chart): TPS in their seconds and the two after averaged %s, %s %% %s the other seconds'' %s.',
                                       ck_n, pgbench_lab_internal.fmt(ck_tps),
-                                      pgbench_lab_internal.fmt(pg_catalog.abs(100 OPERATOR(pg_catalog.*) (ck_tps OPERATOR(pg_catalog./) other_tps OPERATOR(pg_catalog.-) 1)), 0),
+                                      pgbench_lab_internal.fmt(pg_catalog.abs(100 OPERATOR(pg_catalog.*) (pgbench_lab_internal.ratio(ck_tps, other_tps) OPERATOR(pg_catalog.-) 1)), 0),
                                       CASE WHEN ck_tps OPERATOR(pg_catalog.<) other_tps THEN 'below' ELSE 'above' END,
                                       pgbench_lab_internal.fmt(other_tps));
     END IF;
@@ -157,7 +157,7 @@ BEGIN
     END IF;
     SELECT pg_catalog.sum(x.wait_samples) INTO samples FROM pgbench_lab.run_telemetry x
      WHERE x.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
-    SELECT CASE WHEN r.system OPERATOR(pg_catalog.->>) 'cpus_effective' OPERATOR(pg_catalog.~) '^[0-9]+(\.[0-9]+)?$'
+    SELECT CASE WHEN r.system OPERATOR(pg_catalog.->>) 'cpus_effective' OPERATOR(pg_catalog.~) '^[0-9]{1,9}(\.[0-9]{1,6})?$'
                 THEN (r.system OPERATOR(pg_catalog.->>) 'cpus_effective')::pg_catalog.float8 END,
            r.system OPERATOR(pg_catalog.->>) 'data_device'
       INTO cpus, device FROM pgbench_lab.runs r WHERE r.run_id OPERATOR(pg_catalog.=) telemetry_lines.run_id;
@@ -186,7 +186,11 @@ BEGIN
           FROM (SELECT (p.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS g,
                        pg_catalog.avg(100 OPERATOR(pg_catalog.-) x.cpu_idle_pct OPERATOR(pg_catalog.-) x.cpu_iowait_pct) AS b,
                        pg_catalog.avg(x.cpu_iowait_pct) AS i,
-                       pg_catalog.avg(100 OPERATOR(pg_catalog.*) x.run_cpu_seconds OPERATOR(pg_catalog./) (x.interval_seconds OPERATOR(pg_catalog.*) cpus)) AS o,
+                       -- in numeric: an imported document's CPU seconds
+                       -- may be past what double precision divides and averages
+                       pgbench_lab_internal.to_float8(pg_catalog.avg(100 OPERATOR(pg_catalog.*) x.run_cpu_seconds::numeric
+                                          OPERATOR(pg_catalog./) CASE WHEN cpus OPERATOR(pg_catalog.>) 0
+                                                                      THEN x.interval_seconds::numeric OPERATOR(pg_catalog.*) cpus::numeric END)) AS o,
                        pg_catalog.sum(x.checkpoints) AS c, pg_catalog.avg(x.disk_busy_pct) AS d
                   FROM pgbench_lab.run_progress p
                   LEFT JOIN pgbench_lab.run_telemetry x USING (run_id, second)
@@ -218,7 +222,7 @@ BEGIN
                                   pgbench_lab_internal.fmt(f.st), pgbench_lab_internal.fmt(f.id));
     RETURN QUERY SELECT pg_catalog.format('  this run      %s CPU s in %s s (%s of %s CPUs the server may use; coordinator and clients)',
                                   pgbench_lab_internal.fmt(f.own, 2), pgbench_lab_internal.fmt(f.secs),
-                                  pgbench_lab_internal.fmt(f.own OPERATOR(pg_catalog./) CASE WHEN f.secs OPERATOR(pg_catalog.>) 0 THEN f.secs END, 2),
+                                  pgbench_lab_internal.fmt(pgbench_lab_internal.ratio(f.own, f.secs), 2),
                                   pgbench_lab_internal.fmt(cpus, 2));
     RETURN QUERY SELECT pg_catalog.format('  WAL           %s records, %s full-page images, %s',
                                   coalesce(f.rec::pg_catalog.text, '-'), coalesce(f.fpi::pg_catalog.text, '-'),

@@ -45,7 +45,7 @@ BEGIN
                pg_catalog.max(coalesce(x.replay_lag_bytes_max, x.replay_lag_bytes)) AS top_bytes,
                pg_catalog.max(x.replay_lag_ms) AS top_ms,
                pg_catalog.bool_and(x.lag_samples IS NOT NULL) AS fine,
-               pg_catalog.avg(x.replay_lag_ms) AS avg_ms,
+               pgbench_lab_internal.float8_of(pg_catalog.avg(x.replay_lag_ms::numeric)) AS avg_ms,
                (pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second DESC))[1] AS last_bytes,
                pgbench_lab_internal.lag_trend(pg_catalog.array_agg(x.replay_lag_bytes ORDER BY x.second)) AS trend,
                pg_catalog.count(*) AS secs
@@ -66,7 +66,7 @@ BEGIN
                                      pgbench_lab_internal.spark(pg_catalog.array_agg(g.v ORDER BY g.k), 0,
                                                                 GREATEST(s.top_bytes, 1)::pg_catalog.float8))
               FROM (SELECT (x.second OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) per AS k,
-                           pg_catalog.avg(x.replay_lag_bytes)::pg_catalog.float8 AS v
+                           pgbench_lab_internal.float8_of(pg_catalog.avg(x.replay_lag_bytes)) AS v
                       FROM pgbench_lab.run_replication x
                      WHERE x.run_id OPERATOR(pg_catalog.=) replication_lines.run_id
                        AND x.standby OPERATOR(pg_catalog.=) s.standby

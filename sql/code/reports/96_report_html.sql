@@ -46,7 +46,7 @@ AS $$
     WITH s AS (
         SELECT q.standby, pg_catalog.dense_rank() OVER (ORDER BY q.standby) AS k,
                pg_catalog.jsonb_agg(q.second ORDER BY q.second) AS x,
-               pg_catalog.jsonb_agg(q.replay_lag_bytes OPERATOR(pg_catalog./) 1024 ORDER BY q.second) AS y
+               pg_catalog.jsonb_agg(pgbench_lab_internal.float8_of(q.replay_lag_bytes OPERATOR(pg_catalog./) 1024) ORDER BY q.second) AS y
           FROM pgbench_lab.run_replication q
          WHERE q.run_id OPERATOR(pg_catalog.=) html_standby_lag.run_id
          GROUP BY q.standby)
