@@ -55,15 +55,11 @@ trap 'rm -rf "$work"' EXIT
 t0=$(date +%s)
 
 pgbl_say "PostgreSQL $v: ASan build into $copy"
-make -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
-if ! make -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" \
-	COPT="-fsanitize=address -fno-omit-frame-pointer -g" >"$work/build.log" 2>&1 ||
-	grep -q 'warning:' "$work/build.log"; then
-	cat "$work/build.log"
+# In a copy of the checkout, so that scripts/test.sh's other builds can run
+# beside this one.
+pgbl_tree_copy "$work/tree"
+pgbl_build "$bindir" "$work/tree" COPT="-fsanitize=address -fno-omit-frame-pointer -g" ||
 	pgbl_die "ASan build failed"
-fi
-make -s install PG_CONFIG="$bindir/pg_config" >/dev/null
-make -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
 
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:log_path=$work/asan:halt_on_error=1"
@@ -73,7 +69,7 @@ port=$(pgbl_free_port)
 pgbl_say "PostgreSQL $v: pg_regress under ASan"
 if pgbl_cluster_start "$bindir" "$work/pg" "$port"; then
 	PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres \
-		make -s installcheck PG_CONFIG="$bindir/pg_config" >"$work/regress.log" 2>&1 || fail=1
+		make -C "$work/tree" -s installcheck PG_CONFIG="$bindir/pg_config" >"$work/regress.log" 2>&1 || fail=1
 	grep -E '^(ok|not ok)|\.\.\. (ok|FAILED)|tests passed|failed' "$work/regress.log"
 	pgbl_cluster_stop "$bindir" "$work/pg"
 else
@@ -82,7 +78,7 @@ fi
 
 pgbl_say "PostgreSQL $v: real-server tests under ASan"
 PGBL_BINDIR="$bindir" PGBL_PG_MAJOR="$v" \
-	"$PGBL_PY" -m pytest -q -p no:cacheprovider ${PGBL_JUNIT:+--junitxml="$PGBL_JUNIT"} test/t "$@" || fail=1
+	"$PGBL_PY" -m pytest -q -p no:cacheprovider --durations=15 ${PGBL_JUNIT:+--junitxml="$PGBL_JUNIT"} test/t "$@" || fail=1
 
 reports=$(ls "$work"/asan.* 2>/dev/null | wc -l)
 if [ "$reports" -gt 0 ]; then

@@ -128,12 +128,24 @@ pgbl_bindir() {
 	esac
 }
 
-# Build with warnings as errors and install into the private server.
+# pgbl_tree_copy DIR: the tracked and new (not ignored) files of the
+# checkout, copied into DIR: a tree of its own to build in, so that builds
+# for several majors can run side by side (scripts/test.sh).
+pgbl_tree_copy() {
+	mkdir -p "$1"
+	(cd "$PGBL_REPO" && git ls-files -z --cached --others --exclude-standard --deduplicate |
+		tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$1"
+}
+
+# pgbl_build BINDIR [TREE] [make arguments...]: build with warnings as
+# errors and install into the private server; TREE: the checkout's copy to
+# build in (the checkout itself when not given).
 pgbl_build() {
-	local bindir=$1 log
+	local bindir=$1 tree=${2:-$PGBL_REPO} log
+	shift $(($# < 2 ? $# : 2))
 	log=$(mktemp)
-	make -C "$PGBL_REPO" -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
-	if ! make -C "$PGBL_REPO" -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" >"$log" 2>&1; then
+	make -C "$tree" -s clean PG_CONFIG="$bindir/pg_config" >/dev/null
+	if ! make -C "$tree" -s -j2 PG_CONFIG="$bindir/pg_config" "$PGBL_WERROR" "$@" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -f "$log"
 		return 1
@@ -144,7 +156,7 @@ pgbl_build() {
 		pgbl_die "compiler warnings"
 	fi
 	rm -f "$log"
-	make -C "$PGBL_REPO" -s install PG_CONFIG="$bindir/pg_config" >/dev/null
+	make -C "$tree" -s install PG_CONFIG="$bindir/pg_config" >/dev/null
 }
 
 # Throwaway cluster: initdb and postgres refuse to run as root, so they run

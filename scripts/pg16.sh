@@ -18,8 +18,7 @@ esac
 
 tmp=$(mktemp -d /tmp/pgbl-pg16.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-git ls-files -z --cached --others --exclude-standard --deduplicate |
-	tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$tmp"
+pgbl_tree_copy "$tmp"
 if ! make -C "$tmp" -s -j2 PG_CONFIG="$pgc" "$PGBL_WERROR" >"$tmp/build.log" 2>&1 ||
 	grep -q 'warning:' "$tmp/build.log"; then
 	cat "$tmp/build.log"

@@ -188,7 +188,7 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	record_rate_asked(run);
 	record_query_mode(run);
 	record_options(run);
-	ScriptSetupRecord(run, false);
+	ScriptSetupRecord(run, false, false);
 	SamplesRecord(run, false);
 
 	if (SPI_execute("SELECT pg_catalog.pg_current_wal_lsn()::pg_catalog.text, (" PGBL_CHECKPOINTS_SQL ")",
@@ -638,7 +638,7 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 		 20, types, v, nulls, SPI_OK_UPDATE);
 	record_rate(run, &s);
 	record_failures(run, &s);
-	ScriptSetupRecord(run, true);
+	ScriptSetupRecord(run, true, ResultsHaveColumn("run_scripts", "serialization_failures"));
 	SamplesRecord(run, true);
 	record_system(run);
 	LibpqRecord(run, true);

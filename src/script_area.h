@@ -100,7 +100,7 @@ extern void ScriptSetupCheckSchema(const struct RunShared *p, int i, const char 
 								   const char *first);
 
 /* script_record.c: in the coordinator */
-extern void ScriptSetupRecord(struct RunShared *run, bool final);
+extern void ScriptSetupRecord(struct RunShared *run, bool final, bool by_kind);
 
 /* script_readonly.c: whether every script only reads (for a standby) */
 extern int	ScriptSetupMarkReadsOnly(struct RunShared *p, char **why);

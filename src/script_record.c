@@ -16,7 +16,6 @@
 #include "utils/builtins.h"
 
 #include "pgbench_lab.h"
-#include "results.h"
 #include "run_shared.h"
 #include "script_area.h"
 
@@ -121,9 +120,8 @@ record_counter(int64 run_id, int script, int command, const ScriptCounter *sum, 
 
 /* At the end: every client's counters summed, per script and command. */
 static void
-record_figures(RunShared *run, RunScriptArea *area)
+record_figures(RunShared *run, RunScriptArea *area, bool by_kind)
 {
-	bool		by_kind = ResultsHaveColumn("run_scripts", "serialization_failures");
 
 	for (int s = 0; s < area->nscripts; s++)
 	{
@@ -152,10 +150,12 @@ record_figures(RunShared *run, RunScriptArea *area)
 /*
  * The coordinator's record of a script run, in the transaction of the run
  * row (at its start) or of its results (at its end, when every client has
- * ended and written its counters for good).
+ * ended and written its counters for good).  by_kind: whether the tables
+ * have the failures' columns by kind (the caller, results.c, knows the
+ * installed tables; an install script older than them has none).
  */
 void
-ScriptSetupRecord(RunShared *run, bool final)
+ScriptSetupRecord(RunShared *run, bool final, bool by_kind)
 {
 	RunScriptArea *area = RunScriptAreaOf(run, run->script_area);
 
@@ -166,6 +166,6 @@ ScriptSetupRecord(RunShared *run, bool final)
 	else
 	{
 		pg_read_barrier();
-		record_figures(run, area);
+		record_figures(run, area, by_kind);
 	}
 }

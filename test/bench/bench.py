@@ -117,28 +117,113 @@ def best_threads(c, workload, clients, seconds):
 
 def quiet_check(settle=0, own=None):
     """Warn when the machine is not quiet: figures from a busy machine are
-    not figures.  At the start: the load average against the CPUs, and no
-    PostgreSQL or pgbench process; settle gives the load left by the build
-    (or by work that just ended) up to that many seconds to decay first.
-    At the end (own: this benchmark's cluster, still running): the load
-    average is mostly the benchmark's own work, so only other processes
-    than its cluster's count."""
+    not figures.  Quiet is judged by what takes CPU (quiet_rules()), not by
+    which processes exist: a DBA's machine always has its own idle server.
+    settle gives the load left by the build (or by work that just ended) up
+    to that many seconds to decay first.  At the end (own: this benchmark's
+    cluster, still running), the load average is mostly the benchmark's own
+    work, so only the CPU taken in the last seconds counts."""
     start = time.monotonic()
     deadline = start + settle
-    if settle > 0 and not machine_quiet(own):
-        cores = os.cpu_count() or 1
-        print(f"== waiting up to {settle:.0f} s for a quiet machine: "
-              + (f"load average at most {0.3 * cores:.2f} (1 min) and {0.5 * cores:.2f} (5 min) on {cores} CPUs, and "
-                 if own is None else "")
-              + "no PostgreSQL or pgbench process but this benchmark's", flush=True)
-        while not machine_quiet(own) and time.monotonic() < deadline:
-            time.sleep(10)
-            load1, load5, _ = os.getloadavg()
-            print(f"   after {time.monotonic() - start:.0f} s: load average {load1:.2f} (1 min) {load5:.2f} (5 min), "
-                  f"{other_postgres(own)} other PostgreSQL processes", flush=True)
-        if not machine_quiet(own):
+    failed = [r for r in quiet_rules(own) if not r[1]]
+    if settle > 0 and failed:
+        print(f"== waiting up to {settle:.0f} s for a quiet machine: " + "; ".join(quiet_rules_words(own)), flush=True)
+        while failed and time.monotonic() < deadline:
+            time.sleep(7)
+            failed = [r for r in quiet_rules(own) if not r[1]]
+            print(f"   after {time.monotonic() - start:.0f} s: "
+                  + ("; ".join(f"{name}: {detail}" for name, _, detail in failed) or "quiet"), flush=True)
+        if failed:
             print(f"== gave up waiting after {time.monotonic() - start:.0f} s", flush=True)
     return machine_quiet(own, report=True)
+
+
+def quiet_rules_words(own=None):
+    """The rules, in words, for the waiting line."""
+    cores = os.cpu_count() or 1
+    rules = [f"the CPUs at most {QUIET_BUSY:.0%} busy over {QUIET_WINDOW:.0f} s",
+             f"PostgreSQL and pgbench processes other than this benchmark's taking at most "
+             f"{QUIET_OTHERS:.0%} of a CPU over that time"]
+    if own is None:
+        rules.insert(0, f"load average at most {0.3 * cores:.2f} (1 min) and {0.5 * cores:.2f} (5 min) "
+                        f"on {cores} CPUs")
+    return rules
+
+
+# What quiet means: the whole machine's CPUs at most QUIET_BUSY busy over the
+# last QUIET_WINDOW seconds, and other PostgreSQL/pgbench processes (an idle
+# server's checkpointer and walwriter wake now and then) at most QUIET_OTHERS
+# of one CPU over that window.
+QUIET_WINDOW = 3.0
+QUIET_BUSY = 0.10
+QUIET_OTHERS = 0.02
+
+
+def _cpu_ticks():
+    """(busy, total) jiffies of all CPUs, from /proc/stat's first line."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)	# idle + iowait
+    total = sum(fields[:8])	# guest time is counted in user already
+    return total - idle, total
+
+
+def _postgres_ticks(own=None, among=None):
+    """{pid: utime + stime jiffies} of PostgreSQL and pgbench processes that
+    are not the cluster own's (and are among the pids given, if any)."""
+    mine = own_processes(own)
+    ticks = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) not in mine and (among is None or int(pid) in among):
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() not in ("postgres", "postmaster", "pgbench"):
+                        continue
+                with open(f"/proc/{pid}/stat") as f:
+                    rest = f.read().rsplit(")", 1)[1].split()
+                ticks[int(pid)] = int(rest[11]) + int(rest[12])
+            except (OSError, ValueError, IndexError):
+                pass
+    return ticks
+
+
+def cpu_taken(own=None, window=QUIET_WINDOW, among=None):
+    """Over the next window seconds: the share of all CPUs that was busy, and
+    the CPUs' worth (1.0 = one CPU) that PostgreSQL and pgbench processes
+    other than own's took (among the pids given, if any), counting only
+    processes alive at both ends."""
+    hz = os.sysconf("SC_CLK_TCK")
+    busy0, total0 = _cpu_ticks()
+    pg0 = _postgres_ticks(own, among)
+    t0 = time.monotonic()
+    time.sleep(window)
+    busy1, total1 = _cpu_ticks()
+    pg1 = _postgres_ticks(own, among)
+    elapsed = time.monotonic() - t0
+    others = sum(pg1[p] - pg0[p] for p in pg1 if p in pg0) / hz / elapsed
+    return (busy1 - busy0) / max(total1 - total0, 1), others
+
+
+def judge_quiet(cores, load, busy, others, own=None):
+    """The quiet rules on given measurements: [(rule, passed, detail)].
+    load: (1 min, 5 min) load averages; busy: the share of all CPUs busy over
+    the window; others: the CPUs' worth other PostgreSQL/pgbench processes
+    took.  The load average counts only at the start (own is None): at the
+    end it is the benchmark's own."""
+    rules = []
+    if own is None:
+        ok = load[0] <= 0.3 * cores and load[1] <= 0.5 * cores
+        rules.append(("load average", ok, f"{load[0]:.2f} (1 min) {load[1]:.2f} (5 min) on {cores} CPUs"))
+    rules.append(("CPU busy", busy <= QUIET_BUSY, f"{busy:.1%} of {cores} CPUs over the last {QUIET_WINDOW:.0f} s"))
+    rules.append(("other PostgreSQL/pgbench", others <= QUIET_OTHERS,
+                  f"{others:.1%} of a CPU taken by {other_postgres(own)} processes not this benchmark's"))
+    return rules
+
+
+def quiet_rules(own=None):
+    """The quiet rules measured now (it takes QUIET_WINDOW seconds)."""
+    busy, others = cpu_taken(own)
+    return judge_quiet(os.cpu_count() or 1, os.getloadavg()[:2], busy, others, own)
 
 
 def own_processes(own):
@@ -178,19 +263,20 @@ def other_postgres(own=None):
 
 
 def machine_quiet(own=None, report=False):
-    cores = os.cpu_count() or 1
-    load1, load5, _ = os.getloadavg()
-    others = other_postgres(own)
-    loaded = own is None and (load1 > 0.3 * cores or load5 > 0.5 * cores)
-    busy = loaded or others > 0
-    if not report:
-        return not busy
-    print(f"== machine: {cores} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min)"
-          + (", this benchmark's own work included" if own is not None else "")
-          + f", {others} other PostgreSQL processes" + (
-              " -- WARNING: not quiet; these figures are not for publishing" if busy else ": quiet"),
-          flush=True)
-    return not busy
+    """Whether the machine is quiet now (see quiet_rules()); with report, a
+    line that says so, naming each rule that failed."""
+    rules = quiet_rules(own)
+    failed = [(name, detail) for name, ok, detail in rules if not ok]
+    if report:
+        cores = os.cpu_count() or 1
+        load1, load5, _ = os.getloadavg()
+        print(f"== machine: {cores} CPUs, load average {load1:.2f} (1 min) {load5:.2f} (5 min)"
+              + (", this benchmark's own work included" if own is not None else "") + ", "
+              + ", ".join(detail for _, _, detail in rules[-2:])
+              + (" -- WARNING: not quiet (" + "; ".join(f"{n}: {d}" for n, d in failed)
+                 + "); these figures are not for publishing" if failed else ": quiet"),
+              flush=True)
+    return not failed
 
 
 def plpgsql_tps(c, workload, clients, seconds):

@@ -5,7 +5,7 @@ The page is built from a real run on this server (per-second TPS, latency,
 CPU and waits) and from the imported fixture's sweep and settings
 comparison; the browser must show it without console errors, not blank,
 with its key text, and nothing in it may reach for a network.  The
-screenshot is kept in test/artifacts/ (the README's picture is one).
+screenshot is kept in test/artifacts/pgNN/ (the README's picture is one).
 """
 import os
 import re
@@ -13,11 +13,12 @@ import re
 import psycopg
 import pytest
 
-from conftest import call_run, chromium_screenshot, pgbench_cluster, png_pixels
+from conftest import PG_MAJOR, call_run, chromium_screenshot, pgbench_cluster, png_pixels
 
 HERE = os.path.dirname(__file__)
 FIXTURE = os.path.join(HERE, "..", "fixtures", "lab_a.json")
-ARTIFACTS = os.path.join(HERE, "..", "artifacts")
+# a folder per major: scripts/test.sh runs the majors side by side
+ARTIFACTS = os.path.join(HERE, "..", "artifacts", f"pg{PG_MAJOR}")
 
 
 @pytest.fixture(scope="module")
