@@ -28,8 +28,9 @@
  * PQconninfoParse before anything starts.  The password stays in the run's
  * shared memory; what is recorded (runs.target_display) has it removed.
  *
- * pgbench_lab.init() with a target (dataset_remote.c) checks and connects
- * through the same functions, so the same rules hold there.  What the
+ * pgbench_lab.init() and init_tpcc() with a target (dataset_remote.c,
+ * tpcc_remote.c) check and connect through the same functions, so the same
+ * rules hold there; their long waits are client_remote.c's.  What the
  * launching session reads on each target before a run starts (its tables,
  * facts and standby check) is in client_targets.c.
  *
@@ -466,7 +467,8 @@ LibpqConnError(PGconn *conn, const PGresult *res, int code, const char *what)
  * Wait until the socket is ready for "events", a latch is set or 100 ms
  * passed (less when "deadline_ns" comes sooner; 0: none).  Raises an ERROR
  * if the run's stop flag reached "stop_level" (RUN_STOP_END or
- * RUN_STOP_CANCEL).  Returns the events that happened.
+ * RUN_STOP_CANCEL); a client that went away ends the call
+ * (LibpqCheckClient).  Returns the events that happened.
  */
 static int
 wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level, int64 deadline_ns)
@@ -480,6 +482,7 @@ wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level, int64 d
 						   PQsocket(conn), ms, PG_WAIT_EXTENSION);
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
+	LibpqCheckClient();
 	if (run != NULL && pg_atomic_read_u32(&run->stop) >= stop_level)
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
@@ -520,26 +523,43 @@ settings_options(const RunShared *run, const char *given, int statement_timeout_
 }
 
 /*
- * Start connecting to a target of the run, with its settings as options
- * (and statement_timeout_ms as its statement_timeout when above 0).
+ * TCP keepalives of the lab's own connections to a target (its reads,
+ * init's): a host or network gone is noticed within about 25 s, even while
+ * a statement runs there.  keepalives_* given in target win.
  */
-PGconn *
-LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms)
+static const char *const keepalive[][2] = {
+	{"keepalives_idle", "10"}, {"keepalives_interval", "5"}, {"keepalives_count", "3"}
+};
+
+static PGconn *
+connect_start(const RunShared *run, int target, int statement_timeout_ms, bool keepalives)
 {
 	PQconninfoOption *opts = PQconninfoParse(run->target[target].conninfo, NULL);
-	const char *keys[64];
-	const char *vals[64];
+	const char *keys[64 + lengthof(keepalive)];
+	const char *vals[64 + lengthof(keepalive)];
 	int			n = 0;
 	PGconn	   *conn;
 
 	if (opts == NULL)
 		elog(ERROR, "could not parse the run's conninfo");
-	for (PQconninfoOption *o = opts; o->keyword && n < lengthof(keys) - 3; o++)
+	for (PQconninfoOption *o = opts; o->keyword && n < 64 - 3; o++)
 	{
 		if (o->val == NULL || strcmp(o->keyword, "options") == 0)
 			continue;
 		keys[n] = o->keyword;
 		vals[n++] = o->val;
+	}
+	for (int k = 0; keepalives && k < lengthof(keepalive); k++)
+	{
+		bool		given = false;
+
+		for (int i = 0; i < n; i++)
+			given |= strcmp(keys[i], keepalive[k][0]) == 0;
+		if (!given)
+		{
+			keys[n] = keepalive[k][0];
+			vals[n++] = keepalive[k][1];
+		}
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 		if (strcmp(o->keyword, "options") == 0)
@@ -556,6 +576,16 @@ LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms)
 	if (conn == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return conn;
+}
+
+/*
+ * Start connecting to a target of the run, with its settings as options
+ * (and statement_timeout_ms as its statement_timeout when above 0).
+ */
+PGconn *
+LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms)
+{
+	return connect_start(run, target, statement_timeout_ms, false);
 }
 
 /*
@@ -626,13 +656,14 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
  * expires the attempt fails, where libpq's blocking connect would go on to
  * the next host), or max_secs when that is shorter (0: no cap).  Refuses a
  * connection that did not use a password when the run's role is not a
- * superuser.  statement_timeout_ms: as for LibpqConnectStart.
+ * superuser.  statement_timeout_ms: as for LibpqConnectStart; the
+ * connection has TCP keepalives (keepalive[]).
  */
 PGconn *
 LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
 						 int statement_timeout_ms)
 {
-	PGconn	   *conn = LibpqConnectStart(run, target, statement_timeout_ms);
+	PGconn	   *conn = connect_start(run, target, statement_timeout_ms, true);
 
 	PG_TRY();
 	{
@@ -674,29 +705,12 @@ LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_
 	return conn;
 }
 
-PGconn *
-LibpqConnectTarget(RunShared *run, int target, bool watch_stop)
-{
-	return LibpqConnectTargetWithin(run, target, watch_stop ? RUN_STOP_END : 0, 0, 0);
-}
-
 /*
- * Wait until the result of the command sent last has arrived.  Waiting
- * stops only for a cancel (or an interrupt), not for the end of the run:
- * the transaction under way may finish.  Without a run (init with a
- * target) only an interrupt stops it.
- */
-void
-LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what)
-{
-	LibpqAwaitResultBy(conn, run, RUN_STOP_CANCEL, 0, 0, what);
-}
-
-/*
- * The same, for a read of a target's facts: the run's stop flag reaching
- * stop_level stops the wait too (without a run, or with stop_level 0, only
- * an interrupt does), and when deadline_ns (WorkerNowNs()) passes the
- * target has not answered within secs: an ERROR (08006) says so.
+ * Wait until the result of the command sent last has arrived, for a read
+ * of a target's facts: the run's stop flag reaching stop_level stops the
+ * wait (without a run, or with stop_level 0, only an interrupt does), and
+ * when deadline_ns (WorkerNowNs()) passes the target has not answered
+ * within secs: an ERROR (08006) says so.
  */
 void
 LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadline_ns, int secs,
@@ -717,6 +731,19 @@ LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadli
 			!PQconsumeInput(conn))
 			LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
 	}
+}
+
+/*
+ * One wait for the results of the command sent last (init and init_tpcc
+ * with a target, client_remote.c): until some came, 100 ms or deadline_ns
+ * passed (0: none), what came read; an interrupt stops it.
+ */
+void
+LibpqAwaitSome(PGconn *conn, int64 deadline_ns, const char *what)
+{
+	if ((wait_socket(conn, WL_SOCKET_READABLE, NULL, 0, deadline_ns) & WL_SOCKET_READABLE) &&
+		!PQconsumeInput(conn))
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, what);
 }
 
 /* ---------------------------------------------------------------------
@@ -784,54 +811,4 @@ LibpqRecord(RunShared *run, bool final)
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  6, types, v, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the connections of run " INT64_FORMAT, run->run_id);
-}
-
-/* how long a cancel request to a target may take, on the way out */
-#define PGBL_REMOTE_CANCEL_MS	5000L
-
-/*
- * On the way out after an error or a cancel (init() and init_tpcc() with a
- * target): a statement still running on the target is cancelled there,
- * within PGBL_REMOTE_CANCEL_MS where libpq can cancel without blocking (17
- * on), with libpq's blocking PQcancel before.  Nothing here raises an
- * error.
- */
-void
-LibpqCancelRunning(PGconn *conn)
-{
-#ifdef LIBPQ_HAS_ASYNC_CANCEL
-	PGcancelConn *cc = PQcancelCreate(conn);
-	instr_time	start;
-
-	INSTR_TIME_SET_CURRENT(start);
-	if (cc != NULL && PQcancelStart(cc))
-	{
-		PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-
-		while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED)
-		{
-			int			want = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
-			instr_time	now;
-
-			INSTR_TIME_SET_CURRENT(now);
-			INSTR_TIME_SUBTRACT(now, start);
-			if (INSTR_TIME_GET_MILLISEC(now) >= PGBL_REMOTE_CANCEL_MS)
-				break;
-			if (WaitLatchOrSocket(NULL, want | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, PQcancelSocket(cc),
-								  100L, PG_WAIT_EXTENSION) & want)
-				st = PQcancelPoll(cc);
-		}
-	}
-	if (cc != NULL)
-		PQcancelFinish(cc);
-#else
-	PGcancel   *cancel = PQgetCancel(conn);
-	char		err[256];
-
-	if (cancel != NULL)
-	{
-		(void) PQcancel(cancel, err, sizeof(err));
-		PQfreeCancel(cancel);
-	}
-#endif
 }

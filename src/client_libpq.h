@@ -2,8 +2,8 @@
  *
  * client_libpq.h
  *		What the libpq worker's event loop (client_mux.c) and init with a
- *		target (dataset_remote.c) take from the client path's connection
- *		and statement code (client_libpq.c).
+ *		target (dataset_remote.c, tpcc_remote.c) take from the client path's
+ *		connection and statement code (client_libpq.c, client_remote.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -29,10 +29,8 @@ extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);
 extern void LibpqRefusePassword(void);
 extern void LibpqTargetConninfo(RunTarget *t, const char *target, const char *what);
-extern PGconn *LibpqConnectTarget(RunShared *run, int target, bool watch_stop);
 extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
 										int statement_timeout_ms);
-extern void LibpqAwaitResult(PGconn *conn, RunShared *run, const char *what);
 extern void LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadline_ns,
 							   int secs, const char *what);
 extern PGconn *LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms);
@@ -40,7 +38,20 @@ extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
 
-extern void LibpqCancelRunning(PGconn *conn);
+extern void LibpqAwaitSome(PGconn *conn, int64 deadline_ns, const char *what);
+
+/*
+ * client_remote.c: init() and init_tpcc() with a target: checks answered
+ * within PGBL_REMOTE_CHECK_S (as a run's launch reads, client_targets.c),
+ * loading statements (secs 0) as long as they take; the caller's client
+ * watched; a statement running there cancelled whatever ends the call.
+ */
+#define PGBL_REMOTE_CHECK_S		10
+
+extern void LibpqCheckClient(void);
+extern PGconn *LibpqRemoteConnect(RunShared *run);
+extern void LibpqRemoteAwait(PGconn *conn, int secs, const char *what);
+extern void LibpqRemoteClose(PGconn *conn);
 
 /*
  * client_targets.c: what the read at a run's end found on each standby,

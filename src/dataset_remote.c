@@ -17,7 +17,9 @@
  * The target is checked and connected to as a run's is (client_libpq.c):
  * the conninfo parsed before anything starts (22023), a role that is not a
  * superuser must give a password the server asked for (2F003), every wait
- * interruptible, connect_timeout honoured (08001).  Before anything is
+ * interruptible, connect_timeout honoured (08001); each check and set-up
+ * statement there answered within 10 s (08006), the steps' statements and
+ * COMMIT as long as they take (client_remote.c).  Before anything is
  * written, a standby is refused (25006), and the tables' schema is the one
  * CREATE TABLE would choose there: current_schema() of the target's
  * session, i.e. the first existing schema of the search_path its role and
@@ -25,11 +27,12 @@
  * search_path becomes pg_catalog, pg_temp, and every statement names its
  * schema anyway.
  *
- * If init fails or is cancelled, a statement still running on the target
- * is cancelled there and the connection closed, so an open transaction
- * rolls back on the target: as with local init, nothing changes before the
- * first commit, and a stop during vacuum or the foreign keys leaves the
- * tables marked incomplete.
+ * If init fails, is cancelled or loses its client, or its session ends
+ * (pg_terminate_backend, with libpq 17 on), a statement still running on
+ * the target is cancelled there and the connection closed, so an open
+ * transaction rolls back on the target: as with local init, nothing
+ * changes before the first commit, and a stop during vacuum or the foreign
+ * keys leaves the tables marked incomplete.
  *
  *-------------------------------------------------------------------------
  */
@@ -77,12 +80,14 @@ remote_notice(void *arg, const PGresult *res)
 }
 
 /*
- * Send one statement and wait for its result, interruptibly; the result
- * (for the caller to PQclear) if its status is "want", else an ERROR with
- * the target's SQLSTATE and message.
+ * Send one statement and wait for its result, interruptibly, within
+ * "secs" (a check: PGBL_REMOTE_CHECK_S) or as long as it takes (0: a
+ * statement that loads, client_remote.c); the result (for the caller to
+ * PQclear) if its status is "want", else an ERROR with the target's
+ * SQLSTATE and message.
  */
 static PGresult *
-remote_exec(PGconn *conn, const char *sql, int nparams, const char *const *params,
+remote_exec(PGconn *conn, int secs, const char *sql, int nparams, const char *const *params,
 			ExecStatusType want)
 {
 	PGresult   *res;
@@ -91,11 +96,11 @@ remote_exec(PGconn *conn, const char *sql, int nparams, const char *const *param
 	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE,
 					   "could not send a statement to the target server");
-	LibpqAwaitResult(conn, NULL, "lost the connection to the target server");
+	LibpqRemoteAwait(conn, secs, "lost the connection to the target server");
 	res = PQgetResult(conn);
 	for (;;)
 	{
-		LibpqAwaitResult(conn, NULL, "lost the connection to the target server");
+		LibpqRemoteAwait(conn, secs, "lost the connection to the target server");
 		if ((next = PQgetResult(conn)) == NULL)
 			break;
 		PQclear(next);
@@ -116,11 +121,11 @@ remote_exec(PGconn *conn, const char *sql, int nparams, const char *const *param
 	return res;
 }
 
-/* A statement that returns no rows; the rows it wrote (INSERT). */
+/* A statement that returns no rows (secs as remote_exec's); the rows it wrote. */
 static int64
-remote_command(PGconn *conn, const char *sql)
+remote_command(PGconn *conn, int secs, const char *sql)
 {
-	PGresult   *res = remote_exec(conn, sql, 0, NULL, PGRES_COMMAND_OK);
+	PGresult   *res = remote_exec(conn, secs, sql, 0, NULL, PGRES_COMMAND_OK);
 	const char *n = PQcmdTuples(res);
 	int64		rows = n[0] ? strtoi64(n, NULL, 10) : 0;
 
@@ -137,7 +142,7 @@ remote_command(PGconn *conn, const char *sql)
 static void
 prepare_target(RemoteInit *r)
 {
-	PGresult   *res = remote_exec(r->conn,
+	PGresult   *res = remote_exec(r->conn, PGBL_REMOTE_CHECK_S,
 								  "SELECT pg_catalog.pg_is_in_recovery(), "
 								  "(SELECT pg_catalog.format('host=%s port=%s', w.sender_host, w.sender_port) "
 								  "FROM pg_catalog.pg_stat_wal_receiver w WHERE w.sender_host IS NOT NULL), "
@@ -182,7 +187,7 @@ prepare_target(RemoteInit *r)
 				 errmsg("permission denied for schema %s on the target server", r->p->schema),
 				 errhint("Grant CREATE on it to target's role there, or give target another schema first "
 						 "in its search_path.")));
-	PQclear(remote_exec(r->conn,
+	PQclear(remote_exec(r->conn, PGBL_REMOTE_CHECK_S,
 						"SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
 						"pg_catalog.set_config('client_min_messages', 'warning', false)",
 						0, NULL, PGRES_TUPLES_OK));
@@ -196,7 +201,7 @@ static void
 check_existing(RemoteInit *r)
 {
 	const char *params[2] = {r->p->schema, PGBL_DATASET_MARK};
-	PGresult   *res = remote_exec(r->conn,
+	PGresult   *res = remote_exec(r->conn, PGBL_REMOTE_CHECK_S,
 								  "SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
 								  "ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
 								  "WHERE n.nspname OPERATOR(pg_catalog.=) $1 "
@@ -241,7 +246,7 @@ run_statements(RemoteInit *r, int pos)
 	int64		rows = 0;
 
 	foreach(lc, DatasetStatements(r->p, pos))
-		rows += remote_command(r->conn, (const char *) lfirst(lc));
+		rows += remote_command(r->conn, 0, (const char *) lfirst(lc));
 	return rows;
 }
 
@@ -258,7 +263,7 @@ make_data_set(RemoteInit *r)
 	bool		open = true;
 	int64		rows = -1;
 
-	(void) remote_command(r->conn, "BEGIN");
+	(void) remote_command(r->conn, PGBL_REMOTE_CHECK_S, "BEGIN");
 	check_existing(r);
 	for (int pos = 0; pos < p->nsteps; pos++)
 	{
@@ -268,7 +273,7 @@ make_data_set(RemoteInit *r)
 		if (kind == DATASET_STEP_VACUUM)
 		{
 			if (open)
-				(void) remote_command(r->conn, "COMMIT");
+				(void) remote_command(r->conn, 0, "COMMIT");
 			open = false;
 			step_begin(r, pos);
 			(void) run_statements(r, pos);
@@ -276,7 +281,7 @@ make_data_set(RemoteInit *r)
 			continue;
 		}
 		if (!open)
-			(void) remote_command(r->conn, "BEGIN");
+			(void) remote_command(r->conn, PGBL_REMOTE_CHECK_S, "BEGIN");
 		open = true;
 		step_begin(r, pos);
 		done = run_statements(r, pos);
@@ -286,13 +291,13 @@ make_data_set(RemoteInit *r)
 			done = -1;
 		if (pos + 1 == p->nsteps || DatasetStepKind(p, pos + 1) == DATASET_STEP_VACUUM)
 		{
-			(void) remote_command(r->conn, "COMMIT");
+			(void) remote_command(r->conn, 0, "COMMIT");
 			open = false;
 		}
 		step_end(r, done);
 	}
 	if (open)
-		(void) remote_command(r->conn, "COMMIT");
+		(void) remote_command(r->conn, 0, "COMMIT");
 }
 
 /*
@@ -321,7 +326,7 @@ DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target)
 	callback.previous = error_context_stack;
 	error_context_stack = &callback;
 
-	r.conn = LibpqConnectTarget(run, 0, false);
+	r.conn = LibpqRemoteConnect(run);
 	PG_TRY();
 	{
 		PQsetNoticeReceiver(r.conn, remote_notice, NULL);
@@ -330,10 +335,8 @@ DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target)
 	}
 	PG_FINALLY();
 	{
-		if (PQtransactionStatus(r.conn) == PQTRANS_ACTIVE)
-			LibpqCancelRunning(r.conn);
-		/* an open transaction rolls back there when the session ends */
-		PQfinish(r.conn);
+		/* a statement running there cancelled; an open transaction rolls back */
+		LibpqRemoteClose(r.conn);
 	}
 	PG_END_TRY();
 	error_context_stack = callback.previous;

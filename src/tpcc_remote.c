@@ -11,14 +11,16 @@
  * connected to as a run's is (the conninfo parsed before anything starts,
  * 22023; a role that is not a superuser gives a password the server asked
  * for), a standby refused (25006), the schema refused when it already
- * holds one of the nine tables (42P07), every wait interruptible.  The
- * statements that draw random strings take the call's pool of characters
- * ($1, bytea) and the letters ($2).  Each step's seconds and rows, and the
+ * holds one of the nine tables (42P07), every wait interruptible, each
+ * check answered within 10 s (08006), the steps and the COMMIT as long as
+ * they take (client_remote.c).  The statements that draw random strings
+ * take the call's pool of characters ($1, bytea) and the letters ($2).  Each step's seconds and rows, and the
  * bytes of its table (with its primary key) or of the two indexes, come
  * back as rows; the scripts are saved here by init_tpcc() itself.
  *
- * If the call fails or is cancelled, a statement still running on the
- * target is cancelled there and the connection closed: the transaction
+ * If the call fails, is cancelled or loses its client, or its session ends
+ * (pg_terminate_backend, with libpq 17 on), a statement still running on
+ * the target is cancelled there and the connection closed: the transaction
  * rolls back on the target and nothing is left.
  *
  *-------------------------------------------------------------------------
@@ -50,14 +52,22 @@ tpcc_remote_notice(void *arg, const PGresult *res)
 			(errmsg("the target server: %s", msg ? msg : "(no message)")));
 }
 
+/* errors name the target, its conninfo without the password */
+static void
+tpcc_remote_context(void *arg)
+{
+	errcontext("pgbench_lab.init_tpcc, on the target server %s", (const char *) arg);
+}
+
 /*
  * One statement (several when it takes no parameters), its results
- * awaited interruptibly; the last result, for the caller to PQclear, or an
- * ERROR with the target's SQLSTATE and message.
+ * awaited interruptibly, within "secs" or as long as they take (0: a
+ * statement that loads, client_remote.c); the last result, for the caller
+ * to PQclear, or an ERROR with the target's SQLSTATE and message.
  */
 static PGresult *
-tpcc_exec(PGconn *conn, const char *sql, int nparams, const Oid *types,
-		  const char *const *values, const int *lengths, const int *formats)
+tpcc_exec_within(PGconn *conn, int secs, const char *sql, int nparams, const Oid *types,
+				 const char *const *values, const int *lengths, const int *formats)
 {
 	PGresult   *last = NULL;
 	PGresult   *res;
@@ -70,7 +80,7 @@ tpcc_exec(PGconn *conn, const char *sql, int nparams, const Oid *types,
 					   "could not send a statement to the target server");
 	for (;;)
 	{
-		LibpqAwaitResult(conn, NULL, "lost the connection to the target server");
+		LibpqRemoteAwait(conn, secs, "lost the connection to the target server");
 		if ((res = PQgetResult(conn)) == NULL)
 			break;
 		if (last != NULL && (PQresultStatus(last) == PGRES_COMMAND_OK ||
@@ -98,6 +108,14 @@ tpcc_exec(PGconn *conn, const char *sql, int nparams, const Oid *types,
 		PG_END_TRY();
 	}
 	return last;
+}
+
+/* A check or a set-up statement: answered within PGBL_REMOTE_CHECK_S. */
+static PGresult *
+tpcc_exec(PGconn *conn, const char *sql, int nparams, const Oid *types,
+		  const char *const *values, const int *lengths, const int *formats)
+{
+	return tpcc_exec_within(conn, PGBL_REMOTE_CHECK_S, sql, nparams, types, values, lengths, formats);
 }
 
 /* A query's first value as int8; NULL as -1. */
@@ -193,6 +211,7 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 	Datum		weights = PG_GETARG_DATUM(6);
 	RunShared  *run = palloc0(offsetof(RunShared, client));
 	PGconn	   *conn;
+	ErrorContextCallback callback;
 
 	TpccCheckCaller("init_tpcc()'s target");
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(2), TEXTOID, -1, false, TYPALIGN_INT, &steps, &nulls, &nsteps);
@@ -205,7 +224,11 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 	run->run_role = GetUserId();
 	LibpqTargetConninfo(&run->target[0], target, "target");
 	run->ntargets = 1;
-	conn = LibpqConnectTarget(run, 0, false);
+	callback.callback = tpcc_remote_context;
+	callback.arg = run->target[0].display;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	conn = LibpqRemoteConnect(run);
 	PG_TRY();
 	{
 		Oid			types[2] = {BYTEAOID, TEXTOID};
@@ -231,7 +254,7 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 			DirectFunctionCall4(pgbench_lab_tpcc_progress, Int32GetDatum(i + 1), weights,
 								CStringGetTextDatum(step), BoolGetDatum(false));
 			INSTR_TIME_SET_CURRENT(t0);
-			res = tpcc_exec(conn, sql, params ? 2 : 0, types, values, lengths, formats);
+			res = tpcc_exec_within(conn, 0, sql, params ? 2 : 0, types, values, lengths, formats);
 			INSTR_TIME_SET_CURRENT(t1);
 			INSTR_TIME_SUBTRACT(t1, t0);
 			n = PQcmdTuples(res);
@@ -250,15 +273,14 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 								BoolGetDatum(true));
 			CHECK_FOR_INTERRUPTS();
 		}
-		PQclear(tpcc_exec(conn, "COMMIT", 0, NULL, NULL, NULL, NULL));
+		PQclear(tpcc_exec_within(conn, 0, "COMMIT", 0, NULL, NULL, NULL, NULL));
 	}
 	PG_FINALLY();
 	{
-		if (PQtransactionStatus(conn) == PQTRANS_ACTIVE)
-			LibpqCancelRunning(conn);
-		/* an open transaction rolls back there when the session ends */
-		PQfinish(conn);
+		/* a statement running there cancelled; the transaction rolls back */
+		LibpqRemoteClose(conn);
 	}
 	PG_END_TRY();
+	error_context_stack = callback.previous;
 	return (Datum) 0;
 }

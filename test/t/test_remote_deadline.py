@@ -1,0 +1,147 @@
+"""init() and init_tpcc() with a target that stops answering, or whose
+caller goes away (client_remote.c).  One cluster is both the caller and,
+directly or through a proxy, the target:
+
+- a target that completes the login and then sends nothing (the proxy of
+  test_target_safety.py holds the connection from the first query on): the
+  call fails at its checks' deadline (10 s) with 08006, naming the server;
+- a target whose loading statement waits (a CREATE TABLE behind a lock that
+  a test session holds): the caller's client killed, or the caller's
+  session terminated (libpq 17 on), ends the call at once; the statement
+  there is cancelled and the session there ends; the connection there has
+  TCP keepalives of 10 s.
+
+Nothing asserts a speed: the deadline is the code's own, the bounds
+generous, every wait polls."""
+import os
+import re
+import signal
+import subprocess
+
+import psycopg
+import pytest
+
+from conftest import Background, Cluster
+from test_target_safety import StallProxy
+
+CALLS = {
+    "init": "SELECT * FROM pgbench_lab.init(1, target => %s)",
+    "init_tpcc": "SELECT * FROM pgbench_lab.init_tpcc(1, 'rd_tpcc', target => %s)",
+}
+
+
+@pytest.fixture(scope="module")
+def lab():
+    c = Cluster("deadline")
+    try:		# a failed set-up must not leave a server running
+        c.start()
+        c.sql("CREATE EXTENSION pgbench_lab CASCADE")
+        yield c
+    finally:
+        c.destroy()
+
+
+def conninfo(c, extra=""):
+    return f"host=127.0.0.1 port={c.port} dbname=postgres user=postgres {extra}".strip()
+
+
+def no_remote_session(c):
+    """The call's session on the target has ended."""
+    c.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+           "AND backend_type = 'client backend'", timeout=60)
+
+
+@pytest.mark.parametrize("call", list(CALLS))
+def test_a_target_that_never_answers_fails_at_the_deadline(lab, call):
+    """The login goes through to the real server, then nothing comes back:
+    the first check fails at 10 s (the old code waited for ever)."""
+    proxy = StallProxy(lab.port, "pg_is_in_recovery")
+    proxy.armed.set()
+    port = proxy.listener.getsockname()[1]
+    with lab.connect() as conn:
+        try:
+            bg = Background(conn, CALLS[call], (proxy.conninfo,))
+            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
+            e = bg.join(timeout=120)
+        finally:
+            proxy.close()		# before the connection: a call still waiting then ends
+    assert e is not None and e.sqlstate == "08006", e
+    assert e.diag.message_primary == "could not query the target server: no answer within 10 s"
+    assert f'the target server at "127.0.0.1", port {port}, is running' in e.diag.message_hint
+    assert f"on the target server user='postgres' dbname='postgres' host='127.0.0.1' port='{port}'" \
+        in e.diag.context, e.diag.context
+    no_remote_session(lab)
+    assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'rd_tpcc'") == 0
+
+
+def keepalive_timer(local_port, remote_port):
+    """The kernel's timer on the TCP socket local_port -> remote_port of
+    127.0.0.1 (/proc/net/tcp): (kind, clock ticks left); kind 2 is the
+    keepalive timer of an idle connection."""
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            local, remote, timer = fields[1], fields[2], fields[5]
+            if int(local.split(":")[1], 16) == local_port and int(remote.split(":")[1], 16) == remote_port:
+                kind, left = timer.split(":")
+                return int(kind, 16), int(left, 16)
+    return None
+
+
+def blocked_call(lab, call, schema):
+    """The call, from a psql of its own, against this server with schema
+    first in its search_path, stopped at its first CREATE TABLE by a test
+    session's uncommitted DROP SCHEMA: (psql, the caller's pid, the pid
+    and client port of its session there, the blocking connection)."""
+    lab.sql(f"CREATE SCHEMA {schema}")
+    blocker = lab.connect()
+    blocker.execute("BEGIN")
+    blocker.execute(f"DROP SCHEMA {schema}")
+    target = conninfo(lab, f"options='-c search_path={schema}'")
+    query = CALLS[call].replace("'rd_tpcc'", f"'{schema}'") % f"$t${target}$t$"
+    psql = subprocess.Popen([lab.bin("psql"), "-h", "127.0.0.1", "-p", str(lab.port), "-U", "postgres",
+                             "-X", "-d", "postgres", "-c", query],
+                            env=dict(os.environ, PGAPPNAME="rd_client"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    waiting = ("FROM pg_stat_activity WHERE application_name = 'pgbench_lab' AND wait_event_type = 'Lock' "
+               r"AND query ~ '^\s*CREATE'")
+    lab.poll(f"SELECT count(*) = 1 {waiting}", timeout=120)
+    there, port = lab.sql(f"SELECT pid, client_port {waiting}")[0]
+    caller = lab.scalar("SELECT pid FROM pg_stat_activity WHERE application_name = 'rd_client'")
+    return psql, caller, there, port, blocker
+
+
+@pytest.mark.parametrize("how", ["client killed", "session terminated"])
+@pytest.mark.parametrize("call", list(CALLS))
+def test_the_call_ends_with_its_caller(lab, call, how):
+    """A loading statement has no deadline, but its caller's end is its end:
+    the statement there is cancelled (its log says so) and the session there
+    ends.  The old code went on waiting (a killed client), or left the
+    statement running there (a terminated session)."""
+    if how == "session terminated" and int(lab.scalar("SHOW server_version_num")) < 170000:
+        pytest.skip("before libpq 17 a session's exit only closes the connection: a cancel request could block it")
+    schema = f"rd_{call}_{how.split()[0]}"
+    log_from = len(lab.log())
+    psql, caller, there, port, blocker = blocked_call(lab, call, schema)
+    try:
+        if os.path.exists("/proc/net/tcp"):
+            # the connection there has the lab's keepalives: 10 s idle, not the kernel's 2 hours
+            kind, left = keepalive_timer(port, lab.port)
+            assert kind == 2 and left <= 10 * 100, (kind, left)
+        if how == "client killed":
+            psql.send_signal(signal.SIGKILL)
+        else:
+            lab.sql("SELECT pg_terminate_backend(%s)", (caller,))
+        lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s", (caller,), timeout=60)
+        lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s", (there,), timeout=60)
+    finally:
+        psql.kill()
+        psql.wait()
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    log = lab.log()[log_from:]
+    assert re.search(rf"\[{there}\] [^\n]*ERROR:  canceling statement due to user request\n"
+                     r"[^\n]*STATEMENT:\s+CREATE", log), log
+    if how == "client killed":
+        assert re.search(rf"\[{caller}\] [^\n]*ERROR:  connection to client lost", log), log
+    assert lab.scalar("SELECT count(*) FROM pg_class WHERE relnamespace = %s::regnamespace", (schema,)) == 0
