@@ -407,8 +407,12 @@ SettingsPut(AutoConfSaved *saved, Jsonb *system)
 
 /*
  * Refuse when another experiment's saved settings are not restored yet:
- * one waiting for a restart, or one changing settings now.  As the
- * extension's owner (the record is its own).
+ * one waiting for a restart, or one changing settings now.  This
+ * session's own record is not one under way: a session runs one call at
+ * a time, so an experiment of its own that left a record was stopped (a
+ * cancel, statement_timeout, an error) and its file put back then; the
+ * recovery that follows closes the record.  As the extension's owner (the
+ * record is its own).
  */
 static void
 refuse_busy(bool live_only)
@@ -417,6 +421,7 @@ refuse_busy(bool live_only)
 					? "SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
 					"WHERE s.restored_at IS NULL AND (s.waiting OR EXISTS (SELECT FROM pg_catalog.pg_stat_activity a "
 					"WHERE a.pid OPERATOR(pg_catalog.=) s.backend_pid "
+					"AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid() "
 					"AND a.backend_start OPERATOR(pg_catalog.=) s.backend_start))"
 					: "SELECT s.experiment_id, s.backend_pid, s.waiting FROM pgbench_lab_internal.settings_saved s "
 					"WHERE s.restored_at IS NULL", true, 1) != SPI_OK_SELECT)

@@ -126,6 +126,29 @@ def test_restored_on_cancel_error_and_termination(lab, how):
     assert auto_conf(lab) == before
 
 
+def test_a_cancelled_session_starts_the_next_settings_experiment(lab):
+    """statement_timeout stops a settings experiment; the same session's
+    next one starts (its own record was not one under way), the stopped one
+    is aborted, and the file is as it was throughout."""
+    before = prepare_auto_conf(lab)
+    with lab.connect() as conn:
+        conn.execute("SET statement_timeout = '4s'")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            conn.execute("""CALL pgbench_lab.compare_settings('select-only',
+                            ARRAY['{"max_wal_size": "48MB"}', '{}']::jsonb[], duration => '30 s', rounds => 1)""")
+        assert auto_conf(lab) == before
+        first = lab.scalar("SELECT max(experiment_id) FROM pgbench_lab.experiments")
+        conn.execute("SET statement_timeout = 0")
+        eid = conn.execute("""CALL pgbench_lab.compare_settings('select-only',
+                              ARRAY['{"max_wal_size": "48MB"}', '{}']::jsonb[], duration => '0.3 s',
+                              rounds => 1)""").fetchone()[0]
+    assert eid > first
+    assert lab.sql("SELECT experiment_id, status FROM pgbench_lab.experiments WHERE experiment_id IN (%s, %s) "
+                   "ORDER BY 1", (first, eid)) == [(first, "aborted"), (eid, "done")]
+    assert open_records(lab) == 0
+    assert auto_conf(lab) == before
+
+
 @pytest.mark.parametrize("then", ["restore_settings", "next_experiment"])
 def test_immediate_shutdown_mid_experiment(lab, then):
     """The server stops at once during set B's run: the file still has B's
