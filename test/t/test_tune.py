@@ -1,0 +1,147 @@
+"""tune(): settings searched knob by knob and proven in fresh rounds, an
+experiment kind of the one driver.  A knob that matters by construction
+(work_mem against a sort that spills at 64kB) is found and decided with
+its interval; a knob that cannot matter gives "no change recommended";
+postgresql.auto.conf is back byte for byte after a reload-level search
+that ends and one that is cancelled; bad input is refused before anything
+runs; a tune experiment travels through export() and import() and
+reports.  No speed is asserted: only decisions that a large effect (or
+none) makes, with generous smallest effects."""
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from conftest import pgbench_cluster
+from test_settings_ab import auto_conf, prepare_auto_conf, fresh_setting
+
+WORKERS = "('pgbench_lab client', 'pgbench_lab coordinator', 'pgbench_lab libpq client')"
+# 30 000 integers: an external merge on disk at work_mem 64kB, a quicksort
+# in memory (under 1 MB) at any candidate recommend() gives
+SORT = "SELECT pg_catalog.count(*) FROM (SELECT v FROM public.tune_sort ORDER BY v OFFSET 0) x;"
+
+
+@pytest.fixture(scope="module")
+def lab():
+    for c in pgbench_cluster("tune", {"max_worker_processes": "16"}, scale=1):
+        c.sql("CREATE TABLE public.tune_sort AS SELECT (random() * 1e9)::int AS v FROM generate_series(1, 30000)")
+        c.sql("VACUUM ANALYZE public.tune_sort")
+        yield c
+
+
+def call(c, query, params=None, timeout=None):
+    """CALL with the NOTICEs it raised: (row, notices)."""
+    got = []
+    with c.connect() as conn:
+        conn.add_notice_handler(lambda d: got.append(d.message_primary))
+        if timeout:
+            conn.execute(f"SET statement_timeout = '{timeout}'")
+        row = conn.execute(query, params).fetchone()
+    return row, got
+
+
+@pytest.fixture(scope="module")
+def tuned(lab):
+    """work_mem searched from 64kB for the sort, in the runs' sessions."""
+    row, notices = call(lab, """CALL pgbench_lab.tune(script => %s, settings => '{"work_mem": "64kB"}',
+                                  knobs => '{work_mem}', levels => '{session}', budget => '35 s',
+                                  duration => '0.3 s', smallest_effect => 0.05, confidence => 0.9)""", (SORT,))
+    return row[0], row[1], notices
+
+
+def verdicts(c, eid):
+    return {r[0]: r[1:] for r in c.sql("SELECT comparison, verdict, decided, ratio, ratio_low, ratio_high, rounds "
+                                       "FROM pgbench_lab.experiment_verdicts(%s)", (eid,))}
+
+
+def test_finds_the_knob_that_matters(lab, tuned):
+    eid, finding, notices = tuned
+    assert finding.startswith("Recommended: work_mem="), finding
+    v = verdicts(lab, eid)
+    proof = v["the winner against the starting configuration"]
+    assert proof[0] == "faster" and proof[1], proof
+    assert 1.05 < proof[3] <= proof[2] <= proof[4] and proof[5] >= 6, proof
+    # the first candidate is decided faster in the search, with its interval
+    first = next(r for k, r in v.items() if k.startswith("candidate 1 "))
+    assert first[0] == "faster" and first[1] and first[3] > 1, first
+    assert "interval" in finding and "ALTER SYSTEM SET work_mem = " in finding
+    assert "Bonferroni" in finding and "Decided over libpq" in finding
+    # progress: a NOTICE per candidate with the time left of the budget
+    assert any(n.startswith("candidate 1 of") or "candidate 2 of" in n for n in notices), notices
+    assert any("left of the budget" in n for n in notices), notices
+    # the runs went over libpq, with the starting work_mem in the A runs
+    assert lab.scalar("SELECT params->>'via' FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "libpq"
+
+
+def test_a_knob_that_cannot_matter_changes_nothing(lab):
+    """jit against select-only's cheap statements (below jit_above_cost):
+    whatever the noise, nothing is decided faster by half."""
+    row, _ = call(lab, """CALL pgbench_lab.tune('select-only', knobs => '{jit}', levels => '{session}',
+                            budget => '14 s', duration => '0.2 s', smallest_effect => 0.5)""")
+    eid, finding = row
+    assert finding.startswith("No change recommended"), finding
+    assert not any(k.startswith("the winner") for k in verdicts(lab, eid)), finding
+    assert "Nothing was applied" in finding
+
+
+def test_reload_level_search_restores_the_file(lab):
+    before = prepare_auto_conf(lab)
+    old = fresh_setting(lab, "checkpoint_completion_target")
+    row, _ = call(lab, """CALL pgbench_lab.tune('select-only', knobs => '{checkpoint_completion_target}',
+                            budget => '14 s', duration => '0.2 s', smallest_effect => 0.5)""")
+    assert row[1].startswith("No change recommended"), row[1]
+    assert auto_conf(lab) == before
+    assert fresh_setting(lab, "checkpoint_completion_target") == old
+    # one candidate (0.5 against the live 0.9), its first look's rounds
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.experiment_runs WHERE experiment_id = %s", (row[0],)) >= 12
+
+
+def test_cancel_restores_the_file_and_leaves_nothing_running(lab):
+    before = prepare_auto_conf(lab)
+    old = fresh_setting(lab, "bgwriter_lru_maxpages")
+    with pytest.raises(psycopg.errors.QueryCanceled):
+        call(lab, """CALL pgbench_lab.tune('select-only', knobs => '{bgwriter_lru_maxpages}',
+                       budget => '5 min', duration => '1 s')""", timeout="4s")
+    assert auto_conf(lab) == before
+    lab.poll("SELECT setting = %s FROM pg_settings WHERE name = 'bgwriter_lru_maxpages'", (old,))
+    lab.poll(f"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type IN {WORKERS}")
+
+
+@pytest.mark.parametrize("args, state, text", [
+    ("knobs => '{nosuch}'", "22023", "tune cannot search nosuch"),
+    ("knobs => '{fsync}'", "22023", "only with allow_unsafe => true"),
+    ("knobs => '{shared_buffers}'", "0A000", "restart-level"),
+    ("objective => 'p99'", "22023", "needs a fixed rate"),
+    ("knobs => '{jit}', budget => '1 s'", "22023", "cannot hold one comparison"),
+    ("knobs => '{jit}', levels => '{restart}'", "22023", "levels must hold"),
+])
+def test_input_errors(lab, args, state, text):
+    runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql(f"CALL pgbench_lab.tune('select-only', {args})")
+    assert e.value.sqlstate == state, e.value
+    assert text in str(e.value), e.value
+    if "shared_buffers" in args:
+        assert "compare_settings(restart_settings => " in e.value.diag.message_hint
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.runs") == runs
+
+
+def test_reload_level_needs_a_superuser(lab):
+    lab.sql("DROP ROLE IF EXISTS tuner")
+    lab.sql("CREATE ROLE tuner LOGIN IN ROLE pg_monitor")
+    lab.sql("GRANT EXECUTE ON PROCEDURE pgbench_lab.tune TO tuner")
+    with pytest.raises(psycopg.Error) as e:
+        lab.sql("CALL pgbench_lab.tune('select-only', knobs => '{checkpoint_completion_target}')", user="tuner")
+    assert e.value.sqlstate == "42501", e.value
+    assert "levels => '{session}'" in e.value.diag.message_hint
+
+
+def test_export_import_and_report(lab, tuned):
+    eid = tuned[0]
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (eid,))
+    rows = lab.sql("SELECT kind, id FROM pgbench_lab.import(%s)", (Jsonb(doc),))
+    new = next(i for k, i in rows if k == "experiment")
+    assert verdicts(lab, new) == verdicts(lab, eid)
+    report = "\n".join(r[0] for r in lab.sql("SELECT pgbench_lab.report(%s)", (new,)))
+    assert "Search: each candidate" in report and "Proof:" in report and "Recommended: work_mem=" in report, report
+    html = lab.scalar("SELECT pgbench_lab.report_html(ARRAY[%s]::bigint[])", (new,))
+    assert "tune" in html and "Recommended" in html
