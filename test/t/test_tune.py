@@ -44,8 +44,13 @@ def tuned(lab):
     """work_mem searched from 64kB for the sort, in the runs' sessions."""
     row, notices = call(lab, """CALL pgbench_lab.tune(script => %s, settings => '{"work_mem": "64kB"}',
                                   knobs => '{work_mem}', levels => '{session}', budget => '35 s',
-                                  duration => '0.3 s', smallest_effect => 0.05, confidence => 0.9)""", (SORT,))
-    return row[0], row[1], notices
+                                  duration => '0.3 s', smallest_effect => 0.05, confidence => 0.9,
+                                  apply => true)""", (SORT,))
+    kept = auto_conf(lab)
+    live = lab.scalar("SHOW work_mem")
+    lab.sql("ALTER SYSTEM RESET ALL")
+    lab.sql("SELECT pg_reload_conf()")
+    return row[0], row[1], notices, kept, live
 
 
 def verdicts(c, eid):
@@ -54,7 +59,7 @@ def verdicts(c, eid):
 
 
 def test_finds_the_knob_that_matters(lab, tuned):
-    eid, finding, notices = tuned
+    eid, finding, notices, kept, live = tuned
     assert finding.startswith("Recommended: work_mem="), finding
     v = verdicts(lab, eid)
     proof = v["the winner against the starting configuration"]
@@ -70,6 +75,16 @@ def test_finds_the_knob_that_matters(lab, tuned):
     assert any("left of the budget" in n for n in notices), notices
     # the runs went over libpq, with the starting work_mem in the A runs
     assert lab.scalar("SELECT params->>'via' FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "libpq"
+
+
+def test_apply_keeps_a_decided_winner(tuned):
+    """apply => true: the winner, decided faster in its proof, is written
+    with ALTER SYSTEM and live after the reload; the finding says so."""
+    finding, kept, live = tuned[1], tuned[3], tuned[4]
+    value = finding[len("Recommended: work_mem="):].split(" ")[0]
+    assert "Applied (apply => true)" in finding, finding
+    assert f"work_mem = '{value}'".encode() in kept, kept
+    assert live == value
 
 
 def test_a_knob_that_cannot_matter_changes_nothing(lab):

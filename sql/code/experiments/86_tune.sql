@@ -270,6 +270,11 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Session settings go to the runs'' sessions; reload-level ones are written with ALTER SYSTEM and restored after. Restart-level settings are compared with compare_settings(restart_settings => ...).';
     END IF;
+    IF apply AND NOT su THEN
+        RAISE EXCEPTION 'apply => true writes the winner with ALTER SYSTEM, which needs a superuser'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Leave apply out: the finding gives the ALTER SYSTEM lines to run.';
+    END IF;
     IF settings IS NOT NULL AND (pg_catalog.jsonb_typeof(settings) OPERATOR(pg_catalog.=) 'object') IS NOT TRUE THEN
         RAISE EXCEPTION 'settings must be a jsonb object'
             USING ERRCODE = 'invalid_parameter_value',
@@ -432,7 +437,12 @@ BEGIN
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                   'p99_limit_ms', pg_catalog.date_part('epoch', p99_limit) OPERATOR(pg_catalog.*) 1000::pg_catalog.float8))
               OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
-    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params, 'base', base,
+    RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params, 'base', base)
+           OPERATOR(pg_catalog.||)
+           -- apply: the driver keeps what tune_apply() says, once the file is back
+           CASE WHEN apply THEN '{"keep": "pgbench_lab_internal.tune_apply(bigint)"}'::pg_catalog.jsonb
+                ELSE '{}'::pg_catalog.jsonb END
+           OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
         'system_names', (SELECT COALESCE(pg_catalog.jsonb_agg(DISTINCT k.key ORDER BY k.key), '[]')
                            FROM (SELECT pg_catalog.jsonb_object_keys(pgbench_lab_internal.settings_part(inc, true))
                                  UNION
@@ -839,16 +849,23 @@ AS $$
 $$;
 
 -- The ALTER SYSTEM lines of a configuration's changes over another, as
--- recommend_sql() writes them.
-CREATE FUNCTION pgbench_lab_internal.tune_sql(winner jsonb, start jsonb)
-RETURNS text LANGUAGE sql STABLE
+-- recommend_sql() writes them (with its comment of the level when
+-- commented), and the reload.
+CREATE FUNCTION pgbench_lab_internal.tune_sql(winner jsonb, start jsonb, commented boolean)
+RETURNS SETOF text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pg_catalog.string_agg(pg_catalog.format('ALTER SYSTEM SET %I = %L;  -- %s', d.key, d.value,
-                                                   CASE WHEN s.context OPERATOR(pg_catalog.=) 'sighup' THEN 'reload' ELSE 'session' END),
-                                 ' ' ORDER BY d.key) OPERATOR(pg_catalog.||) ' SELECT pg_catalog.pg_reload_conf();'
-      FROM pg_catalog.jsonb_each_text(pgbench_lab_internal.tune_diff(winner, start)) d
-      LEFT JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) d.key
+    SELECT x.line FROM (
+        SELECT 1 AS part, d.key, pg_catalog.format('ALTER SYSTEM SET %I = %L;', d.key, d.value)
+                                 OPERATOR(pg_catalog.||)
+                                 CASE WHEN commented THEN '  -- ' OPERATOR(pg_catalog.||)
+                                                          CASE WHEN s.context OPERATOR(pg_catalog.=) 'sighup' THEN 'reload' ELSE 'session' END
+                                      ELSE '' END AS line
+          FROM pg_catalog.jsonb_each_text(pgbench_lab_internal.tune_diff(winner, start)) d
+          LEFT JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) d.key
+        UNION ALL
+        SELECT 2, '', 'SELECT pg_catalog.pg_reload_conf();') x
+     ORDER BY x.part, x.key
 $$;
 
 -- The durability a configuration gives up, in words, or NULL.
@@ -910,7 +927,8 @@ BEGIN
                    '; ' ORDER BY s.move) INTO t
           FROM pgbench_lab_internal.tune_search(experiment_id) s WHERE s.adopted;
         out := out OPERATOR(pg_catalog.||) pg_catalog.format('Each change''s own contribution, measured alone against the incumbent of its time in the search (its interval flattered by the selection; the proof''s is the one to quote): %s.', t);
-        out := out OPERATOR(pg_catalog.||) pg_catalog.format('To apply it: %s', pgbench_lab_internal.tune_sql(winner, start));
+        out := out OPERATOR(pg_catalog.||) pg_catalog.format('To apply it: %s',
+                   (SELECT pg_catalog.string_agg(l, ' ') FROM pgbench_lab_internal.tune_sql(winner, start, false) l));
         t := pgbench_lab_internal.tune_unsafe(pgbench_lab_internal.tune_diff(winner, start));
         IF t IS NOT NULL THEN
             out := out OPERATOR(pg_catalog.||) t;
@@ -1035,6 +1053,14 @@ BEGIN
     END IF;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT pgbench_lab_internal.wrap(pgbench_lab_internal.tune_finding(experiment_id), '');
+    -- the winner's lines, one a line, as recommend_sql() writes them
+    IF pgbench_lab_internal.tune_winner(experiment_id) OPERATOR(pg_catalog.<>) (params OPERATOR(pg_catalog.->) 'start') THEN
+        RETURN QUERY SELECT '';
+        RETURN QUERY SELECT 'To apply the winner:';
+        RETURN QUERY SELECT '  ' OPERATOR(pg_catalog.||) l
+                       FROM pgbench_lab_internal.tune_sql(pgbench_lab_internal.tune_winner(experiment_id),
+                                                          params OPERATOR(pg_catalog.->) 'start', true) l;
+    END IF;
 END
 $$;
 
