@@ -160,3 +160,19 @@ def test_export_import_and_report(lab, tuned):
     assert "Search: each candidate" in report and "Proof:" in report and "Recommended: work_mem=" in report, report
     html = lab.scalar("SELECT pgbench_lab.report_html(ARRAY[%s]::bigint[])", (new,))
     assert "tune" in html and "Recommended" in html
+
+
+def test_durability_knobs_only_when_allowed_and_marked_unsafe(lab):
+    """allow_unsafe => true lets synchronous_commit be searched (the plan,
+    without running it); a winner that turns durability off is UNSAFE in
+    plain words."""
+    plan = lab.scalar("""SELECT pgbench_lab_internal.tune_plan(workload => 'tpcb-like', settings => NULL,
+                             objective => 'tps', knobs => '{synchronous_commit}', budget => '30 min',
+                             smallest_effect => 0.02, confidence => 0.95, levels => NULL, apply => false,
+                             allow_unsafe => true, p99_limit => NULL, clients => 1, duration => '10 s',
+                             label => NULL, options => '{}', caller => '{}')""")
+    assert plan["params"]["knobs"] == ["synchronous_commit"], plan["params"]
+    assert {"change": {"synchronous_commit": "off"}, "source": "candidate"} in plan["params"]["moves"]
+    words = lab.scalar("""SELECT pgbench_lab_internal.tune_unsafe('{"synchronous_commit": "off", "work_mem": "8MB"}')""")
+    assert words.startswith("UNSAFE: synchronous_commit = off") and "crash" in words, words
+    assert lab.scalar("""SELECT pgbench_lab_internal.tune_unsafe('{"work_mem": "8MB"}')""") is None

@@ -1031,6 +1031,9 @@ BEGIN
                        CASE WHEN (params OPERATOR(pg_catalog.->>) 'via') OPERATOR(pg_catalog.=) 'libpq' THEN 'libpq (the application''s view)'
                             ELSE 'in-server clients' END);
     RETURN QUERY SELECT 'Starting configuration: ' OPERATOR(pg_catalog.||) pgbench_lab_internal.settings_text(params OPERATOR(pg_catalog.->) 'start');
+    IF (params OPERATOR(pg_catalog.->>) 'objective') OPERATOR(pg_catalog.=) 'p99' THEN
+        RETURN QUERY SELECT 'Ratios are of 1/p99, B over A: above 1 is a lower p99 (a p99 needs 1 000 transactions a run to be read with care)';
+    END IF;
     RETURN QUERY SELECT '';
     RETURN QUERY SELECT 'Search: each candidate against the incumbent of its time, in paired rounds (A, B; B, A; ...)';
     RETURN QUERY SELECT pg_catalog.format('  %3s  %-40s  %6s  %s', '#', 'candidate', 'rounds', 'verdict');
