@@ -84,6 +84,7 @@ def test_finds_the_knob_that_matters(lab, tuned):
     # progress: a NOTICE per candidate with the time left of the budget
     assert any(n.startswith("candidate 1 of") or "candidate 2 of" in n for n in notices), notices
     assert any("left of the budget" in n for n in notices), notices
+    assert any(n.startswith("tune: ") and " planned (work_mem=" in n for n in notices), notices
     # the runs went over libpq, with the starting work_mem in the A runs
     assert lab.scalar("SELECT params->>'via' FROM pgbench_lab.experiments WHERE experiment_id = %s", (eid,)) == "libpq"
 
@@ -139,6 +140,8 @@ def test_cancel_restores_the_file_and_leaves_nothing_running(lab):
     ("objective => 'p99'", "22023", "needs a fixed rate"),
     ("knobs => '{jit}', budget => '1 s'", "22023", "cannot hold one comparison"),
     ("knobs => '{jit}', levels => '{restart}'", "22023", "levels must hold"),
+    ("knobs => '{max_wal_size}', levels => '{session}'", "22023", "are not at a level of levels"),
+    ("objective => 'tps', p99_limit => '-1 ms'", "22023", "p99_limit is for objective 'tps'"),
 ])
 def test_input_errors(lab, args, state, text):
     runs = lab.scalar("SELECT count(*) FROM pgbench_lab.runs")
@@ -187,3 +190,16 @@ def test_durability_knobs_only_when_allowed_and_marked_unsafe(lab):
     words = lab.scalar("""SELECT pgbench_lab_internal.tune_unsafe('{"synchronous_commit": "off", "work_mem": "8MB"}')""")
     assert words.startswith("UNSAFE: synchronous_commit = off") and "crash" in words, words
     assert lab.scalar("""SELECT pgbench_lab_internal.tune_unsafe('{"work_mem": "8MB"}')""") is None
+
+
+def test_p99_plan_and_memory_budget(lab):
+    """objective 'p99' plans with its rate; a work_mem that memory_budget()
+    calls an out-of-memory risk is refused as a candidate."""
+    plan = lab.scalar("""SELECT pgbench_lab_internal.tune_plan(workload => 'select-only', settings => NULL,
+                             objective => 'p99', knobs => '{random_page_cost}', budget => '30 min',
+                             smallest_effect => 0.02, confidence => 0.95, levels => NULL, apply => false,
+                             allow_unsafe => false, p99_limit => NULL, clients => 1, duration => '10 s',
+                             label => NULL, options => '{"rate": 100}', caller => '{}')""")
+    assert plan["params"]["objective"] == "p99" and plan["base"]["rate"] == 100 and plan["base"]["via"] == "libpq"
+    assert lab.scalar("SELECT pgbench_lab_internal.tune_memory_ok('64MB')") is True
+    assert lab.scalar("SELECT pgbench_lab_internal.tune_memory_ok('1TB')") is False

@@ -437,6 +437,14 @@ BEGIN
               OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                   'p99_limit_ms', pg_catalog.date_part('epoch', p99_limit) OPERATOR(pg_catalog.*) 1000::pg_catalog.float8))
               OPERATOR(pg_catalog.||) pgbench_lab_internal.verdict_params(smallest_effect, confidence);
+    RAISE NOTICE 'tune: % candidate% planned (%), each at % %% (Bonferroni); candidate 1 of %: % against the incumbent (%): rounds 1 to %; a budget of %',
+        n, CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
+        (SELECT pg_catalog.string_agg(pgbench_lab_internal.settings_text(m OPERATOR(pg_catalog.->) 'change'), '; ')
+           FROM pg_catalog.jsonb_array_elements(moves) m),
+        pgbench_lab_internal.fmt(search_conf OPERATOR(pg_catalog.*) 100::pg_catalog.float8, 2), n,
+        pgbench_lab_internal.settings_text(moves OPERATOR(pg_catalog.->) 0 OPERATOR(pg_catalog.->) 'change'),
+        pgbench_lab_internal.settings_text(pgbench_lab_internal.tune_diff(inc, inc OPERATOR(pg_catalog.||) (moves OPERATOR(pg_catalog.->) 0 OPERATOR(pg_catalog.->) 'change'))),
+        looks[1], budget;
     RETURN pg_catalog.jsonb_build_object('workload', name, 'label', label, 'params', params, 'base', base)
            OPERATOR(pg_catalog.||)
            -- apply: the driver keeps what tune_apply() says, once the file is back
