@@ -525,7 +525,10 @@ BEGIN
            AND xa.variant OPERATOR(pg_catalog.=) (2 OPERATOR(pg_catalog.*) move OPERATOR(pg_catalog.-) 1)
            AND ra.status OPERATOR(pg_catalog.=) 'done' AND rb.status OPERATOR(pg_catalog.=) 'done';
         IF a IS NULL THEN
-            basis := 'not run: the budget ended before it';
+            basis := CASE WHEN pgbench_lab_internal.tune_last_round(tune_search.experiment_id, (2 OPERATOR(pg_catalog.*) move OPERATOR(pg_catalog.-) 1)::pg_catalog.int4)
+                               OPERATOR(pg_catalog.>) 0
+                          THEN 'no round with both runs finished (see the runs'' errors)'
+                          ELSE 'not run: the budget ended before it' END;
             RETURN NEXT;
             CONTINUE;
         END IF;
@@ -677,6 +680,18 @@ BEGIN
 END
 $$;
 
+-- The highest round recorded of a comparison (its variant va and va + 1):
+-- added rounds follow it, so that a run that failed (and so pairs with
+-- nothing) leaves no round number taken twice.
+CREATE FUNCTION pgbench_lab_internal.tune_last_round(experiment_id bigint, va integer)
+RETURNS integer LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT COALESCE(pg_catalog.max(x.round), 0) FROM pgbench_lab.experiment_runs x
+     WHERE x.experiment_id OPERATOR(pg_catalog.=) tune_last_round.experiment_id
+       AND (x.variant OPERATOR(pg_catalog.=) va OR x.variant OPERATOR(pg_catalog.=) (va OPERATOR(pg_catalog.+) 1))
+$$;
+
 -- The extension: the current move's next look, or the next move's first,
 -- while the budget holds them and the proof after them at the pace of the
 -- runs so far; then the proof; then NULL.
@@ -713,6 +728,7 @@ DECLARE
     proof_rounds pg_catalog.int4;
     proof_looks pg_catalog.int4[];
     q record;
+    last pg_catalog.int4;
 BEGIN
     SELECT e.params, e.started_at INTO params, started FROM pgbench_lab.experiments e
      WHERE e.experiment_id OPERATOR(pg_catalog.=) tune_extend.experiment_id;
@@ -739,9 +755,10 @@ BEGIN
         FOR q IN SELECT * FROM pgbench_lab_internal.tune_proof(experiment_id) z WHERE NOT z.decided LOOP
             SELECT pg_catalog.min(l) INTO next_look FROM pg_catalog.unnest(proof_looks) l WHERE l OPERATOR(pg_catalog.>) q.rounds;
             CONTINUE WHEN next_look IS NULL;
+            last := pgbench_lab_internal.tune_last_round(experiment_id, q.variant);
             steps := steps OPERATOR(pg_catalog.||)
                      pgbench_lab_internal.tune_steps(base, q.variant, q.a_config, q.variant OPERATOR(pg_catalog.+) 1, q.b_config,
-                                                     q.rounds OPERATOR(pg_catalog.+) 1, next_look,
+                                                     last OPERATOR(pg_catalog.+) 1, last OPERATOR(pg_catalog.+) (next_look OPERATOR(pg_catalog.-) q.rounds),
                                                      'proof: the winner against ' OPERATOR(pg_catalog.||) q.against, 'proof');
             said := said OPERATOR(pg_catalog.||) pg_catalog.format('the winner against %s, not settled after %s rounds (%s): rounds %s to %s; ',
                                                                  q.against, q.rounds,
@@ -766,6 +783,7 @@ BEGIN
                AND (spent OPERATOR(pg_catalog.+) ((2 OPERATOR(pg_catalog.*) (next_look OPERATOR(pg_catalog.-) r.rounds))::pg_catalog.float8 OPERATOR(pg_catalog.*) pace)
                     OPERATOR(pg_catalog.+) reserve) OPERATOR(pg_catalog.<=) budget THEN
                 about := pg_catalog.format('candidate %s of %s: %s', cur, n, pgbench_lab_internal.settings_text(r.change));
+                last := pgbench_lab_internal.tune_last_round(experiment_id, 2 OPERATOR(pg_catalog.*) cur OPERATOR(pg_catalog.-) 1);
                 RETURN pg_catalog.jsonb_build_object(
                     'about', pg_catalog.format('%s, not settled after %s rounds (so far %s): rounds %s to %s; %s',
                                                about, r.rounds, pgbench_lab_internal.tune_move_phrase(r),
@@ -773,7 +791,8 @@ BEGIN
                                                pgbench_lab_internal.tune_left(params, started)),
                     'steps', pgbench_lab_internal.tune_steps(base, 2 OPERATOR(pg_catalog.*) cur OPERATOR(pg_catalog.-) 1, r.incumbent,
                                                              2 OPERATOR(pg_catalog.*) cur, r.candidate,
-                                                             r.rounds OPERATOR(pg_catalog.+) 1, next_look, about,
+                                                             last OPERATOR(pg_catalog.+) 1,
+                                                             last OPERATOR(pg_catalog.+) (next_look OPERATOR(pg_catalog.-) r.rounds), about,
                                                              'candidate ' OPERATOR(pg_catalog.||) cur));
             END IF;
             -- the budget (or the last look) ends the search here
