@@ -267,6 +267,37 @@ call_planner(FunctionCallInfo fcinfo, const ExperimentKind *kind)
 }
 
 /*
+ * A plan's "keep": the function (a regprocedure's text, the kind's own,
+ * called with the experiment's id) that says which settings to keep with
+ * ALTER SYSTEM once the experiment has ended and its file was put back
+ * (tune(apply => true): a winner decided faster), or NULL for none.
+ */
+static void
+keep_settings(const ExperimentPlan *plan, int64 experiment_id)
+{
+	Oid			types[2] = {JSONBOID, INT8OID};
+	Datum		values[2] = {plan->plan, Int64GetDatum(experiment_id)};
+	bool		isnull;
+	Datum		keep;
+	FunctionName fn;
+
+	if (SPI_execute_with_args("SELECT pg_catalog.to_regprocedure($1 OPERATOR(pg_catalog.->>) 'keep')::pg_catalog.oid",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read an experiment's plan");
+	keep = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return;
+	fn = ExperimentFunctionName(DatumGetObjectId(keep));
+	if (SPI_execute_with_args(psprintf("SELECT %s.%s($1)", fn.schema, fn.name),
+							  1, &types[1], &values[1], NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not call %s.%s", fn.schema, fn.name);
+	keep = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		SettingsKeep(DatumGetJsonbP(keep));
+	SPI_commit();
+}
+
+/*
  * CALL pgbench_lab.<kind>(...): the procedure of every experiment kind.
  */
 
@@ -340,7 +371,10 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 						   "postgresql.auto.conf with ALTER SYSTEM and take effect at the restart.")));
 	}
 	else
+	{
 		ExperimentEnd(experiment_id);
+		keep_settings(&plan, experiment_id);
+	}
 	result = ExperimentResultRow(fcinfo, &kind, experiment_id, cxt);
 	SPI_finish();
 	return result;

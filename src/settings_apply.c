@@ -345,6 +345,13 @@ alter_system(const char *name, const char *value)
 	AlterSystemSetConfigFile(stmt);
 }
 
+/* ALTER SYSTEM's code for settings_restore.c's SettingsKeep(). */
+void
+SettingsAlterSystem(const char *name, const char *value)
+{
+	alter_system(name, value);
+}
+
 /* The value a step gives to a setting, or NULL. */
 static char *
 step_value(Jsonb *system, const char *name)

@@ -60,6 +60,10 @@ extern void SettingsFree(AutoConfSaved *saved);
 extern const char *SettingsPutBack(const AutoConfSaved *saved, bool *changed);
 extern void SettingsMarkRestored(int64 experiment_id, const char *outcome);
 extern void SettingsCheckRestart(Jsonb *restart);
+extern void SettingsAlterSystem(const char *name, const char *value);
+
+/* settings_restore.c */
+extern void SettingsKeep(Jsonb *values);
 
 /* fn(name, value, arg) for each setting of a jsonb object; value NULL when not a scalar */
 typedef void (*SettingsEachFunc) (const char *name, const char *value, void *arg);

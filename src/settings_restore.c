@@ -232,3 +232,42 @@ pgbench_lab_restore_settings(PG_FUNCTION_ARGS)
 	SPI_finish();
 	return (Datum) 0;
 }
+
+/*
+ * Values kept for good after an experiment ended and put the file back
+ * (tune(apply => true) with a winner decided faster): each written with
+ * ALTER SYSTEM's code, then a reload, waited for.  Superusers only,
+ * checked here as the experiments check reload-level settings.
+ */
+static void
+keep_one(const char *name, const char *value, void *arg)
+{
+	List	  **names = (List **) arg;
+
+	if (value == NULL)
+		elog(ERROR, "setting \"%s\" to keep is not a scalar", name);
+	SettingsAlterSystem(name, value);
+	*names = lappend(*names, pstrdup(name));
+}
+
+void
+SettingsKeep(Jsonb *values)
+{
+	List	   *names = NIL;
+	char	  **array;
+	int			i = 0;
+	ListCell   *lc;
+
+	if (values == NULL || !JB_ROOT_IS_OBJECT(values) || JB_ROOT_COUNT(values) == 0)
+		return;
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may apply settings with ALTER SYSTEM"),
+				 errhint("Run it as a superuser, or leave apply out and run the ALTER SYSTEM lines of the finding.")));
+	SettingsEach(values, "settings", keep_one, &names);
+	array = palloc(sizeof(char *) * list_length(names));
+	foreach(lc, names)
+		array[i++] = lfirst(lc);
+	SettingsReloadAndWait(i, array);
+}

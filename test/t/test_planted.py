@@ -174,6 +174,8 @@ CALLS = {
     "cold_vs_warm": ["CALL pgbench_lab.cold_vs_warm('select-only', 1, '1 s')"],
     "latency_curve": ["CALL pgbench_lab.latency_curve('select-only', 1, '1 s', rates => '{{50}}', runs => 1, repeats => 0)"],
     "validate_recommendation": ["CALL pgbench_lab.validate_recommendation('select-only', 1, '1 s', 1)"],
+    "tune": ["CALL pgbench_lab.tune('select-only', knobs => '{{jit}}', levels => '{{session}}', budget => '12 s', "
+             "duration => '0.2 s', confidence => 0.75, smallest_effect => 0.5)"],
     # into a schema of its own (init replaces only tables it made), last
     "init": ["SET search_path = lab2, public, pg_catalog", "SELECT * FROM pgbench_lab.init(1)"],
     "init_sql": ["SELECT * FROM pgbench_lab.init_sql(1)"],
@@ -204,7 +206,7 @@ READS = ["runs", "run_progress", "run_latency", "active_runs", "experiments",
 
 # Calls a superuser must get through (the real work happened).
 MUST_SUCCEED = ["start", "run", "wait", "sweep", "compare_settings", "connection_cost",
-                "cold_vs_warm", "latency_curve", "validate_recommendation", "import", "export", "report", "plot", "compare", "init",
+                "cold_vs_warm", "latency_curve", "validate_recommendation", "tune", "import", "export", "report", "plot", "compare", "init",
                 "cache_status", "warm", "recommend", "fsync_test", "io_test"]
 
 

@@ -232,6 +232,9 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
                                    "shares => '{0.1,0.3}', runs => 1, repeats => 0, label => 'trip')"),
         "validate_recommendation": call(lab, "CALL pgbench_lab.validate_recommendation('select-only', 1, '0.3 s', "
                                              "rounds => 1, label => 'trip')"),
+        "tune": call(lab, "CALL pgbench_lab.tune('select-only', knobs => '{jit}', levels => '{session}', "
+                          "budget => '12 s', duration => '0.2 s', confidence => 0.75, smallest_effect => 0.5, "
+                          "label => 'trip')"),
     }
     label = call(lab, "CALL pgbench_lab.connection_cost('select-only', 1, '0.3 s', label => 'trip paths')")["label"]
     made["connection_cost"] = {"experiment_id": lab.scalar(
@@ -279,6 +282,8 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
             q = ("SELECT s.rate, s.tps, s.sustained, s.p99, s.holds, r.best_rate, r.finding "
                  "FROM pgbench_lab_internal.latency_curve_steps(%s) s "
                  "CROSS JOIN pgbench_lab_internal.latency_curve_result(%s) r")
+        elif kind == "tune":
+            q = "SELECT * FROM pgbench_lab_internal.tune_search(%s)"
         elif kind == "cold_vs_warm":
             # the cache states come from local snapshots, which do not travel
             q = ("SELECT state, status, tps, latency_avg_ms, latency_p99_ms, hit_ratio, seconds_to_90pct, "

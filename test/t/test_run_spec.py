@@ -86,7 +86,7 @@ def test_a_new_option_is_one_line_of_run_options_h(tmp_path):
             decls[m.group(1)] = m.group(2)
     kinds = sorted(k for k in decls if k not in ("start", "run"))
     assert kinds == ["cold_vs_warm", "compare_settings", "connection_cost", "latency_curve", "sweep",
-                     "validate_recommendation"]
+                     "tune", "validate_recommendation"]
     assert decls["start"].rstrip().endswith(",\n    new_one text DEFAULT 'it''s')")
     assert decls["run"].rstrip().endswith(",\n    new_one text DEFAULT 'it''s')")
     for k in kinds:

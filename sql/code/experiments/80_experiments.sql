@@ -5,7 +5,7 @@
 -- through the functions of 72_record.sql; each kind is a file of its own
 -- (81_sweep.sql, 82_compare_settings.sql, 83_cold_vs_warm.sql,
 -- 84_connection_cost.sql, 85_latency_curve.sql,
--- 85_validate_recommendation.sql) that ends with its row of
+-- 85_validate_recommendation.sql, 86_tune.sql) that ends with its row of
 -- pgbench_lab.experiment_kinds.  A new kind is one planner, one report
 -- function (and optionally a finding and a step preparation), its
 -- procedure bound to the driver, and one row.  Its procedure declares

@@ -38,6 +38,12 @@ AS $$
         WHEN what OPERATOR(pg_catalog.=) 'validate_recommendation' THEN '{"settings": "array!", "groups": "array!",
             "changes": "array!", "clients": "count!", "duration": "interval", "rounds": "count!",
             "smallest_effect": "num", "confidence": "share", "looks": "array", "budget": "interval"}'::pg_catalog.jsonb
+        WHEN what OPERATOR(pg_catalog.=) 'tune' THEN '{"clients": "count!", "duration": "interval", "objective": "text!",
+            "knobs": "array!", "levels": "array", "budget": "interval", "start": "object!", "settings": "object",
+            "recommended": "object", "moves": "array!", "refused": "array", "search_confidence": "share!",
+            "search_looks": "array!", "proof_looks": "array!", "p99_limit_ms": "num", "scripts": "array",
+            "variables": "object", "rate": "num", "latency_limit": "interval",
+            "smallest_effect": "num", "confidence": "share"}'::pg_catalog.jsonb
         END
 $$;
 
@@ -224,6 +230,16 @@ BEGIN
         -- the maximum, the rates, and the steps down below the lowest
         variants := pgbench_lab_internal.latency_curve_planned(params)
                     OPERATOR(pg_catalog.+) pgbench_lab_internal.latency_curve_max_steps_down();
+    ELSIF kind OPERATOR(pg_catalog.=) 'tune' THEN
+        -- the search's moves (2 variants each: the incumbent, the move), then
+        -- the proof's 4 (86_tune.sql)
+        PERFORM pgbench_lab_internal.doc_check_each(params OPERATOR(pg_catalog.->) 'moves', '{"change": "object!", "source": "text"}',
+                                           path OPERATOR(pg_catalog.||) '.params.moves', '{}');
+        PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'search_looks'), '{"": "count!"}',
+                                           path OPERATOR(pg_catalog.||) '.params.search_looks', '{""}');
+        PERFORM pgbench_lab_internal.doc_check_each(pgbench_lab_internal.json_wrap(params OPERATOR(pg_catalog.->) 'proof_looks'), '{"": "count!"}',
+                                           path OPERATOR(pg_catalog.||) '.params.proof_looks', '{""}');
+        variants := 2 OPERATOR(pg_catalog.*) pg_catalog.jsonb_array_length(params OPERATOR(pg_catalog.->) 'moves') OPERATOR(pg_catalog.+) 4;
     ELSE
         -- compare_settings, connection_cost, validate_recommendation: sets
         -- of settings (for connection_cost the three paths), named A, B...
@@ -246,6 +262,7 @@ BEGIN
             path, bad, variants, CASE WHEN kind OPERATOR(pg_catalog.=) 'sweep' THEN 'client counts'
                                            WHEN kind OPERATOR(pg_catalog.=) 'cold_vs_warm' THEN 'cold, OS-warm and warm runs'
                                            WHEN kind OPERATOR(pg_catalog.=) 'latency_curve' THEN 'the maximum, the rates and the steps down'
+                                           WHEN kind OPERATOR(pg_catalog.=) 'tune' THEN 'search''s and proof''s configurations'
                                            ELSE 'sets of settings' END));
     END IF;
 END
