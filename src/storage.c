@@ -71,6 +71,12 @@
 #define PGBL_FSYNC_MAX_METHODS 24
 /* Interleaved rounds: every method runs once in each (see the header). */
 #define PGBL_FSYNC_REPEATS 5
+/*
+ * A method's rounds are disturbed when its middle rounds (all but the
+ * slowest and the fastest) are more than this many times apart: the factor
+ * pgbench_lab_internal.wal_sync_decision() uses.
+ */
+#define PGBL_FSYNC_DISTURBED 3
 
 PG_FUNCTION_INFO_V1(pgbench_lab_fsync_test);
 
@@ -104,6 +110,8 @@ typedef struct FsyncMethod
 	double		rate_min;		/* of the rounds' rates */
 	double		rate_median;
 	double		rate_max;
+	double		rate_mid_lo;	/* the middle rounds' slowest and fastest */
+	double		rate_mid_hi;
 	bool		is_current;
 	bool		fastest_safe;
 } FsyncMethod;
@@ -496,7 +504,7 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* The slowest, median and fastest of a method's rounds. */
+/* The slowest, median and fastest of a method's rounds, and the middle ones. */
 static void
 fsync_spread(FsyncMethod *m)
 {
@@ -510,6 +518,8 @@ fsync_spread(FsyncMethod *m)
 	m->rate_min = r[0];
 	m->rate_max = r[n - 1];
 	m->rate_median = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	m->rate_mid_lo = n >= 3 ? r[1] : r[0];
+	m->rate_mid_hi = n >= 3 ? r[n - 2] : r[n - 1];
 }
 
 /*
@@ -647,6 +657,37 @@ fsync_emit(FunctionCallInfo fcinfo, FsyncMethod *m, int n)
 	}
 }
 
+/*
+ * Say which candidates' rounds were disturbed (see PGBL_FSYNC_DISTURBED):
+ * their medians say little, and wal_sync_decision() changes nothing on
+ * them.
+ */
+static void
+fsync_warn_disturbed(const FsyncMethod *m, int n)
+{
+	StringInfoData names;
+	StringInfoData rates;
+
+	initStringInfo(&names);
+	initStringInfo(&rates);
+	for (int i = 0; i < n; i++)
+	{
+		if (!m[i].candidate || m[i].nrates < 3 ||
+			m[i].rate_mid_hi <= PGBL_FSYNC_DISTURBED * m[i].rate_mid_lo)
+			continue;
+		appendStringInfo(&names, "%s%s", names.len ? ", " : "", m[i].name);
+		appendStringInfo(&rates, "%s%s %.0f to %.0f", rates.len ? ", " : "",
+						 m[i].name, m[i].rate_mid_lo, m[i].rate_mid_hi);
+	}
+	if (names.len == 0)
+		return;
+	ereport(WARNING,
+			(errmsg("the rounds of %s were disturbed", names.data),
+			 errdetail("Their middle rounds (all but the slowest and the fastest) were more than %d times apart, in flushes per second: %s.",
+					   PGBL_FSYNC_DISTURBED, rates.data),
+			 errhint("Something else used the device during the test: run fsync_test() again, on a quieter machine or with more seconds, before reading anything into these figures.")));
+}
+
 static void
 fsync_notices(const char *current)
 {
@@ -701,6 +742,7 @@ pgbench_lab_fsync_test(PG_FUNCTION_ARGS)
 	PG_END_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	StorageCleanup(0, (Datum) 0);
 
+	fsync_warn_disturbed(methods, n);
 	fsync_emit(fcinfo, methods, n);
 	return (Datum) 0;
 }
