@@ -758,7 +758,7 @@ emit_wal_sync(const RecommenderInput *in, RecommenderResult *out)
 	}
 	s = add_setting(out, "wal_sync_method", RECO_UNIT_ENUM, 0, in->wal_sync_current);
 	s->formula = psprintf("%s, live (not measured)", in->wal_sync_current);
-	s->reason = pstrdup("The live method stays: fsync_test() would decide, by timing each method's flushes on the data directory's device in interleaved rounds, as pg_test_fsync does, and changing it only when another method is faster in every round.");
+	s->reason = pstrdup("The live method stays: fsync_test() would decide, by timing each method's flushes on the data directory's device in interleaved rounds, as pg_test_fsync does, and changing it only when another method's median round is faster beyond the rounds' spread.");
 }
 
 /* "min(floor(K cores / 2), 4, P max_parallel_workers) = v", the terms that apply. */

@@ -24,10 +24,11 @@
  * every method once, alternately in the order of the methods and in the
  * reverse order, so that a device whose speed drifts during the test (a
  * shared disk whose other users come and go) favours neither the first
- * methods nor the last.  Each round's rate is kept: their spread is the
- * test's noise, against which the view storage_latest (through
- * pgbench_lab_internal.wal_sync_decision()) decides whether another
- * wal_sync_method is faster beyond doubt.
+ * methods nor the last; the plain write syncs its pages after its share,
+ * off the clock, so that no method pays for another's (fsync_run).  Each
+ * round's rate is kept: their spread is the test's noise, against which
+ * the view storage_latest (through pgbench_lab_internal.wal_sync_decision())
+ * decides whether another wal_sync_method is faster beyond doubt.
  *
  * Results are inserted into pgbench_lab.storage_tests (as jsonb) in the
  * caller's transaction, before the file is removed, so that an error there
@@ -70,6 +71,12 @@
 #define PGBL_FSYNC_MAX_METHODS 24
 /* Interleaved rounds: every method runs once in each (see the header). */
 #define PGBL_FSYNC_REPEATS 5
+/*
+ * A method's rounds are disturbed when its middle rounds (all but the
+ * slowest and the fastest) are more than this many times apart: the factor
+ * pgbench_lab_internal.wal_sync_decision() uses.
+ */
+#define PGBL_FSYNC_DISTURBED 3
 
 PG_FUNCTION_INFO_V1(pgbench_lab_fsync_test);
 
@@ -103,6 +110,8 @@ typedef struct FsyncMethod
 	double		rate_min;		/* of the rounds' rates */
 	double		rate_median;
 	double		rate_max;
+	double		rate_mid_lo;	/* the middle rounds' slowest and fastest */
+	double		rate_mid_hi;
 	bool		is_current;
 	bool		fastest_safe;
 } FsyncMethod;
@@ -404,8 +413,29 @@ fsync_create_file(const char *buf)
 }
 
 /*
+ * Whether a method's writes can still be in the page cache when its share
+ * ends: the plain write, which never syncs.  Every other row syncs what it
+ * writes (O_DSYNC, O_SYNC, fdatasync, fsync) or writes with O_DIRECT.
+ */
+static bool
+fsync_leaves_dirty(const FsyncMethod *m)
+{
+	return m->sync == FSYNC_NONE && m->open_flags == 0 && !m->direct;
+}
+
+/*
  * Run one method for share seconds, adding to its operations and time;
  * unsupported if O_DIRECT is refused.
+ *
+ * A method that leaves dirty pages behind syncs them after its clock
+ * stops, so that every method starts from a clean file, as each of
+ * pg_test_fsync's does (it runs its unsynced writes last).  The plain
+ * write runs first in rounds 1, 3 and 5 and fills the 16 MB file with
+ * dirty pages within a few milliseconds; they were written back by the
+ * first flush of the next method that syncs the whole file, fdatasync
+ * without O_DIRECT, the server's default.  That one flush filled most of
+ * its share in those rounds, and its median round came out at 26
+ * flushes/s where pg_test_fsync measured 3800.
  */
 static void
 fsync_run(FsyncMethod *m, double share, const char *buf)
@@ -439,6 +469,8 @@ fsync_run(FsyncMethod *m, double share, const char *buf)
 		ops++;
 		elapsed = StorageElapsed(start);
 	} while (elapsed < share);
+	if (fsync_leaves_dirty(m) && fdatasync(StorageFile.fd) != 0)
+		StorageFileError("fdatasync");
 	StorageClose();
 
 	m->supported = true;
@@ -472,7 +504,7 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* The slowest, median and fastest of a method's rounds. */
+/* The slowest, median and fastest of a method's rounds, and the middle ones. */
 static void
 fsync_spread(FsyncMethod *m)
 {
@@ -486,6 +518,8 @@ fsync_spread(FsyncMethod *m)
 	m->rate_min = r[0];
 	m->rate_max = r[n - 1];
 	m->rate_median = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	m->rate_mid_lo = n >= 3 ? r[1] : r[0];
+	m->rate_mid_hi = n >= 3 ? r[n - 2] : r[n - 1];
 }
 
 /*
@@ -623,6 +657,37 @@ fsync_emit(FunctionCallInfo fcinfo, FsyncMethod *m, int n)
 	}
 }
 
+/*
+ * Say which candidates' rounds were disturbed (see PGBL_FSYNC_DISTURBED):
+ * their medians say little, and wal_sync_decision() changes nothing on
+ * them.
+ */
+static void
+fsync_warn_disturbed(const FsyncMethod *m, int n)
+{
+	StringInfoData names;
+	StringInfoData rates;
+
+	initStringInfo(&names);
+	initStringInfo(&rates);
+	for (int i = 0; i < n; i++)
+	{
+		if (!m[i].candidate || m[i].nrates < 3 ||
+			m[i].rate_mid_hi <= PGBL_FSYNC_DISTURBED * m[i].rate_mid_lo)
+			continue;
+		appendStringInfo(&names, "%s%s", names.len ? ", " : "", m[i].name);
+		appendStringInfo(&rates, "%s%s %.0f to %.0f", rates.len ? ", " : "",
+						 m[i].name, m[i].rate_mid_lo, m[i].rate_mid_hi);
+	}
+	if (names.len == 0)
+		return;
+	ereport(WARNING,
+			(errmsg("the rounds of %s were disturbed", names.data),
+			 errdetail("Their middle rounds (all but the slowest and the fastest) were more than %d times apart, in flushes per second: %s.",
+					   PGBL_FSYNC_DISTURBED, rates.data),
+			 errhint("Something else used the device during the test: run fsync_test() again, on a quieter machine or with more seconds, before reading anything into these figures.")));
+}
+
 static void
 fsync_notices(const char *current)
 {
@@ -677,6 +742,7 @@ pgbench_lab_fsync_test(PG_FUNCTION_ARGS)
 	PG_END_ENSURE_ERROR_CLEANUP(StorageCleanup, (Datum) 0);
 	StorageCleanup(0, (Datum) 0);
 
+	fsync_warn_disturbed(methods, n);
 	fsync_emit(fcinfo, methods, n);
 	return (Datum) 0;
 }

@@ -707,24 +707,48 @@ def decide(conn, rounds, live="fdatasync", fallback="fdatasync", **kw):
 
 
 def test_wal_sync_decision_rule(node):
-    """The rule with given timings: the live method stays unless another
-    method's slowest round beats its fastest; of several such, the best
-    median wins; results without rounds never change it."""
+    """The rule with given timings: another method replaces the live one
+    when its median is faster beyond both methods' spreads (the product of
+    their middle rounds' ratios, and at least 10 %) with no round below the
+    live median; of several such, the best median wins; results without
+    five rounds never change it; a method whose middle rounds are more than
+    3 times apart is disturbed: it neither wins nor loses, and the reason
+    says so and to measure again."""
     with node.connect() as conn:
         # the winner of one run flips between calls: within the noise
         flip = decide(conn, {"open_datasync": [950, 1010, 880, 990, 1020],
                              "fdatasync": [940, 990, 1000, 900, 960],
                              "fsync": [400, 420, 380, 410, 395]})
+        # open_sync has the best median but a round below the live median
         clear = decide(conn, {"open_datasync": [1500, 1450, 1600, 1520, 1480],
                               "fdatasync": [940, 990, 1000, 900, 960],
                               "open_sync": [1700, 900, 1900, 1750, 1800]})
         # one slow round of the live method does not make it lose ...
         one_bad = decide(conn, {"open_datasync": [1000, 1010, 990, 1005, 995],
                                 "fdatasync": [1000, 300, 1003, 998, 1001]})
-        # ... nor does a result with too few rounds, nor one from before rounds
-        few = decide(conn, {"open_datasync": [5000, 5100],
-                            "fdatasync": [100, 110]})
+        # ... nor does a 30 % lead within wide spreads (1.12 x 1.28), nor a
+        # 5 % lead however steady
+        wide = decide(conn, {"open_datasync": [1250, 1150, 1700, 1300, 1400],
+                             "fdatasync": [800, 900, 1000, 1150, 1200]})
+        small = decide(conn, {"open_datasync": [1050, 1051, 1052, 1053, 1054],
+                              "fdatasync": [1000, 1000, 1001, 1001, 1002]})
+        # ... nor a result with too few rounds, nor one from before rounds
+        few = decide(conn, {"open_datasync": [5000, 5100, 5200, 5300],
+                            "fdatasync": [100, 110, 105, 108]})
         legacy = decide(conn, {"open_datasync": [], "fdatasync": []})
+        # one fast round does not hide a live method 100 times slower (the
+        # old rule kept it: no other's slowest round beat its fastest)
+        slow_live = decide(conn, {"open_datasync": [3600, 3500, 3700, 2000, 4200],
+                                  "fdatasync": [22.8, 6574, 26.3, 28, 24],
+                                  "fsync": [3600, 3400, 3800, 3900, 2900]})
+        # two fast rounds of five: the live method's rounds are disturbed
+        disturbed = decide(conn, {"open_datasync": [3600, 3500, 3700, 2000, 4200],
+                                  "fdatasync": [22.8, 5365.8, 26.3, 5000, 24],
+                                  "fsync": [3600, 3400, 3800, 3900, 2900]})
+        # a disturbed method does not win, however high its median
+        other_disturbed = decide(conn, {"open_datasync": [3600, 30, 3700, 20, 4200],
+                                        "fdatasync": [1000, 1100, 1050, 990, 1020],
+                                        "fsync": [1000, 1010, 1040, 1030, 1020]})
         # the live method not measured: the default is the reference
         other_live = decide(conn, {"open_datasync": [950, 1010, 880, 990, 1020],
                                    "fdatasync": [940, 990, 1000, 900, 960]},
@@ -732,16 +756,28 @@ def test_wal_sync_decision_rule(node):
         none = decide(conn, {"open_datasync": [950, 1010, 880],
                              "fdatasync": [940, 990, 1000]}, live="fsync", fallback="fsync")
     assert flip[:3] == ("fdatasync", "fdatasync", False)
-    assert flip[3] == "fdatasync kept: no other method's slowest round beats its fastest, 1000 ops/s"
+    assert flip[3] == "fdatasync kept: no other method's median beats its 960 ops/s beyond their spread"
     assert "open_datasync 990 (880-1020)" in flip[4] and "fdatasync 960 (900-1000)" in flip[4]
-    assert flip[4].startswith("The live method stays")
-    # open_sync has the best median but a slow round; open_datasync's every round wins
+    assert flip[4].startswith("The live method stays") and "disturbed" not in flip[4]
     assert clear[:3] == ("open_datasync", "fdatasync", True)
-    assert clear[3] == "open_datasync: its slowest round, 1450 ops/s, beats fdatasync's fastest, 1000 ops/s"
-    assert "faster than fdatasync, the live method, in every one of the test's 5 rounds" in clear[4]
+    # medians 1500 and 960; middle rounds 1480/1450 and 990/940
+    assert clear[3] == ("open_datasync: its median, 1500 ops/s, is 1.56 times fdatasync's 960,"
+                        " beyond their spread (1.08) and with no round below it")
+    assert "1.56 times that of fdatasync, the live method, more than" in clear[4]
     assert one_bad[:3] == ("fdatasync", "fdatasync", False)
-    assert few[:3] == ("fdatasync", "fdatasync", False) and "3 needed" in few[3]
+    assert wide[:3] == ("fdatasync", "fdatasync", False)
+    assert small[:3] == ("fdatasync", "fdatasync", False)
+    assert few[:3] == ("fdatasync", "fdatasync", False) and "5 needed" in few[3]
     assert legacy is None
+    assert slow_live[:3] == ("fsync", "fdatasync", True)
+    assert slow_live[3].startswith("fsync: its median, 3600 ops/s, is 136.88 times fdatasync's 26,")
+    assert disturbed[:3] == ("fdatasync", "fdatasync", False)
+    assert disturbed[3] == "fdatasync kept: its rounds were disturbed, middle rounds 24-5000 ops/s; measure again"
+    assert "fdatasync 26 (23-5366, disturbed)" in disturbed[4]
+    assert "Run fsync_test() again" in disturbed[4]
+    assert other_disturbed[:3] == ("fdatasync", "fdatasync", False)
+    assert "open_datasync 3600 (20-4200, disturbed)" in other_disturbed[4]
+    assert "The rounds of open_datasync (middle rounds 30-3700 flushes/s) were disturbed" in other_disturbed[4]
     assert other_live[:3] == ("fdatasync", "fdatasync", True)
     assert other_live[4].startswith("The default stays")
     assert none[0] == "fdatasync" and "fsync was not measured" in none[3]

@@ -3,15 +3,22 @@
 The temporary file lives in the data directory; these tests list that
 directory as root (the test runner) after success, error, cancel and
 terminate, and check who may run the functions and read their results,
-and which row fsync_test() marks as the fastest safe one.
+which row fsync_test() marks as the fastest safe one, and that its figures
+agree with the server's own pg_test_fsync on the same directory.
 """
+import math
 import os
+import re
+import signal
+import statistics
+import subprocess
+import threading
 import time
 
 import psycopg
 import pytest
 
-from conftest import PG_MAJOR, Background
+from conftest import BINDIR, PG_MAJOR, Background, _as_postgres
 
 
 def leftovers(node):
@@ -185,3 +192,72 @@ def test_fastest_safe_default(node):
     assert len(best) == 1 and best[0] in candidates, rows
     assert best[0][2] == max(r[2] for r in candidates), rows
     assert all(not r[1] for r in rows if r[4]), rows
+
+
+# pg_test_fsync's methods with one 8 kB write, and the fsync_test() rows
+# written the same way (it opens the open_* methods with O_DIRECT).
+PG_TEST_FSYNC_ROWS = {"open_datasync": True, "fdatasync": False,
+                      "fsync": False, "open_sync": True}
+AGREE_BAND = 4
+
+
+def pg_test_fsync(node):
+    """pg_test_fsync -s 1's ops/s for one 8 kB write per sync, in the data
+    directory's base/pgsql_tmp (as fsync_test writes); stopped after that
+    first section, 4 s, the rest is of no use here."""
+    path = os.path.join(node.datadir, "base", "pgsql_tmp", "pgsql_tmp_pg_test_fsync")
+    proc = subprocess.Popen(_as_postgres([os.path.join(BINDIR, "pg_test_fsync"), "-s", "1",
+                                          "-f", path]),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    stop = threading.Timer(60, os.killpg, (proc.pid, signal.SIGKILL))
+    stop.start()
+    found = {}
+    try:
+        for line in proc.stdout:
+            m = re.match(r"\s+(\w+)\s+([\d.]+) ops/sec", line)
+            if m:
+                found[m[1]] = float(m[2])
+            if line.split()[:1] == ["open_sync"]:
+                break
+    finally:
+        stop.cancel()
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        if os.path.exists(path):
+            os.unlink(path)
+    return found
+
+
+def test_agrees_with_pg_test_fsync(node):
+    """Each method's median round agrees with pg_test_fsync's figure for it
+    on the same directory.  The two tools run one after the other, and the
+    device's speed may change in between (a shared disk): each method's
+    ratio, fsync_test over pg_test_fsync, is taken relative to the median
+    ratio of the four, which cancels that out, and must lie within a factor
+    of AGREE_BAND; a method gets two tries.  fdatasync's rounds measured
+    1-5 % of pg_test_fsync's figure when the plain write's dirty pages were
+    flushed by its first sync (the other methods 95-120 %)."""
+    best = {}
+    for _ in range(2):
+        lab = {m: med for m, direct, med in node.sql(
+            "SELECT method, direct, median_round FROM pgbench_lab.fsync_test(0.5)"
+            " WHERE writes_per_sync = 1 AND write_size = 8192 AND supported")
+            if PG_TEST_FSYNC_ROWS.get(m) == direct}
+        ptf = pg_test_fsync(node)
+        ratios = {m: float(lab[m]) / ptf[m] for m in PG_TEST_FSYNC_ROWS
+                  if m in lab and ptf.get(m)}
+        if len(ratios) < 2:
+            pytest.skip(f"too few methods measured by both: {lab}, {ptf}")
+        centre = statistics.median(ratios.values())
+        for m, r in ratios.items():
+            off = abs(math.log(r / centre))
+            if m not in best or off < best[m][0]:
+                best[m] = (off, r / centre, lab[m], ptf[m])
+        if all(off <= math.log(AGREE_BAND) for off, *_ in best.values()):
+            break
+    for m, (off, rel, lab_med, ptf_ops) in best.items():
+        assert off <= math.log(AGREE_BAND), \
+            f"{m}: fsync_test's median {lab_med} ops/s against pg_test_fsync's {ptf_ops}" \
+            f" is {rel:.2f} times the methods' median ratio: {best}"
+    assert leftovers(node) == []

@@ -99,14 +99,23 @@ SELECT pg_catalog.format(
  WHERE knee.depth OPERATOR(pg_catalog.=) r.knee
 $$;
 
--- Which wal_sync_method an fsync_test() result supports, by a rule that
--- changes the setting only beyond the test's noise.  The candidates are the
--- rows written as the server would write WAL; each has a rate per round.
--- The reference is the live method (else the server's default, fallback):
--- it stays unless another candidate's slowest round beats its fastest, and
--- of several such the one with the best median wins.  Three rounds each at
--- least are needed to change anything (a result recorded before rounds
--- were kept has none).  Pure: the tests give it timings.
+-- Which wal_sync_method an fsync_test() result supports, judged on the
+-- medians of its rounds against their spread.  The candidates are the rows
+-- written as the server would write WAL; each has a rate per round.  A
+-- method's spread is the ratio of its middle rounds (all but its slowest
+-- and its fastest: one odd round of a method does not count), and its
+-- rounds are disturbed when that ratio exceeds 3: two or more rounds
+-- disagree with the rest, and its median says little.  The reference is
+-- the live method (else the server's default, fallback).  Another
+-- candidate replaces it when its median is faster by more than both
+-- spreads together (their product, and at least 10%), its slowest round
+-- still beats the reference's median, and neither is disturbed; of several
+-- such the best median wins.  A disturbed reference stays and the reason
+-- says to measure again; every disturbed candidate is named (fsync_test()
+-- warns of them by the same rule, PGBL_FSYNC_DISTURBED).  Five rounds
+-- each are needed to change anything (what fsync_test() measures; a result
+-- recorded before rounds were kept has none).  Pure: the tests give it
+-- timings.
 CREATE FUNCTION pgbench_lab_internal.wal_sync_decision(results jsonb, live text, fallback text)
 RETURNS TABLE (method text, reference text, changes boolean, rule text, reason text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -121,18 +130,34 @@ WITH c AS (
      WHERE (e OPERATOR(pg_catalog.->>) 'candidate')::pg_catalog.bool
        AND (e OPERATOR(pg_catalog.->>) 'supported')::pg_catalog.bool
        AND pg_catalog.jsonb_typeof(e OPERATOR(pg_catalog.->) 'repeats') OPERATOR(pg_catalog.=) 'array'
-), s AS (
-    SELECT c.method, pg_catalog.cardinality(c.r) AS n, c.r[1] AS lo,
-           c.r[pg_catalog.cardinality(c.r)] AS hi,
-           (SELECT pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
-              FROM pg_catalog.unnest(c.r) AS x)::pg_catalog.numeric AS med
+), m AS (
+    SELECT c.method, c.r, pg_catalog.cardinality(c.r) AS n,
+           -- the middle rounds: all but the slowest and the fastest
+           CASE WHEN pg_catalog.cardinality(c.r) OPERATOR(pg_catalog.>=) 3
+                THEN c.r[2] ELSE c.r[1] END AS mid_lo,
+           CASE WHEN pg_catalog.cardinality(c.r) OPERATOR(pg_catalog.>=) 3
+                THEN c.r[pg_catalog.cardinality(c.r) OPERATOR(pg_catalog.-) 1]
+                ELSE c.r[pg_catalog.cardinality(c.r)] END AS mid_hi
       FROM c
      WHERE pg_catalog.cardinality(c.r) OPERATOR(pg_catalog.>) 0
+       AND c.r[1] OPERATOR(pg_catalog.>) 0
+), s AS (
+    SELECT m.method, m.n, m.r[1] AS lo, m.r[m.n] AS hi, m.mid_lo, m.mid_hi,
+           (SELECT pg_catalog.percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
+              FROM pg_catalog.unnest(m.r) AS x)::pg_catalog.numeric AS med,
+           m.mid_hi OPERATOR(pg_catalog./) m.mid_lo AS spread,
+           m.n OPERATOR(pg_catalog.>=) 3
+               AND m.mid_hi OPERATOR(pg_catalog.>) (3 OPERATOR(pg_catalog.*) m.mid_lo) AS disturbed
+      FROM m
 ), shown AS (
-    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s (%s-%s)', s.method,
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s %s (%s-%s%s)', s.method,
                                                    pg_catalog.round(s.med), pg_catalog.round(s.lo),
-                                                   pg_catalog.round(s.hi)),
+                                                   pg_catalog.round(s.hi),
+                                                   CASE WHEN s.disturbed THEN ', disturbed' ELSE '' END),
                                  ', ' ORDER BY s.med DESC, s.method) AS list,
+           pg_catalog.string_agg(pg_catalog.format('%s (middle rounds %s-%s flushes/s)', s.method,
+                                                   pg_catalog.round(s.mid_lo), pg_catalog.round(s.mid_hi)),
+                                 ', ' ORDER BY s.method) FILTER (WHERE s.disturbed) AS disturbed,
            pg_catalog.max(s.n) AS rounds
       FROM s
 ), ref AS (
@@ -140,13 +165,24 @@ WITH c AS (
      WHERE s.method OPERATOR(pg_catalog.=) live OR s.method OPERATOR(pg_catalog.=) fallback
      ORDER BY s.method OPERATOR(pg_catalog.=) live DESC LIMIT 1
 ), win AS (
-    SELECT s.* FROM s, ref
+    SELECT s.*, s.med OPERATOR(pg_catalog./) ref.med AS gain,
+           s.spread OPERATOR(pg_catalog.*) ref.spread AS noise
+      FROM s, ref
      WHERE s.method OPERATOR(pg_catalog.<>) ref.method
-       AND s.n OPERATOR(pg_catalog.>=) 3 AND ref.n OPERATOR(pg_catalog.>=) 3
-       AND s.lo OPERATOR(pg_catalog.>) ref.hi
+       AND s.n OPERATOR(pg_catalog.>=) 5 AND ref.n OPERATOR(pg_catalog.>=) 5
+       AND NOT s.disturbed AND NOT ref.disturbed
+       AND s.med OPERATOR(pg_catalog.>) (ref.med OPERATOR(pg_catalog.*) 1.1)
+       AND s.med OPERATOR(pg_catalog.>) (ref.med OPERATOR(pg_catalog.*) s.spread OPERATOR(pg_catalog.*) ref.spread)
+       AND s.lo OPERATOR(pg_catalog.>) ref.med
      ORDER BY s.med DESC, s.lo DESC, s.method LIMIT 1
 ), best AS (
-    SELECT s.* FROM s ORDER BY s.med DESC, s.method LIMIT 1
+    SELECT s.* FROM s ORDER BY s.disturbed, s.med DESC, s.method LIMIT 1
+), said AS (
+    SELECT CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN 'live method' ELSE 'default' END AS what,
+           CASE WHEN shown.disturbed IS NULL THEN ''
+                ELSE pg_catalog.format(' The rounds of %s were disturbed (more than 3 times apart: something else used the device during the test), so their medians say little; run fsync_test() again, on a quieter machine or with more seconds, before reading anything into them.',
+                                       shown.disturbed) END AS warning
+      FROM shown LEFT JOIN ref ON true
 )
 SELECT CASE WHEN win.method IS NOT NULL THEN win.method
             WHEN ref.method IS NOT NULL THEN ref.method
@@ -154,29 +190,36 @@ SELECT CASE WHEN win.method IS NOT NULL THEN win.method
        COALESCE(ref.method, live),
        COALESCE(win.method, ref.method, best.method) OPERATOR(pg_catalog.<>) live,
        CASE WHEN win.method IS NOT NULL
-            THEN pg_catalog.format('%s: its slowest round, %s ops/s, beats %s''s fastest, %s ops/s',
-                                   win.method, pg_catalog.round(win.lo), ref.method, pg_catalog.round(ref.hi))
+            THEN pg_catalog.format('%s: its median, %s ops/s, is %s times %s''s %s, beyond their spread (%s) and with no round below it',
+                                   win.method, pg_catalog.round(win.med), pg_catalog.round(win.gain, 2),
+                                   ref.method, pg_catalog.round(ref.med), pg_catalog.round(win.noise, 2))
             WHEN ref.method IS NULL
             THEN pg_catalog.format('%s: the best median; %s was not measured', best.method, live)
-            WHEN ref.n OPERATOR(pg_catalog.<) 3
-            THEN pg_catalog.format('%s kept: measured in %s round(s), 3 needed to change it', ref.method, ref.n)
-            ELSE pg_catalog.format('%s kept: no other method''s slowest round beats its fastest, %s ops/s',
-                                   ref.method, pg_catalog.round(ref.hi)) END,
+            WHEN ref.n OPERATOR(pg_catalog.<) 5
+            THEN pg_catalog.format('%s kept: measured in %s round(s), 5 needed to change it', ref.method, ref.n)
+            WHEN ref.disturbed
+            THEN pg_catalog.format('%s kept: its rounds were disturbed, middle rounds %s-%s ops/s; measure again',
+                                   ref.method, pg_catalog.round(ref.mid_lo), pg_catalog.round(ref.mid_hi))
+            ELSE pg_catalog.format('%s kept: no other method''s median beats its %s ops/s beyond their spread',
+                                   ref.method, pg_catalog.round(ref.med)) END,
        CASE WHEN win.method IS NOT NULL
-            THEN pg_catalog.format('Every commit waits for this flush, and %s was faster than %s%s in every one of the test''s %s rounds, beyond its noise (flushes/s, median (slowest-fastest round): %s). Methods that only reach a volatile cache are not offered.',
-                                   win.method, ref.method,
-                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN ', the live method,' ELSE ', the default,' END,
-                                   shown.rounds, shown.list)
+            THEN pg_catalog.format('Every commit waits for this flush, and %s''s median round was %s times that of %s%s, more than the spread of their middle rounds (%s) allows for noise, and none of its %s rounds fell below that median (flushes/s, median (slowest-fastest round): %s). Methods that only reach a volatile cache are not offered.%s',
+                                   win.method, pg_catalog.round(win.gain, 2), ref.method,
+                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN ', the live method' ELSE ', the default' END,
+                                   pg_catalog.round(win.noise, 2), win.n, shown.list, said.warning)
             WHEN ref.method IS NULL
-            THEN pg_catalog.format('Neither the live %s nor the default %s could be measured here; %s flushed fastest (flushes/s, median (slowest-fastest round): %s).',
-                                   live, fallback, best.method, shown.list)
-            WHEN ref.n OPERATOR(pg_catalog.<) 3
+            THEN pg_catalog.format('Neither the live %s nor the default %s could be measured here; %s flushed fastest (flushes/s, median (slowest-fastest round): %s).%s',
+                                   live, fallback, best.method, shown.list, said.warning)
+            WHEN ref.n OPERATOR(pg_catalog.<) 5
             THEN pg_catalog.format('The %s stays: this fsync_test() result has no rounds to tell a lead from noise; run fsync_test() again (it measures every method in %s rounds).',
-                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN 'live method' ELSE 'default' END, 5)
-            ELSE pg_catalog.format('The %s stays: the methods'' rounds overlap, so their differences are within the test''s noise (flushes/s, median (slowest-fastest round): %s). A method replaces it only when its slowest round beats its fastest.',
-                                   CASE WHEN ref.method OPERATOR(pg_catalog.=) live THEN 'live method' ELSE 'default' END,
-                                   shown.list) END
+                                   said.what, 5)
+            WHEN ref.disturbed
+            THEN pg_catalog.format('The %s stays for now, but this measurement cannot judge it: its middle rounds ran from %s to %s flushes/s, more than 3 times apart, so something else used the device during the test and its median says little (flushes/s, median (slowest-fastest round): %s). Run fsync_test() again, on a quieter machine or with more seconds, before changing anything.',
+                                   said.what, pg_catalog.round(ref.mid_lo), pg_catalog.round(ref.mid_hi), shown.list)
+            ELSE pg_catalog.format('The %s stays: no other method''s median is faster than its own by more than the spread of their middle rounds (flushes/s, median (slowest-fastest round): %s). A method replaces it only when its median is at least 10%% faster and more than the two methods'' spreads (second-fastest over second-slowest round) multiplied, and none of its rounds falls below the %s''s median.%s',
+                                   said.what, shown.list, said.what, said.warning) END
   FROM shown
+  CROSS JOIN said
   LEFT JOIN ref ON true
   LEFT JOIN win ON true
   LEFT JOIN best ON true
