@@ -235,11 +235,12 @@ def test_agrees_with_pg_test_fsync(node):
     device's speed may change in between (a shared disk): each method's
     ratio, fsync_test over pg_test_fsync, is taken relative to the median
     ratio of the four, which cancels that out, and must lie within a factor
-    of AGREE_BAND; a method gets two tries.  fdatasync's rounds measured
+    of AGREE_BAND; a method gets three tries (a shared disk that changes
+    speed within one tool's pass can put one method out).  fdatasync's rounds measured
     1-5 % of pg_test_fsync's figure when the plain write's dirty pages were
     flushed by its first sync (the other methods 95-120 %)."""
     best = {}
-    for _ in range(2):
+    for _ in range(3):
         lab = {m: med for m, direct, med in node.sql(
             "SELECT method, direct, median_round FROM pgbench_lab.fsync_test(0.5)"
             " WHERE writes_per_sync = 1 AND write_size = 8192 AND supported")
