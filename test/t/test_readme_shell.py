@@ -237,10 +237,17 @@ def scratch():
     shutil.rmtree(path, ignore_errors=True)
 
 
+def user_env():
+    """The environment of a user's shell: this one's, less the ASan runtime
+    that scripts/asan.sh preloads for the servers (a client program does
+    not need it, and uptime hangs under it)."""
+    return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
+
+
 def connected(c):
     """The environment of a user's shell connected to cluster c by default,
     its server's client programs first in PATH."""
-    return dict(os.environ, PATH=f"{c.bindir}:{os.environ['PATH']}", PGHOST="127.0.0.1",
+    return dict(user_env(), PATH=f"{c.bindir}:{os.environ['PATH']}", PGHOST="127.0.0.1",
                 PGPORT=str(c.port), PGUSER="postgres", PGDATABASE="postgres")
 
 
@@ -299,7 +306,7 @@ def test_make_install_then_create_extension(scratch):
     make = command(MAKE)
     assert make.count("/path/to/pg_config") == 2
     # the compiler without the ASan pass's runtime (its servers need it, gcc not)
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
+    env = user_env()
     shell(make.replace("/path/to/pg_config", os.path.join(bindir, "pg_config")), src,
           dict(env, MAKEFLAGS="-j2"), timeout=600)
     assert all(p.is_file() for p in made), [p for p in made if not p.is_file()]
@@ -381,7 +388,7 @@ def test_reliability_big_document(node, scratch):
     big = str(scratch / "big.json")
     write = command(BIG_JSON)
     assert write.count('"/tmp/big.json"') == 1
-    shell(write.replace('"/tmp/big.json"', json.dumps(big)), REPO, dict(os.environ))
+    shell(write.replace('"/tmp/big.json"', json.dumps(big)), REPO, user_env())
     assert len(json.loads(Path(big).read_text())["runs"][0]["progress"]) == 40000
     env = connected(node)
     shell(command(UPTIME), scratch, env)

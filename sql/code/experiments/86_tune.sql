@@ -148,7 +148,7 @@ $$;
 -- Whether a configuration's work_mem passes memory_budget(): no
 -- out-of-memory risk in its verdict.
 CREATE FUNCTION pgbench_lab_internal.tune_memory_ok(work_mem text)
-RETURNS boolean LANGUAGE sql VOLATILE
+RETURNS boolean LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT COALESCE((SELECT b.status OPERATOR(pg_catalog.<>) 'out-of-memory risk'
@@ -202,7 +202,7 @@ CREATE FUNCTION pgbench_lab_internal.tune_plan(workload text, settings jsonb, ob
                                                confidence double precision, levels text[], apply boolean,
                                                allow_unsafe boolean, p99_limit interval, clients integer,
                                                duration interval, label text, options jsonb, caller jsonb)
-RETURNS jsonb LANGUAGE plpgsql VOLATILE
+RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $$
