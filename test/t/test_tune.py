@@ -45,14 +45,16 @@ def call(c, query, params=None, timeout=None):
 def tuned(lab):
     """work_mem searched from 64kB for the sort, in the runs' sessions.  The
     budget is sized by this machine's pace (a run timed first: ASan and a
-    loaded CI are slower): 64 runs hold the first candidate's first look
-    (18 runs) and its second (10), with the proof reserved (32), but not the
-    second candidate (18 more), whose comparison, the same sort in memory
-    twice, proves nothing here."""
+    loaded CI are slower): 256 runs hold the first candidate's looks until
+    one decides (a noisy round can leave the first look at 9 rounds open:
+    64 runs, first tried, failed so under a loaded suite), the second
+    candidate (the same sort in memory twice: whatever it gives, the winner
+    is in memory) and the proof; the search stops planning when it is
+    decided, so a quiet machine spends far less."""
     start = time.monotonic()
     lab.sql("CALL pgbench_lab.run(script => %s, duration => '0.3 s', via => 'libpq', "
             "settings => '{\"work_mem\": \"64kB\"}')", (SORT,))
-    budget = max(64 * (time.monotonic() - start), 16)
+    budget = max(256 * (time.monotonic() - start), 60)
     row, notices = call(lab, """CALL pgbench_lab.tune(script => %s, settings => '{"work_mem": "64kB"}',
                                   knobs => '{work_mem}', levels => '{session}', budget => %s,
                                   duration => '0.3 s', smallest_effect => 0.05, confidence => 0.9,
