@@ -44,35 +44,7 @@ source_context(void *arg)
 static PGresult *
 source_exec(PGconn *conn, const char *sql, int nparams, const char *const *params, ExecStatusType want)
 {
-	PGresult   *res;
-	PGresult   *next;
-
-	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
-		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE,
-					   "could not send a statement to the source server");
-	LibpqRemoteAwait(conn, PGBL_REMOTE_CHECK_S, "lost the connection to the source server");
-	res = PQgetResult(conn);
-	for (;;)
-	{
-		LibpqRemoteAwait(conn, PGBL_REMOTE_CHECK_S, "lost the connection to the source server");
-		if ((next = PQgetResult(conn)) == NULL)
-			break;
-		PQclear(next);
-	}
-	if (res == NULL || PQresultStatus(res) != want)
-	{
-		PG_TRY();
-		{
-			LibpqConnError(conn, res, ERRCODE_CONNECTION_FAILURE,
-						   "the source server reported an error");
-		}
-		PG_FINALLY();
-		{
-			PQclear(res);
-		}
-		PG_END_TRY();
-	}
-	return res;
+	return LibpqRemoteExec(conn, PGBL_REMOTE_CHECK_S, sql, nparams, params, want, "source");
 }
 
 /* The rows of res, as text, into the result set; res cleared whatever happens. */

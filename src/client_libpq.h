@@ -51,6 +51,9 @@ extern void LibpqAwaitSome(PGconn *conn, int64 deadline_ns, const char *what);
 extern void LibpqCheckClient(void);
 extern PGconn *LibpqRemoteConnect(RunShared *run);
 extern void LibpqRemoteAwait(PGconn *conn, int secs, const char *what);
+extern PGresult *LibpqRemoteExec(PGconn *conn, int secs, const char *sql, int nparams,
+								  const char *const *params, ExecStatusType want,
+								  const char *server);
 extern void LibpqRemoteClose(PGconn *conn);
 
 /*

@@ -220,3 +220,46 @@ LibpqRemoteAwait(PGconn *conn, int secs, const char *what)
 		LibpqAwaitSome(conn, deadline, what);
 	}
 }
+
+/*
+ * Send one statement to "server" (a word for the messages: "target",
+ * "source") and wait for its result, interruptibly, within "secs" (a
+ * check: PGBL_REMOTE_CHECK_S) or as long as it takes (0: a statement that
+ * loads); the result (for the caller to PQclear) if its status is "want",
+ * else an ERROR with the server's SQLSTATE and message.
+ */
+PGresult *
+LibpqRemoteExec(PGconn *conn, int secs, const char *sql, int nparams, const char *const *params,
+				ExecStatusType want, const char *server)
+{
+	PGresult   *res;
+	PGresult   *next;
+	char	   *lost = psprintf("lost the connection to the %s server", server);
+
+	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE,
+					   psprintf("could not send a statement to the %s server", server));
+	LibpqRemoteAwait(conn, secs, lost);
+	res = PQgetResult(conn);
+	for (;;)
+	{
+		LibpqRemoteAwait(conn, secs, lost);
+		if ((next = PQgetResult(conn)) == NULL)
+			break;
+		PQclear(next);
+	}
+	if (res == NULL || PQresultStatus(res) != want)
+	{
+		PG_TRY();
+		{
+			LibpqConnError(conn, res, ERRCODE_CONNECTION_FAILURE,
+						   psprintf("the %s server reported an error", server));
+		}
+		PG_FINALLY();
+		{
+			PQclear(res);
+		}
+		PG_END_TRY();
+	}
+	return res;
+}

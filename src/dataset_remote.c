@@ -90,35 +90,7 @@ static PGresult *
 remote_exec(PGconn *conn, int secs, const char *sql, int nparams, const char *const *params,
 			ExecStatusType want)
 {
-	PGresult   *res;
-	PGresult   *next;
-
-	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
-		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE,
-					   "could not send a statement to the target server");
-	LibpqRemoteAwait(conn, secs, "lost the connection to the target server");
-	res = PQgetResult(conn);
-	for (;;)
-	{
-		LibpqRemoteAwait(conn, secs, "lost the connection to the target server");
-		if ((next = PQgetResult(conn)) == NULL)
-			break;
-		PQclear(next);
-	}
-	if (res == NULL || PQresultStatus(res) != want)
-	{
-		PG_TRY();
-		{
-			LibpqConnError(conn, res, ERRCODE_CONNECTION_FAILURE,
-						   "the target server reported an error");
-		}
-		PG_FINALLY();
-		{
-			PQclear(res);
-		}
-		PG_END_TRY();
-	}
-	return res;
+	return LibpqRemoteExec(conn, secs, sql, nparams, params, want, "target");
 }
 
 /* A statement that returns no rows (secs as remote_exec's); the rows it wrote. */
