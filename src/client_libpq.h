@@ -49,6 +49,7 @@ extern void LibpqAwaitSome(PGconn *conn, int64 deadline_ns, const char *what);
 #define PGBL_REMOTE_CHECK_S		10
 
 extern void LibpqCheckClient(void);
+extern void LibpqRemoteFreeXmin(FunctionCallInfo fcinfo, const char *outer);
 extern PGconn *LibpqRemoteConnect(RunShared *run);
 extern void LibpqRemoteAwait(PGconn *conn, int secs, const char *what);
 extern PGresult *LibpqRemoteExec(PGconn *conn, int secs, const char *sql, int nparams,

@@ -39,13 +39,21 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
+#include "nodes/plannodes.h"
+#include "optimizer/optimizer.h"
 #include "portability/instr_time.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/pmsignal.h"
+#include "storage/proc.h"
+#include "tcop/pquery.h"
 #include "tcop/tcopprot.h"
+#include "utils/lsyscache.h"
+#include "utils/portal.h"
+#include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
 #include "client_libpq.h"
@@ -64,6 +72,9 @@ extern bool pq_check_connection(void);
 /* the target connection of the call under way, for the exit callback */
 static PGconn *remote_conn = NULL;
 static bool exit_registered = false;
+
+/* may the caller's xmin go while the call waits on its target? */
+static bool xmin_free = false;
 
 /*
  * Has the caller's client gone away?  Then an ERROR ends the call, so that
@@ -135,6 +146,113 @@ cancel_running(PGconn *conn)
 }
 
 /*
+ * Is "portal" a SELECT of nothing but the set-returning function "funcid"
+ * (and that very call, "expr", when given): one statement, a FunctionScan
+ * of one function, no filter, no sub-plan, its columns passed through or
+ * computed by immutable functions?  Then
+ * once the function has returned, the statement reads nothing more with
+ * its snapshot.
+ */
+static bool
+lone_function_scan(Portal portal, Oid funcid, Node *expr)
+{
+	PlannedStmt *ps;
+	FunctionScan *fs;
+	RangeTblFunction *rtf;
+	ListCell   *lc;
+
+	if (portal == NULL || portal->status != PORTAL_ACTIVE || list_length(portal->stmts) != 1)
+		return false;
+	ps = (PlannedStmt *) linitial(portal->stmts);
+	if (!IsA(ps, PlannedStmt) || ps->commandType != CMD_SELECT || ps->subplans != NIL ||
+		ps->rowMarks != NIL || ps->hasModifyingCTE || ps->planTree == NULL ||
+		!IsA(ps->planTree, FunctionScan))
+		return false;
+	fs = (FunctionScan *) ps->planTree;
+	if (fs->scan.plan.qual != NIL || fs->scan.plan.initPlan != NIL || list_length(fs->functions) != 1)
+		return false;
+	foreach(lc, fs->scan.plan.targetlist)
+	{
+		Node	   *e = (Node *) ((TargetEntry *) lfirst(lc))->expr;
+
+		if (contain_mutable_functions(e))
+			return false;
+	}
+	rtf = (RangeTblFunction *) linitial(fs->functions);
+	if (!IsA(rtf->funcexpr, FuncExpr) || ((FuncExpr *) rtf->funcexpr)->funcid != funcid)
+		return false;
+	return expr == NULL || rtf->funcexpr == expr;
+}
+
+/*
+ * A call that waits on a target (init(), init_tpcc()) holds a snapshot
+ * here only for the statement that called it, which reads nothing with it
+ * once the call returns when that statement is the call alone
+ * (lone_function_scan), in a transaction of its own, in READ COMMITTED
+ * (where every later statement takes a snapshot of its own).  Then, while
+ * it waits on the target, the session advertises no xmin, so that vacuum
+ * and pruning here go on for the load's length, as a run's wait() leaves
+ * them free; else a NOTICE says the session holds it back, and how not to.
+ *
+ * "outer" names the function of pgbench_lab that the statement calls when
+ * it is not the caller itself ("init_tpcc" for its C part, called by a loop of its body:
+ * that loop's cursor is then the active portal, the statement the unnamed
+ * one).  A catalog lookup during the wait takes a new snapshot, which
+ * holds an xmin again until the next wait lets it go.
+ */
+void
+LibpqRemoteFreeXmin(FunctionCallInfo fcinfo, const char *outer)
+{
+	bool		free_it = !IsTransactionBlock() && !IsolationUsesXactSnapshot();
+
+	if (free_it && outer == NULL)
+		free_it = ActivePortal != NULL && ActivePortal->name[0] == '\0' &&
+			lone_function_scan(ActivePortal, fcinfo->flinfo->fn_oid, fcinfo->flinfo->fn_expr);
+	else if (free_it)
+	{
+		Portal		top = GetPortalByName("");
+		Oid			outer_oid = InvalidOid;
+		char	   *nsp;
+
+		if (top != NULL && top->status == PORTAL_ACTIVE && list_length(top->stmts) == 1 &&
+			IsA(linitial(top->stmts), PlannedStmt) &&
+			((PlannedStmt *) linitial(top->stmts))->planTree != NULL &&
+			IsA(((PlannedStmt *) linitial(top->stmts))->planTree, FunctionScan))
+		{
+			FunctionScan *fs = (FunctionScan *) ((PlannedStmt *) linitial(top->stmts))->planTree;
+
+			if (list_length(fs->functions) == 1 &&
+				IsA(((RangeTblFunction *) linitial(fs->functions))->funcexpr, FuncExpr))
+				outer_oid = ((FuncExpr *) ((RangeTblFunction *) linitial(fs->functions))->funcexpr)->funcid;
+		}
+		nsp = OidIsValid(outer_oid) ? get_namespace_name(get_func_namespace(outer_oid)) : NULL;
+		free_it = nsp != NULL && strcmp(nsp, "pgbench_lab") == 0 &&
+			strcmp(get_func_name(outer_oid), outer) == 0 &&
+			lone_function_scan(top, outer_oid, NULL) &&
+			ActivePortal != top &&
+			lone_function_scan(ActivePortal, fcinfo->flinfo->fn_oid, fcinfo->flinfo->fn_expr);
+	}
+	xmin_free = free_it;
+	if (!free_it)
+		ereport(NOTICE,
+				(errmsg("this session holds back vacuum here while the target loads"),
+				 errdetail("Its statement's snapshot keeps its xmin for the call's whole length."),
+				 errhint("Call it as a statement of its own, SELECT * FROM pgbench_lab.%s(...), outside a transaction "
+						 "block and in READ COMMITTED: then its session holds no xmin while it waits on the target.",
+						 outer ? outer : get_func_name(fcinfo->flinfo->fn_oid))));
+}
+
+/* while waiting on the target: no xmin here, when LibpqRemoteFreeXmin said so */
+static void
+let_xmin_go(void)
+{
+	if (!xmin_free)
+		return;
+	InvalidateCatalogSnapshot();
+	MyProc->xmin = InvalidTransactionId;
+}
+
+/*
  * The session is exiting (a FATAL: pg_terminate_backend) while a call
  * talks to a target: its statement there is cancelled, the connection
  * closed.  Before libpq 17 the connection is only closed: the blocking
@@ -163,8 +281,10 @@ at_exit(int code, Datum arg)
 PGconn *
 LibpqRemoteConnect(RunShared *run)
 {
-	PGconn	   *conn = LibpqConnectTargetWithin(run, 0, 0, 0, 0);
+	PGconn	   *conn;
 
+	let_xmin_go();
+	conn = LibpqConnectTargetWithin(run, 0, 0, 0, 0);
 	if (!exit_registered)
 	{
 		before_shmem_exit(at_exit, (Datum) 0);
@@ -183,6 +303,7 @@ void
 LibpqRemoteClose(PGconn *conn)
 {
 	remote_conn = NULL;
+	xmin_free = false;
 	if (PQtransactionStatus(conn) == PQTRANS_ACTIVE)
 		cancel_running(conn);
 	PQfinish(conn);
@@ -217,6 +338,7 @@ LibpqRemoteAwait(PGconn *conn, int secs, const char *what)
 	{
 		if (deadline > 0 && WorkerNowNs() >= deadline)
 			no_answer(conn, secs);
+		let_xmin_go();
 		LibpqAwaitSome(conn, deadline, what);
 	}
 }

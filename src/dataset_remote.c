@@ -298,6 +298,7 @@ DatasetInitRemote(FunctionCallInfo fcinfo, DatasetParams *p, const char *target)
 	callback.previous = error_context_stack;
 	error_context_stack = &callback;
 
+	LibpqRemoteFreeXmin(fcinfo, NULL);
 	r.conn = LibpqRemoteConnect(run);
 	PG_TRY();
 	{

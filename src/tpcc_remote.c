@@ -228,6 +228,7 @@ pgbench_lab_tpcc_remote(PG_FUNCTION_ARGS)
 	callback.arg = run->target[0].display;
 	callback.previous = error_context_stack;
 	error_context_stack = &callback;
+	LibpqRemoteFreeXmin(fcinfo, "init_tpcc");
 	conn = LibpqRemoteConnect(run);
 	PG_TRY();
 	{

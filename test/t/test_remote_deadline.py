@@ -17,6 +17,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 
 import psycopg
 import pytest
@@ -46,20 +47,41 @@ def no_remote_session(c):
            "AND backend_type = 'client backend'", timeout=60)
 
 
+def xmin_while_stalled(lab, pid, until_free):
+    """The caller's backend_xmin, read 10 times 0.2 s apart while its call
+    waits on the stalled target; with until_free, from the first read that
+    finds none on (within 8 s), so that the reads fall inside the wait."""
+    if until_free:
+        lab.poll("SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = %s", (pid,), timeout=8)
+    seen = []
+    for _ in range(10):
+        seen.append(lab.scalar("SELECT backend_xmin::text FROM pg_stat_activity WHERE pid = %s", (pid,)))
+        time.sleep(0.2)
+    return seen
+
+
 @pytest.mark.parametrize("call", list(CALLS))
 def test_a_target_that_never_answers_fails_at_the_deadline(lab, call):
     """The login goes through to the real server, then nothing comes back:
-    the first check fails at 10 s (the old code waited for ever)."""
+    the first check fails at 10 s (the old code waited for ever); all the
+    while the caller's session holds no xmin (the old code held its
+    statement's snapshot's)."""
     proxy = StallProxy(lab.port, "pg_is_in_recovery")
     proxy.armed.set()
     port = proxy.listener.getsockname()[1]
+    notices = []
     with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
         try:
             bg = Background(conn, CALLS[call], (proxy.conninfo,))
             assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
+            xmins = xmin_while_stalled(lab, bg.pid, until_free=True)
+            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
             e = bg.join(timeout=120)
         finally:
             proxy.close()		# before the connection: a call still waiting then ends
+    assert xmins == [None] * 10, xmins
+    assert not any("holds back vacuum" in n for n in notices), notices
     assert e is not None and e.sqlstate == "08006", e
     assert e.diag.message_primary == "could not query the target server: no answer within 10 s"
     assert f'the target server at "127.0.0.1", port {port}, is running' in e.diag.message_hint
@@ -67,6 +89,57 @@ def test_a_target_that_never_answers_fails_at_the_deadline(lab, call):
         in e.diag.context, e.diag.context
     no_remote_session(lab)
     assert lab.scalar("SELECT count(*) FROM pg_namespace WHERE nspname = 'rd_tpcc'") == 0
+
+
+def test_in_a_transaction_block_the_xmin_is_held_and_said(lab):
+    """init_tpcc() inside BEGIN (init() refuses it): the transaction's
+    later statements may read with what it holds, so its xmin stays for the
+    wait, and a NOTICE says so and how to call it instead."""
+    proxy = StallProxy(lab.port, "pg_is_in_recovery")
+    proxy.armed.set()
+    notices = []
+    with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_hint)))
+        conn.execute("BEGIN")
+        try:
+            bg = Background(conn, CALLS["init_tpcc"], (proxy.conninfo,))
+            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
+            xmins = xmin_while_stalled(lab, bg.pid, until_free=False)
+            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
+            lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))	# the deadline is the test above's
+            e = bg.join(timeout=120)
+        finally:
+            proxy.close()
+        conn.execute("ROLLBACK")
+    assert e is not None and e.sqlstate == "57014", e
+    assert None not in xmins, xmins
+    assert ("this session holds back vacuum here while the target loads",
+            "Call it as a statement of its own, SELECT * FROM pgbench_lab.init_tpcc(...), outside a "
+            "transaction block and in READ COMMITTED: then its session holds no xmin while it waits "
+            "on the target.") in notices, notices
+
+
+def test_a_statement_that_reads_on_after_the_call_keeps_its_xmin(lab):
+    """init() joined to a table: the statement reads that table with its
+    snapshot after the call returns, so the snapshot's xmin stays."""
+    proxy = StallProxy(lab.port, "pg_is_in_recovery")
+    proxy.armed.set()
+    notices = []
+    with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        try:
+            bg = Background(conn, "SELECT * FROM pgbench_lab.init(1, target => %s) i, pg_class c "
+                                  "WHERE c.relname = i.step", (proxy.conninfo,))
+            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
+            xmins = xmin_while_stalled(lab, bg.pid, until_free=False)
+            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
+            lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))	# the deadline is the test above's
+            e = bg.join(timeout=120)
+        finally:
+            proxy.close()
+    assert e is not None and e.sqlstate == "57014", e
+    assert None not in xmins, xmins
+    assert "this session holds back vacuum here while the target loads" in notices, notices
 
 
 def keepalive_timer(local_port, remote_port):
