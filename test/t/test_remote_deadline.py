@@ -60,28 +60,48 @@ def xmin_while_stalled(lab, pid, until_free):
     return seen
 
 
+def stalled_call(lab, query, until_free, cancel, block=False):
+    """query (its one parameter the target) against a target that stalls
+    after the login, on a connection of its own (inside BEGIN with block):
+    the caller's backend_xmin read while it waits (xmin_while_stalled), then
+    the call cancelled (cancel) or left to its deadline: (the error it
+    ended with, the xmins read, its NOTICEs as (message, hint), the
+    proxy's port)."""
+    proxy = StallProxy(lab.port, "pg_is_in_recovery")
+    proxy.armed.set()
+    port = proxy.listener.getsockname()[1]
+    notices = []
+    with lab.connect() as conn:
+        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_hint)))
+        if block:
+            conn.execute("BEGIN")
+        try:
+            bg = Background(conn, query, (proxy.conninfo,))
+            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
+            xmins = xmin_while_stalled(lab, bg.pid, until_free)
+            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
+            if cancel:
+                lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
+            e = bg.join(timeout=120)
+        finally:
+            proxy.close()		# before the connection: a call still waiting then ends
+        if block:
+            conn.execute("ROLLBACK")
+    return e, xmins, notices, port
+
+
+HELD = "this session holds back vacuum here while the target loads"
+
+
 @pytest.mark.parametrize("call", list(CALLS))
 def test_a_target_that_never_answers_fails_at_the_deadline(lab, call):
     """The login goes through to the real server, then nothing comes back:
     the first check fails at 10 s (the old code waited for ever); all the
     while the caller's session holds no xmin (the old code held its
     statement's snapshot's)."""
-    proxy = StallProxy(lab.port, "pg_is_in_recovery")
-    proxy.armed.set()
-    port = proxy.listener.getsockname()[1]
-    notices = []
-    with lab.connect() as conn:
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
-        try:
-            bg = Background(conn, CALLS[call], (proxy.conninfo,))
-            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
-            xmins = xmin_while_stalled(lab, bg.pid, until_free=True)
-            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
-            e = bg.join(timeout=120)
-        finally:
-            proxy.close()		# before the connection: a call still waiting then ends
+    e, xmins, notices, port = stalled_call(lab, CALLS[call], until_free=True, cancel=False)
     assert xmins == [None] * 10, xmins
-    assert not any("holds back vacuum" in n for n in notices), notices
+    assert not any(m == HELD for m, _ in notices), notices
     assert e is not None and e.sqlstate == "08006", e
     assert e.diag.message_primary == "could not query the target server: no answer within 10 s"
     assert f'the target server at "127.0.0.1", port {port}, is running' in e.diag.message_hint
@@ -94,52 +114,24 @@ def test_a_target_that_never_answers_fails_at_the_deadline(lab, call):
 def test_in_a_transaction_block_the_xmin_is_held_and_said(lab):
     """init_tpcc() inside BEGIN (init() refuses it): the transaction's
     later statements may read with what it holds, so its xmin stays for the
-    wait, and a NOTICE says so and how to call it instead."""
-    proxy = StallProxy(lab.port, "pg_is_in_recovery")
-    proxy.armed.set()
-    notices = []
-    with lab.connect() as conn:
-        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_hint)))
-        conn.execute("BEGIN")
-        try:
-            bg = Background(conn, CALLS["init_tpcc"], (proxy.conninfo,))
-            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
-            xmins = xmin_while_stalled(lab, bg.pid, until_free=False)
-            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
-            lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))	# the deadline is the test above's
-            e = bg.join(timeout=120)
-        finally:
-            proxy.close()
-        conn.execute("ROLLBACK")
+    wait, and a NOTICE says so and how to call it instead (cancelled: the
+    deadline is the test above's)."""
+    e, xmins, notices, _ = stalled_call(lab, CALLS["init_tpcc"], until_free=False, cancel=True, block=True)
     assert e is not None and e.sqlstate == "57014", e
     assert None not in xmins, xmins
-    assert ("this session holds back vacuum here while the target loads",
-            "Call it as a statement of its own, SELECT * FROM pgbench_lab.init_tpcc(...), outside a "
-            "transaction block and in READ COMMITTED: then its session holds no xmin while it waits "
-            "on the target.") in notices, notices
+    assert (HELD, "Call it as a statement of its own, SELECT * FROM pgbench_lab.init_tpcc(...), outside a "
+                  "transaction block and in READ COMMITTED: then its session holds no xmin while it waits "
+                  "on the target.") in notices, notices
 
 
 def test_a_statement_that_reads_on_after_the_call_keeps_its_xmin(lab):
     """init() joined to a table: the statement reads that table with its
     snapshot after the call returns, so the snapshot's xmin stays."""
-    proxy = StallProxy(lab.port, "pg_is_in_recovery")
-    proxy.armed.set()
-    notices = []
-    with lab.connect() as conn:
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
-        try:
-            bg = Background(conn, "SELECT * FROM pgbench_lab.init(1, target => %s) i, pg_class c "
-                                  "WHERE c.relname = i.step", (proxy.conninfo,))
-            assert proxy.stalled.wait(60), "the call's first query never reached the proxy"
-            xmins = xmin_while_stalled(lab, bg.pid, until_free=False)
-            assert bg.is_alive(), "the reads of backend_xmin did not fall inside the wait"
-            lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))	# the deadline is the test above's
-            e = bg.join(timeout=120)
-        finally:
-            proxy.close()
+    e, xmins, notices, _ = stalled_call(lab, "SELECT * FROM pgbench_lab.init(1, target => %s) i, pg_class c "
+                                             "WHERE c.relname = i.step", until_free=False, cancel=True)
     assert e is not None and e.sqlstate == "57014", e
     assert None not in xmins, xmins
-    assert "this session holds back vacuum here while the target loads" in notices, notices
+    assert HELD in [m for m, _ in notices], notices
 
 
 def keepalive_timer(local_port, remote_port):
