@@ -350,14 +350,18 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 		/* a two-phase plan writes set B's values and waits for a restart */
 		if (plan.restart != NULL)
 			ExperimentWaitForRestart(&plan, saved);
-		else if (saved != NULL)
-			SettingsRestore(saved);
+		else
+		{
+			if (saved != NULL)
+				SettingsRestore(saved);
+			ExperimentEnd(experiment_id);
+			SPI_commit();
+		}
 	}
 	PG_CATCH();
 	{
-		if (saved != NULL)
-			ExperimentRestoreInError(cxt, saved);
-		PG_RE_THROW();
+		/* settings put back, the row marked aborted now; the error goes on */
+		ExperimentAbortInError(cxt, experiment_id, saved);
 	}
 	PG_END_TRY();
 	if (saved != NULL)
@@ -371,10 +375,7 @@ pgbench_lab_experiment(PG_FUNCTION_ARGS)
 						   "postgresql.auto.conf with ALTER SYSTEM and take effect at the restart.")));
 	}
 	else
-	{
-		ExperimentEnd(experiment_id);
 		keep_settings(&plan, experiment_id);
-	}
 	result = ExperimentResultRow(fcinfo, &kind, experiment_id, cxt);
 	SPI_finish();
 	return result;

@@ -329,8 +329,7 @@ pgbench_lab_resume(PG_FUNCTION_ARGS)
 	}
 	PG_CATCH();
 	{
-		ExperimentRestoreInError(cxt, c.saved);
-		PG_RE_THROW();
+		ExperimentAbortInError(cxt, c.experiment_id, c.saved);
 	}
 	PG_END_TRY();
 	ereport(NOTICE,

@@ -726,23 +726,3 @@ ExperimentEnd(int64 experiment_id)
 	else
 		(void) write_record(&c);
 }
-
-/*
- * An error or a cancel: the settings put back before the error goes on.
- * The error is copied and flushed meanwhile, so that putting them back may
- * report its own trouble (as a WARNING) without losing it.
- */
-void
-ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved)
-{
-	ErrorData  *edata;
-
-	MemoryContextSwitchTo(cxt);
-	edata = CopyErrorData();
-	FlushErrorState();
-	HOLD_INTERRUPTS();
-	SettingsRestoreInError(saved);
-	RESUME_INTERRUPTS();
-	ReThrowError(edata);
-}
-

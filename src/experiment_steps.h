@@ -79,10 +79,12 @@ extern void ExperimentRunExtensions(const ExperimentKind *kind, const Experiment
 									int64 experiment_id, AutoConfSaved *saved, MemoryContext cxt);
 extern Datum ExperimentResultRow(FunctionCallInfo fcinfo, const ExperimentKind *kind,
 								 int64 experiment_id, MemoryContext cxt);
-extern void ExperimentRestoreInError(MemoryContext cxt, AutoConfSaved *saved);
 extern void ExperimentRecoverSettings(void);
 extern int64 ExperimentBegin(const ExperimentKind *kind, const ExperimentPlan *plan);
 extern void ExperimentEnd(int64 experiment_id);
+
+/* experiment_abort.c */
+extern void ExperimentAbortInError(MemoryContext cxt, int64 experiment_id, AutoConfSaved *saved);
 
 
 #endif							/* PGBL_EXPERIMENT_STEPS_H */

@@ -609,16 +609,19 @@ SettingsRestore(AutoConfSaved *saved)
 
 /*
  * In a PG_CATCH block, with the error copied and flushed: put the file
- * back from memory, have the server reload it, and throw nothing.  The
- * record stays open; the next call finds the file as saved and closes it.
+ * back from memory, have the server reload it, and throw nothing.  Returns
+ * whether the file is as saved; the record stays open for the caller to
+ * close (experiment_abort.c), or the next call, which finds the file as
+ * saved.
  */
-void
+bool
 SettingsRestoreInError(AutoConfSaved *saved)
 {
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "pgbench_lab restore",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	bool		changed = false;
+	volatile bool back = false;
 
 	AutoConfDisarmExit();
 	/* an error thrown inside ALTER SYSTEM's own write may have left it held */
@@ -626,7 +629,8 @@ SettingsRestoreInError(AutoConfSaved *saved)
 		LWLockRelease(AutoFileLock);
 	PG_TRY();
 	{
-		if (!AutoConfPutBack(saved, WARNING, &changed))
+		back = AutoConfPutBack(saved, WARNING, &changed);
+		if (!back)
 			ereport(WARNING,
 					(errmsg("postgresql.auto.conf was changed by someone else during experiment " INT64_FORMAT,
 							saved->experiment_id),
@@ -642,6 +646,7 @@ SettingsRestoreInError(AutoConfSaved *saved)
 	PG_END_TRY();
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
+	return back;
 }
 
 /*

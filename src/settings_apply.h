@@ -55,7 +55,7 @@ extern AutoConfSaved *SettingsSave(int64 experiment_id, Datum names);
 extern void SettingsCheckBusy(void);
 extern void SettingsPut(AutoConfSaved *saved, Jsonb *system);
 extern void SettingsRestore(AutoConfSaved *saved);
-extern void SettingsRestoreInError(AutoConfSaved *saved);
+extern bool SettingsRestoreInError(AutoConfSaved *saved);
 extern void SettingsFree(AutoConfSaved *saved);
 extern const char *SettingsPutBack(const AutoConfSaved *saved, bool *changed);
 extern void SettingsMarkRestored(int64 experiment_id, const char *outcome);

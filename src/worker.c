@@ -43,6 +43,10 @@
 #include "secure.h"
 #include "worker.h"
 
+static bool register_worker(const char *function, const char *type, const char *name,
+							   Datum arg, const void *extra, Size len,
+							   BackgroundWorkerHandle **handle);
+
 /*
  * Register one dynamic worker that runs pgbench_lab's "function" with "arg"
  * and "extra" (an int in bgw_extra).  Returns false, and sets no error, when
@@ -51,6 +55,21 @@
 bool
 WorkerRegister(const char *function, const char *type, const char *name,
 			   Datum arg, int extra, BackgroundWorkerHandle **handle)
+{
+	return register_worker(function, type, name, arg, &extra, sizeof(extra), handle);
+}
+
+/* WorkerRegister with the main argument 0 and len bytes of extra in bgw_extra. */
+bool
+WorkerRegisterExtra(const char *function, const char *type, const char *name,
+					const void *extra, Size len, BackgroundWorkerHandle **handle)
+{
+	return register_worker(function, type, name, (Datum) 0, extra, len, handle);
+}
+
+static bool
+register_worker(const char *function, const char *type, const char *name,
+				   Datum arg, const void *extra, Size len, BackgroundWorkerHandle **handle)
 {
 	BackgroundWorker w;
 
@@ -63,7 +82,8 @@ WorkerRegister(const char *function, const char *type, const char *name,
 	strlcpy(w.bgw_type, type, BGW_MAXLEN);
 	strlcpy(w.bgw_name, name, BGW_MAXLEN);
 	w.bgw_main_arg = arg;
-	memcpy(w.bgw_extra, &extra, sizeof(extra));
+	Assert(len <= BGW_EXTRALEN);
+	memcpy(w.bgw_extra, extra, len);
 	w.bgw_notify_pid = MyProcPid;
 	return RegisterDynamicBackgroundWorker(&w, handle);
 }

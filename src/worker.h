@@ -35,6 +35,8 @@ typedef bool (*WorkerDoneFn) (void *arg);
 /* launching session: start, wait, raise */
 extern bool WorkerRegister(const char *function, const char *type, const char *name,
 						   Datum arg, int extra, BackgroundWorkerHandle **handle);
+extern bool WorkerRegisterExtra(const char *function, const char *type, const char *name,
+								const void *extra, Size len, BackgroundWorkerHandle **handle);
 extern BackgroundWorkerHandle *WorkerLaunch(const char *function, const char *type,
 											const char *name, Datum arg,
 											const char *what, const char *hint);

@@ -119,9 +119,16 @@ def test_restored_on_cancel_error_and_termination(lab, how):
     lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s", (bg.pid,))
     assert auto_conf(lab) == before, how
     lab.poll("SELECT setting = %s FROM pg_settings WHERE name = 'max_wal_size'", (old,))
-    # the record is closed by the next call, which finds the file as saved
-    rows = lab.sql("SELECT * FROM pgbench_lab.restore_settings()")
-    assert rows and "already as saved" in rows[0][3], rows
+    if how == "terminate":
+        # the record is closed by the next call, which finds the file as saved
+        rows = lab.sql("SELECT * FROM pgbench_lab.restore_settings()")
+        assert rows and "already as saved" in rows[0][3], rows
+    else:
+        # a cancel or an error closed it at once, and aborted the experiment
+        assert lab.sql("SELECT e.status, s.outcome FROM pgbench_lab.experiments e "
+                       "JOIN pgbench_lab_internal.settings_saved s USING (experiment_id) "
+                       "WHERE e.backend_pid = %s", (bg.pid,)) == [
+            ("aborted", "postgresql.auto.conf written back byte for byte when the experiment was stopped")]
     assert open_records(lab) == 0
     assert auto_conf(lab) == before
 

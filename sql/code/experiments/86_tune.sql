@@ -189,12 +189,8 @@ CREATE FUNCTION pgbench_lab_internal.tune_proof_confidence(params jsonb)
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
-           ((1::pg_catalog.float8 OPERATOR(pg_catalog.-) pgbench_lab_internal.params_confidence(params))
-            OPERATOR(pg_catalog./)
-            GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'proof_looks')
-                                                                     OPERATOR(pg_catalog.=) 'array'
-                                                                THEN params OPERATOR(pg_catalog.->) 'proof_looks' END), 1), 1)::pg_catalog.float8)
+    SELECT pgbench_lab_internal.confidence_per_look(pgbench_lab_internal.params_confidence(params),
+                                                    params OPERATOR(pg_catalog.->) 'proof_looks')
 $$;
 
 CREATE FUNCTION pgbench_lab_internal.tune_plan(workload text, settings jsonb, objective text, knobs text[],
@@ -566,12 +562,9 @@ CREATE FUNCTION pgbench_lab_internal.tune_look_confidence(params jsonb)
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
-           ((1::pg_catalog.float8 OPERATOR(pg_catalog.-) COALESCE((params OPERATOR(pg_catalog.->>) 'search_confidence')::pg_catalog.float8, 0.95::pg_catalog.float8))
-            OPERATOR(pg_catalog./)
-            GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'search_looks')
-                                                                     OPERATOR(pg_catalog.=) 'array'
-                                                                THEN params OPERATOR(pg_catalog.->) 'search_looks' END), 1), 1)::pg_catalog.float8)
+    SELECT pgbench_lab_internal.confidence_per_look(
+               COALESCE((params OPERATOR(pg_catalog.->>) 'search_confidence')::pg_catalog.float8, 0.95::pg_catalog.float8),
+               params OPERATOR(pg_catalog.->) 'search_looks')
 $$;
 
 -- The search's winner: the last move adopted, else the starting point.

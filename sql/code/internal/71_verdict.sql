@@ -642,19 +642,30 @@ AS $$
                         FROM (SELECT (params OPERATOR(pg_catalog.->) 'confidence')::pg_catalog.numeric AS n) v) END
 $$;
 
+-- The confidence of each of a schedule's looks (a jsonb array of their
+-- rounds; not an array: one look): 1 - (1 - confidence) / looks, so that
+-- all its intervals hold together at the confidence (Bonferroni).  Every
+-- kind's adaptive rounds, and tune()'s search and proof, divide it so.
+CREATE FUNCTION pgbench_lab_internal.confidence_per_look(confidence double precision, looks jsonb)
+RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
+           ((1::pg_catalog.float8 OPERATOR(pg_catalog.-) confidence)
+            OPERATOR(pg_catalog./)
+            GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(looks)
+                                                                     OPERATOR(pg_catalog.=) 'array'
+                                                                THEN looks END), 1), 1)::pg_catalog.float8)
+$$;
+
 -- The confidence of each look's interval: the experiment's, divided among
 -- its looks when its rounds were adaptive.
 CREATE FUNCTION pgbench_lab_internal.look_confidence(params jsonb)
 RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT 1::pg_catalog.float8 OPERATOR(pg_catalog.-)
-           ((1::pg_catalog.float8 OPERATOR(pg_catalog.-)
-             pgbench_lab_internal.params_confidence(params))
-            OPERATOR(pg_catalog./)
-            GREATEST(COALESCE(pg_catalog.jsonb_array_length(CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'looks')
-                                                                     OPERATOR(pg_catalog.=) 'array'
-                                                                THEN params OPERATOR(pg_catalog.->) 'looks' END), 1), 1)::pg_catalog.float8)
+    SELECT pgbench_lab_internal.confidence_per_look(pgbench_lab_internal.params_confidence(params),
+                                                    params OPERATOR(pg_catalog.->) 'looks')
 $$;
 
 -- Rounds done by an experiment: the highest round of a linked run.
