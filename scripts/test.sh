@@ -183,6 +183,13 @@ leg_major() {
 # The major whose real-server suite runs under ASan: 18 whenever 18 is
 # tested (Debian's PostgreSQL 15 cannot run with the ASan runtime
 # preloaded).  PGBL_ASAN= (empty) runs it with the ordinary build.
+# The README's from-scratch "make install" (test_readme_shell.py) is built
+# on one major's leg, the first: the other legs build the same files
+# themselves, and a second compile of the whole tree lengthens the
+# longest leg.
+read -r first_major _ <<<"$versions"
+export PGBL_README_MAKE_MAJOR=${PGBL_README_MAKE_MAJOR-$first_major}
+
 asan_default=""
 case " $versions " in *" 18 "*) asan_default=18 ;; esac
 asan=${PGBL_ASAN-$asan_default}
