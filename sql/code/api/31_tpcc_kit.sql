@@ -24,79 +24,186 @@ $fn$;
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_scripts() IS
     'The TPC-C kit''s five pgbench scripts, their weights in the mix and their text for the schema tpcc';
 
+-- The twelve consistency conditions of clause 3.3.2, each one query over
+-- the schema's tables (%1$s) that gives the places that differ, the places
+-- checked and the first (in text order) that differs.
+CREATE FUNCTION pgbench_lab_internal.tpcc_conditions()
+RETURNS TABLE (condition integer, what text, unit text, query text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+VALUES
+    -- a warehouse's or a district's year-to-date against a sum (nulls
+    -- differ from a number: IS DISTINCT FROM would look = up by name)
+    (1, 'W_YTD = sum(D_YTD)', 'warehouses',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(D_YTD) %s', c.w_id, c.w_ytd, c.ytd)) FILTER (WHERE c.differs)
+          FROM (SELECT w.w_id, w.w_ytd, y.ytd,
+                       COALESCE(w.w_ytd OPERATOR(pg_catalog.<>) y.ytd, (w.w_ytd IS NULL) OPERATOR(pg_catalog.<>) (y.ytd IS NULL)) AS differs
+                  FROM %1$s.warehouse AS w
+                  LEFT JOIN (SELECT d_w_id, pg_catalog.sum(d_ytd) AS ytd FROM %1$s.district GROUP BY d_w_id) AS y
+                         ON y.d_w_id OPERATOR(pg_catalog.=) w.w_id) AS c$q$),
+    (2, 'D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)', 'districts',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE NOT ok), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('district %s of warehouse %s: D_NEXT_O_ID - 1 = %s, max(O_ID) %s, max(NO_O_ID) %s',
+                                                d_id, d_w_id, d_next_o_id OPERATOR(pg_catalog.-) 1, max_o, max_no)) FILTER (WHERE NOT ok)
+          FROM (SELECT d.d_id, d.d_w_id, d.d_next_o_id, o.max_o, n.max_no,
+                       ((d.d_next_o_id OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.=) o.max_o
+                        AND (n.max_no IS NULL OR n.max_no OPERATOR(pg_catalog.=) o.max_o)) IS TRUE AS ok
+                  FROM %1$s.district AS d
+                  LEFT JOIN (SELECT o_w_id, o_d_id, pg_catalog.max(o_id) AS max_o FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+                         ON o.o_w_id OPERATOR(pg_catalog.=) d.d_w_id AND o.o_d_id OPERATOR(pg_catalog.=) d.d_id
+                  LEFT JOIN (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS max_no FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n
+                         ON n.no_w_id OPERATOR(pg_catalog.=) d.d_w_id AND n.no_d_id OPERATOR(pg_catalog.=) d.d_id) AS c$q$),
+    (3, 'max(NO_O_ID) - min(NO_O_ID) + 1 = new_order rows', 'districts',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('district %s of warehouse %s: max(NO_O_ID) - min(NO_O_ID) + 1 = %s, %s rows',
+                                                no_d_id, no_w_id, span, rows)) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows)
+          FROM (SELECT no_w_id, no_d_id,
+                       pg_catalog.max(no_o_id) OPERATOR(pg_catalog.-) pg_catalog.min(no_o_id) OPERATOR(pg_catalog.+) 1 AS span,
+                       pg_catalog.count(*) AS rows
+                  FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n$q$),
+    (4, 'sum(O_OL_CNT) = order_line rows', 'districts',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('district %s of warehouse %s: sum(O_OL_CNT) %s, %s order lines',
+                                                c.o_d_id, c.o_w_id, c.cnt, COALESCE(c.lines, 0))) FILTER (WHERE c.differs)
+          FROM (SELECT o.o_w_id, o.o_d_id, o.cnt, l.lines,
+                       COALESCE(o.cnt OPERATOR(pg_catalog.<>) l.lines, (o.cnt IS NULL) OPERATOR(pg_catalog.<>) (l.lines IS NULL)) AS differs
+                  FROM (SELECT o_w_id, o_d_id, pg_catalog.sum(o_ol_cnt) AS cnt FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+                  LEFT JOIN (SELECT ol_w_id, ol_d_id, pg_catalog.count(*) AS lines FROM %1$s.order_line GROUP BY ol_w_id, ol_d_id) AS l
+                         ON l.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND l.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id) AS c$q$),
+    (5, 'O_CARRIER_ID is null exactly when the order has a new_order row', 'orders',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('order %s of district %s of warehouse %s: O_CARRIER_ID %s, %s',
+                                                c.o_id, c.o_d_id, c.o_w_id, COALESCE(c.o_carrier_id::pg_catalog.text, 'null'),
+                                                CASE WHEN c.queued THEN 'a new_order row' ELSE 'no new_order row' END)) FILTER (WHERE c.differs)
+          FROM (SELECT o.o_w_id, o.o_d_id, o.o_id, o.o_carrier_id, n.no_o_id IS NOT NULL AS queued,
+                       (o.o_carrier_id IS NULL) OPERATOR(pg_catalog.<>) (n.no_o_id IS NOT NULL) AS differs
+                  FROM %1$s.orders AS o
+                  LEFT JOIN %1$s.new_order AS n
+                         ON n.no_w_id OPERATOR(pg_catalog.=) o.o_w_id AND n.no_d_id OPERATOR(pg_catalog.=) o.o_d_id
+                        AND n.no_o_id OPERATOR(pg_catalog.=) o.o_id) AS c$q$),
+    (6, 'O_OL_CNT = the order''s order_line rows', 'orders',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('order %s of district %s of warehouse %s: O_OL_CNT %s, %s order lines',
+                                                c.o_id, c.o_d_id, c.o_w_id, c.o_ol_cnt, c.lines)) FILTER (WHERE c.differs)
+          FROM (SELECT o.o_w_id, o.o_d_id, o.o_id, o.o_ol_cnt, COALESCE(l.lines, 0) AS lines,
+                       COALESCE(o.o_ol_cnt OPERATOR(pg_catalog.<>) COALESCE(l.lines, 0), true) AS differs
+                  FROM %1$s.orders AS o
+                  LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.count(*) AS lines FROM %1$s.order_line
+                              GROUP BY ol_w_id, ol_d_id, ol_o_id) AS l
+                         ON l.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND l.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
+                        AND l.ol_o_id OPERATOR(pg_catalog.=) o.o_id) AS c$q$),
+    (7, 'OL_DELIVERY_D is null exactly when the order''s O_CARRIER_ID is', 'order lines',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('line %s of order %s of district %s of warehouse %s: OL_DELIVERY_D %s, O_CARRIER_ID %s',
+                                                c.ol_number, c.ol_o_id, c.ol_d_id, c.ol_w_id,
+                                                CASE WHEN c.ol_delivery_d IS NULL THEN 'null' ELSE 'set' END,
+                                                CASE WHEN NOT c.ordered THEN 'of no order' WHEN c.o_carrier_id IS NULL THEN 'null'
+                                                     ELSE c.o_carrier_id::pg_catalog.text END)) FILTER (WHERE c.differs)
+          FROM (SELECT l.ol_w_id, l.ol_d_id, l.ol_o_id, l.ol_number, l.ol_delivery_d, o.o_carrier_id, o.o_id IS NOT NULL AS ordered,
+                       o.o_id IS NULL OR (l.ol_delivery_d IS NULL) OPERATOR(pg_catalog.<>) (o.o_carrier_id IS NULL) AS differs
+                  FROM %1$s.order_line AS l
+                  LEFT JOIN %1$s.orders AS o
+                         ON o.o_w_id OPERATOR(pg_catalog.=) l.ol_w_id AND o.o_d_id OPERATOR(pg_catalog.=) l.ol_d_id
+                        AND o.o_id OPERATOR(pg_catalog.=) l.ol_o_id) AS c$q$),
+    (8, 'W_YTD = sum(H_AMOUNT) of the warehouse''s payments', 'warehouses',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(H_AMOUNT) %s', c.w_id, c.w_ytd, c.paid)) FILTER (WHERE c.differs)
+          FROM (SELECT w.w_id, w.w_ytd, h.paid,
+                       COALESCE(w.w_ytd OPERATOR(pg_catalog.<>) h.paid, (w.w_ytd IS NULL) OPERATOR(pg_catalog.<>) (h.paid IS NULL)) AS differs
+                  FROM %1$s.warehouse AS w
+                  LEFT JOIN (SELECT h_w_id, pg_catalog.sum(h_amount) AS paid FROM %1$s.history GROUP BY h_w_id) AS h
+                         ON h.h_w_id OPERATOR(pg_catalog.=) w.w_id) AS c$q$),
+    (9, 'D_YTD = sum(H_AMOUNT) of the district''s payments', 'districts',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('district %s of warehouse %s: D_YTD %s, sum(H_AMOUNT) %s',
+                                                c.d_id, c.d_w_id, c.d_ytd, c.paid)) FILTER (WHERE c.differs)
+          FROM (SELECT d.d_w_id, d.d_id, d.d_ytd, h.paid,
+                       COALESCE(d.d_ytd OPERATOR(pg_catalog.<>) h.paid, (d.d_ytd IS NULL) OPERATOR(pg_catalog.<>) (h.paid IS NULL)) AS differs
+                  FROM %1$s.district AS d
+                  LEFT JOIN (SELECT h_w_id, h_d_id, pg_catalog.sum(h_amount) AS paid FROM %1$s.history GROUP BY h_w_id, h_d_id) AS h
+                         ON h.h_w_id OPERATOR(pg_catalog.=) d.d_w_id AND h.h_d_id OPERATOR(pg_catalog.=) d.d_id) AS c$q$),
+    (10, 'C_BALANCE = sum(OL_AMOUNT) delivered - sum(H_AMOUNT)', 'customers',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('customer %s of district %s of warehouse %s: C_BALANCE %s, delivered %s, paid %s',
+                                                c.c_id, c.c_d_id, c.c_w_id, c.c_balance, c.delivered, c.paid)) FILTER (WHERE c.differs)
+          FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, COALESCE(l.amount, 0) AS delivered, COALESCE(h.paid, 0) AS paid,
+                       COALESCE(k.c_balance OPERATOR(pg_catalog.<>) (COALESCE(l.amount, 0) OPERATOR(pg_catalog.-) COALESCE(h.paid, 0)), true) AS differs
+                  FROM %1$s.customer AS k
+                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.ol_amount) AS amount
+                               FROM %1$s.orders AS o JOIN %1$s.order_line AS x
+                                 ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
+                                AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
+                              WHERE x.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                         ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
+                        AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id
+                  LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, pg_catalog.sum(h_amount) AS paid FROM %1$s.history
+                              GROUP BY h_c_w_id, h_c_d_id, h_c_id) AS h
+                         ON h.h_c_w_id OPERATOR(pg_catalog.=) k.c_w_id AND h.h_c_d_id OPERATOR(pg_catalog.=) k.c_d_id
+                        AND h.h_c_id OPERATOR(pg_catalog.=) k.c_id) AS c$q$),
+    -- the specification's relation holds for the population, where no
+    -- customer has had a delivery; each delivery since adds one to the
+    -- difference and to a customer's C_DELIVERY_CNT
+    (11, 'orders - new_order rows = 2100 + sum(C_DELIVERY_CNT)', 'districts',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('district %s of warehouse %s: %s orders - %s new_order rows, 2100 + %s deliveries',
+                                                c.d_id, c.d_w_id, c.orders, c.queued, c.deliveries)) FILTER (WHERE c.differs)
+          FROM (SELECT d.d_w_id, d.d_id, COALESCE(o.n, 0) AS orders, COALESCE(n.n, 0) AS queued, COALESCE(k.n, 0) AS deliveries,
+                       COALESCE((COALESCE(o.n, 0) OPERATOR(pg_catalog.-) COALESCE(n.n, 0))
+                                OPERATOR(pg_catalog.<>) (2100 OPERATOR(pg_catalog.+) k.n), true) AS differs
+                  FROM %1$s.district AS d
+                  LEFT JOIN (SELECT o_w_id, o_d_id, pg_catalog.count(*) AS n FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
+                         ON o.o_w_id OPERATOR(pg_catalog.=) d.d_w_id AND o.o_d_id OPERATOR(pg_catalog.=) d.d_id
+                  LEFT JOIN (SELECT no_w_id, no_d_id, pg_catalog.count(*) AS n FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n
+                         ON n.no_w_id OPERATOR(pg_catalog.=) d.d_w_id AND n.no_d_id OPERATOR(pg_catalog.=) d.d_id
+                  LEFT JOIN (SELECT c_w_id, c_d_id, pg_catalog.sum(c_delivery_cnt) AS n FROM %1$s.customer GROUP BY c_w_id, c_d_id) AS k
+                         ON k.c_w_id OPERATOR(pg_catalog.=) d.d_w_id AND k.c_d_id OPERATOR(pg_catalog.=) d.d_id) AS c$q$),
+    (12, 'C_BALANCE + C_YTD_PAYMENT = sum(OL_AMOUNT) delivered', 'customers',
+     $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
+               pg_catalog.min(pg_catalog.format('customer %s of district %s of warehouse %s: C_BALANCE %s + C_YTD_PAYMENT %s, delivered %s',
+                                                c.c_id, c.c_d_id, c.c_w_id, c.c_balance, c.c_ytd_payment, c.delivered)) FILTER (WHERE c.differs)
+          FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, k.c_ytd_payment, COALESCE(l.amount, 0) AS delivered,
+                       COALESCE((k.c_balance OPERATOR(pg_catalog.+) k.c_ytd_payment) OPERATOR(pg_catalog.<>) COALESCE(l.amount, 0), true) AS differs
+                  FROM %1$s.customer AS k
+                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.ol_amount) AS amount
+                               FROM %1$s.orders AS o JOIN %1$s.order_line AS x
+                                 ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
+                                AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
+                              WHERE x.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                         ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
+                        AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id) AS c$q$)
+$fn$;
+COMMENT ON FUNCTION pgbench_lab_internal.tpcc_conditions() IS
+    'TPC-C''s twelve consistency conditions (clause 3.3.2): each one''s relation, what it is checked over, and the query (over the schema %1$s) that counts the places that differ and the places checked';
+
 CREATE FUNCTION pgbench_lab.tpcc_check(schema text DEFAULT 'tpcc')
-RETURNS TABLE (condition integer, ok boolean, detail text)
+RETURNS TABLE (condition integer, ok boolean, detail text, checked bigint, differing bigint)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     s pg_catalog.text := pg_catalog.quote_ident(schema);
-    bad pg_catalog.int8;
-    total pg_catalog.int8;
     example pg_catalog.text;
-    checks pg_catalog.text[] := ARRAY[
-        -- 1: W_YTD = sum(D_YTD) (differs: IS DISTINCT FROM, which would
-        -- look = up by name)
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
-                  pg_catalog.min(pg_catalog.format('warehouse %s: W_YTD %s, sum(D_YTD) %s', c.w_id, c.w_ytd, c.ytd))
-                      FILTER (WHERE c.differs)
-             FROM (SELECT w.w_id, w.w_ytd, y.ytd,
-                          COALESCE(w.w_ytd OPERATOR(pg_catalog.<>) y.ytd,
-                                   (w.w_ytd IS NULL) OPERATOR(pg_catalog.<>) (y.ytd IS NULL)) AS differs
-                     FROM %1$s.warehouse AS w
-                     LEFT JOIN (SELECT d_w_id, pg_catalog.sum(d_ytd) AS ytd FROM %1$s.district GROUP BY d_w_id) AS y
-                            ON y.d_w_id OPERATOR(pg_catalog.=) w.w_id) AS c$q$,
-        -- 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE NOT ok), pg_catalog.count(*),
-                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: D_NEXT_O_ID - 1 = %s, max(O_ID) %s, max(NO_O_ID) %s',
-                                                   d_id, d_w_id, d_next_o_id OPERATOR(pg_catalog.-) 1, max_o, max_no)) FILTER (WHERE NOT ok)
-             FROM (SELECT d.d_id, d.d_w_id, d.d_next_o_id, o.max_o, n.max_no,
-                          ((d.d_next_o_id OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.=) o.max_o
-                           AND (n.max_no IS NULL OR n.max_no OPERATOR(pg_catalog.=) o.max_o)) IS TRUE AS ok
-                     FROM %1$s.district AS d
-                     LEFT JOIN (SELECT o_w_id, o_d_id, pg_catalog.max(o_id) AS max_o FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
-                            ON o.o_w_id OPERATOR(pg_catalog.=) d.d_w_id AND o.o_d_id OPERATOR(pg_catalog.=) d.d_id
-                     LEFT JOIN (SELECT no_w_id, no_d_id, pg_catalog.max(no_o_id) AS max_no FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n
-                            ON n.no_w_id OPERATOR(pg_catalog.=) d.d_w_id AND n.no_d_id OPERATOR(pg_catalog.=) d.d_id) AS c$q$,
-        -- 3: max(NO_O_ID) - min(NO_O_ID) + 1 = the district's new_order rows
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows), pg_catalog.count(*),
-                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: max(NO_O_ID) - min(NO_O_ID) + 1 = %s, %s rows',
-                                                   no_d_id, no_w_id, span, rows)) FILTER (WHERE span OPERATOR(pg_catalog.<>) rows)
-             FROM (SELECT no_w_id, no_d_id,
-                          pg_catalog.max(no_o_id) OPERATOR(pg_catalog.-) pg_catalog.min(no_o_id) OPERATOR(pg_catalog.+) 1 AS span,
-                          pg_catalog.count(*) AS rows
-                     FROM %1$s.new_order GROUP BY no_w_id, no_d_id) AS n$q$,
-        -- 4: sum(O_OL_CNT) = the district's order_line rows
-        $q$SELECT pg_catalog.count(*) FILTER (WHERE c.differs), pg_catalog.count(*),
-                  pg_catalog.min(pg_catalog.format('district %s of warehouse %s: sum(O_OL_CNT) %s, %s order lines',
-                                                   c.o_d_id, c.o_w_id, c.cnt, COALESCE(c.lines, 0))) FILTER (WHERE c.differs)
-             FROM (SELECT o.o_w_id, o.o_d_id, o.cnt, l.lines,
-                          COALESCE(o.cnt OPERATOR(pg_catalog.<>) l.lines,
-                                   (o.cnt IS NULL) OPERATOR(pg_catalog.<>) (l.lines IS NULL)) AS differs
-                     FROM (SELECT o_w_id, o_d_id, pg_catalog.sum(o_ol_cnt) AS cnt FROM %1$s.orders GROUP BY o_w_id, o_d_id) AS o
-                     LEFT JOIN (SELECT ol_w_id, ol_d_id, pg_catalog.count(*) AS lines FROM %1$s.order_line GROUP BY ol_w_id, ol_d_id) AS l
-                            ON l.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND l.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id) AS c$q$];
-    what pg_catalog.text[] := ARRAY['W_YTD = sum(D_YTD)', 'D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)',
-                         'max(NO_O_ID) - min(NO_O_ID) + 1 = new_order rows', 'sum(O_OL_CNT) = order_line rows'];
-    unit pg_catalog.text[] := ARRAY['warehouses', 'districts', 'districts', 'districts'];
+    k pg_catalog.record;
 BEGIN
     IF pg_catalog.to_regclass(s OPERATOR(pg_catalog.||) '.warehouse') IS NULL THEN
         RAISE EXCEPTION 'tpcc_check: schema "%" holds no TPC-C tables', schema
             USING ERRCODE = 'undefined_table',
                   HINT = 'Make them with pgbench_lab.init_tpcc(), or name the schema that holds them.';
     END IF;
-    FOR i IN 1 .. 4 LOOP
-        EXECUTE pg_catalog.replace(checks[i], '%1$s', s) INTO bad, total, example;
-        condition := i;
-        ok := bad OPERATOR(pg_catalog.=) 0;
-        detail := pg_catalog.format('%s: %s of %s %s %s', what[i], CASE WHEN ok THEN total ELSE bad END, total, unit[i],
+    FOR k IN SELECT * FROM pgbench_lab_internal.tpcc_conditions() AS x ORDER BY x.condition LOOP
+        EXECUTE pg_catalog.replace(k.query, '%1$s', s) INTO differing, checked, example;
+        condition := k.condition;
+        ok := differing OPERATOR(pg_catalog.=) 0;
+        detail := pg_catalog.format('%s: %s of %s %s %s', k.what, CASE WHEN ok THEN checked ELSE differing END, checked, k.unit,
                                     CASE WHEN ok THEN 'hold' ELSE 'differ; the first, ' OPERATOR(pg_catalog.||) example END);
         RETURN NEXT;
     END LOOP;
 END
 $fn$;
 COMMENT ON FUNCTION pgbench_lab.tpcc_check(text) IS
-'TPC-C''s consistency conditions 1-4 (clause 3.3.2) on the tables of a schema: one row per condition, whether it holds, and the first place it does not';
+'TPC-C''s twelve consistency conditions (clause 3.3.2) on the tables of a schema: one row per condition, whether it holds, the places checked and those that differ, and the first that does';
 
 -- HammerDB's figures of a run of the kit: per transaction type (the five
 -- scripts tpcc_scripts() names, as the run recorded them) its
