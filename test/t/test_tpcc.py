@@ -15,8 +15,8 @@ import pytest
 from conftest import Background, Cluster, call_run, frozen
 
 KIT = Path(__file__).resolve().parent.parent.parent / "sql" / "tpcc"
-MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
-       "tpcc-delivery": 4, "tpcc-stock-level": 4}
+MIX = {"tpcc-new-order": 10, "tpcc-payment": 10, "tpcc-order-status": 1,
+       "tpcc-delivery": 1, "tpcc-stock-level": 1}
 TABLES = ["warehouse", "district", "customer", "history", "new_order", "orders",
           "order_line", "item", "stock"]
 
@@ -88,7 +88,7 @@ def test_kit_saved_as_the_files_hold_it(lab):
 
 
 def test_mix_in_server_keeps_the_conditions(lab):
-    """Two in-server clients run the 45/43/4/4/4 mix; the twelve conditions hold."""
+    """Two in-server clients run the 10/10/1/1/1 mix; the twelve conditions hold."""
     assert_consistent(lab)
     orders = lab.scalar("SELECT count(*) FROM tpcc.orders")
     with lab.connect() as conn:
@@ -139,7 +139,7 @@ def test_one_database_transaction_per_kit_transaction(lab):
     """The kit's files under pgbench: the database counts one commit or
     rollback per transaction of the mix (HammerDB's TPM equals the mix's),
     and a rollback for each new-order with an unknown item, besides a
-    commit for each session's start.  Seed 1 draws one such new-order in
+    commit for each session's start.  Seed 2 draws one such new-order in
     100 transactions, on 15 and 18 alike."""
     placed = districts_next(lab)
     before = xacts(lab)
@@ -150,15 +150,44 @@ def test_one_database_transaction_per_kit_transaction(lab):
     assert (start[0] - before[0], start[1] - before[1]) == (1, 0)
     before = start
     files = [a for n, w in MIX.items() for a in ("-f", f"{KIT / n}.sql@{w}")]
-    out = lab.run_client("pgbench", "-n", "-M", "simple", "-c", "1", "-t", "100", "--random-seed", "1",
+    out = lab.run_client("pgbench", "-n", "-M", "simple", "-c", "1", "-t", "100", "--random-seed", "2",
                          *files, "postgres", check=False)
     assert out.returncode == 0, out.stderr
     commits, rollbacks = (a - b for a, b in zip(xacts(lab), before))
-    new_orders = int(re.search(r"tpcc-new-order\.sql\n - weight: 45 .*\n - (\d+) transactions", out.stdout)[1])
+    new_orders = int(re.search(r"tpcc-new-order\.sql\n - weight: 10 .*\n - (\d+) transactions", out.stdout)[1])
     rolled_back = new_orders - (districts_next(lab) - placed)
     assert rolled_back >= 1, out.stdout		# the seed draws one
     assert (commits, rollbacks) == (2 + 100 - rolled_back, rolled_back)
     assert_consistent(lab)
+
+
+def figures(c, run_id):
+    with c.connect() as conn:
+        cur = conn.execute("SELECT * FROM pgbench_lab.tpcc_figures(%s)", (run_id,))
+        return {r[0]: dict(zip([d.name for d in cur.description], r)) for r in cur.fetchall()}
+
+
+def test_mix_dealt_keeps_the_minimum_shares(lab):
+    """run('tpcc') deals each client's transactions from a deck of 23 (10
+    new-order, 10 payment, one each of the others): two decks a client are
+    the mix exactly, and the figures say the run keeps clause 5.2.3's
+    minimum shares.  The same scripts drawn by hand with order-status and
+    delivery at weight 0: NOPM is marked invalid, and why."""
+    run_id = call_run(lab, "tpcc", clients=2, transactions=46)
+    f = figures(lab, run_id)
+    assert {t: f[t]["transactions"] for t in f} == {"new-order": 40, "payment": 40, "order-status": 4,
+                                                    "delivery": 4, "stock-level": 4, "all": 92}
+    assert [f[t]["minimum_share_pct"] for t in f] == [None, 43, 4, 4, 4, None]
+    assert [f[t]["p90_limit_ms"] for t in f] == [5000, 5000, 5000, 5000, 20000, None]
+    if f["all"]["failures"] == 0:		# a deadlock between two clients fails one
+        assert all(r["valid"] for r in f.values()) and f["all"]["invalid_because"] is None, f
+    assert f["delivery"]["skipped"] == 0 and f["all"]["skipped"] == 0
+    bad = call_run(lab, None, scripts=["tpcc-new-order@1", "tpcc-payment@1", "tpcc-order-status@0",
+                                       "tpcc-delivery@0", "tpcc-stock-level@1"], clients=1, transactions=10)
+    g = figures(lab, bad)
+    assert g["all"]["valid"] is False and g["delivery"]["valid"] is False, g
+    assert "no order-status transaction; no delivery transaction" in g["all"]["invalid_because"], g["all"]
+    assert g["payment"]["valid"] == (g["payment"]["share_pct"] >= 43)
 
 
 def test_racing_deliveries_skip_no_district(lab):
@@ -404,6 +433,10 @@ def test_compare_settings_takes_tpcc_and_think_times(lab):
         if text == "\\sleep :keying_us us" and n > 0:
             assert ms >= keying[name] * 1000 * 0.0001, (name, ms)	# a sleep is never shorter
     assert slept > 0, on
+    # the response times: the latency less the keying and think sleeps
+    off_f, on_f = (figures(lab, r) for r in runs)
+    assert all(x["response_avg_ms"] == x["latency_avg_ms"] for x in off_f.values() if x["transactions"])
+    assert on_f["all"]["response_avg_ms"] < on_f["all"]["latency_avg_ms"], on_f["all"]
     with pytest.raises(psycopg.errors.UndefinedObject):	# a misspelt name is no placeholder
         lab.sql("""SELECT pgbench_lab.start('tpcc', settings => '{"tpcc.think_time": "on"}')""")
 

@@ -8,18 +8,21 @@
 
 -- The five scripts as they ship, naming the schema tpcc; init_tpcc() saves
 -- them for its caller with the schema it made.  Their texts are the files
--- of sql/tpcc/, written here by the build (sql/run_options.awk).
+-- of sql/tpcc/, written here by the build (sql/run_options.awk).  The
+-- weights are the deck of 23 cards of clause 5.2.4.2's example (and
+-- HammerDB's): 10 new-order, 10 payment, one each of the others, 4.35 %
+-- each, above clause 5.2.3's minimum of 4 %; run('tpcc') deals them.
 CREATE FUNCTION pgbench_lab_internal.tpcc_scripts()
 RETURNS TABLE (name text, weight integer, body text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 VALUES
-    @SCRIPT_FILE tpcc-new-order 45 sql/tpcc/tpcc-new-order.sql@,
-    @SCRIPT_FILE tpcc-payment 43 sql/tpcc/tpcc-payment.sql@,
-    @SCRIPT_FILE tpcc-order-status 4 sql/tpcc/tpcc-order-status.sql@,
-    @SCRIPT_FILE tpcc-delivery 4 sql/tpcc/tpcc-delivery.sql@,
-    @SCRIPT_FILE tpcc-stock-level 4 sql/tpcc/tpcc-stock-level.sql@
+    @SCRIPT_FILE tpcc-new-order 10 sql/tpcc/tpcc-new-order.sql@,
+    @SCRIPT_FILE tpcc-payment 10 sql/tpcc/tpcc-payment.sql@,
+    @SCRIPT_FILE tpcc-order-status 1 sql/tpcc/tpcc-order-status.sql@,
+    @SCRIPT_FILE tpcc-delivery 1 sql/tpcc/tpcc-delivery.sql@,
+    @SCRIPT_FILE tpcc-stock-level 1 sql/tpcc/tpcc-stock-level.sql@
 $fn$;
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_scripts() IS
     'The TPC-C kit''s five pgbench scripts, their weights in the mix and their text for the schema tpcc';
@@ -212,14 +215,22 @@ COMMENT ON FUNCTION pgbench_lab.tpcc_check(text) IS
 -- transactions less the rolled-back ones, which the script's
 -- \set rolled_back counts in run_commands) and TPM (the mix's transactions
 -- per minute), both over the run's measured seconds.  The percentiles are
--- the run's samples' (sample_rate), else NULL.  It reads with the caller's
--- rights, as report() does.
+-- the run's samples' (sample_rate), else NULL.  Then the specification's
+-- rules: each type's response time without its keying and think sleeps
+-- (clause 5.2.5: the script's \sleep commands' time taken out), the
+-- minimum shares of clause 5.2.3 and the 90th-percentile limits of clause
+-- 5.2.5.3, the deliveries that skipped a district (\set skipped_districts),
+-- and whether the run keeps them (valid; on 'all', whether its NOPM is a
+-- valid one, and why not).  It reads with the caller's rights, as report()
+-- does.
 CREATE FUNCTION pgbench_lab.tpcc_figures(run_id bigint)
 RETURNS TABLE (transaction_type text, transactions bigint, share_pct double precision,
                per_minute double precision, rollbacks bigint, failures bigint,
                latency_avg_ms double precision, latency_p50_ms double precision,
                latency_p90_ms double precision, latency_p99_ms double precision,
-               nopm double precision, tpm double precision, measured_seconds double precision)
+               nopm double precision, tpm double precision, measured_seconds double precision,
+               response_avg_ms double precision, minimum_share_pct double precision, p90_limit_ms double precision,
+               skipped bigint, valid boolean, invalid_because text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -239,18 +250,33 @@ BEGIN
                   HINT = 'tpcc_figures() reads runs of workload tpcc, or of scripts that include tpcc-new-order.';
     END IF;
     RETURN QUERY
-    SELECT u.tt, u.n, u.share, u.pm, u.rb, u.f, u.lat, u.q1, u.q2, u.q3, u.nopm, u.tpm, u.secs FROM (
+    SELECT u.tt, u.n, u.share, u.pm, u.rb, u.f, u.lat, u.q1, u.q2, u.q3, u.nopm, u.tpm, u.secs,
+           u.resp, u.min_share, u.limit_ms, u.skipped, u.ok, u.why FROM (
     WITH r AS (SELECT x.measured_seconds AS secs,
                       CASE WHEN x.measured_seconds OPERATOR(pg_catalog.>) 0 THEN 60 OPERATOR(pg_catalog./) x.measured_seconds END AS per_min
                  FROM pgbench_lab.runs x WHERE x.run_id OPERATOR(pg_catalog.=) id),
+         -- clause 5.2.3's minimum shares and clause 5.2.5.3's limits
+         m (name, min_share, limit_ms) AS (VALUES ('tpcc-new-order', NULL::pg_catalog.float8, 5000::pg_catalog.float8),
+                                                 ('tpcc-payment', 43, 5000), ('tpcc-order-status', 4, 5000),
+                                                 ('tpcc-delivery', 4, 5000), ('tpcc-stock-level', 4, 20000)),
          k AS (SELECT k.name, k.ord FROM pgbench_lab_internal.tpcc_scripts() WITH ORDINALITY AS k(name, weight, body, ord)),
          s AS (SELECT k.ord, k.name, s.script, s.transactions AS n, s.failures AS f, s.latency_avg_ms AS lat,
-                      -- new-order's rolled-back orders: the executions of its \set rolled_back (NULL: a kit without it)
-                      CASE WHEN k.name OPERATOR(pg_catalog.=) 'tpcc-new-order' THEN
-                          (SELECT pg_catalog.sum(c.executions)::pg_catalog.int8 FROM pgbench_lab.run_commands c
-                            WHERE c.run_id OPERATOR(pg_catalog.=) id AND c.script OPERATOR(pg_catalog.=) s.script
-                              AND c.command_text OPERATOR(pg_catalog.~) '^\\set\s+rolled_back\M') END AS rb
+                      m.min_share, m.limit_ms, c.rb, c.skipped, c.slept_ms, c.sleeps
                  FROM k JOIN pgbench_lab.run_scripts s ON s.name OPERATOR(pg_catalog.=) k.name
+                 JOIN m ON m.name OPERATOR(pg_catalog.=) k.name
+                 CROSS JOIN LATERAL (
+                      -- new-order's rolled-back orders, delivery's skips: the
+                      -- executions of their \set (NULL: a kit without it);
+                      -- the keying and think sleeps' time
+                      SELECT pg_catalog.sum(c.executions) FILTER (WHERE k.name OPERATOR(pg_catalog.=) 'tpcc-new-order'
+                                 AND c.command_text OPERATOR(pg_catalog.~) '^\\set\s+rolled_back\M')::pg_catalog.int8 AS rb,
+                             pg_catalog.sum(c.executions) FILTER (WHERE k.name OPERATOR(pg_catalog.=) 'tpcc-delivery'
+                                 AND c.command_text OPERATOR(pg_catalog.~) '^\\set\s+skipped_districts\M')::pg_catalog.int8 AS skipped,
+                             COALESCE(pg_catalog.sum(c.executions OPERATOR(pg_catalog.*) c.latency_avg_ms)
+                                          FILTER (WHERE c.kind OPERATOR(pg_catalog.=) 'sleep' AND c.executions OPERATOR(pg_catalog.>) 0), 0) AS slept_ms,
+                             COALESCE(pg_catalog.sum(c.executions) FILTER (WHERE c.kind OPERATOR(pg_catalog.=) 'sleep'), 0) AS sleeps
+                        FROM pgbench_lab.run_commands c
+                       WHERE c.run_id OPERATOR(pg_catalog.=) id AND c.script OPERATOR(pg_catalog.=) s.script) AS c
                 WHERE s.run_id OPERATOR(pg_catalog.=) id),
          p AS (SELECT x.script,
                       pg_catalog.percentile_cont(ARRAY[0.5, 0.9, 0.99]::pg_catalog.float8[]) WITHIN GROUP (ORDER BY x.latency_ms) AS q
@@ -258,24 +284,57 @@ BEGIN
                 WHERE x.run_id OPERATOR(pg_catalog.=) id AND NOT x.failed AND x.latency_ms IS NOT NULL
                   AND x.script OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT s.script FROM s))
                 GROUP BY GROUPING SETS ((x.script), ())),
-         t AS (SELECT pg_catalog.sum(s.n)::pg_catalog.int8 AS n,
+         t AS (SELECT pg_catalog.sum(s.n)::pg_catalog.int8 AS n, pg_catalog.sum(s.f)::pg_catalog.int8 AS f,
                       (SELECT s2.n OPERATOR(pg_catalog.-) s2.rb FROM s AS s2 WHERE s2.name OPERATOR(pg_catalog.=) 'tpcc-new-order') AS placed
-                 FROM s)
-    SELECT s.ord, pg_catalog.substr(s.name, 6) AS tt, s.n,
-           100.0::pg_catalog.float8 OPERATOR(pg_catalog.*) s.n OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END AS share,
-           s.n OPERATOR(pg_catalog.*) r.per_min AS pm, s.rb, s.f, s.lat, p.q[1] AS q1, p.q[2] AS q2, p.q[3] AS q3,
-           t.placed OPERATOR(pg_catalog.*) r.per_min AS nopm, t.n OPERATOR(pg_catalog.*) r.per_min AS tpm, r.secs
-      FROM s CROSS JOIN r CROSS JOIN t LEFT JOIN p ON p.script OPERATOR(pg_catalog.=) s.script
+                 FROM s),
+         -- each type against the rules: its share, and its 90th percentile
+         -- when the run sampled it and it slept none (a sample's latency
+         -- holds its sleeps)
+         v AS (SELECT s.*, 100.0::pg_catalog.float8 OPERATOR(pg_catalog.*) s.n OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END AS share,
+                      CASE WHEN s.sleeps OPERATOR(pg_catalog.=) 0 THEN p.q[2] END AS p90_response, p.q
+                 FROM s CROSS JOIN t LEFT JOIN p ON p.script OPERATOR(pg_catalog.=) s.script),
+         w AS (SELECT v.*,
+                      CASE WHEN v.n OPERATOR(pg_catalog.=) 0 OR v.share IS NULL
+                               THEN pg_catalog.format('no %s transaction', pg_catalog.substr(v.name, 6))
+                           WHEN v.share OPERATOR(pg_catalog.<) v.min_share
+                               THEN pg_catalog.format('%s''s share %s %% is under its minimum of %s %%', pg_catalog.substr(v.name, 6),
+                                                      pg_catalog.round(v.share::pg_catalog.numeric, 2), v.min_share) END AS share_why,
+                      CASE WHEN v.p90_response OPERATOR(pg_catalog.>) v.limit_ms
+                               THEN pg_catalog.format('%s''s 90th percentile %s ms is over its limit of %s s', pg_catalog.substr(v.name, 6),
+                                                      pg_catalog.round(v.p90_response::pg_catalog.numeric, 1), v.limit_ms OPERATOR(pg_catalog./) 1000) END AS p90_why
+                 FROM v),
+         a AS (SELECT pg_catalog.concat_ws('; ',
+                          (SELECT pg_catalog.string_agg(pg_catalog.format('no %s transaction', pg_catalog.substr(m.name, 6)), '; ')
+                             FROM m WHERE NOT EXISTS (SELECT FROM s WHERE s.name OPERATOR(pg_catalog.=) m.name)),
+                          pg_catalog.string_agg(pg_catalog.concat_ws('; ', w.share_why, w.p90_why), '; ' ORDER BY w.ord)
+                              FILTER (WHERE w.share_why IS NOT NULL OR w.p90_why IS NOT NULL),
+                          CASE WHEN (t.f OPERATOR(pg_catalog.*) 100) OPERATOR(pg_catalog.>) (t.n OPERATOR(pg_catalog.+) t.f)
+                               THEN pg_catalog.format('%s of %s transactions failed (more than 1 %%)', t.f, t.n OPERATOR(pg_catalog.+) t.f) END,
+                          (SELECT pg_catalog.format('%s of %s deliveries skipped a district (more than 1 %%)', d.skipped, d.n)
+                             FROM w AS d WHERE d.name OPERATOR(pg_catalog.=) 'tpcc-delivery'
+                              AND d.skipped OPERATOR(pg_catalog.*) 100 OPERATOR(pg_catalog.>) d.n)) AS why
+                 FROM w CROSS JOIN t GROUP BY t.f, t.n)
+    SELECT w.ord, pg_catalog.substr(w.name, 6) AS tt, w.n, w.share,
+           w.n OPERATOR(pg_catalog.*) r.per_min AS pm, w.rb, w.f, w.lat, w.q[1] AS q1, w.q[2] AS q2, w.q[3] AS q3,
+           t.placed OPERATOR(pg_catalog.*) r.per_min AS nopm, t.n OPERATOR(pg_catalog.*) r.per_min AS tpm, r.secs,
+           CASE WHEN w.n OPERATOR(pg_catalog.>) 0 THEN w.lat OPERATOR(pg_catalog.-) (w.slept_ms OPERATOR(pg_catalog./) w.n) END AS resp,
+           w.min_share, w.limit_ms, w.skipped,
+           w.share_why IS NULL AND w.p90_why IS NULL AS ok,
+           CASE WHEN w.share_why IS NOT NULL OR w.p90_why IS NOT NULL THEN pg_catalog.concat_ws('; ', w.share_why, w.p90_why) END AS why
+      FROM w CROSS JOIN r CROSS JOIN t
     UNION ALL
     SELECT 1000, 'all', t.n, CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN 100.0::pg_catalog.float8 END, t.n OPERATOR(pg_catalog.*) r.per_min,
-           (SELECT s.rb FROM s WHERE s.name OPERATOR(pg_catalog.=) 'tpcc-new-order'),
-           (SELECT pg_catalog.sum(s.f)::pg_catalog.int8 FROM s),
-           (SELECT pg_catalog.sum(s.n OPERATOR(pg_catalog.*) s.lat) OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END FROM s),
-           p.q[1], p.q[2], p.q[3], t.placed OPERATOR(pg_catalog.*) r.per_min, t.n OPERATOR(pg_catalog.*) r.per_min, r.secs
-      FROM r CROSS JOIN t LEFT JOIN p ON p.script IS NULL) AS u
+           (SELECT w.rb FROM w WHERE w.name OPERATOR(pg_catalog.=) 'tpcc-new-order'), t.f,
+           (SELECT pg_catalog.sum(w.n OPERATOR(pg_catalog.*) w.lat) OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END FROM w),
+           p.q[1], p.q[2], p.q[3], t.placed OPERATOR(pg_catalog.*) r.per_min, t.n OPERATOR(pg_catalog.*) r.per_min, r.secs,
+           (SELECT pg_catalog.sum(w.n OPERATOR(pg_catalog.*) w.lat OPERATOR(pg_catalog.-) w.slept_ms)
+                   OPERATOR(pg_catalog./) CASE WHEN t.n OPERATOR(pg_catalog.>) 0 THEN t.n END FROM w),
+           NULL, NULL, (SELECT w.skipped FROM w WHERE w.name OPERATOR(pg_catalog.=) 'tpcc-delivery'),
+           a.why OPERATOR(pg_catalog.=) '', CASE WHEN a.why OPERATOR(pg_catalog.<>) '' THEN a.why END
+      FROM r CROSS JOIN t CROSS JOIN a LEFT JOIN p ON p.script IS NULL) AS u
      ORDER BY u.ord;
 END
 $fn$;
 COMMENT ON FUNCTION pgbench_lab.tpcc_figures(bigint) IS
-    'HammerDB''s figures of a run of the TPC-C kit: NOPM and TPM, and per transaction type its transactions, share of the mix, failures and latencies';
+    'HammerDB''s figures of a run of the TPC-C kit: NOPM and TPM, and per transaction type its transactions, share of the mix, failures, latencies and response times, checked against the specification''s minimum shares and 90th-percentile limits';
 GRANT EXECUTE ON FUNCTION pgbench_lab.tpcc_figures(bigint) TO pg_monitor;
