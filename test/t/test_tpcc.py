@@ -190,6 +190,19 @@ def test_mix_dealt_keeps_the_minimum_shares(lab):
     assert g["payment"]["valid"] == (g["payment"]["share_pct"] >= 43)
 
 
+def test_repeatable_read_needs_max_tries(lab):
+    """The kit runs at the server's isolation level, read committed by
+    default; at repeatable read two clients' transactions fail on each
+    other's updates (40001) and max_tries retries them: with 10 tries
+    the run commits every transaction, and the conditions hold."""
+    run_id = call_run(lab, "tpcc", clients=4, transactions=23, max_tries=10,
+                      settings='{"default_transaction_isolation": "repeatable read"}')
+    done, failures = lab.sql("SELECT sum(transactions), sum(failures) FROM pgbench_lab.run_scripts "
+                             "WHERE run_id = %s", (run_id,))[0]
+    assert (done, failures) == (92, 0)
+    assert_consistent(lab)
+
+
 def test_racing_deliveries_skip_no_district(lab):
     """Two deliveries of one warehouse at once, as the issue raced them: the
     second passes the oldest new orders the first holds and delivers the
