@@ -80,7 +80,7 @@ $$;
 -- each the caller's or owner/name, with or without a weight), or when its
 -- workload is 'tpcc' and it names no scripts (then it runs the caller's
 -- saved tpcc-* scripts).  init_tpcc() saved those scripts with the schema
--- it made, and each one's first statement reads "FROM <schema>.warehouse":
+-- it made, and each one reads the count of warehouses "FROM <schema>.warehouse":
 -- the schema is read from that statement of each saved script the run
 -- names (quoted names too, through parse_ident), and must be one.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_tpcc_schema(workload text, options jsonb)
