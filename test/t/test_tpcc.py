@@ -203,6 +203,34 @@ def test_repeatable_read_needs_max_tries(lab):
     assert_consistent(lab)
 
 
+def test_terminals_keep_a_home_warehouse(lab):
+    """tpcc.terminals on: each client keeps the home warehouse client_id
+    modulo the warehouses.  With a second warehouse that has no districts
+    (made for the test, then dropped), where a new-order fails: one client
+    (client 0, warehouse 1) commits its 20 new-orders, where drawing the
+    warehouse would have sent about half there; two clients, and the
+    second's first new-order fails the run there (23502)."""
+    lab.sql("INSERT INTO tpcc.warehouse (w_id, w_tax, w_ytd) VALUES (2, 0, 0)")
+    terminals = "settings => '{\"tpcc.terminals\": \"on\"}'"
+    try:
+        placed = lab.scalar("SELECT sum(d_next_o_id) FROM tpcc.district")
+        with lab.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.run(scripts => '{tpcc-new-order}', clients => 1, "
+                               f"transactions => 20, {terminals})").fetchone()
+        assert row[1] == "done" and row[6] == 0, row
+        rolled_back = lab.scalar("SELECT executions FROM pgbench_lab.run_commands WHERE run_id = %s "
+                                 "AND command_text = '\\set rolled_back 1'", (row[0],))
+        assert lab.scalar("SELECT sum(d_next_o_id) FROM tpcc.district WHERE d_w_id = 1") == placed + 20 - rolled_back
+        with lab.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.run(scripts => '{tpcc-new-order}', clients => 2, "
+                               f"transactions => 5, {terminals})").fetchone()
+        assert row[1] == "failed", row
+        assert lab.sql("SELECT sqlstate FROM pgbench_lab.run_errors WHERE run_id = %s", (row[0],)) == [("23502",)]
+    finally:
+        lab.sql("DELETE FROM tpcc.warehouse WHERE w_id = 2")
+    assert_consistent(lab)
+
+
 def test_racing_deliveries_skip_no_district(lab):
     """Two deliveries of one warehouse at once, as the issue raced them: the
     second passes the oldest new orders the first holds and delivers the
