@@ -134,11 +134,14 @@ VALUES
           FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, COALESCE(l.amount, 0) AS delivered, COALESCE(h.paid, 0) AS paid,
                        COALESCE(k.c_balance OPERATOR(pg_catalog.<>) (COALESCE(l.amount, 0) OPERATOR(pg_catalog.-) COALESCE(h.paid, 0)), true) AS differs
                   FROM %1$s.customer AS k
-                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.ol_amount) AS amount
-                               FROM %1$s.orders AS o JOIN %1$s.order_line AS x
+                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.amount) AS amount
+                               FROM %1$s.orders AS o
+                               -- each order's delivered amount first: half the time of a join of every line
+                               JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.sum(ol_amount) AS amount FROM %1$s.order_line
+                                      WHERE ol_delivery_d IS NOT NULL GROUP BY ol_w_id, ol_d_id, ol_o_id) AS x
                                  ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
                                 AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
-                              WHERE x.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                              GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
                          ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
                         AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id
                   LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, pg_catalog.sum(h_amount) AS paid FROM %1$s.history
@@ -169,11 +172,14 @@ VALUES
           FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, k.c_ytd_payment, COALESCE(l.amount, 0) AS delivered,
                        COALESCE((k.c_balance OPERATOR(pg_catalog.+) k.c_ytd_payment) OPERATOR(pg_catalog.<>) COALESCE(l.amount, 0), true) AS differs
                   FROM %1$s.customer AS k
-                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.ol_amount) AS amount
-                               FROM %1$s.orders AS o JOIN %1$s.order_line AS x
+                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.amount) AS amount
+                               FROM %1$s.orders AS o
+                               -- each order's delivered amount first: half the time of a join of every line
+                               JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.sum(ol_amount) AS amount FROM %1$s.order_line
+                                      WHERE ol_delivery_d IS NOT NULL GROUP BY ol_w_id, ol_d_id, ol_o_id) AS x
                                  ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
                                 AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
-                              WHERE x.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                              GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
                          ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
                         AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id) AS c$q$)
 $fn$;
