@@ -178,11 +178,13 @@ void
 RunnerCheckSetting(const char *name, const char *value)
 {
 	/*
-	 * TPC-C kit's scripts read tpcc.think_times, a setting no module defines:
-	 * taken as SET takes it (a placeholder); any other unknown name is
-	 * refused, so that a misspelt setting does not go unapplied unnoticed.
+	 * TPC-C kit's scripts read tpcc.think_times and tpcc.terminals, settings
+	 * no module defines: taken as SET takes them (placeholders); any other
+	 * unknown name is refused, so that a misspelt setting does not go
+	 * unapplied unnoticed.
 	 */
-	if (GetConfigOption(name, true, false) == NULL && strcmp(name, "tpcc.think_times") != 0)
+	if (GetConfigOption(name, true, false) == NULL && strcmp(name, "tpcc.think_times") != 0 &&
+		strcmp(name, "tpcc.terminals") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("unrecognized configuration parameter \"%s\"", name),

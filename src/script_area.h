@@ -64,6 +64,8 @@ typedef struct RunScriptArea
 	bool		scale_given;	/* ... among the variables */
 	bool		tables_pending; /* a libpq run's built-in scripts do not yet
 								 * name their tables' schema: never run */
+	bool		deck;			/* deal the scripts from a shuffled deck of
+								 * their weights' cards (TPC-C's kit) */
 	uint64		random_seed;	/* the random_seed variable: the run's seed */
 	Size		variables;		/* offset of name\0text\0 ... \0 */
 	Size		search_path;	/* offset of the launcher's search_path */

@@ -74,6 +74,10 @@ struct ScriptClient
 	bool	   *eligible;		/* a split run: the scripts this client's
 								 * target takes (NULL: all of them) */
 	int			total_weight;	/* of those it takes */
+	int		   *deck;			/* a dealt run: the deck, its cards dealt so
+								 * far and its size (NULL: drawn by weight) */
+	int			deck_at;
+	int			deck_size;
 	ScriptEvalEnv env;
 	/* the transaction under way */
 	int			script;

@@ -338,9 +338,9 @@ read_scripts(const RunSpec *spec, int *n)
 /*
  * workload => 'tpcc': the calling role's saved scripts of TPC-C's kit,
  * named and weighted as pgbench_lab_internal.tpcc_scripts() gives them
- * (the 45/43/4/4/4 mix), as scripts => would name them.  A role that has
- * not saved them all (init_tpcc() saves them) is refused before anything
- * starts.
+ * (the 10/10/1/1/1 mix, dealt from a deck), as scripts => would name
+ * them.  A role that has not saved them all (init_tpcc() saves them) is
+ * refused before anything starts.
  */
 static SetupScript *
 tpcc_kit(int *n)
@@ -619,6 +619,7 @@ ScriptSetupRead(const RunSpec *spec, RunShared *p, char **area)
 					  vars ? JsonbToCString(NULL, &vars->root, VARSIZE(vars)) : "",
 					  scale, tables_scale, area);
 	((RunScriptArea *) *area)->tables_pending = pending;
+	((RunScriptArea *) *area)->deck = tpcc;
 	return size;
 }
 

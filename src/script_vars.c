@@ -308,6 +308,8 @@ ScriptClientSetup(RunShared *run, int client, bool timed, Transport *t, MemoryCo
 		}
 	}
 
+	if (sc->area->deck)
+		sc->deck = palloc(sizeof(int) * sc->total_weight);
 	ScriptSeedClients(sc->area->random_seed, run->clients, states, &default_seed);
 	sc->prng = states[client];
 	pfree(states);				/* a worker of many clients keeps only its own */
@@ -324,15 +326,52 @@ ScriptClientSetup(RunShared *run, int client, bool timed, Transport *t, MemoryCo
 }
 
 /*
+ * The next card of a client's deck: each script it takes as many times as
+ * its weight, shuffled anew (Fisher-Yates) when the last was dealt.  TPC-C's
+ * kit is dealt so (clause 5.2.4.2's deck): each deck holds the mix's
+ * shares exactly, so that a run keeps the minimum shares a draw by weight
+ * misses as often as not.
+ */
+static int
+deal(ScriptClient *sc)
+{
+	if (sc->deck_at == sc->deck_size)
+	{
+		int			n = 0;
+
+		for (int s = 0; s < sc->nprogs; s++)
+		{
+			if (sc->eligible != NULL && !sc->eligible[s])
+				continue;
+			for (int w = 0; w < sc->area->script[s].weight; w++)
+				sc->deck[n++] = s;
+		}
+		for (int i = n - 1; i > 0; i--)
+		{
+			int			j = (int) pg_prng_uint64_range(&sc->choose, 0, i);
+			int			card = sc->deck[i];
+
+			sc->deck[i] = sc->deck[j];
+			sc->deck[j] = card;
+		}
+		sc->deck_size = n;
+		sc->deck_at = 0;
+	}
+	return sc->deck[sc->deck_at++];
+}
+
+/*
  * The script of the next transaction, by weight among those the client
- * takes; its random state kept.
+ * takes (or dealt from its deck); its random state kept.
  */
 int
 ScriptClientChoose(ScriptClient *sc)
 {
 	int			s = 0;
 
-	if (sc->nprogs > 1)
+	if (sc->nprogs > 1 && sc->deck != NULL)
+		s = deal(sc);
+	else if (sc->nprogs > 1)
 	{
 		int64		w = (int64) pg_prng_uint64_range(&sc->choose, 1, sc->total_weight);
 

@@ -35,8 +35,8 @@ from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
 from bench import bench_conf, other_postgres, quiet_check  # noqa: E402
 
 # the kit's mix: script and weight (pgbench_lab_internal.tpcc_scripts())
-MIX = (("tpcc-new-order", 45), ("tpcc-payment", 43), ("tpcc-order-status", 4),
-       ("tpcc-delivery", 4), ("tpcc-stock-level", 4))
+MIX = (("tpcc-new-order", 10), ("tpcc-payment", 10), ("tpcc-order-status", 1),
+       ("tpcc-delivery", 1), ("tpcc-stock-level", 1))
 PATHS = ("in-server", "libpq", "pgbench")
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tpcc.sh: TPC-C's mix (the kit's five scripts, 45/43/4/4/4) three ways on
+# tpcc.sh: TPC-C's mix (the kit's five scripts, 10/10/1/1/1) three ways on
 # the same warehouses: in the server (via => 'spi'), over libpq
 # (via => 'libpq') and the pgbench binary (-M prepared, Unix socket, the
 # files of sql/tpcc/), NOPM measured on the server for all three

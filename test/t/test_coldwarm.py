@@ -615,8 +615,9 @@ TPCC_MIX = ["tpcc-new-order@45", "tpcc-payment@43", "tpcc-order-status@4", "tpcc
 
 def test_cold_vs_warm_tpcc_relations(roomy):
     """relations NULL on a run of the kit's TPC-C scripts: the nine tables
-    of the schema the caller's saved scripts name (read from their first
-    statement, a quoted name here), not pgbench's; relations given still
+    of the schema the caller's saved scripts name (read from their
+    statement that reads the warehouses, a quoted name here), not
+    pgbench's; relations given still
     win; a mix with other scripts keeps pgbench's.  One experiment of
     0.3-s runs on 1 warehouse (about 100 MB, more than shared_buffers: the
     warm is partly warm, and warned of); the other cases ask the planner."""

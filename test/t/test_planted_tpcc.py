@@ -140,7 +140,7 @@ def test_init_tpcc_here_runs_no_plant(pair):
     the kit holds."""
     lab, target = pair
     assert lab.made == [([], []), ([], [])], lab.made
-    assert lab.steps[-1] == "total" and lab.checked == [(True,)] * 4, (lab.steps, lab.checked)
+    assert lab.steps[-1] == "total" and lab.checked == [(True,)] * 12, (lab.steps, lab.checked)
     assert safe(lab, "SELECT pg_catalog.count(*) FROM pgbench_lab.scripts WHERE name "
                 "OPERATOR(pg_catalog.~) '^tpcc-'") == [(5,)]
 
@@ -169,7 +169,7 @@ def test_run_tpcc_runs_no_plant(pair, via):
         figures = conn.execute("SELECT transaction_type, transactions FROM pgbench_lab.tpcc_figures(%s)",
                                (run_id,)).fetchall()
         checked = conn.execute("SELECT ok FROM pgbench_lab.tpcc_check()").fetchall()
-    assert figures[-1] == ("all", 20) and checked == [(True,)] * 4, (figures, checked)
+    assert figures[-1] == ("all", 20) and checked == [(True,)] * 12, (figures, checked)
     assert_nothing_fired(lab, target)
 
 

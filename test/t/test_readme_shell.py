@@ -38,8 +38,8 @@ CREATE = "psql -c 'CREATE EXTENSION pgbench_lab CASCADE'    # CASCADE also insta
 TPCC_SAVE = """for s in new-order payment order-status delivery stock-level; do
     psql -XAtc "SELECT body FROM pgbench_lab.scripts WHERE name = 'tpcc-$s'" postgres > tpcc-$s.sql
 done"""
-TPCC_PGBENCH = """pgbench -n -M prepared -c 4 -j 2 -T 60 -f tpcc-new-order.sql@45 -f tpcc-payment.sql@43 \\
-        -f tpcc-order-status.sql@4 -f tpcc-delivery.sql@4 -f tpcc-stock-level.sql@4 postgres"""
+TPCC_PGBENCH = """pgbench -n -M prepared -c 4 -j 2 -T 60 -f tpcc-new-order.sql@10 -f tpcc-payment.sql@10 \\
+        -f tpcc-order-status.sql@1 -f tpcc-delivery.sql@1 -f tpcc-stock-level.sql@1 postgres"""
 # docs/reference.md: plot(), report_html(), export() and import() from psql
 # (test_reference_files_from_psql)
 PLOT = 'psql -XAtc "SELECT pgbench_lab.plot(ARRAY[1011])" > sweep.svg'

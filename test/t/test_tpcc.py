@@ -15,15 +15,17 @@ import pytest
 from conftest import Background, Cluster, call_run, frozen
 
 KIT = Path(__file__).resolve().parent.parent.parent / "sql" / "tpcc"
-MIX = {"tpcc-new-order": 45, "tpcc-payment": 43, "tpcc-order-status": 4,
-       "tpcc-delivery": 4, "tpcc-stock-level": 4}
+MIX = {"tpcc-new-order": 10, "tpcc-payment": 10, "tpcc-order-status": 1,
+       "tpcc-delivery": 1, "tpcc-stock-level": 1}
 TABLES = ["warehouse", "district", "customer", "history", "new_order", "orders",
           "order_line", "item", "stock"]
 
 
 @pytest.fixture(scope="module")
 def lab():
-    c = Cluster("tpcc", {"shared_buffers": "64MB", "max_worker_processes": "16"})
+    # autovacuum off: the database's commits and rollbacks are the kit's
+    # alone while test_one_database_transaction_per_kit_transaction counts them
+    c = Cluster("tpcc", {"shared_buffers": "64MB", "max_worker_processes": "16", "autovacuum": "off"})
     try:		# a failed set-up must not leave a server running
         c.start()
         c.sql("CREATE EXTENSION pgbench_lab CASCADE")
@@ -39,7 +41,7 @@ def checks(c, schema="tpcc"):
 
 def assert_consistent(c):
     rows = checks(c)
-    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    assert [r[0] for r in rows] == list(range(1, 13))
     assert all(r[1] for r in rows), rows
 
 
@@ -86,7 +88,7 @@ def test_kit_saved_as_the_files_hold_it(lab):
 
 
 def test_mix_in_server_keeps_the_conditions(lab):
-    """Two in-server clients run the 45/43/4/4/4 mix; conditions 1-4 hold."""
+    """Two in-server clients run the 10/10/1/1/1 mix; the twelve conditions hold."""
     assert_consistent(lab)
     orders = lab.scalar("SELECT count(*) FROM tpcc.orders")
     with lab.connect() as conn:
@@ -124,6 +126,183 @@ def test_unknown_item_rolls_back(lab):
                       (before[0][0],)) == 10
 
 
+def xacts(c):
+    """The database postgres' commits and rollbacks, read from another
+    database once no session is left in it (a session's counts are
+    flushed when it ends)."""
+    c.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE datname = 'postgres'", dbname="template1")
+    return c.sql("SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = 'postgres'",
+                 dbname="template1")[0]
+
+
+def test_one_database_transaction_per_kit_transaction(lab):
+    """The kit's files under pgbench: the database counts one commit or
+    rollback per transaction of the mix (HammerDB's TPM equals the mix's),
+    and a rollback for each new-order with an unknown item, besides a
+    commit for each session's start.  Seed 2 draws one such new-order in
+    100 transactions, on 15 and 18 alike."""
+    placed = districts_next(lab)
+    before = xacts(lab)
+    # a session's start is a commit of its own: pgbench starts two (its
+    # first connection and its client's)
+    lab.connect().close()
+    start = xacts(lab)
+    assert (start[0] - before[0], start[1] - before[1]) == (1, 0)
+    before = start
+    files = [a for n, w in MIX.items() for a in ("-f", f"{KIT / n}.sql@{w}")]
+    out = lab.run_client("pgbench", "-n", "-M", "simple", "-c", "1", "-t", "100", "--random-seed", "2",
+                         *files, "postgres", check=False)
+    assert out.returncode == 0, out.stderr
+    commits, rollbacks = (a - b for a, b in zip(xacts(lab), before))
+    new_orders = int(re.search(r"tpcc-new-order\.sql\n - weight: 10 .*\n - (\d+) transactions", out.stdout)[1])
+    rolled_back = new_orders - (districts_next(lab) - placed)
+    assert rolled_back >= 1, out.stdout		# the seed draws one
+    assert (commits, rollbacks) == (2 + 100 - rolled_back, rolled_back)
+    assert_consistent(lab)
+
+
+def figures(c, run_id):
+    with c.connect() as conn:
+        cur = conn.execute("SELECT * FROM pgbench_lab.tpcc_figures(%s)", (run_id,))
+        return {r[0]: dict(zip([d.name for d in cur.description], r)) for r in cur.fetchall()}
+
+
+def test_mix_dealt_keeps_the_minimum_shares(lab):
+    """run('tpcc') deals each client's transactions from a deck of 23 (10
+    new-order, 10 payment, one each of the others): two decks a client are
+    the mix exactly, and the figures say the run keeps clause 5.2.3's
+    minimum shares.  The same scripts drawn by hand with order-status and
+    delivery at weight 0: NOPM is marked invalid, and why."""
+    run_id = call_run(lab, "tpcc", clients=2, transactions=46)
+    f = figures(lab, run_id)
+    # dealt: committed or failed (a deadlock between the two clients)
+    assert {t: f[t]["transactions"] + f[t]["failures"] for t in f} == {
+        "new-order": 40, "payment": 40, "order-status": 4, "delivery": 4, "stock-level": 4, "all": 92}
+    assert [f[t]["minimum_share_pct"] for t in f] == [None, 43, 4, 4, 4, None]
+    assert [f[t]["p90_limit_ms"] for t in f] == [5000, 5000, 5000, 5000, 20000, None]
+    if f["all"]["failures"] == 0:
+        assert all(r["valid"] for r in f.values()) and f["all"]["invalid_because"] is None, f
+    assert f["delivery"]["skipped"] == 0 and f["all"]["skipped"] == 0
+    bad = call_run(lab, None, scripts=["tpcc-new-order@1", "tpcc-payment@1", "tpcc-order-status@0",
+                                       "tpcc-delivery@0", "tpcc-stock-level@1"], clients=1, transactions=10)
+    g = figures(lab, bad)
+    assert g["all"]["valid"] is False and g["delivery"]["valid"] is False, g
+    assert "no order-status transaction; no delivery transaction" in g["all"]["invalid_because"], g["all"]
+    assert g["payment"]["valid"] == (g["payment"]["share_pct"] >= 43)
+
+
+def test_repeatable_read_needs_max_tries(lab):
+    """The kit runs at the server's isolation level, read committed by
+    default; at repeatable read two clients' transactions fail on each
+    other's updates (40001) and max_tries retries them: with 10 tries
+    the run commits every transaction, and the conditions hold."""
+    run_id = call_run(lab, "tpcc", clients=4, transactions=23, max_tries=10,
+                      settings='{"default_transaction_isolation": "repeatable read"}')
+    done, failures = lab.sql("SELECT sum(transactions), sum(failures) FROM pgbench_lab.run_scripts "
+                             "WHERE run_id = %s", (run_id,))[0]
+    assert (done, failures) == (92, 0)
+    assert_consistent(lab)
+
+
+def test_terminals_keep_a_home_warehouse(lab):
+    """tpcc.terminals on: each client keeps the home warehouse client_id
+    modulo the warehouses.  With a second warehouse that has no districts
+    (made for the test, then dropped), where a new-order fails: one client
+    (client 0, warehouse 1) commits its 20 new-orders, where drawing the
+    warehouse would have sent about half there; two clients, and the
+    second's first new-order fails the run there (23502)."""
+    lab.sql("INSERT INTO tpcc.warehouse (w_id, w_tax, w_ytd) VALUES (2, 0, 0)")
+    terminals = "settings => '{\"tpcc.terminals\": \"on\"}'"
+    try:
+        placed = lab.scalar("SELECT sum(d_next_o_id) FROM tpcc.district")
+        with lab.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.run(scripts => '{tpcc-new-order}', clients => 1, "
+                               f"transactions => 20, {terminals})").fetchone()
+        assert row[1] == "done" and row[6] == 0, row
+        rolled_back = lab.scalar("SELECT executions FROM pgbench_lab.run_commands WHERE run_id = %s "
+                                 "AND command_text = '\\set rolled_back 1'", (row[0],))
+        assert lab.scalar("SELECT sum(d_next_o_id) FROM tpcc.district WHERE d_w_id = 1") == placed + 20 - rolled_back
+        with lab.connect() as conn:
+            row = conn.execute("CALL pgbench_lab.run(scripts => '{tpcc-new-order}', clients => 2, "
+                               f"transactions => 5, {terminals})").fetchone()
+        assert row[1] == "failed", row
+        assert lab.sql("SELECT sqlstate FROM pgbench_lab.run_errors WHERE run_id = %s", (row[0],)) == [("23502",)]
+    finally:
+        lab.sql("DELETE FROM tpcc.warehouse WHERE w_id = 2")
+    assert_consistent(lab)
+
+
+def test_racing_deliveries_skip_no_district(lab):
+    """Two deliveries of one warehouse at once, as the issue raced them: the
+    second passes the oldest new orders the first holds and delivers the
+    next ones, so both deliver all ten districts, the two oldest orders of
+    each."""
+    oldest = lab.sql("SELECT no_d_id, no_o_id FROM (SELECT no_d_id, no_o_id, row_number() OVER "
+                     "(PARTITION BY no_d_id ORDER BY no_o_id) AS n FROM tpcc.new_order WHERE no_w_id = 1) AS o "
+                     "WHERE n <= 2 ORDER BY 1, 2")
+    with lab.connect(autocommit=False) as a, lab.connect() as b:
+        assert a.execute("SELECT tpcc.delivery(1, 1)").fetchone() == (10,)
+        # b done, or waiting for a row a holds (a customer of both): then a commits
+        bg = Background(b, "CREATE TEMPORARY TABLE delivered AS SELECT tpcc.delivery(1, 2) AS n")
+        lab.poll("SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = %s AND query LIKE '%%delivery(1, 2)%%' "
+                 "AND (state = 'idle' OR wait_event_type = 'Lock'))", (bg.pid,))
+        a.commit()
+        assert bg.join() is None
+        assert b.execute("SELECT n FROM delivered").fetchone() == (10,)
+    carriers = lab.sql("SELECT o_d_id, o_id, o_carrier_id FROM tpcc.orders WHERE o_w_id = 1 "
+                       "AND (o_d_id, o_id) IN (SELECT * FROM unnest(%s::int[], %s::int[])) ORDER BY 1, 2",
+                       ([d for d, _ in oldest], [o for _, o in oldest]))
+    assert [c[2] for c in carriers] == [1, 2] * 10, carriers
+    assert lab.scalar("SELECT count(*) FROM tpcc.new_order WHERE no_w_id = 1 AND (no_d_id, no_o_id) IN "
+                      "(SELECT * FROM unnest(%s::int[], %s::int[]))",
+                      ([d for d, _ in oldest], [o for _, o in oldest])) == 0
+    assert_consistent(lab)
+
+
+# breaks of the tables, each with the conditions it breaks, in batches
+# whose breaks touch different rows and break different conditions (one
+# tpcc_check() a batch): every condition is broken by one of them
+W1 = "WHERE w_id = 1"
+D = "WHERE d_w_id = 1 AND d_id = %d"
+C = "WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = %d"
+O = "WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = %d"
+L = "WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = %d AND ol_number = 1"
+BREAKS = [
+    [(f"UPDATE tpcc.district SET d_next_o_id = d_next_o_id + 1 {D % 1}", {2}),
+     (f"UPDATE tpcc.warehouse SET w_ytd = w_ytd + 1 {W1}", {1, 8}),
+     (f"UPDATE tpcc.orders SET o_carrier_id = NULL {O % 5}", {5, 7}),		# the issue's
+     (f"UPDATE tpcc.customer SET c_delivery_cnt = c_delivery_cnt + 1 {C % 1}", {11}),
+     (f"UPDATE tpcc.customer SET c_balance = c_balance + 1 {C % 2}", {10, 12})],	# the issue's
+    [("DELETE FROM tpcc.new_order WHERE (no_w_id, no_d_id, no_o_id) = (SELECT no_w_id, no_d_id, min(no_o_id) + 1 "
+      "FROM tpcc.new_order WHERE no_w_id = 1 AND no_d_id = 1 GROUP BY 1, 2)", {3, 5, 11}),
+     (f"DELETE FROM tpcc.order_line {L % 5}", {4, 6}),
+     (f"UPDATE tpcc.district SET d_ytd = d_ytd + 1 {D % 1}", {1, 9}),
+     (f"UPDATE tpcc.customer SET c_ytd_payment = c_ytd_payment + 1 {C % 1}", {12})],
+    [(f"UPDATE tpcc.orders SET o_ol_cnt = o_ol_cnt + 1 {O % 5}", {4, 6}),
+     (f"UPDATE tpcc.order_line SET ol_delivery_d = NULL {L % 6}", {7}),
+     (f"UPDATE tpcc.warehouse SET w_ytd = w_ytd + 1 {W1}", {8, 9}),
+     (f"UPDATE tpcc.district SET d_ytd = d_ytd + 1 {D % 2}", set())],		# with the one above
+]
+
+
+def test_every_condition_broken_is_found(lab):
+    """Each of clause 3.3.2's twelve conditions broken on purpose (the
+    issue's two breaks among them) is found, with the places that differ
+    and the first; nothing else is said to differ."""
+    assert set().union(*(b for batch in BREAKS for _, b in batch)) == set(range(1, 13))
+    with lab.connect(autocommit=False) as conn:
+        for batch in BREAKS:
+            broken = [b for _, b in batch]
+            assert sum(map(len, broken)) == len(set().union(*broken)), batch	# each condition by one break
+            for change, _ in batch:
+                conn.execute(change)
+            rows = conn.execute("SELECT condition, ok, differing, detail FROM pgbench_lab.tpcc_check()").fetchall()
+            assert {r[0] for r in rows if not r[1]} == set().union(*broken), (batch, rows)
+            for condition, ok, differing, detail in rows:
+                assert ok or (differing >= 1 and "differ; the first, " in detail), detail
+            conn.rollback()
+
+
 @pytest.mark.parametrize("call, state, text", [
     ("init_tpcc(0, 'refused')", "22023", "0 warehouses is out of range"),
     ("init_tpcc(1001, 'refused')", "22023", "1001 warehouses is out of range"),
@@ -152,7 +331,7 @@ def test_a_schema_of_any_name(lab):
                            ([f"{n}@{w}" for n, w in MIX.items()],)).fetchone()
     assert row[1] == "done", row
     rows = checks(lab, 'Tpcc "two"')
-    assert len(rows) == 4 and all(r[1] for r in rows), rows
+    assert len(rows) == 12 and all(r[1] for r in rows), rows
     assert lab.scalar('SELECT count(*) FROM "Tpcc ""two""".orders') >= 30000
 
 
@@ -167,7 +346,7 @@ def assert_every_schema_consistent(c):
     for (schema,) in c.sql("SELECT n.nspname FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
                            "WHERE r.relname = 'warehouse' AND r.relkind = 'r'"):
         rows = checks(c, schema)
-        assert len(rows) == 4 and all(r[1] for r in rows), (schema, rows)
+        assert len(rows) == 12 and all(r[1] for r in rows), (schema, rows)
 
 
 def districts_next(c):
@@ -190,7 +369,7 @@ def test_run_tpcc_and_its_figures(lab):
     secs, workload = lab.sql("SELECT measured_seconds, workload FROM pgbench_lab.runs WHERE run_id = %s",
                              (run_id,))[0]
     assert workload == "tpcc"
-    assert_consistent(lab)		# conditions 1-4 after a 4-client in-server run
+    assert_consistent(lab)		# the twelve conditions after a 4-client in-server run
     done = {n: (w, t, f, lat) for n, w, t, f, lat in lab.sql(
         "SELECT name, weight, transactions, failures, latency_avg_ms FROM pgbench_lab.run_scripts "
         "WHERE run_id = %s", (run_id,))}
@@ -296,6 +475,10 @@ def test_compare_settings_takes_tpcc_and_think_times(lab):
         if text == "\\sleep :keying_us us" and n > 0:
             assert ms >= keying[name] * 1000 * 0.0001, (name, ms)	# a sleep is never shorter
     assert slept > 0, on
+    # the response times: the latency less the keying and think sleeps
+    off_f, on_f = (figures(lab, r) for r in runs)
+    assert all(x["response_avg_ms"] == x["latency_avg_ms"] for x in off_f.values() if x["transactions"])
+    assert on_f["all"]["response_avg_ms"] < on_f["all"]["latency_avg_ms"], on_f["all"]
     with pytest.raises(psycopg.errors.UndefinedObject):	# a misspelt name is no placeholder
         lab.sql("""SELECT pgbench_lab.start('tpcc', settings => '{"tpcc.think_time": "on"}')""")
 
@@ -424,7 +607,7 @@ def test_load_on_a_target(lab):
         assert steps[t][1] == lab.scalar(f"SELECT count(*) FROM remote.{t}"), t
         assert steps[t][3] > 0, t
     rows = checks(lab, "remote")
-    assert len(rows) == 4 and all(r[1] for r in rows), rows
+    assert len(rows) == 12 and all(r[1] for r in rows), rows
     assert lab.scalar("SELECT count(*) FROM pg_constraint WHERE contype = 'p' "
                       "AND connamespace = 'remote'::regnamespace") == 8
     assert lab.scalar("SELECT count(*) FROM pgbench_lab.scripts WHERE name LIKE 'tpcc-%' "

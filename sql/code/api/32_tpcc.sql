@@ -190,7 +190,9 @@ CREATE FUNCTION %1$s.new_order(w pg_catalog.int4, d pg_catalog.int4, c pg_catalo
 RETURNS pg_catalog.int4 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $b$
 DECLARE
     items pg_catalog.int4[]; supply pg_catalog.int4[]; qty pg_catalog.int4[]; all_local pg_catalog.int4 := 1;
-    o pg_catalog.int4; price pg_catalog.numeric; dist pg_catalog.text; line pg_catalog.record;
+    o pg_catalog.int4; line pg_catalog.record; item pg_catalog.record; stock pg_catalog.record;
+    w_tax pg_catalog.numeric; d_tax pg_catalog.numeric; cust pg_catalog.record;
+    amount pg_catalog.numeric; total pg_catalog.numeric := 0; brand pg_catalog.text;
 BEGIN
     FOR i IN 1 .. ol_cnt LOOP
         items[i] := (((pg_catalog.floor(pg_catalog.random() OPERATOR(pg_catalog.*) 8192)::pg_catalog.int4
@@ -207,12 +209,17 @@ BEGIN
     IF unknown_item OPERATOR(pg_catalog.=) 1 THEN
         items[ol_cnt] := 100001;
     END IF;
+    -- an unknown item rolls back what the order did (clause 2.4.2.3): here
+    -- its subtransaction, and the kit's script then the whole transaction
     BEGIN
-        PERFORM FROM %1$s.warehouse WHERE w_id OPERATOR(pg_catalog.=) w;
-        PERFORM FROM %1$s.customer WHERE c_w_id OPERATOR(pg_catalog.=) w AND c_d_id OPERATOR(pg_catalog.=) d AND c_id OPERATOR(pg_catalog.=) c;
-        UPDATE %1$s.district SET d_next_o_id = d_next_o_id OPERATOR(pg_catalog.+) 1
-         WHERE d_w_id OPERATOR(pg_catalog.=) w AND d_id OPERATOR(pg_catalog.=) d
-            RETURNING d_next_o_id OPERATOR(pg_catalog.-) 1 INTO o;
+        -- clause 2.4.2.2: the warehouse's tax, the district's tax and next
+        -- order id, the customer's discount, last name and credit
+        SELECT x.w_tax INTO w_tax FROM %1$s.warehouse AS x WHERE x.w_id OPERATOR(pg_catalog.=) w;
+        UPDATE %1$s.district AS x SET d_next_o_id = x.d_next_o_id OPERATOR(pg_catalog.+) 1
+         WHERE x.d_w_id OPERATOR(pg_catalog.=) w AND x.d_id OPERATOR(pg_catalog.=) d
+            RETURNING x.d_next_o_id OPERATOR(pg_catalog.-) 1, x.d_tax INTO o, d_tax;
+        SELECT x.c_discount, x.c_last, x.c_credit INTO cust FROM %1$s.customer AS x
+         WHERE x.c_w_id OPERATOR(pg_catalog.=) w AND x.c_d_id OPERATOR(pg_catalog.=) d AND x.c_id OPERATOR(pg_catalog.=) c;
         INSERT INTO %1$s.orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
             VALUES (o, d, w, c, pg_catalog.now(), NULL, ol_cnt, all_local);
         INSERT INTO %1$s.new_order (no_o_id, no_d_id, no_w_id) VALUES (o, d, w);
@@ -221,7 +228,7 @@ BEGIN
         FOR line IN SELECT u.i, u.s, u.q, u.n::pg_catalog.int4 AS n
                       FROM ROWS FROM (pg_catalog.unnest(items), pg_catalog.unnest(supply), pg_catalog.unnest(qty)) WITH ORDINALITY AS u (i, s, q, n)
                      ORDER BY u.s, u.i LOOP
-            SELECT i_price INTO price FROM %1$s.item WHERE i_id OPERATOR(pg_catalog.=) line.i;
+            SELECT x.i_price, x.i_name, x.i_data INTO item FROM %1$s.item AS x WHERE x.i_id OPERATOR(pg_catalog.=) line.i;
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'item %% is unknown', line.i USING ERRCODE = 'no_data_found';
             END IF;
@@ -233,11 +240,19 @@ BEGIN
                    s_remote_cnt = s_remote_cnt OPERATOR(pg_catalog.+) CASE WHEN line.s OPERATOR(pg_catalog.=) w THEN 0 ELSE 1 END
              WHERE s_w_id OPERATOR(pg_catalog.=) line.s AND s_i_id OPERATOR(pg_catalog.=) line.i
             RETURNING (ARRAY[s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05,
-                             s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10])[d] INTO dist;
+                             s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10])[d] AS dist, s_data INTO stock;
+            -- the brand: B when the item's and the stock's data both say ORIGINAL
+            brand := CASE WHEN pg_catalog.strpos(item.i_data, 'ORIGINAL') OPERATOR(pg_catalog.>) 0
+                               AND pg_catalog.strpos(stock.s_data, 'ORIGINAL') OPERATOR(pg_catalog.>) 0 THEN 'B' ELSE 'G' END;
+            amount := line.q OPERATOR(pg_catalog.*) item.i_price;
+            total := total OPERATOR(pg_catalog.+) amount;
             INSERT INTO %1$s.order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,
                                          ol_quantity, ol_amount, ol_dist_info)
-                VALUES (o, d, w, line.n, line.i, line.s, NULL, line.q, line.q OPERATOR(pg_catalog.*) price, dist);
+                VALUES (o, d, w, line.n, line.i, line.s, NULL, line.q, amount, stock.dist);
         END LOOP;
+        -- the order's total, as the terminal shows it
+        total := total OPERATOR(pg_catalog.*) (1 OPERATOR(pg_catalog.-) cust.c_discount)
+                 OPERATOR(pg_catalog.*) (1 OPERATOR(pg_catalog.+) w_tax OPERATOR(pg_catalog.+) d_tax);
     EXCEPTION WHEN no_data_found THEN
         RETURN 0;		-- rolled back (clause 2.4.2.3)
     END;
@@ -245,19 +260,28 @@ BEGIN
 END
 $b$;
 COMMENT ON FUNCTION %1$s.new_order(pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4) IS
-    'TPC-C new-order''s lines (clause 2.4): the order''s id, or 0 when it named an unknown item and was rolled back';
+    'TPC-C new-order (clause 2.4): the order, its lines, the stock, the taxes, discount, brands and total read; the order''s id, or 0 when it named an unknown item and its work was rolled back';
 CREATE FUNCTION %1$s.delivery(w pg_catalog.int4, carrier pg_catalog.int4)
 RETURNS pg_catalog.int4 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $b$
 DECLARE
     o pg_catalog.int4; c pg_catalog.int4; amount pg_catalog.numeric; delivered pg_catalog.int4 := 0;
 BEGIN
     FOR d IN 1 .. 10 LOOP
-        o := NULL;
+        -- the oldest new order no other delivery holds; when another holds
+        -- every one, the oldest left once it is done: a district is skipped
+        -- only when it has no new order (clause 2.7.4.2)
+        SELECT no_o_id INTO o FROM %1$s.new_order WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d
+         ORDER BY no_o_id LIMIT 1 FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND THEN
+            SELECT no_o_id INTO o FROM %1$s.new_order WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d
+             ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+        END IF;
+        IF NOT FOUND THEN
+            RAISE LOG 'TPC-C delivery skipped district %% of warehouse %%: it has no new order', d, w;
+            CONTINUE;
+        END IF;
         DELETE FROM %1$s.new_order WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d
-           AND no_o_id OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(no_o_id) FROM %1$s.new_order
-                                                WHERE no_w_id OPERATOR(pg_catalog.=) w AND no_d_id OPERATOR(pg_catalog.=) d)
-        RETURNING no_o_id INTO o;
-        CONTINUE WHEN o IS NULL;
+           AND no_o_id OPERATOR(pg_catalog.=) o;
         UPDATE %1$s.orders SET o_carrier_id = carrier
          WHERE o_w_id OPERATOR(pg_catalog.=) w AND o_d_id OPERATOR(pg_catalog.=) d AND o_id OPERATOR(pg_catalog.=) o
         RETURNING o_c_id INTO c;
@@ -274,7 +298,7 @@ BEGIN
 END
 $b$;
 COMMENT ON FUNCTION %1$s.delivery(pg_catalog.int4, pg_catalog.int4) IS
-    'TPC-C delivery (clause 2.7): the oldest new order of each district of a warehouse delivered; returns how many'
+    'TPC-C delivery (clause 2.7): the oldest new order of each district of a warehouse that another delivery does not hold delivered; how many (a district without a new order is skipped, and logged)'
 $q$, s, schema,
            pg_catalog.format('init_tpcc: schema "%s" exists and another role owns it or may create in it', schema),
            pg_catalog.format('The kit''s functions there would be that role''s to replace, and run with your rights. Drop the schema (DROP SCHEMA %s CASCADE) or name another.',

@@ -80,7 +80,7 @@ $$;
 -- each the caller's or owner/name, with or without a weight), or when its
 -- workload is 'tpcc' and it names no scripts (then it runs the caller's
 -- saved tpcc-* scripts).  init_tpcc() saved those scripts with the schema
--- it made, and each one's first statement reads "FROM <schema>.warehouse":
+-- it made, and each one reads the count of warehouses "FROM <schema>.warehouse":
 -- the schema is read from that statement of each saved script the run
 -- names (quoted names too, through parse_ident), and must be one.
 CREATE FUNCTION pgbench_lab_internal.cold_vs_warm_tpcc_schema(workload text, options jsonb)
@@ -119,9 +119,12 @@ BEGIN
         IF e.body IS NULL OR NOT e.name OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT k.name FROM pgbench_lab_internal.tpcc_scripts() k)) THEN
             RETURN NULL;        -- not the kit's scripts (run() refuses an unknown one itself)
         END IF;
-        -- the first statement: the first line that is neither blank nor a comment
+        -- the statement that reads the warehouses: the first line that is
+        -- not a comment and names one (the kit's first statement is BEGIN)
         SELECT l.line INTO head FROM pg_catalog.regexp_split_to_table(e.body, E'\n') WITH ORDINALITY AS l(line, i)
-         WHERE l.line OPERATOR(pg_catalog.!~) '^\s*(--.*)?$' ORDER BY l.i LIMIT 1;
+         WHERE l.line OPERATOR(pg_catalog.!~) '^\s*--'
+           AND l.line OPERATOR(pg_catalog.~) '(?i)\mFROM\s+("(?:[^"]|"")+"|[^[:space:]".]+)\.warehouse\M'
+         ORDER BY l.i LIMIT 1;
         BEGIN
             one := (pg_catalog.parse_ident(pg_catalog.substring(head,
                        '(?i)\mFROM\s+("(?:[^"]|"")+"|[^[:space:]".]+)\.warehouse\M')))[1];
