@@ -78,7 +78,8 @@ fi
 
 pgbl_say "PostgreSQL $v: real-server tests under ASan"
 PGBL_BINDIR="$bindir" PGBL_PG_MAJOR="$v" \
-	"$PGBL_PY" -m pytest -q -p no:cacheprovider --durations=15 ${PGBL_JUNIT:+--junitxml="$PGBL_JUNIT"} test/t "$@" || fail=1
+	"$PGBL_PY" -m pytest -q -p no:cacheprovider $(pgbl_pytest_workers) --durations=15 \
+	${PGBL_JUNIT:+--junitxml="$PGBL_JUNIT"} test/t "$@" || fail=1
 
 reports=$(ls "$work"/asan.* 2>/dev/null | wc -l)
 if [ "$reports" -gt 0 ]; then

