@@ -782,7 +782,9 @@ END
 $$;
 
 -- Latency percentiles against the achieved TPS, one point per run at a
--- rate, with the target drawn across.
+-- rate, with the target drawn across, on a log axis of latency: a target
+-- of a few ms stays readable beside a run that broke at a second; the
+-- finding under the legend.
 CREATE FUNCTION pgbench_lab_internal.plot_latency_curve(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -793,8 +795,9 @@ AS $$
             FROM pgbench_lab.experiments x WHERE x.experiment_id OPERATOR(pg_catalog.=) plot_latency_curve.experiment_id),
     r AS (SELECT * FROM pgbench_lab_internal.latency_curve_result(experiment_id))
     SELECT pgbench_lab_internal.svg_chart(
-        pg_catalog.format('Latency against throughput: %s (experiment %s)', coalesce(e.label, e.workload), experiment_id),
-        'achieved TPS (transactions per second)', 'latency (ms)', NULL,
+        pg_catalog.format('Latency against throughput: %s (experiment %s, %s)', coalesce(e.label, e.workload), experiment_id,
+                          pgbench_lab_internal.plot_path(ARRAY[experiment_id])),
+        'achieved TPS (transactions per second)', 'latency (ms, log scale)', NULL,
         (SELECT pg_catalog.jsonb_agg(c.series ORDER BY c.k) FROM (
             SELECT k, pg_catalog.jsonb_build_object('label', l, 'color', k OPERATOR(pg_catalog.-) 1, 'points', true,
                        'x', (SELECT coalesce(pg_catalog.jsonb_agg(s.tps ORDER BY s.tps), '[]') FROM s),
@@ -806,8 +809,8 @@ AS $$
             SELECT 4, pg_catalog.jsonb_build_object('label', pg_catalog.format('target %s ms', pgbench_lab_internal.fmt(e.target, 3)),
                        'color', 7, 'x', pg_catalog.jsonb_build_array(0, coalesce((SELECT pg_catalog.max(s.tps) FROM s), 1)),
                        'y', pg_catalog.jsonb_build_array(e.target, e.target))) c),
-        ARRAY[CASE WHEN NOT EXISTS (SELECT FROM s) THEN 'Nothing to plot: no run at a rate ended done.'
-                   ELSE r.finding END])
+        CASE WHEN NOT EXISTS (SELECT FROM s) THEN ARRAY['Nothing to plot: no run at a rate ended done.'] END,
+        true, r.finding)
       FROM e, r
 $$;
 
