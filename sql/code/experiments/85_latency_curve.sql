@@ -149,29 +149,33 @@ AS $$
                 ELSE 0.95::pg_catalog.float8 END
 $$;
 
+-- A whole count under key in params, from lo to hi (its floor), else
+-- otherwise: what the planner checked reads back as given, and a document
+-- imported with anything else as the default.
+CREATE FUNCTION pgbench_lab_internal.latency_curve_count(params jsonb, key text, lo integer, hi integer,
+                                                         otherwise integer)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) key) OPERATOR(pg_catalog.=) 'number'
+                THEN CASE WHEN (params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric OPERATOR(pg_catalog.>=) lo
+                               AND (params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric OPERATOR(pg_catalog.<=) hi
+                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric)::pg_catalog.int4
+                          ELSE otherwise END
+                ELSE otherwise END
+$$;
+
+-- A rate in doubt is run up to this many times more (0 to 20, else 0).
 CREATE FUNCTION pgbench_lab_internal.latency_curve_repeats(params jsonb)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'repeats') OPERATOR(pg_catalog.=) 'number'
-                THEN CASE WHEN (params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 0
-                               AND (params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric OPERATOR(pg_catalog.<=) 20
-                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric)::pg_catalog.int4
-                          ELSE 0 END
-                ELSE 0 END
-$$;
+AS $$ SELECT pgbench_lab_internal.latency_curve_count(params, 'repeats', 0, 20, 0) $$;
 
+-- Each rate's runs to start with (1 to 20, else 1).
 CREATE FUNCTION pgbench_lab_internal.latency_curve_runs(params jsonb)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'runs') OPERATOR(pg_catalog.=) 'number'
-                THEN CASE WHEN (params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 1
-                               AND (params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric OPERATOR(pg_catalog.<=) 20
-                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric)::pg_catalog.int4
-                          ELSE 1 END
-                ELSE 1 END
-$$;
+AS $$ SELECT pgbench_lab_internal.latency_curve_count(params, 'runs', 1, 20, 1) $$;
 
 -- The lowest rate the curve steps down to: the rate at which a run of
 -- the experiment's duration still has the transactions its percentile
