@@ -202,7 +202,9 @@ read_database_buffers(const RunShared *run, int64 *hit, int64 *read)
  * The run's backends give pg_stat_database their counts when they exit (a
  * busy one at most once a second before): at the end, wait up to 2 s, out
  * of any transaction between looks, until no client backend of the run's
- * database that started after this coordinator is left.
+ * database that started after this coordinator under the clients' name
+ * (fallback_application_name pgbench_lab: a conninfo that names another
+ * is not waited for) is left.  Other sessions are not waited for.
  */
 static void
 wait_run_backends_gone(const RunShared *run)
@@ -223,6 +225,7 @@ wait_run_backends_gone(const RunShared *run)
 								  "WHERE a.datid OPERATOR(pg_catalog.=) $1 "
 								  "AND a.backend_type OPERATOR(pg_catalog.=) 'client backend' "
 								  "AND a.backend_start OPERATOR(pg_catalog.>=) $2 "
+								  "AND a.application_name OPERATOR(pg_catalog.=) 'pgbench_lab' "
 								  "AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()",
 								  2, types, v, NULL, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the server's activity");
