@@ -405,9 +405,9 @@ read_system(PGconn *conn, RunTarget *t)
  * a copy of this one's data its own start.
  */
 static bool
-is_this_server(PGconn *conn, RunTarget *t, int *version_num)
+is_this_server(PGconn *conn, RunTarget *t, int *version_num, Oid dboid)
 {
-	char	   *row[3];
+	char	   *row[4];
 	TimestampTz start = PgStartTime;
 	int64		unix_us = start + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
 
@@ -415,12 +415,18 @@ is_this_server(PGconn *conn, RunTarget *t, int *version_num)
 	if (query_row(conn, "SELECT pg_catalog.current_setting('server_version_num'), "
 				  "(SELECT s.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() s), "
 				  "(pg_catalog.extract('epoch', pg_catalog.pg_postmaster_start_time()) "
-				  "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8::pg_catalog.text", row, 3) != 1)
+				  "OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8::pg_catalog.text, "
+				  "(SELECT d.oid::pg_catalog.text FROM pg_catalog.pg_database d "
+				  "WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())", row, 4) != 1)
 		return false;
 	*version_num = pg_strtoint32(row[0]);
 	snprintf(t->server_id, sizeof(t->server_id), "%s:%s", row[1], row[2]);
-	return strcmp(row[1], psprintf(UINT64_FORMAT, GetSystemIdentifier())) == 0 &&
-		strcmp(row[2], psprintf(INT64_FORMAT, unix_us)) == 0;
+	if (strcmp(row[1], psprintf(UINT64_FORMAT, GetSystemIdentifier())) != 0 ||
+		strcmp(row[2], psprintf(INT64_FORMAT, unix_us)) != 0)
+		return false;
+	/* the run's database: its statistics count the clients' buffers */
+	t->this_database = row[3] != NULL && strcmp(row[3], psprintf("%u", dboid)) == 0;
+	return true;
 }
 
 static void
@@ -434,7 +440,8 @@ read_target_facts(PGconn *conn, RunShared *p, int target)
 	 * A primary's WAL and checkpoints, read there (needed unless every
 	 * primary among the targets is this very server: RunMeasuredHere)
 	 */
-	t->this_server = is_this_server(conn, t, &version_num);
+	t->this_database = false;
+	t->this_server = is_this_server(conn, t, &version_num, p->dboid);
 	if (!t->in_recovery)
 		read_figures(conn, version_num, t->wal_lsn_start, t->ckpt_start, &t->ckpt_counted,
 					 t->figures_note);

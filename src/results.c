@@ -23,11 +23,15 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "pgstat.h"
+#include "storage/latch.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
 
 #include "pgbench_lab.h"
 #include "client_libpq.h"
@@ -153,6 +157,89 @@ record_options(RunShared *run)
 		 2, types, v, NULL, SPI_OK_UPDATE);
 }
 
+/*
+ * A libpq run whose clients' backends are this server's, in the run's
+ * database (a run to this server's own socket, or every target this very
+ * server and database): its clients count no buffers (their backends do,
+ * for themselves), so its hits and reads are the database's
+ * (pg_stat_database) over the run, every session's among them.
+ */
+static bool
+buffers_from_database(const RunShared *run)
+{
+	if (run->via == RUN_VIA_SPI)
+		return false;
+	if (run->target_local)
+		return true;
+	for (int t = 0; t < run->ntargets; t++)
+		if (!run->target[t].this_database)
+			return false;
+	return run->ntargets > 0;
+}
+
+/* The run's database's blocks hit and read, as pg_stat_database has them. */
+static void
+read_database_buffers(const RunShared *run, int64 *hit, int64 *read)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		v[1];
+	bool		isnull;
+	Datum		d;
+
+	v[0] = ObjectIdGetDatum(run->dboid);
+	pgstat_clear_snapshot();
+	if (SPI_execute_with_args("SELECT d.blks_hit, d.blks_read FROM pg_catalog.pg_stat_database d "
+							  "WHERE d.datid OPERATOR(pg_catalog.=) $1",
+							  1, types, v, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the statistics of the run's database");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	*hit = isnull ? 0 : DatumGetInt64(d);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+	*read = isnull ? 0 : DatumGetInt64(d);
+}
+
+/*
+ * The run's backends give pg_stat_database their counts when they exit (a
+ * busy one at most once a second before): at the end, wait up to 2 s, out
+ * of any transaction between looks, until no client backend of the run's
+ * database that started after this coordinator under the clients' name
+ * (fallback_application_name pgbench_lab: a conninfo that names another
+ * is not waited for) is left.  Other sessions are not waited for.
+ */
+static void
+wait_run_backends_gone(const RunShared *run)
+{
+	Oid			types[2] = {OIDOID, TIMESTAMPTZOID};
+	Datum		v[2];
+	bool		isnull;
+	int64		left;
+	TimestampTz deadline = GetCurrentTimestamp() + 2 * USECS_PER_SEC;
+
+	v[0] = ObjectIdGetDatum(run->dboid);
+	v[1] = TimestampTzGetDatum(MyStartTimestamp);
+	for (;;)
+	{
+		WorkerXactBegin();
+		pgstat_clear_snapshot();
+		if (SPI_execute_with_args("SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity a "
+								  "WHERE a.datid OPERATOR(pg_catalog.=) $1 "
+								  "AND a.backend_type OPERATOR(pg_catalog.=) 'client backend' "
+								  "AND a.backend_start OPERATOR(pg_catalog.>=) $2 "
+								  "AND a.application_name OPERATOR(pg_catalog.=) 'pgbench_lab' "
+								  "AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()",
+								  2, types, v, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the server's activity");
+		left = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		WorkerXactCommit();
+		if (left == 0 || GetCurrentTimestamp() > deadline)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 /* Insert the run row (committed at once) and note the server's counters. */
 void
 ResultsBegin(RunShared *run, ResultsRun *res)
@@ -208,6 +295,9 @@ ResultsBegin(RunShared *run, ResultsRun *res)
 	res->checkpoints_before = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 2, &isnull));
 	res->checkpoints_done = -1;
+	res->db_hit_before = res->db_read_before = -1;
+	if (buffers_from_database(run))
+		read_database_buffers(run, &res->db_hit_before, &res->db_read_before);
 	cache_snapshot(run->run_id, "cache_before", "before");
 	LibpqRecord(run, false);
 	ResultsTargets(run, false);
@@ -616,10 +706,21 @@ ResultsFinish(RunShared *run, ResultsRun *res)
 	initStringInfo(&error);
 	status = run_status(run, &error);
 	avg_us = s.xacts ? (double) s.latency_sum_ns / s.xacts / 1000.0 : 0;
+	if (res->db_hit_before >= 0)
+		wait_run_backends_gone(run);
 
 	WorkerXactBegin();
 	write_latency(run, &hist);
 	pgstat_clear_snapshot();
+	if (res->db_hit_before >= 0)
+	{
+		int64		hit;
+		int64		read;
+
+		read_database_buffers(run, &hit, &read);
+		s.blks_hit = (uint64) Max(hit - res->db_hit_before, 0);
+		s.blks_read = (uint64) Max(read - res->db_read_before, 0);
+	}
 	memset(nulls, ' ', sizeof(nulls));
 	for (int i = 0; i < 20; i++)
 		types[i] = FLOAT8OID;

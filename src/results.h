@@ -57,6 +57,9 @@ typedef struct ResultsRun
 	int64		checkpoints_before;
 	int64		checkpoints_done;	/* counted by the coordinator (before 18), or -1 */
 	int64		end_ns;
+	/* a libpq run to this server and database: pg_stat_database's at the start, else -1 */
+	int64		db_hit_before;
+	int64		db_read_before;
 } ResultsRun;
 
 extern void ResultsSample(struct RunShared *run, RunSample *s, bool reset_interval_max);

@@ -145,6 +145,7 @@ typedef struct RunTarget
 	/* a standby's pg_stat_database_conflicts at the start, jsonb text, or '' */
 	char		conflicts_start[PGBL_CONFLICTS_MAX];
 	bool		this_server;	/* the target is this very server */
+	bool		this_database;	/* ... and the run's database there */
 	char		server_id[64];	/* system identifier:postmaster start (us) */
 	/* a primary's WAL position and checkpoints read there at the start */
 	char		wal_lsn_start[PGBL_LSN_MAX];	/* '' when not read */

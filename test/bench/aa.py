@@ -15,6 +15,15 @@ asserted: a benchmark, not a test; it says how quiet the machine was.
 
     test/bench/aa.sh [--trials 40] [--rounds 6] [--duration 1] [--workload select-only]
                      [--confidence 0.95] [--smallest-effect 0.02]
+
+--rounds auto counts the adaptive procedure instead (rounds => 'auto'):
+each trial adds rounds at the looks fixed in advance until its verdict is
+decided, --budget (seconds, from the experiment's start) ends or 100
+rounds have run; the same bound holds (each look's interval at its share
+of the confidence).  Each trial's line then says how many rounds it ran
+and why it stopped.
+
+    test/bench/aa.sh --trials 40 --rounds auto --duration 0.5 --budget 60 --settle 0
 """
 import argparse
 import math
@@ -46,13 +55,17 @@ def upper_bound(k, n, confidence=0.95):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=40)
-    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--rounds", default="6", help="a count, or auto")
+    ap.add_argument("--budget", type=float, default=60, help="seconds, with --rounds auto")
     ap.add_argument("--duration", type=float, default=1.0)
     ap.add_argument("--workload", default="select-only")
     ap.add_argument("--confidence", type=float, default=0.95)
     ap.add_argument("--smallest-effect", type=float, default=0.02)
     ap.add_argument("--settle", type=float, default=120)
     args = ap.parse_args()
+    auto = args.rounds == "auto"
+    if not auto:
+        args.rounds = int(args.rounds)
     quiet = quiet_check(settle=args.settle)
     c = Cluster("bench-aa", {"shared_buffers": "128MB", "max_worker_processes": "16"})
     try:
@@ -61,33 +74,38 @@ def main():
         c.sql("CREATE EXTENSION pgbench_lab CASCADE")
         version = c.scalar("SHOW server_version")
         print(f"== A/A: {args.trials} compare_settings() experiments of two identical sets, "
-              f"{args.rounds} rounds of {args.duration:g} s, {args.workload}, 1 client, in-server; "
+              f"{'adaptive rounds (budget %g s)' % args.budget if auto else '%d rounds' % args.rounds} of {args.duration:g} s, {args.workload}, 1 client, in-server; "
               f"PostgreSQL {version}, confidence {args.confidence:g}, smallest effect {args.smallest_effect:g}; "
               f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start "
               f"({'quiet' if quiet else 'NOT quiet: these figures are not figures'})", flush=True)
         false_calls = 0
+        rounds_run = []
         decided_within = 0
         started = time.monotonic()
         for t in range(1, args.trials + 1):
             with c.connect() as conn:
                 eid = conn.execute(
                     "CALL pgbench_lab.compare_settings(%s, ARRAY['{}', '{\"work_mem\": \"4MB\"}']::jsonb[], "
-                    "duration => make_interval(secs => %s), rounds => %s, smallest_effect => %s, "
-                    "confidence => %s)",
-                    (args.workload, args.duration, args.rounds, args.smallest_effect,
-                     args.confidence)).fetchone()[0]
-            verdict, decided, ratio, low, high, coverage = c.sql(
-                "SELECT verdict, decided, ratio_median, ratio_low, ratio_high, coverage "
+                    "duration => make_interval(secs => %s), rounds => %s::pgbench_lab.rounds, "
+                    "smallest_effect => %s, confidence => %s"
+                    + (", budget => make_interval(secs => %s))" if auto else ")"),
+                    (args.workload, args.duration, str(args.rounds), args.smallest_effect,
+                     args.confidence) + ((args.budget,) if auto else ())).fetchone()[0]
+            verdict, decided, ratio, low, high, coverage, rounds = c.sql(
+                "SELECT verdict, decided, ratio_median, ratio_low, ratio_high, coverage, rounds "
                 "FROM pgbench_lab.settings_ratios(%s) WHERE variant = 2", (eid,))[0]
+            rounds_run.append(rounds)
+            stop = (" " + c.scalar("SELECT pgbench_lab_internal.rounds_stop(%s)", (eid,))) if auto else ""
             false_calls += verdict in ("faster", "slower")
             decided_within += bool(decided) and verdict == "no difference detectable"
             print(f"  trial {t:3d}: ×{ratio:.3f} ({coverage * 100:.1f} % interval ×{low:.3f} to ×{high:.3f}) "
-                  f"{verdict}{' (decided)' if decided else ''}", flush=True)
+                  f"{verdict}{' (decided)' if decided else ''}, {rounds} rounds;{stop}", flush=True)
         n = args.trials
         print(f"== {false_calls} of {n} A/A trials called a difference ({100 * false_calls / n:.1f} %; "
               f"exact 95 % upper bound of the rate {100 * upper_bound(false_calls, n):.1f} %), "
               f"against at most {100 * (1 - args.confidence):.1f} % by design; "
               f"{decided_within} decided 'no difference' within ±{100 * args.smallest_effect:g} %; "
+              f"rounds per trial {min(rounds_run)} to {max(rounds_run)} (median {sorted(rounds_run)[n // 2]}); "
               f"{time.monotonic() - started:.0f} s; load {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end",
               flush=True)
     finally:

@@ -4,7 +4,7 @@
 # often a difference is called.  Builds and installs this checkout into the
 # private PostgreSQL (default 18; PGBL_BENCH_PG=15 for 15).  Asserts nothing.
 #
-#   test/bench/aa.sh [--trials 40] [--rounds 6] [--duration 1] [--workload select-only]
+#   test/bench/aa.sh [--trials 40] [--rounds 6|auto] [--budget 60] [--duration 1] [--workload select-only]
 #                    [--confidence 0.95] [--smallest-effect 0.02] [--settle 120]
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"

@@ -19,9 +19,9 @@ SELECT count(*) AS imported FROM pgbench_lab.import((
       FROM jsonb_array_elements((:'fixture'::jsonb)->'runs') WITH ORDINALITY AS a(r, n)));
 SELECT kind, status FROM pgbench_lab.experiments WHERE experiment_id IN (3011, 3012) ORDER BY 1;
 SELECT pgbench_lab.plot(ARRAY[3011]) LIKE '<svg%</svg>' || E'\n' AS sweep_plot_is_svg,
-       (regexp_matches(pgbench_lab.plot(ARRAY[3011]), '<text x="90" y="\d+" fill="#555555">([^<]*)</text>', 'g'))[1]
+       (regexp_matches(pgbench_lab.plot(ARRAY[3011]), '<text class="note" x="90" y="\d+" fill="#555555">([^<]*)</text>', 'g'))[1]
        AS note;
-SELECT (regexp_matches(pgbench_lab.plot(ARRAY[3012], 'latency'), '<text x="90" y="\d+" fill="#555555">([^<]*)</text>', 'g'))[1]
+SELECT (regexp_matches(pgbench_lab.plot(ARRAY[3012], 'latency'), '<text class="note" x="90" y="\d+" fill="#555555">([^<]*)</text>', 'g'))[1]
        AS note;
 SELECT * FROM pgbench_lab.sweep_summary(3011);
 SELECT * FROM pgbench_lab.sweep_verdict(3011);
@@ -104,7 +104,7 @@ SELECT count(*) AS lines_with_control_characters
  WHERE line ~ E'[\\x01-\\x1f\\x7f-\\x9f]';
 SELECT run_id, label, server, workload, session_settings FROM pgbench_lab.compare(ARRAY[3026]);
 SELECT pgbench_lab.plot(ARRAY[3026]) ~ E'[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]' AS svg_has_control_characters,
-       (regexp_matches(pgbench_lab.plot(ARRAY[3026]), '<text x="118" y="414">([^<]*)</text>'))[1] AS legend;
+       (regexp_matches(pgbench_lab.plot(ARRAY[3026]), '<text class="legend" x="118" y="414"><title>([^<]*)</title>'))[1] AS legend;
 SELECT pgbench_lab.printable(E'a\x01b\x1fc\x7fd\u0080e\u009ff\u00a0g\\x1bh') AS printable;
 SELECT * FROM pgbench_lab.import(jsonb_set(:'fixture', '{format}', to_jsonb(E'pgbench_lab\x1b[2J'::text)));
 

@@ -34,7 +34,7 @@ SELECT peak_clients, knee_clients FROM pgbench_lab.sweep_verdict(5024, 0.5);
 \pset tuples_only on
 SELECT line FROM pgbench_lab.report(5024) AS line
  WHERE line ~ '(Knee|knee|clients:|threshold|linear)';
-SELECT (regexp_matches(pgbench_lab.plot(ARRAY[5024]), '<text x="118" y="414">([^<]*)</text>'))[1];
+SELECT (regexp_matches(pgbench_lab.plot(ARRAY[5024]), '<text class="legend" x="118" y="414"><title>([^<]*)</title>'))[1];
 \pset format aligned
 \pset tuples_only off
 

@@ -7,8 +7,11 @@ the tests run as root the server commands run as "postgres".
 
 Tests wait for conditions with Cluster.poll(); none sleeps for a fixed time.
 """
+import base64
 import contextlib
+import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -384,3 +387,104 @@ def chromium_screenshot(src, png, size, extra=()):
         return done.stderr
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+class ChromiumPage:
+    """One headless Chromium page driven over the DevTools protocol on a
+    pipe (--remote-debugging-pipe: no port), for what one launch should do
+    several times: run a script in the page and take screenshots of parts
+    of it.  Use as a context manager; the browser ends with it."""
+
+    def __init__(self, url, width=1200, height=900):
+        browser = shutil.which("chromium")
+        if browser is None:
+            pytest.skip("chromium is not installed (scripts/lib.sh installs Debian's chromium)")
+        self.profile = tempfile.mkdtemp(prefix="pgbl-chromium-")
+        r3, w3 = os.pipe()      # the browser reads its commands on fd 3
+        r4, w4 = os.pipe()      # and writes its answers on fd 4
+
+        def fds():
+            os.dup2(r3, 3)
+            os.dup2(w4, 4)
+        self.proc = subprocess.Popen(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=fds, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")})
+        os.close(r3)
+        os.close(w4)
+        self._out = os.fdopen(w3, "wb", buffering=0)
+        self._in = os.fdopen(r4, "rb", buffering=0)
+        self._buf = b""
+        self._n = 0
+        self.session = None
+        try:
+            target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            self.send("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+            # no scroll bar: the page is laid out as wide when measured as when shot
+            self.send("Emulation.setScrollbarsHidden", {"hidden": True})
+            self.send("Page.navigate", {"url": url})
+            deadline = time.monotonic() + 60
+            while self.evaluate("document.readyState") != "complete":
+                assert time.monotonic() < deadline, "the page did not load"
+                time.sleep(0.02)
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def send(self, method, params=None):
+        """One command; its result (events in between are dropped)."""
+        self._n += 1
+        msg = {"id": self._n, "method": method, "params": params or {}}
+        if self.session:
+            msg["sessionId"] = self.session
+        self._out.write(json.dumps(msg).encode() + b"\0")
+        deadline = time.monotonic() + 120
+        while True:
+            while b"\0" not in self._buf:
+                ready, _, _ = select.select([self._in], [], [], max(0, deadline - time.monotonic()))
+                if not ready:
+                    raise RuntimeError(f"{method}: chromium did not answer within 120 s")
+                chunk = self._in.read(1 << 20)
+                if not chunk:
+                    raise RuntimeError("chromium closed its pipe")
+                self._buf += chunk
+            raw, self._buf = self._buf.split(b"\0", 1)
+            answer = json.loads(raw)
+            if answer.get("id") == self._n:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error']}")
+                return answer["result"]
+
+    def evaluate(self, expression):
+        """The value of a script in the page (JSON-serialisable)."""
+        res = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        assert "exceptionDetails" not in res, res["exceptionDetails"]
+        return res["result"].get("value")
+
+    def screenshot(self, png, x, y, width, height):
+        """A PNG of the page's rectangle (page coordinates), beyond the window too."""
+        data = self.send("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1}})["data"]
+        with open(png, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.session = None
+            self.send("Browser.close")
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+        finally:
+            self._out.close()
+            self._in.close()
+            shutil.rmtree(self.profile, ignore_errors=True)

@@ -44,7 +44,7 @@ def test_page_holds_every_id_with_its_charts_and_report(page):
         assert f"<h2>Run {i}:" in html or f"<h2>Experiment {i}:" in html, i
     # the run's own per-second charts, the sweep's peak and knee, the A/B ranges
     for text in ("TPS per second", "Average latency per second", "Machine CPU busy per second",
-                 "peak", "knee", "TPS of each set against set A", "median and range"):
+                 "peak", "knee", "Each comparison's median ratio and its interval", "B (synchronous_commit=off) against A (synchronous_commit=on)"):
         assert text in html, text
     # provenance: where and how each run was measured, on which server
     assert "<th>server</th>" in html and "<th>path</th>" in html and "Read on " in html

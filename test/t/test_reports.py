@@ -1,19 +1,18 @@
 """Experiments, reports, plots, export and import on real servers: a sweep
 and a settings comparison with short runs, the export -> import round trip
-between two clusters, and an SVG plot rendered by headless Chromium."""
+between two clusters, and every kind of chart rendered by headless Chromium."""
 import json
 import os
 import re
 import shutil
 import statistics
-import tempfile
 import threading
 import time
 
 import psycopg
 import pytest
 
-from conftest import Background, Cluster, chromium_screenshot, pgbench_cluster, png_pixels
+from conftest import PG_MAJOR, Background, ChromiumPage, Cluster, pgbench_cluster
 
 
 @pytest.fixture(scope="module")
@@ -218,10 +217,10 @@ def mask_digits(lines):
             if not line.startswith("imported from ")]
 
 
-def test_every_experiment_kind_round_trips(lab, new_cluster):
-    """One experiment of each kind, exported, imported into another cluster
-    and exported again, reads back the same: the documents field by field,
-    and what the readers of each kind compute from them."""
+@pytest.fixture(scope="module")
+def kinds(lab):
+    """One experiment of each kind, with short runs: what the round trip
+    and the charts' test read."""
     made = {
         "sweep": call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '0.3 s', label => 'trip')"),
         "compare_settings": call(lab, """CALL pgbench_lab.compare_settings('select-only',
@@ -240,6 +239,14 @@ def test_every_experiment_kind_round_trips(lab, new_cluster):
     made["connection_cost"] = {"experiment_id": lab.scalar(
         "SELECT experiment_id FROM pgbench_lab.experiments WHERE kind = 'connection_cost' AND label = %s",
         (label,))}
+    return made
+
+
+def test_every_experiment_kind_round_trips(lab, kinds, new_cluster):
+    """One experiment of each kind, exported, imported into another cluster
+    and exported again, reads back the same: the documents field by field,
+    and what the readers of each kind compute from them."""
+    made = kinds
     assert set(made) == experiment_kinds(lab), "a new kind of experiment needs its round trip here"
     eids = [made[k]["experiment_id"] for k in sorted(made)]
     assert lab.scalar("SELECT bool_and(status = 'done') FROM pgbench_lab.experiments "
@@ -330,38 +337,166 @@ def test_compare_settings_checks_every_set_before_the_first_run(lab):
     assert lab.scalar("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbench_lab client'") == 0
 
 
-def render(svg):
-    """Screenshot an SVG document with headless Chromium; return the pixels."""
-    tmp = tempfile.mkdtemp(prefix="pgbl-svg-")
-    try:
-        src, png = os.path.join(tmp, "plot.svg"), os.path.join(tmp, "plot.png")
-        with open(src, "w") as f:
-            f.write(svg)
-        chromium_screenshot(src, png, "800,600")
-        return png_pixels(png)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+# Every <svg> of the page, its box and every text in it with its box (page
+# coordinates: transforms, rotations and the page's scaling of a chart
+# included), the text without its tooltip; and every section's box.
+LAYOUT = """(() => {
+  const box = e => { const r = e.getBoundingClientRect();
+                     return {l: r.left + scrollX, r: r.right + scrollX, t: r.top + scrollY, b: r.bottom + scrollY}; };
+  const own = t => [...t.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('');
+  return {svgs: [...document.querySelectorAll('svg')].map(svg => ({
+            where: (svg.closest('[id]') || {}).id || '', box: box(svg),
+            shapes: [...svg.querySelectorAll('polyline, circle, polygon')].filter(e => box(e).r > box(e).l).length,
+            first_curve: (svg.querySelector('polyline') && getComputedStyle(svg.querySelector('polyline')).stroke) || '',
+            texts: [...svg.querySelectorAll('text')].map(t => Object.assign(box(t), {text: own(t), cls: t.getAttribute('class') || ''}))
+                                                   .filter(t => t.r > t.l)})),
+          parts: [...document.querySelectorAll('[id]')].map(e => Object.assign(box(e), {id: e.id}))};
+})()"""
 
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "lab_a.json")
+def chart_problems(svg):
+    """What is wrong with one drawn chart: a text outside the picture (cut)
+    or two texts on top of each other."""
+    b, out = svg["box"], []
+    for t in svg["texts"]:
+        if t["l"] < b["l"] - 0.5 or t["r"] > b["r"] + 0.5 or t["t"] < b["t"] - 0.5 or t["b"] > b["b"] + 0.5:
+            out.append(f"cut: {t['text']!r}")
+    ts = svg["texts"]
+    for i, p in enumerate(ts):
+        for q in ts[i + 1:]:
+            w = min(p["r"], q["r"]) - max(p["l"], q["l"])
+            h = min(p["b"], q["b"]) - max(p["t"], q["t"])
+            if w > 1 and h > 1:
+                out.append(f"overlap: {p['text']!r} and {q['text']!r}")
+    return out
 
 
-def test_plot_renders_in_chromium(lab):
-    with open(FIXTURE) as f:
-        mapping = lab.sql("SELECT kind, source_id, id FROM pgbench_lab.import(%s)", (f.read(),))
-    exp = {source: local for kind, source, local in mapping if kind == "experiment"}
-    svg = lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[])", (exp[900],))
-    assert svg.startswith("<svg") and "clients" in svg and "TPS (transactions per second)" in svg
-    pixels = render(svg)
-    colors = set(pixels)
-    ink = sum(1 for p in pixels if p != (255, 255, 255))
-    assert len(colors) > 20, "the picture has text, axes and curves, not one colour"
-    assert 0.005 < ink / len(pixels) < 0.5, "something is drawn on a white page"
-    assert any(abs(p[0] - 0x1f) < 40 and abs(p[1] - 0x77) < 40 and p[2] > 150 for p in colors), \
-        "the first curve's blue is on the page"
-    # per-second curves of the comparison's runs render as well
-    pixels = render(lab.scalar("SELECT pgbench_lab.plot(ARRAY[%s]::bigint[], 'latency')", (exp[910],)))
-    assert len(set(pixels)) > 20
+def path_words(vias):
+    """The path words a chart's title must carry, from its runs' via."""
+    words = [w for v, w in (("spi", "in-server"), ("libpq", "over libpq"),
+                            ("libpq-connect", "over libpq with a connection per transaction")) if v in vias]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def test_every_chart_kind_is_labelled_and_whole_in_chromium(lab, kinds):
+    """Every kind of chart plot() and report_html() draw, on one page as a
+    report lays them out (a run's charts in two columns, an experiment's
+    across), rendered by headless Chromium: no text of a chart lies outside
+    it or on another text; a chart's title names the path its runs took;
+    the sets of a settings comparison are named by their settings; the
+    axes have ticks; a latency curve's target lies inside its log axis and
+    its finding is drawn whole; a target's connection is listed once.  The
+    screenshot of each section is kept in test/artifacts/pgNN/charts/."""
+    libpq_sweep = call(lab, "CALL pgbench_lab.sweep('select-only', '{1,2}', '0.3 s', via => 'libpq', label => 'charts')")["experiment_id"]
+    # a run with a rate, long enough for per-second charts (two seconds' rows)
+    paced = call(lab, "CALL pgbench_lab.run('select-only', clients => 1, duration => '1.6 s', rate => 300, label => 'charts')")["run_id"]
+    remote = call(lab, "CALL pgbench_lab.run('select-only', clients => 2, transactions => 20, via => 'libpq', label => 'charts')")["run_id"]
+    # a run with standbys: the paced run's document with two standbys' lag, imported
+    doc = lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (paced,))
+    doc["runs"][0]["replication"] = [
+        {"second": s, "standby": name, "client_addr": None, "state": "streaming", "sync_state": "async",
+         "replay_lag_bytes": lag * s, "lag_samples": 20}
+        for s in (1, 2) for name, lag in (("standby-a", 8192), ("standby-b", 65536))]
+    lagged = lab.scalar("SELECT id FROM pgbench_lab.import(%s) WHERE kind = 'run'", (json.dumps(doc),))
+    eid = {k: v["experiment_id"] for k, v in kinds.items()}
+    ids = [eid[k] for k in sorted(eid)] + [libpq_sweep, paced, remote, lagged]
+    html = lab.scalar("SELECT pgbench_lab.report_html(%s::bigint[])", (ids,))
+    # plot()'s own pictures, as a document of their own each (760 wide)
+    plots = {"plot-sweeps": ([eid["sweep"], libpq_sweep], "tps"), "plot-libpq-sweep": ([libpq_sweep], "tps"),
+             "plot-latency-curve": ([eid["latency_curve"]], "tps")}
+    plots.update({f"plot-{m}": ([paced], m) for m in ("tps", "latency", "latency_max", "lag", "hit_ratio", "cpu", "waits")})
+    plots["plot-libpq-run"] = ([remote], "tps")
+    plots["plot-compare-settings"] = ([eid["compare_settings"]], "tps")
+    plots["plot-connection-cost"] = ([eid["connection_cost"]], "tps")
+    run_plots = {n for n, (i, m) in plots.items() if i in ([paced], [remote])}
+    svgs = {name: lab.scalar("SELECT pgbench_lab.plot(%s::bigint[], %s)", (i, m)) for name, (i, m) in plots.items()}
+    # plot()'s pictures in two sections (runs, experiments), each 760 wide
+    extra = "".join(f'<section id="{part}"><h2>plot(): {part[5:]}</h2>'
+                    + "".join(f'<div id="{n}" style="width:760px">{svg}</div>' for n, svg in svgs.items()
+                              if (n in run_plots) == (part == "plot-runs"))
+                    + "</section>" for part in ("plot-experiments", "plot-runs"))
+    page = html.replace("</body>", extra + "</body>")
+    names = {f"e{i}": k for k, i in eid.items()}
+    names.update({f"e{libpq_sweep}": "sweep_libpq", f"r{paced}": "run", f"r{remote}": "run_libpq",
+                  f"r{lagged}": "run_standbys", "plot-experiments": "plot_experiments", "plot-runs": "plot_runs"})
+
+    out = os.path.join(os.path.dirname(__file__), "..", "artifacts", f"pg{PG_MAJOR}", "charts")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    src = os.path.join(out, "charts.html")
+    with open(src, "w") as f:
+        f.write(page)
+    with ChromiumPage("file://" + os.path.abspath(src), width=1200) as browser:
+        layout = browser.evaluate(LAYOUT)
+        for part in layout["parts"]:
+            if part["id"] in names:
+                browser.screenshot(os.path.join(out, names[part["id"]] + ".png"), part["l"], part["t"],
+                                   part["r"] - part["l"], part["b"] - part["t"])
+    drawn = layout["svgs"]
+    # every section of the page has its charts: each experiment, each run, each plot
+    where = {s["where"] for s in drawn}
+    assert set(names) - {"plot-experiments", "plot-runs", f"r{remote}"} | set(plots) <= where, where
+    # each is drawn: its texts and its curves or dots have boxes on the page
+    # (but a chart of runs too short for a per-second row, which says so)
+    empty = [s["where"] for s in drawn
+             if not (s["texts"] and (s["shapes"] or any(t["text"] == "Nothing to plot." for t in s["texts"])))]
+    assert not empty, empty
+    assert {s["first_curve"] for s in drawn if s["where"] == "plot-sweeps"} == {"rgb(31, 119, 180)"}
+    problems = [f"{s['where']} ({s['texts'][0]['text'] if s['texts'] else ''}): {p}" for s in drawn for p in chart_problems(s)]
+    assert not problems, "\n".join(problems)
+
+    def texts(svg_source):
+        return [re.sub(r"<title>.*?</title>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg_source)]
+
+    # the path in each title is the runs' own
+    via = {}
+    for i, v in lab.sql("SELECT u.id, r.via FROM unnest(%s::bigint[]) u(id) "
+                        "LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id = u.id "
+                        "JOIN pgbench_lab.runs r ON r.run_id = coalesce(x.run_id, u.id)", (ids,)):
+        via.setdefault(i, set()).add(v)
+    for name, (i, metric) in plots.items():
+        title = texts(svgs[name])[0]
+        if metric in ("tps", "latency", "latency_max", "hit_ratio"):
+            words = path_words(set().union(*(via[x] for x in i)))
+            assert f"({words})" in title or f", {words})" in title, (name, title)
+    assert "(in-server and over libpq)" in texts(svgs["plot-sweeps"])[0]
+    assert "(in-server, over libpq and over libpq with a connection per transaction)" in \
+        texts(svgs["plot-connection-cost"])[0]
+    assert "TPS per second (over libpq)" in texts(svgs["plot-libpq-run"])[0]
+    assert "in-server" not in svgs["plot-libpq-sweep"]
+    # every chart has ticks on its axes
+    for name, svg in svgs.items():
+        if "Nothing to plot" not in svg:
+            assert svg.count('class="xtick"') >= 2 and svg.count('class="ytick"') >= 2, name
+    # the verdicts' charts: the sets named by their settings, ticks, the path
+    sections = dict(re.findall(r'<section id="(e\d+)">(.*?)</section>', html, re.S))
+    compare = sections[f"e{eid['compare_settings']}"]
+    assert "B (work_mem=8MB) against A" in compare and "B: B" not in compare and "A: A" not in compare
+    assert compare.count('class="xtick"') >= 2 and ">runs in-server</text>" in compare
+    assert "The search, each candidate against the incumbent" in sections[f"e{eid['tune']}"]
+    assert ">runs over libpq</text>" in sections[f"e{eid['tune']}"]
+    for k in ("cold_vs_warm", "connection_cost", "validate_recommendation", "tune"):
+        assert 'class="median"' in sections[f"e{eid[k]}"], k
+    # the latency curve: the target inside its log axis, the finding whole
+    curve = svgs["plot-latency-curve"]
+    target = lab.scalar("SELECT (params->>'target_ms')::float8 FROM pgbench_lab.experiments WHERE experiment_id = %s",
+                        (eid["latency_curve"],))
+    line = re.search(r'<polyline[^>]*stroke="#7f7f7f"[^>]*points="([^"]*)"', curve).group(1)
+    ys = {float(p.split(",")[1]) for p in line.split()}
+    assert len(ys) == 1 and 60 < ys.pop() < 330, "the target lies inside the plot area, off its floor and ceiling"
+    assert "log scale" in curve
+    finding = lab.scalar("SELECT pgbench_lab.printable(finding) FROM pgbench_lab_internal.latency_curve_result(%s)",
+                         (eid["latency_curve"],))
+    caption = " ".join(t for t in re.findall(r'<text class="caption"[^>]*>(.*?)</text>', curve))
+    assert caption.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&") == " ".join(finding.split()), \
+        (caption, finding)
+    assert f"{target:g}" in curve or f"target {target:.3f} ms" in curve
+    # a libpq target's connection once per section, never a password
+    tune_section = sections[f"e{eid['tune']}"]
+    display = lab.scalar("SELECT target_display FROM pgbench_lab.runs WHERE run_id = %s", (remote,))
+    escaped = display.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    assert tune_section.count(escaped) == 1 and "libpq to target 1" in tune_section
+    assert "password" not in html
 
 
 def test_percentiles_carry_their_sample_and_interval(lab):

@@ -243,9 +243,10 @@ def test_commit_bound_set_runs_over_libpq_after_a_warm_up(lab):
     not given, after a warm-up run under set A that is recorded but not
     linked (no verdict reads it); the finding names the path and why.
     Asked in-server, the finding and report() say that the in-server ratio
-    exaggerates the setting's effect; and a role that is not a superuser,
-    which libpq to this server would ask for a password, stays in-server
-    and is told how to measure it over libpq."""
+    exaggerates the setting's effect, with the figure over libpq of the
+    same sets beside it; and a role that is not a superuser, which libpq
+    to this server would ask for a password, stays in-server and is told
+    how to measure it over libpq."""
     sets = ['{}', '{"synchronous_commit": "off"}']
     eid, finding = lab.sql("CALL pgbench_lab.compare_settings('tpcb-like', %s::jsonb[], duration => '0.3 s', "
                            "rounds => 1)", (sets,))[0]
@@ -265,6 +266,7 @@ def test_commit_bound_set_runs_over_libpq_after_a_warm_up(lab):
     assert "A warm-up run of 0.3 s under set A ran before the first round, not counted" in report, report
 
     # asked in-server, without a warm-up
+    libpq_eid = eid
     eid, finding = lab.sql("CALL pgbench_lab.compare_settings('tpcb-like', %s::jsonb[], duration => '0.3 s', "
                            "rounds => 1, via => 'spi', warmup => '0')", (sets,))[0]
     assert lab.sql("SELECT DISTINCT r.via FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
@@ -274,9 +276,14 @@ def test_commit_bound_set_runs_over_libpq_after_a_warm_up(lab):
                "between a client's statements, the commit's wait for its WAL is most of an in-server transaction, "
                "so this ratio exaggerates what the setting does for an application")
     assert warning in finding, finding
-    assert "leave via out (libpq is then the default for such a set)" in finding, finding
+    # the figure over libpq beside it: the experiment above measured the same sets
+    ratio, verdict = lab.sql("SELECT pgbench_lab_internal.fmt(ratio, 3), verdict "
+                             "FROM pgbench_lab.experiment_verdicts(%s)", (libpq_eid,))[0]
+    counterpart = f"B against A, tps \u00d7{ratio} (1 round): {verdict}"
+    assert f"Over libpq, the figure an application sees, experiment {libpq_eid} (" in finding, finding
+    assert f"measured the same sets: {counterpart}." in finding, (counterpart, finding)
     report = words(r[0] for r in lab.sql("SELECT * FROM pgbench_lab.report(%s)", (eid,)))
-    assert warning in report and "Figures are in-server" in report, report
+    assert warning in report and "Figures are in-server" in report and f"experiment {libpq_eid} (" in report, report
 
     # a role that is not a superuser: in-server, and told what libpq needs
     lab.sql("CREATE ROLE cb_tuner LOGIN")
@@ -287,6 +294,7 @@ def test_commit_bound_set_runs_over_libpq_after_a_warm_up(lab):
     assert lab.sql("SELECT DISTINCT r.via FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r USING (run_id) "
                    "WHERE x.experiment_id = %s", (eid,)) == [("spi",)]
     assert "via => 'libpq' with a target whose conninfo holds a password" in finding, finding
+    assert "Over libpq, the figure" not in finding, "another role's experiment is not its figure"
 
 
 def test_warmup_refused_out_of_range(lab):

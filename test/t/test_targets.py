@@ -219,6 +219,34 @@ def test_bad_targets_are_refused_before_anything_starts(pair):
     assert runs(primary) == before
 
 
+def test_hit_ratio_over_libpq_is_read_here_only_for_this_server(pair):
+    """A libpq run's clients count no buffers (their backends do): to this
+    server's database, by its own socket or by a target naming it, the
+    run's hits and reads are the database's pg_stat_database over the run,
+    read once the run's backends have gone; to another server (the
+    standby) the hit ratio stays empty and report() says why."""
+    primary, standby = pair
+    for target in (None, conninfo(primary)):
+        with primary.connect() as conn:
+            rid, status = conn.execute("CALL pgbench_lab.run('select-only', clients => 2, transactions => 100, "
+                                       "via => 'libpq', target => %s)", (target,)).fetchone()[:2]
+        assert status == "done"
+        hit, read, ratio, xacts = primary.sql("SELECT blks_hit, blks_read, hit_ratio, transactions "
+                                              "FROM pgbench_lab.runs WHERE run_id = %s", (rid,))[0]
+        # every select-only transaction reads an index and a heap page
+        assert xacts == 200 and hit + read >= 2 * xacts and 0 < ratio <= 1, (target, hit, read, ratio)
+        assert primary.scalar("SELECT hit_ratio_pct FROM pgbench_lab.compare(ARRAY[%s]::bigint[])", (rid,)) is not None
+        lines = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,))]
+        assert any("the database's over the run (pg_stat_database" in x for x in lines), lines
+    with primary.connect() as conn:
+        rid = conn.execute("CALL pgbench_lab.run('select-only', clients => 1, transactions => 20, "
+                           "via => 'libpq', target => %s)", (conninfo(standby),)).fetchone()[0]
+    assert primary.sql("SELECT blks_hit, blks_read, hit_ratio FROM pgbench_lab.runs WHERE run_id = %s",
+                       (rid,))[0] == (0, 0, None)
+    lines = [r[0] for r in primary.sql("SELECT * FROM pgbench_lab.report(%s)", (rid,))]
+    assert any("hit ratio not measured: over libpq it is read here only when" in x for x in lines), lines
+
+
 def test_a_standby_stopped_mid_run_fails_its_clients_only(pair):
     """Last in the module: it stops the standby."""
     primary, standby = pair

@@ -192,10 +192,43 @@ BEGIN
 END
 $$;
 
+-- The figure an application sees beside an in-server one: the latest
+-- other experiment of the same kind, workload, clients and sets (as the
+-- caller may read them) whose runs all went over libpq, and its verdicts;
+-- NULL when there is none.
+-- (PL/pgSQL: experiment_verdicts() is made further down.)
+CREATE FUNCTION pgbench_lab_internal.libpq_counterpart(experiment_id bigint)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN (SELECT pg_catalog.format('Over libpq, the figure an application sees, experiment %s (%s) measured the same sets: %s.',
+                             o.experiment_id, pg_catalog.to_char(o.started_at, 'YYYY-MM-DD HH24:MI TZ'),
+                             (SELECT pg_catalog.string_agg(pg_catalog.format('%s, %s %s%s (%s round%s): %s', v.comparison, v.measure,
+                                         U&'\00D7', pgbench_lab_internal.fmt(v.ratio, 3),
+                                         v.rounds, CASE WHEN v.rounds OPERATOR(pg_catalog.=) 1 THEN '' ELSE 's' END,
+                                         v.verdict), '; ')
+                                FROM pgbench_lab.experiment_verdicts(o.experiment_id) v))
+      FROM pgbench_lab.experiments e
+      JOIN pgbench_lab.experiments o
+        ON o.kind OPERATOR(pg_catalog.=) e.kind AND o.workload OPERATOR(pg_catalog.=) e.workload
+       AND o.experiment_id OPERATOR(pg_catalog.<>) e.experiment_id AND o.status OPERATOR(pg_catalog.=) 'done'
+       AND (o.params OPERATOR(pg_catalog.->) 'settings') OPERATOR(pg_catalog.=) (e.params OPERATOR(pg_catalog.->) 'settings')
+       AND (o.params OPERATOR(pg_catalog.->) 'clients') OPERATOR(pg_catalog.=) (e.params OPERATOR(pg_catalog.->) 'clients')
+     WHERE e.experiment_id OPERATOR(pg_catalog.=) libpq_counterpart.experiment_id
+       AND EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.experiment_id OPERATOR(pg_catalog.=) o.experiment_id)
+       AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) x.run_id
+                        WHERE x.experiment_id OPERATOR(pg_catalog.=) o.experiment_id AND r.via OPERATOR(pg_catalog.<>) 'libpq')
+     ORDER BY o.started_at DESC
+     LIMIT 1);
+END
+$$;
+
 -- What a settings kind's finding says of its path when it compares a
 -- commit-bound setting, or NULL when it compares none: the path its runs
 -- took, and why; for runs in-server, that their figure exaggerates the
--- setting's effect, and how to measure it over libpq.
+-- setting's effect, and the figure over libpq of the same sets when one
+-- was measured (libpq_counterpart()), else how to measure it.
 CREATE FUNCTION pgbench_lab_internal.commit_bound_note(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -204,11 +237,14 @@ AS $$
                 THEN pg_catalog.format('Path: in-server, and the effect of %s is bound to the commit: with no round trip between '
                                        'a client''s statements, the commit''s wait for its WAL is most of an in-server transaction, '
                                        'so this ratio exaggerates what the setting does for an application, which pays a round '
-                                       'trip per statement. Measure it over libpq for the figure an application sees: %s.',
+                                       'trip per statement. %s',
                                        n.list,
-                                       CASE WHEN v.superuser
-                                            THEN 'leave via out (libpq is then the default for such a set) or pass via => ''libpq'''
-                                            ELSE 'via => ''libpq'' with a target whose conninfo holds a password (a role that is not a superuser needs one)' END)
+                                       COALESCE(pgbench_lab_internal.libpq_counterpart(e.experiment_id),
+                                                'Measure it over libpq for the figure an application sees: '
+                                                OPERATOR(pg_catalog.||)
+                                                CASE WHEN v.superuser
+                                                     THEN 'leave via out (libpq is then the default for such a set) or pass via => ''libpq''.'
+                                                     ELSE 'via => ''libpq'' with a target whose conninfo holds a password (a role that is not a superuser needs one).' END))
                 WHEN e.params OPERATOR(pg_catalog.?) 'via_chosen'
                 THEN pg_catalog.format('Path: over libpq (this server''s own socket), chosen because the effect of %s is bound '
                                        'to the commit: in-server, with no round trip between a client''s statements, the commit''s '

@@ -149,29 +149,33 @@ AS $$
                 ELSE 0.95::pg_catalog.float8 END
 $$;
 
+-- A whole count under key in params, from lo to hi (its floor), else
+-- otherwise: what the planner checked reads back as given, and a document
+-- imported with anything else as the default.
+CREATE FUNCTION pgbench_lab_internal.latency_curve_count(params jsonb, key text, lo integer, hi integer,
+                                                         otherwise integer)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) key) OPERATOR(pg_catalog.=) 'number'
+                THEN CASE WHEN (params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric OPERATOR(pg_catalog.>=) lo
+                               AND (params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric OPERATOR(pg_catalog.<=) hi
+                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) key)::pg_catalog.numeric)::pg_catalog.int4
+                          ELSE otherwise END
+                ELSE otherwise END
+$$;
+
+-- A rate in doubt is run up to this many times more (0 to 20, else 0).
 CREATE FUNCTION pgbench_lab_internal.latency_curve_repeats(params jsonb)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'repeats') OPERATOR(pg_catalog.=) 'number'
-                THEN CASE WHEN (params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 0
-                               AND (params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric OPERATOR(pg_catalog.<=) 20
-                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) 'repeats')::pg_catalog.numeric)::pg_catalog.int4
-                          ELSE 0 END
-                ELSE 0 END
-$$;
+AS $$ SELECT pgbench_lab_internal.latency_curve_count(params, 'repeats', 0, 20, 0) $$;
 
+-- Each rate's runs to start with (1 to 20, else 1).
 CREATE FUNCTION pgbench_lab_internal.latency_curve_runs(params jsonb)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT CASE WHEN pg_catalog.jsonb_typeof(params OPERATOR(pg_catalog.->) 'runs') OPERATOR(pg_catalog.=) 'number'
-                THEN CASE WHEN (params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric OPERATOR(pg_catalog.>=) 1
-                               AND (params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric OPERATOR(pg_catalog.<=) 20
-                          THEN pg_catalog.floor((params OPERATOR(pg_catalog.->) 'runs')::pg_catalog.numeric)::pg_catalog.int4
-                          ELSE 1 END
-                ELSE 1 END
-$$;
+AS $$ SELECT pgbench_lab_internal.latency_curve_count(params, 'runs', 1, 20, 1) $$;
 
 -- The lowest rate the curve steps down to: the rate at which a run of
 -- the experiment's duration still has the transactions its percentile
@@ -782,7 +786,9 @@ END
 $$;
 
 -- Latency percentiles against the achieved TPS, one point per run at a
--- rate, with the target drawn across.
+-- rate, with the target drawn across, on a log axis of latency: a target
+-- of a few ms stays readable beside a run that broke at a second; the
+-- finding under the legend.
 CREATE FUNCTION pgbench_lab_internal.plot_latency_curve(experiment_id bigint)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -793,8 +799,9 @@ AS $$
             FROM pgbench_lab.experiments x WHERE x.experiment_id OPERATOR(pg_catalog.=) plot_latency_curve.experiment_id),
     r AS (SELECT * FROM pgbench_lab_internal.latency_curve_result(experiment_id))
     SELECT pgbench_lab_internal.svg_chart(
-        pg_catalog.format('Latency against throughput: %s (experiment %s)', coalesce(e.label, e.workload), experiment_id),
-        'achieved TPS (transactions per second)', 'latency (ms)', NULL,
+        pg_catalog.format('Latency against throughput: %s (experiment %s, %s)', coalesce(e.label, e.workload), experiment_id,
+                          pgbench_lab_internal.plot_path(ARRAY[experiment_id])),
+        'achieved TPS (transactions per second)', 'latency (ms, log scale)', NULL,
         (SELECT pg_catalog.jsonb_agg(c.series ORDER BY c.k) FROM (
             SELECT k, pg_catalog.jsonb_build_object('label', l, 'color', k OPERATOR(pg_catalog.-) 1, 'points', true,
                        'x', (SELECT coalesce(pg_catalog.jsonb_agg(s.tps ORDER BY s.tps), '[]') FROM s),
@@ -806,8 +813,8 @@ AS $$
             SELECT 4, pg_catalog.jsonb_build_object('label', pg_catalog.format('target %s ms', pgbench_lab_internal.fmt(e.target, 3)),
                        'color', 7, 'x', pg_catalog.jsonb_build_array(0, coalesce((SELECT pg_catalog.max(s.tps) FROM s), 1)),
                        'y', pg_catalog.jsonb_build_array(e.target, e.target))) c),
-        ARRAY[CASE WHEN NOT EXISTS (SELECT FROM s) THEN 'Nothing to plot: no run at a rate ended done.'
-                   ELSE r.finding END])
+        CASE WHEN NOT EXISTS (SELECT FROM s) THEN ARRAY['Nothing to plot: no run at a rate ended done.'] END,
+        true, r.finding)
       FROM e, r
 $$;
 

@@ -568,11 +568,16 @@ BEGIN
                    FROM pgbench_lab_internal.run_percentiles(r) q;
     RETURN QUERY SELECT pgbench_lab_internal.percentile_line(r.run_id);
     -- over libpq the buffers are read by the backends serving the
-    -- connections: no count of the run's own exists (compare() says so too)
+    -- connections, which count them for themselves: to this server and the
+    -- run's database, its pg_stat_database over the run; else not measured
     RETURN QUERY SELECT CASE WHEN r.via OPERATOR(pg_catalog.<>) 'spi' AND r.hit_ratio IS NULL
-                             THEN '  buffers       hit ratio not measured over libpq: the backends serving the connections read the buffers, and count them for themselves'
-                             ELSE pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
-                                                    coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-')) END;
+                             THEN '  buffers       hit ratio not measured: over libpq it is read here only when the clients'' backends are this server''s, '
+                                  'in the run''s database (its pg_stat_database); for another server, read it there'
+                             ELSE pg_catalog.format('  buffers       hit ratio %s %% (%s hits, %s reads)%s', pgbench_lab_internal.fmt(r.hit_ratio OPERATOR(pg_catalog.*) 100, 2),
+                                                    coalesce(r.blks_hit::pg_catalog.text, '-'), coalesce(r.blks_read::pg_catalog.text, '-'),
+                                                    CASE WHEN r.via OPERATOR(pg_catalog.<>) 'spi'
+                                                         THEN ': the database''s over the run (pg_stat_database, read when the run''s backends had exited), '
+                                                              'every session''s blocks among them' ELSE '' END) END;
     -- completed checkpoints; a run to other servers says where they were read
     RETURN QUERY SELECT pg_catalog.format('  WAL written   %s, checkpoints during the run: %s%s',
                        coalesce(pg_catalog.pg_size_pretty(r.wal_bytes), '-'), coalesce(r.checkpoints::pg_catalog.text, '-'),

@@ -18,6 +18,49 @@ RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT pg_catalog.trim_scale(pg_catalog.round(x::numeric, digits))::pg_catalog.text $$;
 
+-- A text made printable (printable()) and cut to at most n characters,
+-- an ellipsis at the cut: a label that must stay inside the picture (its
+-- whole text goes in a <title>).
+CREATE FUNCTION pgbench_lab_internal.svg_fit(s text, n integer)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN pg_catalog.length(p.p) OPERATOR(pg_catalog.<=) n THEN p.p
+                ELSE pg_catalog.rtrim(pg_catalog.left(p.p, n OPERATOR(pg_catalog.-) 1)) OPERATOR(pg_catalog.||) U&'\2026' END
+      FROM (SELECT pgbench_lab.printable(s) AS p) p
+$$;
+
+-- A paragraph as the lines of a picture: wrapped at spaces to n
+-- characters (wrap()), a word longer than a line cut (svg_fit()).  At
+-- 12 px, DejaVu Sans's widest characters (digits) take 7.6 px: n = 92
+-- holds in 700 px.
+CREATE FUNCTION pgbench_lab_internal.svg_lines(paragraph text, n integer)
+RETURNS text[] LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(pg_catalog.array_agg(pgbench_lab_internal.svg_fit(w.line, n) ORDER BY w.k), '{}')
+      FROM pgbench_lab_internal.wrap(pgbench_lab.printable(paragraph), '', n) WITH ORDINALITY AS w(line, k)
+     WHERE paragraph IS NOT NULL
+$$;
+
+-- The path of the runs behind ids (runs, or experiments' runs), for a
+-- chart's title: in-server, over libpq, over libpq with a connection per
+-- transaction, or a list of those that occur.
+CREATE FUNCTION pgbench_lab_internal.plot_path(ids bigint[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(pg_catalog.regexp_replace(pg_catalog.string_agg(p.words, ', ' ORDER BY p.k), ', ([^,]*)$', ' and \1'), 'no runs')
+      FROM (SELECT DISTINCT CASE WHEN r.via OPERATOR(pg_catalog.=) 'libpq' THEN 2
+                                 WHEN r.via OPERATOR(pg_catalog.=) 'libpq-connect' THEN 3 ELSE 1 END AS k,
+                   CASE WHEN r.via OPERATOR(pg_catalog.=) 'libpq' THEN 'over libpq'
+                        WHEN r.via OPERATOR(pg_catalog.=) 'libpq-connect' THEN 'over libpq with a connection per transaction'
+                        ELSE 'in-server' END AS words
+              FROM pg_catalog.unnest(ids) AS u(id)
+              LEFT JOIN pgbench_lab.experiment_runs x ON x.experiment_id OPERATOR(pg_catalog.=) u.id
+              JOIN pgbench_lab.runs r ON r.run_id OPERATOR(pg_catalog.=) coalesce(x.run_id, u.id)) p
+$$;
+
 -- The top of an axis from 0 that holds hi, in steps of 1, 2 or 5 x 10^k,
 -- about five ticks: returns {top, step}.  At least 0.00001.
 CREATE FUNCTION pgbench_lab_internal.svg_axis(hi double precision)
@@ -78,19 +121,32 @@ $$;
 -- xlog: the x axis is log2 of clients, from 2^xlog (xa = {number of
 -- doublings, 1}); its ticks are the powers of two, labelled with the counts
 -- (every second or more when there are over 12, so the labels do not run
--- into each other).
+-- into each other).  ylog: the left axis is log10 of the values, from
+-- 10^ylog (ya = {number of decades, 1}); its ticks are 1, 2 and 5 times
+-- each power of ten, labelled with the values.
 CREATE FUNCTION pgbench_lab_internal.svg_grid(xa double precision[], ya double precision[],
-                                     y2a double precision[], x1 integer, xlog integer DEFAULT NULL)
+                                     y2a double precision[], x1 integer, xlog integer DEFAULT NULL,
+                                     ylog integer DEFAULT NULL)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="80" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text x="74" y="%s" text-anchor="end">%s</text>',
-                                     pgbench_lab_internal.svg_y(t, ya), x1, pgbench_lab_internal.svg_y(t, ya),
-                                     pgbench_lab_internal.svg_y(t, ya, 4), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
-              FROM pg_catalog.generate_series(0, pg_catalog.round(ya[1] OPERATOR(pg_catalog./) ya[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) ya[2] AS t) v)
+    SELECT (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="80" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0"/><text class="ytick" x="74" y="%s" text-anchor="end">%s</text>',
+                                     pgbench_lab_internal.svg_y(v.t, ya), x1, pgbench_lab_internal.svg_y(v.t, ya),
+                                     pgbench_lab_internal.svg_y(v.t, ya, 4), pgbench_lab_internal.svg_num(v.label, 6)), E'\n' ORDER BY v.t)
+              FROM (SELECT k OPERATOR(pg_catalog.*) ya[2] AS t, k OPERATOR(pg_catalog.*) ya[2] AS label
+                      FROM pg_catalog.generate_series(0, pg_catalog.round(ya[1] OPERATOR(pg_catalog./) ya[2])::integer) k
+                     WHERE ylog IS NULL
+                    UNION ALL
+                    SELECT k OPERATOR(pg_catalog.+) pg_catalog.log(m::pg_catalog.float8),
+                           m::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.power(10::pg_catalog.float8, (ylog OPERATOR(pg_catalog.+) k)::pg_catalog.float8)
+                      -- (the bound is not computed for a linear axis, whose top may pass an integer)
+                      FROM pg_catalog.generate_series(0, CASE WHEN ylog IS NULL THEN -1 ELSE pg_catalog.round(ya[1])::integer END) k,
+                           pg_catalog.unnest(ARRAY[1, 2, 5]) m
+                     WHERE ylog IS NOT NULL
+                       AND k OPERATOR(pg_catalog.+) pg_catalog.log(m::pg_catalog.float8) OPERATOR(pg_catalog.<=) ya[1]) v)
         OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) CASE WHEN xlog IS NULL THEN
-                (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text x="%s" y="358" text-anchor="middle">%s</text>',
+                (SELECT pg_catalog.string_agg(pg_catalog.format('<line x1="%s" y1="50" x2="%s" y2="340" stroke="#e0e0e0"/><text class="xtick" x="%s" y="358" text-anchor="middle">%s</text>',
                                      pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_x(t, xa, x1),
                                      pgbench_lab_internal.svg_x(t, xa, x1), pgbench_lab_internal.svg_num(t, 6)), E'\n' ORDER BY t)
                    FROM pg_catalog.generate_series(0, pg_catalog.round(xa[1] OPERATOR(pg_catalog./) xa[2])::integer) k, LATERAL (SELECT k OPERATOR(pg_catalog.*) xa[2] AS t) v)
@@ -142,28 +198,66 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce(pg_catalog.string_agg(
                CASE WHEN m.kind OPERATOR(pg_catalog.=) 'peak'
-                    THEN pg_catalog.format('<polygon class="peak" points="%s,%s %s,%s %s,%s %s,%s" fill="%s" stroke="#000000"><title>%s</title></polygon><text class="peak-label" x="%s" y="%s" text-anchor="middle" font-size="11">%s</text>',
+                    THEN pg_catalog.format('<polygon class="peak" points="%s,%s %s,%s %s,%s %s,%s" fill="%s" stroke="#000000"><title>%s</title></polygon><text class="peak-label" x="%s" y="%s" text-anchor="%s" font-size="11">%s</text>',
                                 p.x, p.y OPERATOR(pg_catalog.-) 7, p.x OPERATOR(pg_catalog.+) 7, p.y, p.x, p.y OPERATOR(pg_catalog.+) 7, p.x OPERATOR(pg_catalog.-) 7, p.y,
-                                color, pgbench_lab_internal.svg_escape(m.title), p.x, p.y OPERATOR(pg_catalog.-) 11, pgbench_lab_internal.svg_escape(m.label))
-                    ELSE pg_catalog.format('<rect class="knee" x="%s" y="%s" width="14" height="14" fill="none" stroke="%s" stroke-width="2"><title>%s</title></rect><text class="knee-label" x="%s" y="%s" text-anchor="middle" font-size="11">%s</text>',
+                                color, pgbench_lab_internal.svg_escape(m.title), p.x, p.y OPERATOR(pg_catalog.-) 11, p.anchor, pgbench_lab_internal.svg_escape(m.label))
+                    ELSE pg_catalog.format('<rect class="knee" x="%s" y="%s" width="14" height="14" fill="none" stroke="%s" stroke-width="2"><title>%s</title></rect><text class="knee-label" x="%s" y="%s" text-anchor="%s" font-size="11">%s</text>',
                                 p.x OPERATOR(pg_catalog.-) 7, p.y OPERATOR(pg_catalog.-) 7, color, pgbench_lab_internal.svg_escape(m.title),
-                                p.x, p.y OPERATOR(pg_catalog.+) 21, pgbench_lab_internal.svg_escape(m.label)) END,
+                                p.x, p.y OPERATOR(pg_catalog.+) 21, p.anchor, pgbench_lab_internal.svg_escape(m.label)) END,
                E'\n' ORDER BY m.k) OPERATOR(pg_catalog.||) E'\n', '')
       FROM pg_catalog.jsonb_array_elements(marks) WITH ORDINALITY AS j(m0, k)
      CROSS JOIN LATERAL (SELECT j.m0 OPERATOR(pg_catalog.->>) 'kind' AS kind, j.m0 OPERATOR(pg_catalog.->>) 'label' AS label,
                                 j.m0 OPERATOR(pg_catalog.->>) 'title' AS title, j.k) m
      CROSS JOIN LATERAL (SELECT pgbench_lab_internal.svg_x((j.m0 OPERATOR(pg_catalog.->>) 'x')::pg_catalog.float8, xa, x1)::pg_catalog.numeric AS x,
-                                pgbench_lab_internal.svg_y((j.m0 OPERATOR(pg_catalog.->>) 'y')::pg_catalog.float8, ya)::pg_catalog.numeric AS y) p
+                                pgbench_lab_internal.svg_y((j.m0 OPERATOR(pg_catalog.->>) 'y')::pg_catalog.float8, ya)::pg_catalog.numeric AS y) p0
+     -- a label near either axis starts or ends at its mark, clear of the axis's tick labels
+     CROSS JOIN LATERAL (SELECT p0.x, p0.y, CASE WHEN p0.x OPERATOR(pg_catalog.<) 115 THEN 'start'
+                                                 WHEN p0.x OPERATOR(pg_catalog.>) (x1 OPERATOR(pg_catalog.-) 35) THEN 'end'
+                                                 ELSE 'middle' END AS anchor) p
 $$;
 
 -- The height of a panel of svg_panel(): the plot area, then a legend line
--- per series and one for the peak and knee marks if any series has some.
-CREATE FUNCTION pgbench_lab_internal.svg_panel_height(series jsonb)
+-- per series and one for the peak and knee marks if any series has some,
+-- then the caption's lines.
+CREATE FUNCTION pgbench_lab_internal.svg_panel_height(series jsonb, caption_lines integer DEFAULT 0)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT 430 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) (pg_catalog.jsonb_array_length(series)
         OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.jsonb_path_exists(series, '$[*].marks[*]') THEN 1 ELSE 0 END))
+        OPERATOR(pg_catalog.+) CASE WHEN caption_lines OPERATOR(pg_catalog.>) 0
+                                    THEN 6 OPERATOR(pg_catalog.+) (16 OPERATOR(pg_catalog.*) caption_lines) ELSE 0 END
+$$;
+
+-- Series on a log10 left axis: each value of the axis-1 series as
+-- log10(value) - lo, where 10^lo is the power of ten at or below two
+-- thirds of the smallest value above zero (1e-3 at the least: a
+-- microsecond in ms); values of zero or less are left out.  Returns the
+-- series and {lo, decades}: at least one decade, up to the power at or
+-- above 1.5 times the largest.
+CREATE FUNCTION pgbench_lab_internal.svg_log_series(series jsonb, OUT logged jsonb, OUT lo integer, OUT decades integer)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH v AS (
+        SELECT y::pg_catalog.float8 AS y FROM pg_catalog.jsonb_array_elements(series) e,
+               pg_catalog.jsonb_array_elements_text(e OPERATOR(pg_catalog.->) 'y') y
+         WHERE coalesce(e OPERATOR(pg_catalog.->>) 'axis', '1') OPERATOR(pg_catalog.=) '1'
+           AND y::pg_catalog.float8 OPERATOR(pg_catalog.>) 0),
+    b AS (
+        -- a value on a power of ten is not drawn on the axis's floor or ceiling
+        SELECT greatest(-3, coalesce(pg_catalog.floor(pg_catalog.log(pg_catalog.min(v.y) OPERATOR(pg_catalog./) 1.5)), 0))::integer AS lo,
+               greatest(-2, coalesce(pg_catalog.ceil(pg_catalog.log(pg_catalog.max(v.y) OPERATOR(pg_catalog.*) 1.5)), 1))::integer AS hi
+          FROM v)
+    SELECT (SELECT coalesce(pg_catalog.jsonb_agg(CASE WHEN coalesce(e OPERATOR(pg_catalog.->>) 'axis', '1') OPERATOR(pg_catalog.=) '1'
+                  THEN pg_catalog.jsonb_set(e, '{y}', (SELECT coalesce(pg_catalog.jsonb_agg(
+                           CASE WHEN y::pg_catalog.float8 OPERATOR(pg_catalog.>) 0
+                                THEN pg_catalog.to_jsonb(pg_catalog.log(y::pg_catalog.float8) OPERATOR(pg_catalog.-) b.lo) END ORDER BY k), '[]')
+                         FROM pg_catalog.jsonb_array_elements_text(e OPERATOR(pg_catalog.->) 'y') WITH ORDINALITY AS a(y, k)))
+                  ELSE e END ORDER BY i), '[]')
+              FROM pg_catalog.jsonb_array_elements(series) WITH ORDINALITY AS s(e, i)),
+           b.lo, greatest(b.hi OPERATOR(pg_catalog.-) b.lo, 1)
+      FROM b
 $$;
 
 -- One plot area with its axes, curves, legend and notes, in a frame
@@ -175,9 +269,14 @@ $$;
 -- series below the x axis, one per line.  notes: lines written at the top
 -- left of the plot area (what could not be drawn, and why).  xlog: {lo,
 -- doublings}: the x values are log2(clients) - lo, on an axis of that many
--- doublings from 2^lo, with the powers of two as ticks.
+-- doublings from 2^lo, with the powers of two as ticks.  ylog: the left
+-- axis is logarithmic (svg_log_series(); peak and knee marks are not
+-- drawn on it).  caption: lines written under the legend, across the
+-- panel (svg_lines() cuts them to fit).  A legend's label is cut to fit
+-- the panel, its whole text the tooltip.
 CREATE FUNCTION pgbench_lab_internal.svg_panel(x_title text, y_title text, y2_title text, series jsonb,
-                                      notes text[] DEFAULT NULL, xlog integer[] DEFAULT NULL)
+                                      notes text[] DEFAULT NULL, xlog integer[] DEFAULT NULL,
+                                      ylog boolean DEFAULT false, caption text[] DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -187,7 +286,9 @@ DECLARE
     x1 pg_catalog.int4 := CASE WHEN y2_title IS NULL THEN 730 ELSE 680 END;
     xa pg_catalog.float8[] := CASE WHEN xlog IS NULL THEN pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'x', NULL))
                                    ELSE ARRAY[xlog[2], 1]::pg_catalog.float8[] END;
-    ya pg_catalog.float8[] := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '1'));
+    ya pg_catalog.float8[];
+    logged pg_catalog.record;
+    ylo pg_catalog.int4;
     y2a pg_catalog.float8[] := CASE WHEN y2_title IS NOT NULL
                                    THEN pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '2')) END;
     out pg_catalog.text;
@@ -196,7 +297,15 @@ DECLARE
     c pg_catalog.text;
     ly pg_catalog.int4;
 BEGIN
-    out := pgbench_lab_internal.svg_grid(xa, ya, y2a, x1, xlog[1]);
+    IF ylog THEN
+        logged := pgbench_lab_internal.svg_log_series(series);
+        series := logged.logged;
+        ya := ARRAY[logged.decades, 1]::pg_catalog.float8[];
+        ylo := logged.lo;
+    ELSE
+        ya := pgbench_lab_internal.svg_axis(pgbench_lab_internal.svg_max(series, 'y', '1'));
+    END IF;
+    out := pgbench_lab_internal.svg_grid(xa, ya, y2a, x1, xlog[1], ylo);
     IF y2_title IS NOT NULL THEN
         out := out OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="%s" y1="340" x2="%s" y2="50" stroke="#000000"/>', x1, x1) OPERATOR(pg_catalog.||) E'\n'
             OPERATOR(pg_catalog.||) pg_catalog.format('<text transform="translate(%s 195) rotate(90)" text-anchor="middle">%s</text>',
@@ -218,11 +327,11 @@ BEGIN
                                     END
                                   , c
                                   , x1)
-            OPERATOR(pg_catalog.||) CASE WHEN s OPERATOR(pg_catalog.?) 'marks'
+            OPERATOR(pg_catalog.||) CASE WHEN s OPERATOR(pg_catalog.?) 'marks' AND NOT ylog
                                          THEN pgbench_lab_internal.svg_marks(s OPERATOR(pg_catalog.->) 'marks', xa,
                                                   CASE WHEN (s OPERATOR(pg_catalog.->>) 'axis') OPERATOR(pg_catalog.=) '2' THEN y2a ELSE ya END, c, x1)
                                          ELSE '' END
-            OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text x="118" y="%s">%s</text>'
+            OPERATOR(pg_catalog.||) pg_catalog.format('<line x1="80" y1="%s" x2="110" y2="%s" stroke="%s" stroke-width="2"%s/><text class="legend" x="118" y="%s"><title>%s</title>%s</text>'
                                                 , 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
                                                 , 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
                                                 , c
@@ -232,7 +341,8 @@ BEGIN
                                                     ELSE ''
                                                   END
                                                 , 414 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) i)
-                                                , pgbench_lab_internal.svg_escape(s OPERATOR(pg_catalog.->>) 'label')) OPERATOR(pg_catalog.||) '
+                                                , pgbench_lab_internal.svg_escape(s OPERATOR(pg_catalog.->>) 'label')
+                                                , pgbench_lab_internal.svg_escape(pgbench_lab_internal.svg_fit(s OPERATOR(pg_catalog.->>) 'label', 82))) OPERATOR(pg_catalog.||) '
 ';
         i := i OPERATOR(pg_catalog.+) 1;
     END LOOP;
@@ -243,16 +353,40 @@ BEGIN
             OPERATOR(pg_catalog.||) pg_catalog.format('<rect class="legend-knee" x="258" y="%s" width="14" height="14" fill="none" stroke="#000000" stroke-width="2"/><text x="280" y="%s">knee: the last count before a step gains less than the threshold</text>',
                                      ly OPERATOR(pg_catalog.-) 7, ly OPERATOR(pg_catalog.+) 4) OPERATOR(pg_catalog.||) E'\n';
     END IF;
-    out := out OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('<text x="90" y="%s" fill="#555555">%s</text>'
+    -- notes wrapped inside the plot area (640 px from x = 90)
+    out := out OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('<text class="note" x="90" y="%s" fill="#555555">%s</text>'
                                                , 70 OPERATOR(pg_catalog.+) (18 OPERATOR(pg_catalog.*) (k OPERATOR(pg_catalog.-) 1))
                                                , pgbench_lab_internal.svg_escape(t))
                                         , '
 ' ORDER BY k)
-                        FROM pg_catalog.unnest(notes) WITH ORDINALITY AS n (t, k)) OPERATOR(pg_catalog.||) '
+                        FROM pg_catalog.unnest((SELECT pg_catalog.array_agg(l ORDER BY n.k, w.j)
+                                                  FROM pg_catalog.unnest(notes) WITH ORDINALITY AS n (t, k),
+                                                       pg_catalog.unnest(pgbench_lab_internal.svg_lines(n.t, 82)) WITH ORDINALITY AS w (l, j)))
+                             WITH ORDINALITY AS n (t, k)) OPERATOR(pg_catalog.||) '
 '
                      , '');
+    ly := 410 OPERATOR(pg_catalog.+) (20 OPERATOR(pg_catalog.*) (i OPERATOR(pg_catalog.+)
+              CASE WHEN pg_catalog.jsonb_path_exists(series, '$[*].marks[*]') THEN 1 ELSE 0 END));
+    out := out OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('<text class="caption" x="20" y="%s">%s</text>',
+                                                      ly OPERATOR(pg_catalog.+) 6 OPERATOR(pg_catalog.+) (16 OPERATOR(pg_catalog.*) k),
+                                                      pgbench_lab_internal.svg_escape(t)), E'\n' ORDER BY k)
+                                                FROM pg_catalog.unnest(caption) WITH ORDINALITY AS c (t, k)) OPERATOR(pg_catalog.||) E'\n', '');
     RETURN out;
 END
+$$;
+
+-- A title centred at x, y that fits w px: at size, or smaller for a
+-- long one (DejaVu Sans averages under 0.62 of the size a character), at
+-- 10 px the least, and cut beyond that (svg_fit()).
+CREATE FUNCTION pgbench_lab_internal.svg_title(x integer, y integer, title text, size integer, w integer)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.format('<text class="title" x="%s" y="%s" text-anchor="middle" font-size="%s">%s</text>', x, y,
+                             greatest(10, least(size, pg_catalog.floor(w OPERATOR(pg_catalog./)
+                                 (0.62 OPERATOR(pg_catalog.*) greatest(pg_catalog.length(t.t), 1)))::integer)),
+                             pgbench_lab_internal.svg_escape(t.t))
+      FROM (SELECT pgbench_lab_internal.svg_fit(title, pg_catalog.floor(w OPERATOR(pg_catalog./) 6.2)::integer) AS t) t
 $$;
 
 -- The opening of an SVG document h high, with its title.
@@ -263,19 +397,20 @@ AS $$
     SELECT pg_catalog.format('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%s" viewBox="0 0 760 %s" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">',
                   h, h) OPERATOR(pg_catalog.||) E'\n'
         OPERATOR(pg_catalog.||) pg_catalog.format('<rect x="0" y="0" width="760" height="%s" fill="#ffffff"/>', h) OPERATOR(pg_catalog.||) E'\n'
-        OPERATOR(pg_catalog.||) pg_catalog.format('<text x="380" y="28" text-anchor="middle" font-size="16">%s</text>',
-                  pgbench_lab_internal.svg_escape(title)) OPERATOR(pg_catalog.||) E'\n'
+        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_title(380, 28, title, 16, 720) OPERATOR(pg_catalog.||) E'\n'
 $$;
 
--- A document of one panel (svg_panel() above) under a title.
+-- A document of one panel (svg_panel() above) under a title; caption: a
+-- paragraph under the legend, in lines that fit.
 CREATE FUNCTION pgbench_lab_internal.svg_chart(title text, x_title text, y_title text, y2_title text, series jsonb,
-                                      notes text[] DEFAULT NULL)
+                                      notes text[] DEFAULT NULL, ylog boolean DEFAULT false, caption text DEFAULT NULL)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT pgbench_lab_internal.svg_open(title, pgbench_lab_internal.svg_panel_height(series))
-        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_panel(x_title, y_title, y2_title, series, notes)
+    SELECT pgbench_lab_internal.svg_open(title, pgbench_lab_internal.svg_panel_height(series, pg_catalog.cardinality(l.lines)))
+        OPERATOR(pg_catalog.||) pgbench_lab_internal.svg_panel(x_title, y_title, y2_title, series, notes, NULL, ylog, l.lines)
         OPERATOR(pg_catalog.||) '</svg>' OPERATOR(pg_catalog.||) E'\n'
+      FROM (SELECT pgbench_lab_internal.svg_lines(caption, 94) AS lines) l
 $$;
 
 -- Why an experiment's runs give nothing to draw: no runs, or none done
@@ -482,7 +617,7 @@ BEGIN
             OPERATOR(pg_catalog.||) '</g>' OPERATOR(pg_catalog.||) E'\n';
         y := y OPERATOR(pg_catalog.+) pgbench_lab_internal.svg_panel_height(series);
     END LOOP;
-    RETURN pgbench_lab_internal.svg_open('TPS and latency against clients (in-server)', y)
+    RETURN pgbench_lab_internal.svg_open(pg_catalog.format('TPS and latency against clients (%s)', pgbench_lab_internal.plot_path(ids)), y)
         OPERATOR(pg_catalog.||) CASE WHEN npanels OPERATOR(pg_catalog.>) 1
                 THEN pg_catalog.format('<text x="380" y="48" text-anchor="middle" fill="#555555">Peak TPS more than %s times apart: sweeps within %s times of each other share a panel with its own y axes</text>',
                                        split_ratio, split_ratio) OPERATOR(pg_catalog.||) E'\n'
@@ -532,13 +667,16 @@ AS $$
          WHERE EXISTS (SELECT FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) u.id)
            AND NOT EXISTS (SELECT FROM pgbench_lab.experiment_runs x WHERE x.experiment_id OPERATOR(pg_catalog.=) u.id))
     SELECT pgbench_lab_internal.svg_chart(
-        CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS per second (in-server)'
-                    WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'Average latency per second (in-server)'
-                    WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'Maximum latency per second (in-server)'
+        CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS per second'
+                    WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'Average latency per second'
+                    WHEN metric OPERATOR(pg_catalog.=) 'latency_max' THEN 'Maximum latency per second'
                     WHEN metric OPERATOR(pg_catalog.=) 'lag' THEN 'Average schedule lag per second (runs with a rate)'
                     WHEN metric OPERATOR(pg_catalog.=) 'cpu' THEN 'Machine CPU busy per second (all but idle and iowait)'
                     WHEN metric OPERATOR(pg_catalog.=) 'waits' THEN 'Clients waiting per second (share of wait-event samples)'
-                    ELSE 'Buffer hit ratio per second' END,
+                    ELSE 'Buffer hit ratio per second' END
+        -- the path the runs took, where the figure depends on it
+        OPERATOR(pg_catalog.||) CASE WHEN metric OPERATOR(pg_catalog.=) ANY (ARRAY['tps', 'latency', 'latency_max', 'hit_ratio'])
+                                     THEN pg_catalog.format(' (%s)', pgbench_lab_internal.plot_path(ids)) ELSE '' END,
         'time since the start (s)',
         CASE WHEN metric OPERATOR(pg_catalog.=) 'tps' THEN 'TPS (transactions per second)'
                     WHEN metric OPERATOR(pg_catalog.=) 'latency' THEN 'average latency (ms)'
