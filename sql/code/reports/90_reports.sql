@@ -325,23 +325,29 @@ BEGIN
             RETURN QUERY SELECT pg_catalog.format('  NOPM %s   TPM %s   (over %s measured s; new orders rolled back: %s)',
                                pgbench_lab_internal.fmt(f.nopm), pgbench_lab_internal.fmt(f.tpm),
                                pgbench_lab_internal.fmt(f.measured_seconds, 3), coalesce(f.rollbacks::pg_catalog.text, '-'));
-            RETURN QUERY SELECT '  transaction    transactions  share %    per min  failures    avg ms    p50 ms    p90 ms    p99 ms';
+            RETURN QUERY SELECT x.w FROM pgbench_lab_internal.wrap(
+                CASE WHEN f.valid THEN 'The run kept the specification''s rules (minimum shares of the mix, failures, skipped deliveries, 90th-percentile limits where sampled): its NOPM stands.'
+                     ELSE 'NOPM NOT VALID: ' OPERATOR(pg_catalog.||) coalesce(f.invalid_because, 'the run broke the specification''s rules') END,
+                '  ') AS x(w);
+            RETURN QUERY SELECT '  transaction    transactions  share %    per min  failures    avg ms  resp. ms    p50 ms    p90 ms    p99 ms';
         END IF;
         sampled := sampled OR f.latency_p50_ms IS NOT NULL;
     END LOOP;
-    RETURN QUERY SELECT pg_catalog.format('  %s %s %s %s %s %s %s %s %s', pg_catalog.rpad(g.transaction_type, 12),
+    RETURN QUERY SELECT pg_catalog.format('  %s %s %s %s %s %s %s %s %s %s', pg_catalog.rpad(g.transaction_type, 12),
                        pg_catalog.lpad(coalesce(g.transactions::pg_catalog.text, '-'), 14),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.share_pct), 8),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.per_minute), 10),
                        pg_catalog.lpad(coalesce(g.failures::pg_catalog.text, '-'), 9),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_avg_ms, 3), 9),
+                       pg_catalog.lpad(pgbench_lab_internal.fmt(g.response_avg_ms, 3), 9),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p50_ms, 3), 9),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p90_ms, 3), 9),
                        pg_catalog.lpad(pgbench_lab_internal.fmt(g.latency_p99_ms, 3), 9))
                   FROM pgbench_lab.tpcc_figures(tpcc_lines.run_id) AS g;
     RETURN QUERY SELECT x.w FROM pgbench_lab_internal.wrap(
         'NOPM counts new orders committed per minute (new-order''s transactions less those rolled back on an unknown item); '
-        OPERATOR(pg_catalog.||) 'TPM counts the mix''s transactions per minute, where HammerDB''s counts the database''s commits and rollbacks. '
+        OPERATOR(pg_catalog.||) 'TPM counts the mix''s transactions per minute, each one database transaction, so that it equals HammerDB''s count of the database''s commits and rollbacks. '
+        OPERATOR(pg_catalog.||) 'resp. ms is the average response time without the keying and think times slept (clause 5.2.5). '
         OPERATOR(pg_catalog.||) CASE WHEN sampled THEN 'The percentiles are of the run''s samples.'
                                      ELSE 'The percentiles need the run''s samples: run with sample_rate => 1 to have them.' END
         OPERATOR(pg_catalog.||) CASE WHEN EXISTS (SELECT FROM pgbench_lab.run_commands c JOIN pgbench_lab.run_scripts s
