@@ -462,6 +462,10 @@ def test_every_chart_kind_is_labelled_and_whole_in_chromium(lab, kinds):
     assert "(in-server and over libpq)" in texts(svgs["plot-sweeps"])[0]
     assert "(in-server, over libpq and over libpq with a connection per transaction)" in \
         texts(svgs["plot-connection-cost"])[0]
+    # connection_cost's sets are its paths: each legend line names its own
+    legend = " ".join(texts(svgs["plot-connection-cost"]))
+    assert all(f"{v} ({w}), round 1" in legend for v, w in
+               (("A", "in-server"), ("B", "over libpq"), ("C", "over libpq, a connection per transaction"))), legend
     assert "TPS per second (over libpq)" in texts(svgs["plot-libpq-run"])[0]
     assert "in-server" not in svgs["plot-libpq-sweep"]
     # every chart has ticks on its axes

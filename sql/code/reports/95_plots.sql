@@ -689,7 +689,14 @@ AS $$
         (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
              'color', coalesce(r.variant OPERATOR(pg_catalog.-) 1, r.k OPERATOR(pg_catalog.-) 1),
              'label', pg_catalog.format('%srun %s: %s, %s%s%s',
-                             CASE WHEN r.variant IS NOT NULL THEN pg_catalog.format('%s, round %s: ', pg_catalog.chr(64 OPERATOR(pg_catalog.+) r.variant), r.round) ELSE '' END,
+                             CASE WHEN r.variant IS NOT NULL THEN pg_catalog.format('%s%s, round %s: ', pg_catalog.chr(64 OPERATOR(pg_catalog.+) r.variant),
+                                         -- runs of several paths (connection_cost): each set named by its path
+                                         CASE WHEN (SELECT pg_catalog.count(DISTINCT coalesce(o.via, 'spi')) FROM runs o) OPERATOR(pg_catalog.>) 1
+                                              THEN CASE WHEN r.via OPERATOR(pg_catalog.=) 'libpq' THEN ' (over libpq)'
+                                                        WHEN r.via OPERATOR(pg_catalog.=) 'libpq-connect' THEN ' (over libpq, a connection per transaction)'
+                                                        ELSE ' (in-server)' END
+                                              ELSE '' END,
+                                         r.round) ELSE '' END,
                              r.run_id, r.workload, pgbench_lab_internal.clients_text(r.clients),
                              coalesce(', ' OPERATOR(pg_catalog.||) r.label, ''),
                              CASE WHEN r.settings OPERATOR(pg_catalog.->) 'session' OPERATOR(pg_catalog.<>) '{}'
