@@ -4,11 +4,12 @@
  *		The client path: a run's workload sent over libpq, as pgbench sends
  *		it, by client workers that still live in the server.
  *
- * A run with via => 'libpq' gives each client worker one connection, made
- * before the clock starts, on which pgbench's own statements are prepared
- * under names and then executed, one round trip each (pgbench -M prepared);
- * via => 'libpq-connect' opens a new connection for every transaction and
- * prepares the statements on it again (pgbench -C -M prepared).  The time
+ * A run with via => 'libpq' gives each client one connection, made before
+ * the clock starts, on which pgbench's own statements are executed one
+ * round trip each, in the run's query_mode as pgbench -M sends them
+ * (prepared: under names, before the clock starts); via =>
+ * 'libpq-connect' opens a new connection for every transaction and
+ * prepares the statements on it again in that mode (pgbench -C).  The time
  * spent connecting is counted apart, so a run reports its TPS with and
  * without connection set-up.
  *
@@ -70,8 +71,7 @@
 
 /*
  * The texts of the run's built-in statements (workload.c's definition,
- * BEGIN and END included, each ended with ';', as pgbench -M prepared
- * sends them), the schema put in (always quoted, by libpq, so no keyword
+ * BEGIN and END included, each ended with ';', as pgbench sends them), the schema put in (always quoted, by libpq, so no keyword
  * of the target's version can break them); palloc'd in the caller's
  * context, NULL-terminated.
  */

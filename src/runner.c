@@ -454,13 +454,6 @@ read_args(const RunSpec *spec, RunShared *p)
 	p->script_area_size = ScriptSetupRead(spec, p, &p->script_local);
 	if (p->script_area_size > 0)
 		return;
-	if (p->query_mode != RUN_QUERY_PREPARED)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the built-in workloads run with query_mode prepared only"),
-				 errhint("Run the built-in script as a script, as scripts => '{%s}', "
-						 "to send it in another query_mode.",
-						 TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)))));
 	p->wl.kind = WorkloadParse(TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)));
 	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
 }

@@ -368,8 +368,10 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 /*
  * A client's statements over its transport t, prepared now (SPI must be
  * connected, in a transaction), in cxt, which must last for the run (not
- * the current context: SPI leaves its own current after each call).  The
- * built-ins run in query_mode prepared only.
+ * the current context: SPI leaves its own current after each call), in
+ * t's query_mode: prepared and extended type their parameters now (extended
+ * then sends the text and the values at every execution), simple puts the
+ * values in the text bare, as pgbench -M simple does.
  */
 void
 WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t,
@@ -395,6 +397,7 @@ WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *
 		initStringInfo(&sql);
 		WorkloadAppendStmt(&sql, st, quoted, false);
 		TransportStmtInit(&wc->stmt[i], sql.data, st->nargs, i);
+		wc->stmt[i].bare = true;
 		MemoryContextSwitchTo(old);
 		for (int a = 0; a < st->nargs; a++)
 			wc->stmt[i].args[a].value = &wc->value[st->args[a]];
