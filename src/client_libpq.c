@@ -368,12 +368,11 @@ LibpqReadArgs(const RunSpec *spec, RunShared *p)
 	bool		tc_given = !RunSpecIsNull(spec, RUN_OPT_TARGET_CLIENTS);
 	char	   *via;
 
+	/* NULL: in the server, or over libpq when there is a server to reach */
 	if (RunSpecIsNull(spec, RUN_OPT_VIA))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("via must not be NULL"),
-				 errhint("Valid values are spi, libpq and libpq-connect.")));
-	via = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_VIA));
+		via = target_given || targets_given ? "libpq" : "spi";
+	else
+		via = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_VIA));
 	if (strcmp(via, "spi") == 0)
 		p->via = RUN_VIA_SPI;
 	else if (strcmp(via, "libpq") == 0)
@@ -384,20 +383,19 @@ LibpqReadArgs(const RunSpec *spec, RunShared *p)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown via \"%s\"", via),
-				 errhint("Valid values are spi, libpq and libpq-connect.")));
+				 errhint("Valid values are spi, libpq and libpq-connect, or NULL: spi, or libpq "
+						 "with a target.")));
 	if (p->via == RUN_VIA_SPI)
 	{
-		if (target_given)
+		if (target_given || targets_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("target needs via libpq or libpq-connect"),
-					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
-		if (targets_given)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("targets needs via libpq or libpq-connect"),
-					 errhint("In-server runs (via spi) use this database; leave targets NULL, "
-							 "or give via => 'libpq'.")));
+					 errmsg("via spi cannot run against %s", target_given ? "a target" : "targets"),
+					 errdetail("In-server clients (via spi) run in this database; another server "
+							   "is reached over libpq."),
+					 errhint("Leave via out to run over libpq, or give via => 'libpq' or "
+							 "'libpq-connect'; or leave %s out to run in the server.",
+							 target_given ? "target" : "targets")));
 		if (tc_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -507,8 +507,8 @@ def test_password_works_and_is_never_recorded(lab):
 
 @pytest.mark.parametrize("args, error", [
     ("via => 'carrier-pigeon'", psycopg.errors.InvalidParameterValue),
-    ("via => NULL", psycopg.errors.NullValueNotAllowed),
-    ("target => 'host=x'", psycopg.errors.InvalidParameterValue),
+    ("via => 'spi', target => 'host=x'", psycopg.errors.InvalidParameterValue),
+    ("target => 'nonsense'", psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'nonsense'", psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'host=127.0.0.1 connect_timeout=soon'",
      psycopg.errors.InvalidParameterValue),
@@ -521,6 +521,23 @@ def test_bad_arguments_refused(lab, args, error):
     with pytest.raises(error):
         lab.sql(f"SELECT pgbench_lab.start('select-only', {args})")
     assert client_workers(lab) == 0
+
+
+def test_a_target_implies_libpq(lab):
+    """A conninfo can only be reached over libpq: target without via runs
+    there; only an explicit via => 'spi' with a target is refused."""
+    target = tcp_target(lab, "alice", "sesame-4711")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('select-only', transactions => 3, target => %s)",
+                           (target,)).fetchone()
+        assert run_row(lab, row[0])[:3] == ("done", 3, "libpq")
+        row = conn.execute("CALL pgbench_lab.run('select-only', transactions => 3, via => NULL)").fetchone()
+        assert run_row(lab, row[0])[:3] == ("done", 3, "spi"), "NULL without a target: in the server"
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        lab.sql("CALL pgbench_lab.run('select-only', transactions => 3, via => 'spi', target => %s)",
+                (target,))
+    assert e.value.diag.message_primary == "via spi cannot run against a target"
+    assert "Leave via out" in e.value.diag.message_hint
 
 
 CONNECTION_COST = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",
