@@ -90,9 +90,33 @@ builtin_prepared(MuxConn *c)
 	}
 }
 
-/* A connection is made: a workload's statements prepared, or a script goes on. */
+static void session_ready(MuxConn *c);
+
+/*
+ * A connection is made: through a pooler, the run's settings given first
+ * (to the server itself they went with the connection); then its session
+ * is ready.
+ */
 void
 MuxConnected(MuxConn *c)
+{
+	const RunShared *run = c->cx.run;
+	char	   *sql = NULL;
+
+	if (run->target[RunnerClientTarget(run, c->cx.index)].pooler != RUN_POOLER_NONE)
+		sql = LibpqSettingsSql(c->lp.conn, run, false);
+	if (sql == NULL)
+		session_ready(c);
+	else
+	{
+		TransportLibpqSendText(&c->lp, sql);
+		busy(c, NEXT_SETTINGS);
+	}
+}
+
+/* A workload's statements prepared, or a script goes on. */
+static void
+session_ready(MuxConn *c)
 {
 	if (c->cx.script == NULL)
 	{
@@ -127,10 +151,14 @@ command_done(MuxConn *c)
 	TransportLibpqRaiseFailed(&c->lp,
 							  c->next == NEXT_ROLLBACK ? "could not roll back" :
 							  c->next == NEXT_PREPARE ? "could not prepare the workload" :
+							  c->next == NEXT_SETTINGS ? "could not set the run's settings" :
 							  c->cx.script ? "statement failed on the target server" :
 							  "workload statement failed");
 	switch (c->next)
 	{
+		case NEXT_SETTINGS:
+			session_ready(c);
+			break;
 		case NEXT_PREPARE:
 			if (pgbl_mux->texts[++c->stmt] != NULL)
 				MuxSendPrepare(c);

@@ -194,6 +194,7 @@ typedef enum TransportRollback
 extern void TransportLibpqInit(TransportLibpq *lp, TransportMode mode);
 extern void TransportLibpqSendPrepare(TransportLibpq *lp, const char *name, const char *sql,
 									  int nparams);
+extern void TransportLibpqSendText(TransportLibpq *lp, const char *sql);
 extern void TransportLibpqSendBuiltin(TransportLibpq *lp, const char *name, const char *sql,
 									  int nparams, const char *const *values);
 extern void TransportLibpqConsume(TransportLibpq *lp);

@@ -208,8 +208,9 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 		sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
 }
 
-static void
-send_text(TransportLibpq *lp, const char *sql)
+/* sql as a simple query, its results to no callback. */
+void
+TransportLibpqSendText(TransportLibpq *lp, const char *sql)
 {
 	lp->fn = NULL;
 	lp->pending = NULL;
@@ -220,19 +221,19 @@ send_text(TransportLibpq *lp, const char *sql)
 static void
 lp_control(Transport *t, const ScriptTx *tx, const char *text)
 {
-	send_text((TransportLibpq *) t, text);
+	TransportLibpqSendText((TransportLibpq *) t, text);
 }
 
 static void
 lp_begin_implicit(Transport *t)
 {
-	send_text((TransportLibpq *) t, "BEGIN");
+	TransportLibpqSendText((TransportLibpq *) t, "BEGIN");
 }
 
 static void
 lp_commit_implicit(Transport *t)
 {
-	send_text((TransportLibpq *) t, "COMMIT");
+	TransportLibpqSendText((TransportLibpq *) t, "COMMIT");
 }
 
 static void

@@ -119,14 +119,25 @@ def test_builtins_run_in_every_mode_in_the_server(lab, mode):
 
 
 @pytest.mark.parametrize("mode, logged", [
-    ("simple", r'statement: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid \S+ (\d+);'),
-    ("extended", r'execute <unnamed>: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid \S+ \$1;'),
-    ("prepared", r'execute P_0: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid \S+ \$1;'),
+    ("simple", r'statement: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = (\d+);'),
+    ("extended", r'execute <unnamed>: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = \$1;'),
+    ("prepared", r'execute P_0: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = \$1;'),
 ])
 def test_builtins_run_in_every_mode_over_libpq(lab, mode, logged):
-    """Over libpq the server sees pgbench's protocol of each mode; simple
-    puts the drawn integer in the text bare, as pgbench -M simple does."""
+    """Over libpq the server sees pgbench's protocol of each mode and
+    pgbench's text (the lab pinned the connection's search_path, so the
+    operators go bare); simple puts the drawn integer in the text bare, as
+    pgbench -M simple does."""
     before = len(lab.log())
     builtin(lab, "libpq", mode, '{"log_statement": "all"}')
     seen = re.findall(logged, lab.log()[before:])
+    assert len(seen) == CLIENTS * XACTS, lab.log()[before:][-3000:]
+
+
+def test_a_run_that_sets_search_path_keeps_the_qualified_text(lab):
+    """search_path among the settings: the lab does not own the path, so
+    the operators stay named in pg_catalog."""
+    before = len(lab.log())
+    builtin(lab, "libpq", "simple", '{"log_statement": "all", "search_path": "public"}')
+    seen = re.findall(r"WHERE aid OPERATOR\(pg_catalog\.=\) \d+;", lab.log()[before:])
     assert len(seen) == CLIENTS * XACTS, lab.log()[before:][-3000:]
