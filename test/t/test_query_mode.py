@@ -95,6 +95,17 @@ def test_prepared_refuses_a_compound_command_with_variables(lab):
         assert run(lab, script, **kw)[1] == "done", kw
 
 
+def test_simple_refuses_a_pipeline(lab):
+    """As pgbench -M simple: the simple protocol has no pipeline."""
+    script = "\\startpipeline\nSELECT 1;\n\\endpipeline\n"
+    with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+        run(lab, script, query_mode="simple")
+    assert e.value.diag.message_primary == "script:1: a pipeline cannot be sent with query_mode simple"
+    assert "'extended'" in e.value.diag.message_hint
+    for kw in ({}, {"query_mode": "extended"}, {"query_mode": "prepared"}):
+        assert run(lab, script, **kw)[1] == "done", kw
+
+
 def builtin(lab, via, mode, settings):
     """select-only, CLIENTS x XACTS, in a mode (None: left out); its row."""
     with lab.connect() as conn:
