@@ -2,7 +2,7 @@
 clients in each query mode, select-only, over this server's Unix socket.
 
 pgbench_lab runs scripts => '{select-only}' with the query_mode (the mode
-`builtin` runs the built-in workload, prepared only) via => 'libpq' with
+`builtin` runs the built-in workload, prepared, and `builtin-M` it in mode M) via => 'libpq' with
 threads = min(clients, CPUs); pgbench runs -b select-only with the same -M,
 -c and -j.  Each cell takes paired rounds, the two in turn and every other
 round the other first, and prints the median of the rounds' ratios
