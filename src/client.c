@@ -97,7 +97,7 @@ client_setup(ClientCtx *cx)
 			Transport  *t = TransportSpiCreate(ClientTransportMode(cx->run), cxt);
 
 			TransportSpiBetween(t, cx->loopcxt);
-			WorkloadClientInit(&cx->builtin, &cx->run->wl, t, cxt);
+			WorkloadClientInit(&cx->builtin, &cx->run->wl, t, cx->run->pin_path, cxt);
 		}
 		SPI_finish();
 		PopActiveSnapshot();

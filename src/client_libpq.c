@@ -4,11 +4,12 @@
  *		The client path: a run's workload sent over libpq, as pgbench sends
  *		it, by client workers that still live in the server.
  *
- * A run with via => 'libpq' gives each client worker one connection, made
- * before the clock starts, on which pgbench's own statements are prepared
- * under names and then executed, one round trip each (pgbench -M prepared);
- * via => 'libpq-connect' opens a new connection for every transaction and
- * prepares the statements on it again (pgbench -C -M prepared).  The time
+ * A run with via => 'libpq' gives each client one connection, made before
+ * the clock starts, on which pgbench's own statements are executed one
+ * round trip each, in the run's query_mode as pgbench -M sends them
+ * (prepared: under names, before the clock starts); via =>
+ * 'libpq-connect' opens a new connection for every transaction and
+ * prepares the statements on it again in that mode (pgbench -C).  The time
  * spent connecting is counted apart, so a run reports its TPS with and
  * without connection set-up.
  *
@@ -63,6 +64,7 @@
 #include "results.h"
 #include "runner.h"
 #include "script_area.h"
+#include "secure.h"
 
 #define PGBL_LIBPQ_POLL_MS	100L	/* longest wait between stop checks */
 #define PGBL_CONNECT_TIMEOUT_S	10	/* when the target gives no connect_timeout */
@@ -70,8 +72,7 @@
 
 /*
  * The texts of the run's built-in statements (workload.c's definition,
- * BEGIN and END included, each ended with ';', as pgbench -M prepared
- * sends them), the schema put in (always quoted, by libpq, so no keyword
+ * BEGIN and END included, each ended with ';', as pgbench sends them), the schema put in (always quoted, by libpq, so no keyword
  * of the target's version can break them); palloc'd in the caller's
  * context, NULL-terminated.
  */
@@ -92,7 +93,7 @@ LibpqBuiltinTexts(PGconn *conn, const RunShared *run)
 		StringInfoData sql;
 
 		initStringInfo(&sql);
-		WorkloadAppendStmt(&sql, def->stmts[i], quoted, false);
+		WorkloadAppendStmt(&sql, def->stmts[i], quoted, false, run->pin_path);
 		appendStringInfoChar(&sql, ';');
 		texts[i] = sql.data;
 	}
@@ -368,12 +369,11 @@ LibpqReadArgs(const RunSpec *spec, RunShared *p)
 	bool		tc_given = !RunSpecIsNull(spec, RUN_OPT_TARGET_CLIENTS);
 	char	   *via;
 
+	/* NULL: in the server, or over libpq when there is a server to reach */
 	if (RunSpecIsNull(spec, RUN_OPT_VIA))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("via must not be NULL"),
-				 errhint("Valid values are spi, libpq and libpq-connect.")));
-	via = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_VIA));
+		via = target_given || targets_given ? "libpq" : "spi";
+	else
+		via = TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_VIA));
 	if (strcmp(via, "spi") == 0)
 		p->via = RUN_VIA_SPI;
 	else if (strcmp(via, "libpq") == 0)
@@ -384,20 +384,19 @@ LibpqReadArgs(const RunSpec *spec, RunShared *p)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown via \"%s\"", via),
-				 errhint("Valid values are spi, libpq and libpq-connect.")));
+				 errhint("Valid values are spi, libpq and libpq-connect, or NULL: spi, or libpq "
+						 "with a target.")));
 	if (p->via == RUN_VIA_SPI)
 	{
-		if (target_given)
+		if (target_given || targets_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("target needs via libpq or libpq-connect"),
-					 errhint("In-server runs (via spi) use this database; leave target NULL.")));
-		if (targets_given)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("targets needs via libpq or libpq-connect"),
-					 errhint("In-server runs (via spi) use this database; leave targets NULL, "
-							 "or give via => 'libpq'.")));
+					 errmsg("via spi cannot run against %s", target_given ? "a target" : "targets"),
+					 errdetail("In-server clients (via spi) run in this database; another server "
+							   "is reached over libpq."),
+					 errhint("Leave via out to run over libpq, or give via => 'libpq' or "
+							 "'libpq-connect'; or leave %s out to run in the server.",
+							 target_given ? "target" : "targets")));
 		if (tc_given)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -491,38 +490,6 @@ wait_socket(PGconn *conn, int events, RunShared *run, uint32 stop_level, int64 d
 }
 
 /*
- * The options a connection gets from the run's settings (-c name=value),
- * and for a read of the target's facts its statement_timeout, last so that
- * it wins.
- */
-static char *
-settings_options(const RunShared *run, const char *given, int statement_timeout_ms)
-{
-	StringInfoData buf;
-	const char *p = run->settings;
-
-	initStringInfo(&buf);
-	if (given != NULL)
-		appendStringInfoString(&buf, given);
-	for (int i = 0; i < run->nsettings; i++)
-	{
-		const char *value = p + strlen(p) + 1;
-
-		appendStringInfo(&buf, "%s-c %s=", buf.len > 0 ? " " : "", p);
-		for (const char *c = value; *c; c++)
-		{
-			if (*c == ' ' || *c == '\\')
-				appendStringInfoChar(&buf, '\\');
-			appendStringInfoChar(&buf, *c);
-		}
-		p = value + strlen(value) + 1;
-	}
-	if (statement_timeout_ms > 0)
-		appendStringInfo(&buf, "%s-c statement_timeout=%d", buf.len > 0 ? " " : "", statement_timeout_ms);
-	return buf.data;
-}
-
-/*
  * TCP keepalives of the lab's own connections to a target (its reads,
  * init's): a host or network gone is noticed within about 25 s, even while
  * a statement runs there.  keepalives_* given in target win.
@@ -531,8 +498,51 @@ static const char *const keepalive[][2] = {
 	{"keepalives_idle", "10"}, {"keepalives_interval", "5"}, {"keepalives_count", "3"}
 };
 
+/*
+ * The options of a client's connection to the server itself (no pooler
+ * between): the target's own, then the run's settings (-c name=value)
+ * and, when pin, the search_path that the built-ins' pgbench text leans
+ * on, last so that it wins.
+ */
+static char *
+settings_options(const RunShared *run, const char *given, bool pin)
+{
+	StringInfoData buf;
+	const char *p = run->settings;
+
+	initStringInfo(&buf);
+	if (given != NULL)
+		appendStringInfoString(&buf, given);
+	for (int i = 0; i < run->nsettings + (pin ? 1 : 0); i++)
+	{
+		const char *name = i < run->nsettings ? p : "search_path";
+		const char *value = i < run->nsettings ? p + strlen(p) + 1 : PGBL_SAFE_SEARCH_PATH;
+
+		appendStringInfo(&buf, "%s-c %s=", buf.len > 0 ? " " : "", name);
+		for (const char *c = value; *c; c++)
+		{
+			if (*c == ' ' || *c == '\\')
+				appendStringInfoChar(&buf, '\\');
+			appendStringInfoChar(&buf, *c);
+		}
+		if (i < run->nsettings)
+			p = value + strlen(value) + 1;
+	}
+	return buf.data;
+}
+
+/*
+ * Start connecting to a target: its conninfo as given, and with
+ * "settings" (a client's connection to the server itself) the run's
+ * settings in its options.  Every other connection sends no options of
+ * the lab's: a connection pooler refuses them (PgBouncer: "unsupported
+ * startup parameter: options"), so through a pooler the settings go as a
+ * statement once the connection is made (LibpqSettingsSql), and the
+ * launch's reads send their statement_timeout with each query
+ * (client_targets.c).
+ */
 static PGconn *
-connect_start(const RunShared *run, int target, int statement_timeout_ms, bool keepalives)
+connect_start(const RunShared *run, int target, bool keepalives, bool settings)
 {
 	PQconninfoOption *opts = PQconninfoParse(run->target[target].conninfo, NULL);
 	const char *keys[64 + lengthof(keepalive)];
@@ -544,7 +554,7 @@ connect_start(const RunShared *run, int target, int statement_timeout_ms, bool k
 		elog(ERROR, "could not parse the run's conninfo");
 	for (PQconninfoOption *o = opts; o->keyword && n < 64 - 3; o++)
 	{
-		if (o->val == NULL || strcmp(o->keyword, "options") == 0)
+		if (o->val == NULL || (settings && strcmp(o->keyword, "options") == 0))
 			continue;
 		keys[n] = o->keyword;
 		vals[n++] = o->val;
@@ -561,11 +571,11 @@ connect_start(const RunShared *run, int target, int statement_timeout_ms, bool k
 			vals[n++] = keepalive[k][1];
 		}
 	}
-	for (PQconninfoOption *o = opts; o->keyword; o++)
+	for (PQconninfoOption *o = opts; settings && o->keyword; o++)
 		if (strcmp(o->keyword, "options") == 0)
 		{
 			keys[n] = "options";
-			vals[n++] = settings_options(run, o->val, statement_timeout_ms);
+			vals[n++] = settings_options(run, o->val, run->pin_path);
 		}
 	keys[n] = "fallback_application_name";
 	vals[n++] = "pgbench_lab";
@@ -579,13 +589,58 @@ connect_start(const RunShared *run, int target, int statement_timeout_ms, bool k
 }
 
 /*
- * Start connecting to a target of the run, with its settings as options
- * (and statement_timeout_ms as its statement_timeout when above 0).
+ * Start connecting a client to a target of the run: to the server itself
+ * with the settings in its options, through a pooler without.
  */
 PGconn *
-LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms)
+LibpqConnectStart(const RunShared *run, int target)
 {
-	return connect_start(run, target, statement_timeout_ms, false);
+	return connect_start(run, target, false, run->target[target].pooler == RUN_POOLER_NONE);
+}
+
+/*
+ * The statement that gives a client's connection through a pooler in
+ * session mode the run's settings, once it is made (the pooler keeps
+ * them with the connection), each value as the connection quotes it; with
+ * local, for its own transaction only (the launch's check of them).  NULL
+ * when there is nothing to set.  palloc'd in the current context.
+ */
+char *
+LibpqSettingsSql(PGconn *conn, const RunShared *run, bool local)
+{
+	StringInfoData buf;
+	const char *p = run->settings;
+
+	if (run->nsettings == 0)
+		return NULL;
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "SELECT ");
+	for (int i = 0; i < run->nsettings; i++)
+	{
+		const char *value = p + strlen(p) + 1;
+
+		LibpqAppendSetConfig(&buf, conn, p, value, local);
+		p = value + strlen(value) + 1;
+	}
+	return buf.data;
+}
+
+/*
+ * pg_catalog.set_config('name', 'value', local) appended to a SELECT list,
+ * quoted by conn, with a comma before it unless it comes first.
+ */
+void
+LibpqAppendSetConfig(StringInfo buf, PGconn *conn, const char *name, const char *value, bool local)
+{
+	char	   *n = PQescapeLiteral(conn, name, strlen(name));
+	char	   *v = PQescapeLiteral(conn, value, strlen(value));
+
+	if (n == NULL || v == NULL)
+		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not quote a setting");
+	appendStringInfo(buf, "%spg_catalog.set_config(%s, %s, %s)",
+					 buf->data[buf->len - 1] == ' ' ? "" : ", ", n, v, local ? "true" : "false");
+	PQfreemem(n);
+	PQfreemem(v);
 }
 
 /*
@@ -656,14 +711,12 @@ LibpqConnectTimedOut(const char *host, const char *port, int secs)
  * expires the attempt fails, where libpq's blocking connect would go on to
  * the next host), or max_secs when that is shorter (0: no cap).  Refuses a
  * connection that did not use a password when the run's role is not a
- * superuser.  statement_timeout_ms: as for LibpqConnectStart; the
- * connection has TCP keepalives (keepalive[]).
+ * superuser.  The connection has TCP keepalives (keepalive[]).
  */
 PGconn *
-LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
-						 int statement_timeout_ms)
+LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs)
 {
-	PGconn	   *conn = connect_start(run, target, statement_timeout_ms, true);
+	PGconn	   *conn = connect_start(run, target, true, false);
 
 	PG_TRY();
 	{

@@ -10,6 +10,7 @@
 #ifndef PGBL_CLIENT_LIBPQ_H
 #define PGBL_CLIENT_LIBPQ_H
 
+#include "lib/stringinfo.h"
 #include "libpq-fe.h"
 
 #include "run_shared.h"
@@ -29,11 +30,13 @@ extern void LibpqConnError(PGconn *conn, const PGresult *res, int code,
 									   const char *what);
 extern void LibpqRefusePassword(void);
 extern void LibpqTargetConninfo(RunTarget *t, const char *target, const char *what);
-extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs,
-										int statement_timeout_ms);
+extern PGconn *LibpqConnectTargetWithin(RunShared *run, int target, uint32 stop_level, int max_secs);
 extern void LibpqAwaitResultBy(PGconn *conn, RunShared *run, uint32 stop_level, int64 deadline_ns,
 							   int secs, const char *what);
-extern PGconn *LibpqConnectStart(const RunShared *run, int target, int statement_timeout_ms);
+extern PGconn *LibpqConnectStart(const RunShared *run, int target);
+extern char *LibpqSettingsSql(PGconn *conn, const RunShared *run, bool local);
+extern void LibpqAppendSetConfig(StringInfo buf, PGconn *conn, const char *name, const char *value,
+								 bool local);
 extern int	LibpqConnectTimeout(PGconn *conn);
 extern bool LibpqHostChanged(PGconn *conn, char **host, char **port);
 extern void LibpqConnectTimedOut(const char *host, const char *port, int secs);
@@ -77,6 +80,11 @@ typedef struct TargetEnd
 
 extern void TargetsReadEnd(RunShared *run);
 extern const TargetEnd *TargetsEnd(int target);
+extern int	TargetsQueryRow(PGconn *conn, const char *sql, char **out, int ncols);
+
+/* client_pooler.c: a pooler between, and the settings, probed at launch */
+extern void TargetsProbePooler(PGconn *conn, RunShared *p, int t);
+extern void TargetsCheckSettings(PGconn *conn, RunShared *p, int t);
 extern char **LibpqBuiltinTexts(PGconn *conn, const RunShared *run);
 extern int	LibpqBuiltinParams(const RunShared *run, int i, const WorkloadDraw *d,
 							   char bufs[4][24], const char *params[4]);

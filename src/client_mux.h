@@ -50,6 +50,7 @@ typedef enum MuxState
 /* What the results of the command under way are for. */
 typedef enum MuxNext
 {
+	NEXT_SETTINGS,				/* the run's settings given (through a pooler) */
 	NEXT_PREPARE,				/* built-in: statement stmt prepared */
 	NEXT_EXEC,					/* built-in: statement stmt run */
 	NEXT_SCRIPT,				/* script: its results, to the interpreter */

@@ -91,7 +91,7 @@ void
 MuxStartConnect(MuxConn *c, MuxState resume)
 {
 	c->connect_t0 = WorkerNowNs();
-	c->lp.conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index), 0);
+	c->lp.conn = LibpqConnectStart(c->cx.run, RunnerClientTarget(c->cx.run, c->cx.index));
 	pgbl_mux->dirty = true;
 	if (PQstatus(c->lp.conn) == CONNECTION_BAD)
 		LibpqConnError(c->lp.conn, NULL, ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION,

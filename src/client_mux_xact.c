@@ -5,8 +5,10 @@
  *
  * Every statement goes over the client's connection through the libpq
  * transport (transport_libpq.c).  A built-in workload's statements are
- * prepared on each new connection and executed one round trip each
- * (pgbench -M prepared); a script runs in steps through the interpreter
+ * executed one round trip each, in the run's query_mode: prepared on each
+ * new connection and executed by name (pgbench -M prepared), or sent as
+ * text with their parameters (-M extended) or their values in it (-M
+ * simple); a script runs in steps through the interpreter
  * (ScriptClientStep), which sends through the same transport.  A command
  * is sent and the client is MUX_BUSY until the event loop has read all of
  * its results (MuxReadResults); MuxNext says what they are for, and the
@@ -62,13 +64,59 @@ send_exec(MuxConn *c)
 	const char *params[4];
 	int			n = LibpqBuiltinParams(c->cx.run, c->stmt, &c->d, bufs, params);
 
-	TransportLibpqSendPrepared(&c->lp, stmt_names[c->stmt], n, params);
+	TransportLibpqSendBuiltin(&c->lp, stmt_names[c->stmt], pgbl_mux->texts[c->stmt], n, params);
 	busy(c, NEXT_EXEC);
 }
 
-/* A connection is made: a workload's statements prepared, or a script goes on. */
+/* Set up before the go: the client is ready, and says so to the coordinator. */
+static void
+client_ready(MuxConn *c)
+{
+	c->state = MUX_READY;
+	pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
+	WorkerSetLatchOf(c->cx.run->coordinator_pid);
+}
+
+/* A built-in's statements are prepared, or need not be: on to the go or the transaction. */
+static void
+builtin_prepared(MuxConn *c)
+{
+	if (c->resume == MUX_SETUP)
+		client_ready(c);
+	else
+	{
+		c->stmt = 0;
+		send_exec(c);
+	}
+}
+
+static void session_ready(MuxConn *c);
+
+/*
+ * A connection is made: through a pooler, the run's settings given first
+ * (to the server itself they went with the connection); then its session
+ * is ready.
+ */
 void
 MuxConnected(MuxConn *c)
+{
+	const RunShared *run = c->cx.run;
+	char	   *sql = NULL;
+
+	if (run->target[RunnerClientTarget(run, c->cx.index)].pooler != RUN_POOLER_NONE)
+		sql = LibpqSettingsSql(c->lp.conn, run, false);
+	if (sql == NULL)
+		session_ready(c);
+	else
+	{
+		TransportLibpqSendText(&c->lp, sql);
+		busy(c, NEXT_SETTINGS);
+	}
+}
+
+/* A workload's statements prepared, or a script goes on. */
+static void
+session_ready(MuxConn *c)
 {
 	if (c->cx.script == NULL)
 	{
@@ -80,15 +128,15 @@ MuxConnected(MuxConn *c)
 			MemoryContextSwitchTo(old);
 		}
 		c->stmt = 0;
-		MuxSendPrepare(c);
+		/* simple and extended send the texts: nothing to prepare */
+		if (c->lp.t.mode == TRANSPORT_PREPARED)
+			MuxSendPrepare(c);
+		else
+			builtin_prepared(c);
 		return;
 	}
 	if (c->resume == MUX_SETUP)
-	{
-		c->state = MUX_READY;
-		pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
-		WorkerSetLatchOf(c->cx.run->coordinator_pid);
-	}
+		client_ready(c);
 	else
 		MuxScriptContinue(c);
 }
@@ -103,24 +151,19 @@ command_done(MuxConn *c)
 	TransportLibpqRaiseFailed(&c->lp,
 							  c->next == NEXT_ROLLBACK ? "could not roll back" :
 							  c->next == NEXT_PREPARE ? "could not prepare the workload" :
+							  c->next == NEXT_SETTINGS ? "could not set the run's settings" :
 							  c->cx.script ? "statement failed on the target server" :
 							  "workload statement failed");
 	switch (c->next)
 	{
+		case NEXT_SETTINGS:
+			session_ready(c);
+			break;
 		case NEXT_PREPARE:
 			if (pgbl_mux->texts[++c->stmt] != NULL)
 				MuxSendPrepare(c);
-			else if (c->resume == MUX_SETUP)
-			{
-				c->state = MUX_READY;
-				pg_atomic_write_u32(&c->cx.me->state, CLIENT_READY);
-				WorkerSetLatchOf(c->cx.run->coordinator_pid);
-			}
 			else
-			{
-				c->stmt = 0;
-				send_exec(c);
-			}
+				builtin_prepared(c);
 			break;
 		case NEXT_EXEC:
 			if (pgbl_mux->texts[++c->stmt] != NULL)

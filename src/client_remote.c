@@ -284,7 +284,7 @@ LibpqRemoteConnect(RunShared *run)
 	PGconn	   *conn;
 
 	let_xmin_go();
-	conn = LibpqConnectTargetWithin(run, 0, 0, 0, 0);
+	conn = LibpqConnectTargetWithin(run, 0, 0, 0);
 	if (!exit_registered)
 	{
 		before_shmem_exit(at_exit, (Datum) 0);

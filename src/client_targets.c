@@ -70,8 +70,9 @@
 
 /*
  * Every read of a target has a deadline: the queries on one connection
- * must all be answered within "secs" of its start (and the target is told
- * statement_timeout = secs, so that it gives up too).  The read under way
+ * must all be answered within "secs" of its start (and each query is sent
+ * after SET LOCAL statement_timeout = secs, so that the target gives up
+ * too).  The read under way
  * in this process: which run's stop flag it answers (none: an interrupt
  * still stops it), and when it must be over.
  */
@@ -119,7 +120,13 @@ query_row_or_note(PGconn *conn, const char *sql, char **out, int ncols, char *no
 	PGresult   *next;
 	int			n;
 
-	if (!PQsendQuery(conn, sql))
+	/*
+	 * statement_timeout with the query, in the one transaction of the two
+	 * (a pooler in transaction mode keeps them on one server connection,
+	 * and nothing stays set on it afterwards)
+	 */
+	if (!PQsendQuery(conn, psprintf("SET LOCAL statement_timeout = %d; %s",
+									target_read.secs * 1000, sql)))
 		LibpqConnError(conn, NULL, ERRCODE_CONNECTION_FAILURE, "could not query the target server");
 	/* PQgetResult blocks while libpq is busy: every one is awaited first */
 	await_read(conn);
@@ -129,7 +136,14 @@ query_row_or_note(PGconn *conn, const char *sql, char **out, int ncols, char *no
 		await_read(conn);
 		if ((next = PQgetResult(conn)) == NULL)
 			break;
-		PQclear(next);
+		/* the query's result, after the SET's */
+		if (PQresultStatus(res) == PGRES_COMMAND_OK)
+		{
+			PQclear(res);
+			res = next;
+		}
+		else
+			PQclear(next);
 	}
 	if (PQresultStatus(res) != PGRES_TUPLES_OK && note != NULL)
 	{
@@ -163,6 +177,13 @@ static int
 query_row(PGconn *conn, const char *sql, char **out, int ncols)
 {
 	return query_row_or_note(conn, sql, out, ncols, NULL);
+}
+
+/* query_row for the pooler's probe and the settings' check (client_pooler.c). */
+int
+TargetsQueryRow(PGconn *conn, const char *sql, char **out, int ncols)
+{
+	return query_row(conn, sql, out, ncols);
 }
 
 /*
@@ -471,8 +492,7 @@ static char *
 LibpqTargetConflicts(RunShared *run, int target, uint32 stop_level)
 {
 	char	   *out = palloc0(PGBL_CONFLICTS_MAX);
-	PGconn	   *conn = LibpqConnectTargetWithin(run, target, stop_level, PGBL_END_CONNECT_TIMEOUT_S,
-												PGBL_END_READ_TIMEOUT_S * 1000);
+	PGconn	   *conn = LibpqConnectTargetWithin(run, target, stop_level, PGBL_END_CONNECT_TIMEOUT_S);
 
 	PG_TRY();
 	{
@@ -494,8 +514,7 @@ static TargetEnd target_end[PGBL_TARGETS_MAX];
 static void
 target_figures_now(RunShared *run, int t, uint32 level, char *wal, char *ckpt, char *note)
 {
-	PGconn	   *conn = LibpqConnectTargetWithin(run, t, level, PGBL_END_CONNECT_TIMEOUT_S,
-												PGBL_END_READ_TIMEOUT_S * 1000);
+	PGconn	   *conn = LibpqConnectTargetWithin(run, t, level, PGBL_END_CONNECT_TIMEOUT_S);
 	bool		counted;
 
 	PG_TRY();
@@ -806,10 +825,12 @@ LibpqResolve(RunShared *p)
 		callback.arg = psprintf("%s: %s", which, p->target[i].display);
 		error_context_stack = p->targets_given ? &callback : callback.previous;
 		/* the caller's cancel stops every wait here (an interrupt) */
-		conn = LibpqConnectTargetWithin(p, i, 0, 0, PGBL_LAUNCH_READ_TIMEOUT_S * 1000);
+		conn = LibpqConnectTargetWithin(p, i, 0, 0);
 		PG_TRY();
 		{
 			begin_read(NULL, 0, PGBL_LAUNCH_READ_TIMEOUT_S);
+			TargetsProbePooler(conn, p, i);
+			TargetsCheckSettings(conn, p, i);
 			check_standby(conn, p, i, which, &reads);
 			if (i == 0)
 			{
@@ -844,5 +865,8 @@ LibpqResolve(RunShared *p)
 		error_context_stack = callback.previous;
 	}
 	decide_split(p, &reads);
+	/* the search_path pinned only where the lab owns the session: no pooler */
+	for (int i = 0; i < p->ntargets; i++)
+		p->pin_path &= p->target[i].pooler == RUN_POOLER_NONE;
 	return true;
 }

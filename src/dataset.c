@@ -181,9 +181,10 @@ read_params(FunctionCallInfo fcinfo, DatasetParams *p, int max_scale, int opts, 
 				 errhint("Give partitions too, or leave partition_method out (as pgbench refuses --partition-method without --partitions).")));
 	if (p->partitions == 0)
 		p->partition_method = DATASET_PART_NONE;
-	else if (method == NULL || strcmp(method, "range") == 0)
+	/* in any case, as pgbench takes --partition-method */
+	else if (method == NULL || pg_strcasecmp(method, "range") == 0)
 		p->partition_method = DATASET_PART_RANGE;
-	else if (strcmp(method, "hash") == 0)
+	else if (pg_strcasecmp(method, "hash") == 0)
 		p->partition_method = DATASET_PART_HASH;
 	else
 		ereport(ERROR,

@@ -116,9 +116,18 @@ record_rate_asked(RunShared *run)
 		 "WHERE run_id OPERATOR(pg_catalog.=) $1", 3, types, v, nulls, SPI_OK_UPDATE);
 }
 
+/* Has pgbench_lab.runs this column?  (Not before ALTER EXTENSION UPDATE.) */
+static bool
+runs_has(const char *column)
+{
+	Oid			runs = get_relname_relid("runs", get_namespace_oid("pgbench_lab", false));
+
+	return get_attnum(runs, column) != InvalidAttrNumber;
+}
+
 /*
- * The query_mode given (NULL, prepared, is not written: an install script
- * older than the option has no such column).
+ * The query_mode the run used, given or not (NULL is prepared); an install
+ * script older than the option has no such column.
  */
 static void
 record_query_mode(RunShared *run)
@@ -127,7 +136,7 @@ record_query_mode(RunShared *run)
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		v[2];
 
-	if (!run->query_mode_given)
+	if (!runs_has("query_mode"))
 		return;
 	v[0] = Int64GetDatum(run->run_id);
 	v[1] = CStringGetTextDatum(names[run->query_mode]);
@@ -146,9 +155,8 @@ record_options(RunShared *run)
 {
 	Oid			types[2] = {INT8OID, JSONBOID};
 	Datum		v[2];
-	Oid			runs = get_relname_relid("runs", get_namespace_oid("pgbench_lab", false));
 
-	if (run->options_area == 0 || get_attnum(runs, "options") == InvalidAttrNumber)
+	if (run->options_area == 0 || !runs_has("options"))
 		return;
 	v[0] = Int64GetDatum(run->run_id);
 	v[1] = PointerGetDatum((char *) run + run->options_area);

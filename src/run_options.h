@@ -30,7 +30,7 @@ RUN_OPTION(LABEL, label, TEXTOID, "text", NULL, "0.1", "a label recorded with th
 RUN_OPTION(SETTINGS, settings, JSONBOID, "jsonb", "{}", "0.1", "session settings of the clients, as a JSON object of names and values")
 RUN_OPTION(MAX_TRIES, max_tries, INT4OID, "integer", "1", "0.1", "tries of a transaction failing on a serialization or deadlock error (pgbench --max-tries)")
 RUN_OPTION(RANDOM_SEED, random_seed, INT8OID, "bigint", NULL, "0.1", "seed of the random draws (pgbench --random-seed)")
-RUN_OPTION(VIA, via, TEXTOID, "text", "spi", "0.1", "how clients reach the server: spi (in-server), libpq or libpq-connect (pgbench -C)")
+RUN_OPTION(VIA, via, TEXTOID, "text", NULL, "0.1", "how clients reach the server: spi (in-server), libpq or libpq-connect (pgbench -C); NULL: spi, or libpq with a target")
 RUN_OPTION(TARGET, target, TEXTOID, "text", NULL, "0.1", "libpq: the conninfo of the server to run against; NULL: this server")
 RUN_OPTION(RATE, rate, FLOAT8OID, "double precision", NULL, "0.2", "transactions per second of the whole run (pgbench -R)")
 RUN_OPTION(LATENCY_LIMIT, latency_limit, INTERVALOID, "interval", NULL, "0.2", "with a rate: transactions later than this are skipped or counted late (pgbench -L)")

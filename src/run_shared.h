@@ -133,6 +133,17 @@ typedef struct RunClient
  * the launching session before anything starts; a standby's conflict
  * counters are read again by the coordinator at the end.
  */
+/*
+ * A connection pooler between the lab and a target (client_pooler.c): the
+ * backend that answers is not the one the connection announced.
+ */
+typedef enum RunPooler
+{
+	RUN_POOLER_NONE = 0,		/* the server itself */
+	RUN_POOLER_SESSION,			/* a pooler that keeps a server connection per client */
+	RUN_POOLER_TRANSACTION		/* one that hands it on between transactions */
+} RunPooler;
+
 typedef struct RunTarget
 {
 	char		conninfo[PGBL_CONNINFO_MAX];	/* may hold a password */
@@ -153,6 +164,7 @@ typedef struct RunTarget
 											 * file's checkpoint LSN; '' unread */
 	bool		ckpt_counted;	/* ckpt_start is num_done */
 	char		figures_note[PGBL_NOTE_MAX];	/* why they were not read, or '' */
+	RunPooler	pooler;			/* what stands between, as probed at launch */
 } RunTarget;
 
 /*
@@ -221,6 +233,8 @@ typedef struct RunShared
 	RunVia		via;
 	RunQueryMode query_mode;
 	bool		query_mode_given;	/* query_mode =>: not today's default */
+	bool		pin_path;		/* the built-ins' pgbench text, on connections
+								 * whose search_path the lab pinned */
 	bool		target_local;	/* target NULL: this server's own socket */
 	bool		targets_given;	/* targets =>, not target => */
 	int			ntargets;		/* libpq: 1 .. PGBL_TARGETS_MAX */

@@ -396,6 +396,8 @@ duration_given(const RunSpec *spec)
 															  Int32GetDatum(-1))));
 }
 
+static bool setting_given(const RunShared *p, const char *name);
+
 /* Validate a run's options into *p. */
 static void
 read_args(const RunSpec *spec, RunShared *p)
@@ -456,15 +458,25 @@ read_args(const RunSpec *spec, RunShared *p)
 	p->script_area_size = ScriptSetupRead(spec, p, &p->script_local);
 	if (p->script_area_size > 0)
 		return;
-	if (p->query_mode != RUN_QUERY_PREPARED)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the built-in workloads run with query_mode prepared only"),
-				 errhint("Run the built-in script as a script, as scripts => '{%s}', "
-						 "to send it in another query_mode.",
-						 TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)))));
 	p->wl.kind = WorkloadParse(TextDatumGetCString(RunSpecDatum(spec, RUN_OPT_WORKLOAD)));
 	strlcpy(p->workload, WorkloadName(p->wl.kind), PGBL_LABEL_MAX);
+}
+
+/* Does the run set this setting? */
+static bool
+setting_given(const RunShared *p, const char *name)
+{
+	const char *s = p->settings;
+
+	for (int i = 0; i < p->nsettings; i++)
+	{
+		const char *value = s + strlen(s) + 1;
+
+		if (pg_strcasecmp(s, name) == 0)
+			return true;
+		s = value + strlen(value) + 1;
+	}
+	return false;
 }
 
 /*
@@ -619,6 +631,12 @@ RunnerPrepare(const RunSpec *spec)
 		parse_settings(settings, p);
 	else
 		strlcpy(p->settings_json, "{}", PGBL_SETTINGS_MAX);
+	/*
+	 * A built-in workload sends pgbench's text, its operators bare, on the
+	 * sessions whose search_path the lab pins (not if the run sets one;
+	 * over libpq, not through a pooler: LibpqResolve)
+	 */
+	p->pin_path = p->script_area_size == 0 && !setting_given(p, "search_path");
 	p->owner_role = SecureExtensionOwner();
 	p->dboid = MyDatabaseId;
 	p->login_role = GetSessionUserId();

@@ -227,7 +227,11 @@ RunnerCallResult(FunctionCallInfo fcinfo, MemoryContext cxt)
 	return HeapTupleGetDatum(tuple);
 }
 
-/* The headline figures as the INOUT columns of run() and wait(). */
+/*
+ * The headline figures as the INOUT columns of run() and wait().  A failed
+ * run has no TPS headline: its rate covers only what ran until a client
+ * failed (runs.tps keeps it, and report() says what it covers).
+ */
 static Datum
 result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 {
@@ -237,7 +241,8 @@ result_tuple(FunctionCallInfo fcinfo, int64 run_id, MemoryContext cxt)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT run_id, status, transactions, tps, latency_avg_ms, "
+	if (SPI_execute_with_args("SELECT run_id, status, transactions, CASE WHEN status OPERATOR(pg_catalog.<>) 'failed' "
+							  "THEN tps END, latency_avg_ms, "
 							  "latency_p99_ms, failures, error FROM pgbench_lab.runs "
 							  "WHERE run_id OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT ||

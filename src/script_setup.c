@@ -522,25 +522,37 @@ build_area(RunShared *p, SetupScript *s, int n, StringInfo vars, const char *jso
 }
 
 /*
+ * What pgbench refuses in a query mode, refused before the run:
  * query_mode => 'prepared' refuses a \; compound command with variables,
- * as pgbench -M prepared does: its statements cannot be one prepared
- * statement.  (Left NULL, each statement is prepared on its own, as before.)
+ * as pgbench -M prepared does (its statements cannot be one prepared
+ * statement; left NULL, each statement is prepared on its own, as
+ * before), and 'simple' a pipeline, as pgbench -M simple does (the simple
+ * protocol has none).
  */
 static void
-refuse_prepared_compound(const RunShared *p, const ScriptProgram *prog)
+refuse_in_mode(const RunShared *p, const ScriptProgram *prog)
 {
-	if (!p->query_mode_given || p->query_mode != RUN_QUERY_PREPARED)
+	if (!p->query_mode_given || p->query_mode == RUN_QUERY_EXTENDED)
 		return;
 	for (int c = 0; c < prog->ncommands; c++)
 	{
 		const ScriptCommand *cmd = &prog->commands[c];
 
-		if (cmd->kind == SCMD_SQL && cmd->sql.nstatements > 1 && cmd->sql.nparams > 0)
+		if (p->query_mode == RUN_QUERY_PREPARED && cmd->kind == SCMD_SQL &&
+			cmd->sql.nstatements > 1 && cmd->sql.nparams > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("%s:%d: a \\; compound command with variables cannot be prepared",
 							prog->name, cmd->line),
 					 errhint("Use query_mode => 'simple' or 'extended', or split the command.")));
+		if (p->query_mode == RUN_QUERY_SIMPLE && cmd->kind == SCMD_START_PIPELINE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s:%d: a pipeline cannot be sent with query_mode simple",
+							prog->name, cmd->line),
+					 errdetail("The simple query protocol has no pipeline (pgbench -M simple "
+							   "refuses one too)."),
+					 errhint("Use query_mode => 'extended' or 'prepared'.")));
 	}
 }
 
@@ -604,7 +616,7 @@ ScriptSetupRead(const RunSpec *spec, RunShared *p, char **area)
 		ScriptProgram *prog = ScriptParse(s[i].name, s[i].body);
 
 		s[i].ncommands = prog->ncommands;
-		refuse_prepared_compound(p, prog);
+		refuse_in_mode(p, prog);
 	}
 	initStringInfo(&pairs);
 	ScriptVariablesText(vars, false, &pairs);

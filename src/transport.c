@@ -114,10 +114,12 @@ skip_quoted(const char *start, const char *s)
  * A statement's text with its parameters $1 .. $n replaced by their
  * values as quoted literals (NULL for a null): query_mode simple, as
  * pgbench -M simple puts the values in the text.  Only the parser's own
- * $n stand outside quotes and comments (it refuses a script's own).
+ * $n stand outside quotes and comments (it refuses a script's own).  With
+ * bare, each value goes in as it is: the built-ins' integers, which
+ * pgbench pastes unquoted.
  */
 char *
-TransportInlineParams(const char *sql, int nparams, const char *const *values)
+TransportInlineParams(const char *sql, int nparams, const char *const *values, bool bare)
 {
 	StringInfoData buf;
 	const char *s = sql;
@@ -135,7 +137,8 @@ TransportInlineParams(const char *sql, int nparams, const char *const *values)
 				n = n * 10 + (*s - '0');
 			if (n >= 1 && n <= nparams)
 			{
-				appendStringInfoString(&buf, values[n - 1] ? quote_literal_cstr(values[n - 1]) : "NULL");
+				appendStringInfoString(&buf, values[n - 1] == NULL ? "NULL" :
+									   bare ? values[n - 1] : quote_literal_cstr(values[n - 1]));
 				continue;
 			}
 		}

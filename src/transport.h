@@ -18,7 +18,7 @@
  *   the results come back, each to the callback, when the loop reads them
  *   (TransportLibpqNext), and the loop then resumes whoever sent.  The
  *   built-in workloads' statements go through the same connection code
- *   (TransportLibpqSendPrepare, TransportLibpqSendPrepared).
+ *   (TransportLibpqSendPrepare, TransportLibpqSendBuiltin).
  *
  * An error is raised (ereport) with the SQLSTATE it came with, the
  * server's own over libpq; TransportErrorClassOf() says whether it is one
@@ -98,6 +98,8 @@ typedef struct TransportStmt
 	const char *text;			/* $1 .. $n for its parameters */
 	int			nparams;
 	int			id;
+	bool		bare;			/* simple: values in the text unquoted (the
+								 * built-ins' integers, as pgbench pastes them) */
 	TransportArg *args;
 	/* SPI */
 	SPIPlanPtr	plan;
@@ -159,7 +161,8 @@ struct Transport
 /* transport.c: what both implementations share */
 extern void TransportStmtInit(TransportStmt *st, const char *text, int nparams, int id);
 extern void TransportArgTexts(TransportStmt *st);
-extern char *TransportInlineParams(const char *sql, int nparams, const char *const *values);
+extern char *TransportInlineParams(const char *sql, int nparams, const char *const *values,
+								   bool bare);
 
 /* transport_spi.c */
 extern Transport *TransportSpiCreate(TransportMode mode, MemoryContext cxt);
@@ -191,8 +194,9 @@ typedef enum TransportRollback
 extern void TransportLibpqInit(TransportLibpq *lp, TransportMode mode);
 extern void TransportLibpqSendPrepare(TransportLibpq *lp, const char *name, const char *sql,
 									  int nparams);
-extern void TransportLibpqSendPrepared(TransportLibpq *lp, const char *name, int nparams,
-									   const char *const *values);
+extern void TransportLibpqSendText(TransportLibpq *lp, const char *sql);
+extern void TransportLibpqSendBuiltin(TransportLibpq *lp, const char *name, const char *sql,
+									  int nparams, const char *const *values);
 extern void TransportLibpqConsume(TransportLibpq *lp);
 extern void TransportLibpqIdle(TransportLibpq *lp);
 extern bool TransportLibpqNext(TransportLibpq *lp);

@@ -10,8 +10,8 @@
  * prepared on this connection the first time as S_<id> and then executed
  * (prepared: the Parse's answer is awaited before the execution is sent,
  * and only the execution's results are handed on).  The built-in
- * workloads prepare and execute their statements by name through the
- * same two calls.
+ * workloads' statements go by TransportLibpqSendPrepare and
+ * TransportLibpqSendBuiltin, in the same three modes.
  *
  * The loop hands a readable socket here (TransportLibpqConsume), then
  * takes results as long as they are complete (TransportLibpqNext): each
@@ -88,7 +88,7 @@ inline_cut(TransportStmt *st)
 	marks = palloc(sizeof(char *) * Max(st->nparams, 1));
 	for (int p = 0; p < st->nparams; p++)
 		marks[p] = psprintf("%c%d%c", INLINE_MARK, p, INLINE_MARK);
-	text = TransportInlineParams(st->text, st->nparams, marks);
+	text = TransportInlineParams(st->text, st->nparams, marks, false);
 	in = palloc0(sizeof(TransportInline));
 	in->part = palloc(sizeof(char *) * (strlen(text) + 1));
 	in->len = palloc(sizeof(int) * (strlen(text) + 1));
@@ -123,7 +123,7 @@ inline_params(TransportStmt *st)
 	if (in == NULL && st->nparams > 0)
 		in = st->inlined = inline_cut(st);
 	if (in == NULL)
-		return TransportInlineParams(st->text, st->nparams, st->texts);
+		return TransportInlineParams(st->text, st->nparams, st->texts, false);
 	if (inline_buf.data == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
@@ -208,8 +208,9 @@ lp_execute(Transport *t, TransportStmt *st, TransportResultFn fn, void *arg)
 		sent(lp, PQsendQueryPrepared(lp->conn, name, st->nparams, st->texts, NULL, NULL, 0));
 }
 
-static void
-send_text(TransportLibpq *lp, const char *sql)
+/* sql as a simple query, its results to no callback. */
+void
+TransportLibpqSendText(TransportLibpq *lp, const char *sql)
 {
 	lp->fn = NULL;
 	lp->pending = NULL;
@@ -220,19 +221,19 @@ send_text(TransportLibpq *lp, const char *sql)
 static void
 lp_control(Transport *t, const ScriptTx *tx, const char *text)
 {
-	send_text((TransportLibpq *) t, text);
+	TransportLibpqSendText((TransportLibpq *) t, text);
 }
 
 static void
 lp_begin_implicit(Transport *t)
 {
-	send_text((TransportLibpq *) t, "BEGIN");
+	TransportLibpqSendText((TransportLibpq *) t, "BEGIN");
 }
 
 static void
 lp_commit_implicit(Transport *t)
 {
-	send_text((TransportLibpq *) t, "COMMIT");
+	TransportLibpqSendText((TransportLibpq *) t, "COMMIT");
 }
 
 static void
@@ -266,14 +267,26 @@ TransportLibpqSendPrepare(TransportLibpq *lp, const char *name, const char *sql,
 	sent(lp, PQsendPrepare(lp->conn, name, sql, nparams, NULL));
 }
 
-/* ... and executed by name. */
+/*
+ * A built-in workload's statement executed with these values, in the
+ * connection's query_mode: by name (prepared, TransportLibpqSendPrepare
+ * first), as the unnamed statement with its parameters (extended), or with
+ * the values in the text as pgbench -M simple puts them, bare (the
+ * built-ins' values are integers).
+ */
 void
-TransportLibpqSendPrepared(TransportLibpq *lp, const char *name, int nparams,
-						   const char *const *values)
+TransportLibpqSendBuiltin(TransportLibpq *lp, const char *name, const char *sql, int nparams,
+						  const char *const *values)
 {
 	lp->fn = NULL;
 	lp->pending = NULL;
-	sent(lp, PQsendQueryPrepared(lp->conn, name, nparams, values, NULL, NULL, 0));
+	if (lp->t.mode == TRANSPORT_SIMPLE)
+		sent(lp, PQsendQuery(lp->conn, nparams > 0 ? TransportInlineParams(sql, nparams, values, true)
+							 : sql));
+	else if (lp->t.mode == TRANSPORT_EXTENDED)
+		sent(lp, PQsendQueryParams(lp->conn, sql, nparams, NULL, values, NULL, NULL, 0));
+	else
+		sent(lp, PQsendQueryPrepared(lp->conn, name, nparams, values, NULL, NULL, 0));
 }
 
 /* The socket is readable: take what arrived. */

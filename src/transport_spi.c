@@ -377,7 +377,8 @@ execute_unprepared(Transport *t, TransportStmt *st)
 	if (t->mode == TRANSPORT_SIMPLE)
 	{
 		TransportArgTexts(st);
-		return SPI_execute(TransportInlineParams(st->text, st->nparams, st->texts), false, 0);
+		return SPI_execute(TransportInlineParams(st->text, st->nparams, st->texts, st->bare),
+						   false, 0);
 	}
 	else
 	{

@@ -278,14 +278,27 @@ WorkloadResolve(WorkloadParams *params)
 
 /*
  * Statement st's text, appended to buf: the tables in quoted_schema, and
- * its parameters as $n or, when vars, as pgbench's :variables.
+ * its parameters as $n or, when vars, as pgbench's :variables.  With
+ * pinned, its operators bare, as pgbench writes them: only for a session
+ * whose search_path the lab pinned to pg_catalog, pg_temp (where no
+ * operator is looked up but pg_catalog's).
  */
 void
-WorkloadAppendStmt(StringInfo buf, const WorkloadStmt *st, const char *quoted_schema, bool vars)
+WorkloadAppendStmt(StringInfo buf, const WorkloadStmt *st, const char *quoted_schema, bool vars,
+				   bool pinned)
 {
+	static const char qualified[] = "OPERATOR(pg_catalog.";
+
 	for (const char *c = st->sql; *c; c++)
 	{
-		if (c[0] == '%' && c[1] == 's')
+		if (pinned && strncmp(c, qualified, sizeof(qualified) - 1) == 0)
+		{
+			/* OPERATOR(pg_catalog.+) is + */
+			c += sizeof(qualified) - 1;
+			while (*c != ')')
+				appendStringInfoChar(buf, *c++);
+		}
+		else if (c[0] == '%' && c[1] == 's')
 		{
 			appendStringInfoString(buf, quoted_schema);
 			c++;
@@ -321,7 +334,7 @@ WorkloadScriptText(WorkloadKind kind, const char *quoted_schema)
 	}
 	for (int i = 0; i < def->nstmts; i++)
 	{
-		WorkloadAppendStmt(&buf, def->stmts[i], quoted_schema, true);
+		WorkloadAppendStmt(&buf, def->stmts[i], quoted_schema, true, false);
 		appendStringInfoString(&buf, ";\n");
 	}
 	return buf.data;
@@ -351,7 +364,7 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 		for (int a = 0; a < st->nargs; a++)
 			types[a] = st->args[a] == WVAR_AID && params->aid_bigint ? INT8OID : INT4OID;
 		resetStringInfo(&sql);
-		WorkloadAppendStmt(&sql, st, quoted, false);
+		WorkloadAppendStmt(&sql, st, quoted, false, false);
 		plan = SPI_prepare(sql.data, st->nargs, types);
 		if (plan == NULL)
 			elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql.data,
@@ -368,11 +381,14 @@ WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans)
 /*
  * A client's statements over its transport t, prepared now (SPI must be
  * connected, in a transaction), in cxt, which must last for the run (not
- * the current context: SPI leaves its own current after each call).  The
- * built-ins run in query_mode prepared only.
+ * the current context: SPI leaves its own current after each call), in
+ * t's query_mode: prepared and extended type their parameters now (extended
+ * then sends the text and the values at every execution), simple puts the
+ * values in the text bare, as pgbench -M simple does.  With pinned (the
+ * session's search_path is the lab's), pgbench's text with bare operators.
  */
 void
-WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t,
+WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t, bool pinned,
 				   MemoryContext cxt)
 {
 	const WorkloadDef *def = &workload_defs[params->kind];
@@ -393,8 +409,9 @@ WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *
 			continue;			/* BEGIN, END: transaction control */
 		old = MemoryContextSwitchTo(cxt);
 		initStringInfo(&sql);
-		WorkloadAppendStmt(&sql, st, quoted, false);
+		WorkloadAppendStmt(&sql, st, quoted, false, pinned);
 		TransportStmtInit(&wc->stmt[i], sql.data, st->nargs, i);
+		wc->stmt[i].bare = true;
 		MemoryContextSwitchTo(old);
 		for (int a = 0; a < st->nargs; a++)
 			wc->stmt[i].args[a].value = &wc->value[st->args[a]];

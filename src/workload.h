@@ -128,7 +128,7 @@ extern WorkloadKind WorkloadParse(const char *name);
 extern const char *WorkloadName(WorkloadKind kind);
 extern const char *WorkloadVarName(WorkloadVar var);
 extern void WorkloadAppendStmt(StringInfo buf, const WorkloadStmt *st, const char *quoted_schema,
-							   bool vars);
+							   bool vars, bool pinned);
 extern char *WorkloadScriptText(WorkloadKind kind, const char *quoted_schema);
 extern void WorkloadResolve(WorkloadParams *params);
 extern void WorkloadPrepare(const WorkloadParams *params, WorkloadPlans *plans);
@@ -136,7 +136,7 @@ extern void WorkloadSeed(uint64 seed, int client, pg_prng_state *rng);
 extern void WorkloadDrawNext(const WorkloadParams *params, pg_prng_state *rng,
 							 WorkloadDraw *draw);
 extern void WorkloadClientInit(WorkloadClient *wc, const WorkloadParams *params, Transport *t,
-							   MemoryContext cxt);
+							   bool pinned, MemoryContext cxt);
 extern void WorkloadClientXact(WorkloadClient *wc, const WorkloadDraw *draw);
 extern void WorkloadExecute(const WorkloadParams *params, const WorkloadPlans *plans,
 							const WorkloadDraw *draw);

@@ -2,7 +2,7 @@
 clients in each query mode, select-only, over this server's Unix socket.
 
 pgbench_lab runs scripts => '{select-only}' with the query_mode (the mode
-`builtin` runs the built-in workload, prepared only) via => 'libpq' with
+`builtin` runs the built-in workload, prepared, and `builtin-M` it in mode M) via => 'libpq' with
 threads = min(clients, CPUs); pgbench runs -b select-only with the same -M,
 -c and -j.  Each cell takes paired rounds, the two in turn and every other
 round the other first, and prints the median of the rounds' ratios
@@ -34,9 +34,23 @@ from conftest import Cluster  # noqa: E402  (the tests' throwaway clusters)
 from bench import machine_quiet, quiet_check  # noqa: E402  (the wait for a quiet machine)
 
 
+def lab_what(mode):
+    """run()'s workload for a mode: `builtin` is the built-in select-only
+    workload (prepared), `builtin-M` the same in query_mode M; any other
+    mode runs scripts => '{select-only}' in that query_mode."""
+    if mode.startswith("builtin"):
+        m = mode.partition("-")[2]
+        return "'select-only'" + (f", query_mode => '{m}'" if m else "")
+    return f"scripts => '{{select-only}}', query_mode => '{mode}'"
+
+
+def pgbench_mode(mode):
+    """pgbench's -M for a mode of lab_what()."""
+    return (mode.partition("-")[2] or "prepared") if mode.startswith("builtin") else mode
+
+
 def lab_run(c, clients, threads, mode, seconds):
-    what = ("'select-only'" if mode == "builtin" else
-            f"scripts => '{{select-only}}', query_mode => '{mode}'")
+    what = lab_what(mode)
     row = c.sql(f"CALL pgbench_lab.run({what}, clients => %s, threads => %s, duration => %s, "
                 "via => 'libpq', label => 'libpq_grid')", (clients, threads, f"{seconds} s"))[0]
     assert row[1] == "done", row
@@ -53,7 +67,7 @@ def pgbench_tps(c, clients, threads, mode, seconds, script=None, scale=None):
     # pgbench_branches for its built-in scripts only)
     what = ["-f", script, "-s", str(scale)] if script else ["-b", "select-only"]
     out = c.run_client("pgbench", "-n", *what,
-                       "-M", "prepared" if mode == "builtin" else mode,
+                       "-M", pgbench_mode(mode),
                        "-c", str(clients), "-j", str(threads), "-T", str(seconds), "postgres",
                        socket=True).stdout
     got = re.search(r"^tps = ([0-9.]+)", out, re.M)
@@ -86,7 +100,7 @@ def main():
     ap.add_argument("--scale", type=int, default=10)
     ap.add_argument("--clients", default="1,2,8,64")
     ap.add_argument("--modes", default="simple,extended,prepared,builtin",
-                    help="query modes, and builtin (the built-in workload, prepared only)")
+                    help="query modes, and builtin (the built-in workload, prepared) or builtin-MODE")
     ap.add_argument("--settle", type=int, default=300, help="seconds to wait for a quiet machine")
     ap.add_argument("--same-statements", action="store_true",
                     help="a third contender: pgbench running pgbench_lab's own statements (-f)")

@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "t"))
 sys.path.insert(0, HERE)
 from conftest import Cluster  # noqa: E402
 from instructions import Counted, callgrind_total, load, per_xact  # noqa: E402
-from libpq_grid import script_file  # noqa: E402
+from libpq_grid import lab_what, pgbench_mode, script_file  # noqa: E402
 
 
 def clusters():
@@ -91,8 +91,7 @@ def main():
         version = target.scalar("SHOW server_version")
 
         def lab_run(c, j, mode, n):
-            what = ("'select-only'" if mode == "builtin" else
-                    f"scripts => '{{select-only}}', query_mode => '{mode}'")
+            what = lab_what(mode)
             before = counted.files()
             row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {j}, "
                           f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
@@ -104,7 +103,7 @@ def main():
             out = os.path.join(counted.outdir, f"pgbench.{c}.{n}")
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             os.path.join(target.bindir, "pgbench"), "-n", "-b", "select-only",
-                            "-M", "prepared" if mode == "builtin" else mode,
+                            "-M", pgbench_mode(mode),
                             "-c", str(c), "-j", str(j), "-t", str(n), "-h", target.base,
                             "-p", str(target.port), "-U", "postgres", "postgres"],
                            check=True, capture_output=True)
@@ -160,8 +159,7 @@ def backends(args):
         conninfo = f"host={target.base} port={target.port} user=postgres dbname=postgres"
 
         def run(c, mode, n):
-            what = ("'select-only'" if mode == "builtin" else
-                    f"scripts => '{{select-only}}', query_mode => '{mode}'")
+            what = lab_what(mode)
             row = lab.sql(f"CALL pgbench_lab.run({what}, clients => {c}, threads => {min(c, 2)}, "
                           f"transactions => {n}, via => 'libpq', target => %s)", (conninfo,))[0]
             assert row[1] == "done", row
@@ -175,7 +173,7 @@ def backends(args):
         def pgbench_run(c, mode, n, script=None):
             before = counted.files()
             what = ["-f", script, "-s", "1"] if script else ["-b", "select-only"]
-            target.run_client("pgbench", "-n", *what, "-M", "prepared" if mode == "builtin" else mode,
+            target.run_client("pgbench", "-n", *what, "-M", pgbench_mode(mode),
                               "-c", str(c), "-j", str(min(c, 2)), "-t", str(n), "postgres", socket=True)
             return all_backends(counted.since(before, f"pgbench-{c}c-{mode}-{n}")), c * n
 

@@ -32,6 +32,8 @@ import sys
 import threading
 import time
 
+from libpq_grid import lab_what, pgbench_mode  # the modes' run() and pgbench -M
+
 EVENTS = ["task-clock", "context-switches", "raw_syscalls:sys_enter"]
 
 
@@ -68,8 +70,7 @@ class Lab:
                               capture_output=True, text=True, check=check).stdout.strip()
 
     def run_sql(self, clients, threads, mode, secs):
-        what = ("'select-only'" if mode == "builtin" else
-                f"scripts => '{{select-only}}', query_mode => '{mode}'")
+        what = lab_what(mode)
         return (f"CALL pgbench_lab.run({what}, clients => {clients}, threads => {threads}, "
                 f"duration => '{secs} s', via => 'libpq', label => 'libpq_profile')")
 
@@ -98,7 +99,7 @@ class Lab:
 
 
 def pgbench_measure(a, clients, threads, mode, secs, perf):
-    m = "prepared" if mode == "builtin" else mode
+    m = pgbench_mode(mode)
     cmd = [os.path.join(a.bindir, "pgbench"), "-n", "-b", "select-only", "-M", m,
            "-c", str(clients), "-j", str(threads), "-T", str(secs),
            "-h", a.host, "-p", str(a.port), "-U", "postgres", "postgres"]

@@ -3,7 +3,7 @@
 Started by test/bench/query_modes.sh, which installs this checkout into the
 private PostgreSQL (PGBL_BINDIR).  One throwaway cluster and one pgbench
 data set; pgbench's select-only script (scripts => '{select-only}', which
-runs in every query_mode: the built-in workload runs prepared only) with 1
+runs in every query_mode, as the built-in workload does since 0.3) with 1
 client, in the server (SPI) and over libpq to this server's socket, in
 each mode: simple (the values in the text, parsed and planned every
 time), extended (the text with its parameters, planned every time) and

@@ -10,7 +10,9 @@ relations unless named last, and a domain's CHECK runs code).  So:
 - every SQL text in src/*.c (the string literals handed to SPI or libpq)
   names every type, function, operator, collation and relation with its
   schema: `::pg_catalog.float8`, `pg_catalog.now()`, `OPERATOR(pg_catalog.=)`,
-  `pgbench_lab.runs`; constructs that look an operator up by name with no
+  `pgbench_lab.runs` (the built-ins' statements, written so, go with bare
+  operators only on a session whose search_path the lab pinned to
+  pg_catalog, pg_temp: WorkloadAppendStmt derives that text from this one); constructs that look an operator up by name with no
   way to qualify it (IN, NULLIF, BETWEEN, LIKE, IS DISTINCT FROM, a simple
   CASE) are refused;
 - so is every SQL command of the pgbench scripts written in src/*.c (the

@@ -114,7 +114,7 @@ def init(c, **kw):
     return c.sql(f"SELECT step, rows FROM pgbench_lab.init({args})", kw)
 
 
-@pytest.mark.parametrize("method", ["hash", "range"])
+@pytest.mark.parametrize("method", ["HASH", "range"])  # pgbench takes either in any case
 def test_partitions_as_pgbench(lab, method):
     pgbench_init(lab, "-s", "2", "--partitions=4", f"--partition-method={method}")
     steps = init(lab, scale=2, partitions=4, partition_method=method)
@@ -244,7 +244,6 @@ def test_init_sql_shows_the_options(lab):
     ("partitions => NULL", "22004", "partitions must not be null"),
     ("partition_method => 'hash'", "22023", "partition_method requires partitions greater than zero"),
     ("partitions => 2, partition_method => 'list'", "22023", 'invalid partition_method "list"'),
-    ("partitions => 2, partition_method => 'Hash'", "22023", 'invalid partition_method "Hash"'),
     ("init_steps => 'dtx'", "22023", 'unrecognized init step "x"'),
     ("init_steps => 'dté'", "22023", 'unrecognized init step "é"'),
     ("init_steps => ''", "22023", "no init steps given"),

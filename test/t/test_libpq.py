@@ -139,13 +139,14 @@ def test_libpq_connect_records_connection_time(lab):
 
 
 def test_the_statements_are_pgbench_s(lab):
-    """pgbench's statements, with the tables' schema and pg_catalog's operators."""
+    """pgbench's statements, with the tables' schema: the lab pinned the
+    connection's search_path, so the operators go bare, as pgbench's."""
     run_id = lab.scalar("SELECT pgbench_lab.start('tpcb-like', clients => 1, duration => '30 s', "
                         "via => 'libpq')")
     try:
         lab.poll("SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
                  "AND query = 'UPDATE \"public\".pgbench_accounts SET abalance = abalance "
-                 "OPERATOR(pg_catalog.+) $1 WHERE aid OPERATOR(pg_catalog.=) $2;'")
+                 "+ $1 WHERE aid = $2;'")
     finally:
         assert lab.scalar("SELECT pgbench_lab.cancel(%s)", (run_id,))
 
@@ -159,7 +160,8 @@ LOOKALIKES = [("+", "int", "int", "int"), ("=", "int", "int", "bool"),
 def test_statements_resolve_nothing_through_the_target_s_search_path(lab):
     """A database owner who plants public.+ and public.= and puts public
     first in the database's search_path gets no code run by a libpq run:
-    every name the statements send is qualified."""
+    the statements name their tables, and their bare operators run on a
+    connection whose search_path the lab pinned."""
     lab.sql("CREATE DATABASE planted")
     lab.run_client("pgbench", "-i", "-s", "1", "-q", "planted")
     with lab.connect(dbname="planted") as conn:
@@ -507,8 +509,8 @@ def test_password_works_and_is_never_recorded(lab):
 
 @pytest.mark.parametrize("args, error", [
     ("via => 'carrier-pigeon'", psycopg.errors.InvalidParameterValue),
-    ("via => NULL", psycopg.errors.NullValueNotAllowed),
-    ("target => 'host=x'", psycopg.errors.InvalidParameterValue),
+    ("via => 'spi', target => 'host=x'", psycopg.errors.InvalidParameterValue),
+    ("target => 'nonsense'", psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'nonsense'", psycopg.errors.InvalidParameterValue),
     ("via => 'libpq', target => 'host=127.0.0.1 connect_timeout=soon'",
      psycopg.errors.InvalidParameterValue),
@@ -521,6 +523,23 @@ def test_bad_arguments_refused(lab, args, error):
     with pytest.raises(error):
         lab.sql(f"SELECT pgbench_lab.start('select-only', {args})")
     assert client_workers(lab) == 0
+
+
+def test_a_target_implies_libpq(lab):
+    """A conninfo can only be reached over libpq: target without via runs
+    there; only an explicit via => 'spi' with a target is refused."""
+    target = tcp_target(lab, "alice", "sesame-4711")
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('select-only', transactions => 3, target => %s)",
+                           (target,)).fetchone()
+        assert run_row(lab, row[0])[:3] == ("done", 3, "libpq")
+        row = conn.execute("CALL pgbench_lab.run('select-only', transactions => 3, via => NULL)").fetchone()
+        assert run_row(lab, row[0])[:3] == ("done", 3, "spi"), "NULL without a target: in the server"
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+        lab.sql("CALL pgbench_lab.run('select-only', transactions => 3, via => 'spi', target => %s)",
+                (target,))
+    assert e.value.diag.message_primary == "via spi cannot run against a target"
+    assert "Leave via out" in e.value.diag.message_hint
 
 
 CONNECTION_COST = ["label", "spi_run_id", "libpq_run_id", "connect_run_id", "spi_tps", "libpq_tps",

@@ -192,6 +192,10 @@ CALLS = [
     "WAIT",
     "CALL pgbench_lab.run('select-only', transactions => 20, label => 'x')",
     "CALL pgbench_lab.run('simple-update', duration => '1 s', max_tries => 2)",
+    # the built-ins' pgbench text, bare operators, where the lab pins search_path
+    "CALL pgbench_lab.run('tpcb-like', transactions => 10, query_mode => 'simple')",
+    "CALL pgbench_lab.run('tpcb-like', transactions => 10, query_mode => 'extended', via => 'libpq')",
+    "CALL pgbench_lab.run('select-only', transactions => 10, query_mode => 'simple', via => 'libpq')",
     "SELECT pgbench_lab.cancel((SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs))",
     "SELECT count(*) FROM pgbench_lab_internal.run_live((SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs))",
     "SELECT count(*) FROM pgbench_lab.active_runs",

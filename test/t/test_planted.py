@@ -163,7 +163,16 @@ CALLS = {
             # the built-in scripts by name, run by the interpreter as text
             "CALL pgbench_lab.run(scripts => '{{tpcb-like, select-only}}', clients => 1, transactions => 5)",
             "CALL pgbench_lab.run(scripts => '{{simple-update}}', clients => 1, transactions => 5, "
-            "via => 'libpq')"],
+            "via => 'libpq')",
+            # the built-ins in every query mode: pgbench's text on the sessions
+            # whose search_path the lab pins, in the server and over libpq
+            "CALL pgbench_lab.run('tpcb-like', clients => 1, transactions => 5, query_mode => 'simple')",
+            "CALL pgbench_lab.run('simple-update', clients => 1, transactions => 5, "
+            "query_mode => 'extended', via => 'libpq')",
+            "CALL pgbench_lab.run('select-only', clients => 1, transactions => 5, "
+            "query_mode => 'simple', target => '{target}')",
+            "CALL pgbench_lab.run('tpcb-like', clients => 1, transactions => 5, "
+            "query_mode => 'extended', target => '{target}')"],
     "wait": ["CALL pgbench_lab.wait(-1)", "CALL pgbench_lab.wait({run})"],
     "cancel": ["SELECT pgbench_lab.cancel({run})"],
     "run_live": ["SELECT * FROM pgbench_lab_internal.run_live({run})"],
@@ -271,7 +280,8 @@ def ids_now(lab):
         run = conn.execute("SELECT pg_catalog.max(run_id) FROM pgbench_lab.runs "
                            "WHERE status OPERATOR(pg_catalog.=) 'done'").fetchone()[0]
         exp = conn.execute("SELECT pg_catalog.max(experiment_id) FROM pgbench_lab.experiments").fetchone()[0]
-    return {"run": run or 1, "exp": exp or 1}
+    return {"run": run or 1, "exp": exp or 1,
+            "target": f"host=127.0.0.1 port={lab.port} dbname={DB} user=postgres"}
 
 
 def safe(lab, query, params=None):

@@ -42,7 +42,7 @@ def plannings(lab, **kw):
     row = run(lab, "SELECT public.planned();\n", **kw)
     assert row[1] == "done", row
     assert lab.scalar("SELECT query_mode FROM pgbench_lab.runs WHERE run_id = %s", (row[0],)) == \
-        kw.get("query_mode"), "the mode given is recorded (NULL: prepared, as before)"
+        kw.get("query_mode", "prepared"), "the mode used is recorded (left out: prepared)"
     return lab.scalar("SELECT last_value FROM public.plans") - before
 
 
@@ -84,10 +84,6 @@ def test_a_wrong_mode_is_refused(lab):
         run(lab, "SELECT 1;\n", query_mode="fast")
     assert e.value.diag.message_primary == 'unknown query_mode "fast"'
     assert "simple, extended and prepared" in e.value.diag.message_hint
-    with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
-        with lab.connect() as conn:
-            conn.execute("CALL pgbench_lab.run('select-only', transactions => 1, query_mode => 'simple')")
-    assert "scripts => '{select-only}'" in e.value.diag.message_hint
 
 
 def test_prepared_refuses_a_compound_command_with_variables(lab):
@@ -97,3 +93,62 @@ def test_prepared_refuses_a_compound_command_with_variables(lab):
     assert "compound" in e.value.diag.message_primary
     for kw in ({}, {"query_mode": "simple"}, {"query_mode": "extended"}):
         assert run(lab, script, **kw)[1] == "done", kw
+
+
+def test_simple_refuses_a_pipeline(lab):
+    """As pgbench -M simple: the simple protocol has no pipeline."""
+    script = "\\startpipeline\nSELECT 1;\n\\endpipeline\n"
+    with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+        run(lab, script, query_mode="simple")
+    assert e.value.diag.message_primary == "script:1: a pipeline cannot be sent with query_mode simple"
+    assert "'extended'" in e.value.diag.message_hint
+    for kw in ({}, {"query_mode": "extended"}, {"query_mode": "prepared"}):
+        assert run(lab, script, **kw)[1] == "done", kw
+
+
+def builtin(lab, via, mode, settings):
+    """select-only, CLIENTS x XACTS, in a mode (None: left out); its row."""
+    with lab.connect() as conn:
+        row = conn.execute("CALL pgbench_lab.run('select-only', clients => %s, transactions => %s, "
+                           "via => %s, query_mode => %s, settings => %s)",
+                           (CLIENTS, XACTS, via, mode, settings)).fetchone()
+    assert row[1] == "done", row
+    assert lab.scalar("SELECT query_mode FROM pgbench_lab.runs WHERE run_id = %s", (row[0],)) == \
+        (mode or "prepared"), "the mode used is recorded, given or not"
+    return row
+
+
+@pytest.mark.parametrize("mode", [None, "prepared", "extended", "simple"])
+def test_builtins_run_in_every_mode_in_the_server(lab, mode):
+    """In the server, a generic plan is kept by prepared only: with
+    plan_cache_mode forcing one, prepared plans once per client, the
+    others at every execution (log_planner_stats logs each planning)."""
+    before = lab.log().count("PLANNER STATISTICS")
+    builtin(lab, "spi", mode, '{"plan_cache_mode": "force_generic_plan", "log_planner_stats": "on"}')
+    plans = lab.log().count("PLANNER STATISTICS") - before
+    assert plans == (CLIENTS if mode in (None, "prepared") else CLIENTS * XACTS), plans
+
+
+@pytest.mark.parametrize("mode, logged", [
+    ("simple", r'statement: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = (\d+);'),
+    ("extended", r'execute <unnamed>: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = \$1;'),
+    ("prepared", r'execute P_0: SELECT abalance FROM "public"\.pgbench_accounts WHERE aid = \$1;'),
+])
+def test_builtins_run_in_every_mode_over_libpq(lab, mode, logged):
+    """Over libpq the server sees pgbench's protocol of each mode and
+    pgbench's text (the lab pinned the connection's search_path, so the
+    operators go bare); simple puts the drawn integer in the text bare, as
+    pgbench -M simple does."""
+    before = len(lab.log())
+    builtin(lab, "libpq", mode, '{"log_statement": "all"}')
+    seen = re.findall(logged, lab.log()[before:])
+    assert len(seen) == CLIENTS * XACTS, lab.log()[before:][-3000:]
+
+
+def test_a_run_that_sets_search_path_keeps_the_qualified_text(lab):
+    """search_path among the settings: the lab does not own the path, so
+    the operators stay named in pg_catalog."""
+    before = len(lab.log())
+    builtin(lab, "libpq", "simple", '{"log_statement": "all", "search_path": "public"}')
+    seen = re.findall(r"WHERE aid OPERATOR\(pg_catalog\.=\) \d+;", lab.log()[before:])
+    assert len(seen) == CLIENTS * XACTS, lab.log()[before:][-3000:]

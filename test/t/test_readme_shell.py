@@ -124,6 +124,7 @@ NOT_RUN = {
     "test/bench/libpq_vs_pgbench.sh --grid --quick           # a smoke run: 2 rounds of 1 s, scale 1": BENCH,
     "test/bench/libpq_vs_pgbench.sh --grid --clients 64 --modes prepared,builtin --rounds 7": BENCH,
     "test/bench/libpq_profile.sh --instructions --backends --clients 1,2 --modes simple,extended,prepared,builtin": PROFILE,
+    "test/bench/libpq_profile.sh --instructions --backends --clients 1 --modes builtin-simple,builtin-extended,builtin-prepared,simple --small 100 --large 300": PROFILE,
     "test/bench/libpq_profile.sh --instructions --clients 1,2 --modes simple,extended,prepared,builtin": PROFILE,
     "test/bench/run.sh --scripts   # about 5 minutes: only these comparisons": BENCH,
     "test/bench/fastpath.sh                    # against 0db72cd, 6 rounds of 10 s, 2 clients": BENCH,

@@ -3,7 +3,7 @@
 run(workload => 'tpcb-like' | 'simple-update', random_seed => s) draws what
 `pgbench --random-seed=s` draws, client by client (aid, bid, tid, delta, in
 that order, from the generator pgbench seeds for its client of the same
-number), in the server (saved plans) and over libpq alike; so with a fixed
+number), in the server and over libpq alike, in every query mode; so with a fixed
 number of transactions per client both commit the same pgbench_history rows
 and move the same sums into the balances.
 
@@ -59,18 +59,20 @@ def pgbench_commits(lab, builtin, clients, mode):
     return committed(lab)
 
 
-def lab_commits(lab, workload, clients, via):
+def lab_commits(lab, workload, clients, via, mode=None):
     fresh(lab)
     kw = dict(clients=clients, transactions=TRANSACTIONS, random_seed=SEED)
     if via:
         kw["via"] = via
+    if mode:
+        kw["query_mode"] = mode
     run_id = call_run(lab, workload, **kw)
-    assert lab.scalar("SELECT transactions FROM pgbench_lab.runs WHERE run_id = %s",
-                      (run_id,)) == clients * TRANSACTIONS
+    assert lab.sql("SELECT transactions, query_mode FROM pgbench_lab.runs WHERE run_id = %s",
+                   (run_id,))[0] == (clients * TRANSACTIONS, mode or "prepared")
     return committed(lab)
 
 
-@pytest.mark.parametrize("clients,mode", [(1, "prepared"), (3, None)])
+@pytest.mark.parametrize("clients,mode", [(1, "prepared"), (3, "simple")])
 @pytest.mark.parametrize("workload", ["tpcb-like", "simple-update"])
 def test_builtin_commits_pgbench_rows(lab, workload, clients, mode):
     theirs = pgbench_commits(lab, workload, clients, mode)
@@ -83,10 +85,12 @@ def test_builtin_commits_pgbench_rows(lab, workload, clients, mode):
         assert sums[1] == sums[2] == sums[0]
     else:
         assert sums[1] == sums[2] == 0
+    # every query mode: pgbench's own (NULL is prepared), and extended
     for via in (None, "libpq"):
-        ours = lab_commits(lab, workload, clients, via)
-        assert ours[0] == rows, (via, ours[0] - rows, rows - ours[0])
-        assert ours[1:] == theirs[1:], (via, ours[1:], theirs[1:])
+        for ours_mode in (mode, "extended"):
+            ours = lab_commits(lab, workload, clients, via, ours_mode)
+            assert ours[0] == rows, (via, ours_mode, ours[0] - rows, rows - ours[0])
+            assert ours[1:] == theirs[1:], (via, ours_mode, ours[1:], theirs[1:])
 
 
 def test_other_seed_other_rows(lab):

@@ -188,7 +188,7 @@ def test_bad_targets_are_refused_before_anything_starts(pair):
         ((2, "libpq", None, [p, None]), "22004", "targets[2] must not be NULL"),
         ((3, "libpq", None, [p, s, p]), "22023", "targets[3] is the same as targets[1]"),
         ((2, "libpq", p, [p, s]), "22023", "give target or targets, not both"),
-        ((2, "spi", None, [p, s]), "22023", "targets needs via libpq or libpq-connect"),
+        ((2, "spi", None, [p, s]), "22023", "via spi cannot run against targets"),
         ((1, "libpq", None, [p, s]), "22023", "1 clients cannot cover 2 targets"),
         ((9, "libpq", None, [f"{p} application_name=x{i}" for i in range(9)]), "22023",
          "9 targets is above the limit of 8"),
