@@ -131,6 +131,7 @@ NOT_RUN = {
     "test/bench/fastpath.sh --base v0.2 --rounds 10 --seconds 20": BENCH,
     "test/bench/run.sh --runs 3 --gap 2 --rounds 6 --seconds 5": BENCH,
     "test/bench/aa.sh --trials 100 --rounds 6 --duration 1": BENCH,
+    "test/bench/aa.sh --trials 40 --rounds auto --duration 0.5 --budget 60 --settle 0": BENCH,
     "test/bench/query_modes.sh                       # 6 rounds of 5 s, scale 1": BENCH,
     "test/bench/query_modes.sh --rounds 10 --seconds 10": BENCH,
     "PGBL_BENCH_PG=15 test/bench/query_modes.sh": BENCH,
