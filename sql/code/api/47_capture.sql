@@ -144,7 +144,7 @@ BEGIN
     ELSIF type OPERATOR(pg_catalog.=) 'pg_catalog.bool'::pg_catalog.regtype THEN
         draw := pg_catalog.format('\set p%s random(0, 1) = 1', param);
         about := COALESCE(about, '') OPERATOR(pg_catalog.||) 'a guess: true or false';
-    ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.text', 'pg_catalog.varchar', 'pg_catalog.bpchar', 'pg_catalog.name']::pg_catalog.regtype[]) THEN
+    ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.text', 'pg_catalog.varchar', 'pg_catalog.bpchar', 'pg_catalog.name', 'pg_catalog.unknown']::pg_catalog.regtype[]) THEN
         vals := ARRAY(SELECT pg_catalog.md5(g::pg_catalog.text) FROM pg_catalog.generate_series(1, 100) AS g);
         about := COALESCE(about, '') OPERATOR(pg_catalog.||) 'a guess: one of 100 random strings';
     ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.date', 'pg_catalog.timestamp', 'pg_catalog.timestamptz']::pg_catalog.regtype[]) THEN
@@ -161,6 +161,114 @@ $body$;
 -- nothing (STABLE for that: its sample differs from call to call, and
 -- capture() calls it once per parameter).
 GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_draw TO PUBLIC;
+
+-- The script of one captured statement, or of several replayed in one
+-- transaction (capture_group()): every parameter's draw and one look-up of
+-- each statement's sampled values, then the statements, between BEGIN and
+-- END when there are several.  In a group, a parameter that meets a key
+-- (= or IN) that an earlier parameter of the group meets takes that one's
+-- value: the application's UPDATE and SELECT of one account name the same
+-- aid.  Variables: pN for one statement (iN of its look-up: i), sSpN for
+-- statement S of a group (its look-up's: sSi).
+CREATE FUNCTION pgbench_lab_internal.capture_body(cid bigint, statements integer[])
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+DECLARE
+    single pg_catalog.bool := pg_catalog.cardinality(statements) OPERATOR(pg_catalog.=) 1;
+    head pg_catalog.text := '';
+    draws pg_catalog.text := '';
+    sqls pg_catalog.text := '';
+    st record;
+    p record;
+    pre pg_catalog.text;
+    v pg_catalog.text;
+    k pg_catalog.text;
+    keys pg_catalog.text[] := '{}';
+    keyvars pg_catalog.text[] := '{}';
+    vars pg_catalog.text[];
+    lookup pg_catalog.text;
+    q pg_catalog.text;
+BEGIN
+    FOR st IN SELECT s.statement, s.queryid, s.calls, s.query
+                FROM pg_catalog.unnest(statements) WITH ORDINALITY AS x(statement, ord)
+                JOIN pgbench_lab.capture_statements s
+                  ON s.capture_id OPERATOR(pg_catalog.=) cid AND s.statement OPERATOR(pg_catalog.=) x.statement
+               ORDER BY x.ord LOOP
+        pre := CASE WHEN single THEN '' ELSE pg_catalog.format('s%s', st.statement) END;
+        head := head OPERATOR(pg_catalog.||) pg_catalog.format(E'-- pgbench_lab capture %s, statement %s (queryid %s): %s calls captured\n',
+                                                                cid, st.statement, st.queryid, st.calls);
+        vars := '{}';
+        lookup := NULL;
+        FOR p IN SELECT x.param, x.relation, x.attname, x.kind, x.draw FROM pgbench_lab.capture_params x
+                  WHERE x.capture_id OPERATOR(pg_catalog.=) cid AND x.statement OPERATOR(pg_catalog.=) st.statement
+                  ORDER BY x.param LOOP
+            k := CASE WHEN NOT single AND p.relation IS NOT NULL AND p.kind OPERATOR(pg_catalog.=) ANY (ARRAY['eq', 'in'])
+                      THEN pg_catalog.concat(p.relation, '.', p.attname) END;
+            IF pg_catalog.array_position(keys, k) IS NOT NULL THEN
+                vars[p.param] := keyvars[pg_catalog.array_position(keys, k)];
+                CONTINUE;
+            END IF;
+            v := pre OPERATOR(pg_catalog.||) 'p' OPERATOR(pg_catalog.||) p.param;
+            vars[p.param] := v;
+            IF k IS NOT NULL THEN
+                keys := keys OPERATOR(pg_catalog.||) k;
+                keyvars := keyvars OPERATOR(pg_catalog.||) v;
+            END IF;
+            IF p.draw OPERATOR(pg_catalog.=) 'sample' THEN
+                lookup := pg_catalog.concat_ws(', ', lookup, pg_catalog.format('v.vals[%s] AS %s', p.param, v));
+            ELSE
+                draws := draws OPERATOR(pg_catalog.||) pg_catalog.format(E'\\set %s %s\n', v,
+                                                                         pg_catalog.regexp_replace(p.draw, '^\\set p[0-9]+ ', ''));
+            END IF;
+        END LOOP;
+        IF lookup IS NOT NULL THEN
+            draws := draws OPERATOR(pg_catalog.||) pg_catalog.format(E'\\set %si random(1, %s)\n', pre,
+                         (SELECT pg_catalog.count(*) FROM pgbench_lab.capture_values x
+                           WHERE x.capture_id OPERATOR(pg_catalog.=) cid AND x.statement OPERATOR(pg_catalog.=) st.statement))
+                     OPERATOR(pg_catalog.||) pg_catalog.format(
+                'SELECT %s FROM pgbench_lab.capture_values AS v WHERE v.capture_id OPERATOR(pg_catalog.=) %s '
+                'AND v.statement OPERATOR(pg_catalog.=) %s AND v.i OPERATOR(pg_catalog.=) %s', lookup, cid, st.statement, ':' OPERATOR(pg_catalog.||) pre OPERATOR(pg_catalog.||) 'i')
+                     OPERATOR(pg_catalog.||) E' \\gset\n';
+        END IF;
+        q := st.query;
+        FOR n IN REVERSE COALESCE(pg_catalog.array_upper(vars, 1), 0) .. 1 LOOP
+            q := pg_catalog.regexp_replace(q, '\$' OPERATOR(pg_catalog.||) n OPERATOR(pg_catalog.||) '(?![0-9])',
+                                           ':' OPERATOR(pg_catalog.||) vars[n], 'g');
+        END LOOP;
+        sqls := sqls OPERATOR(pg_catalog.||) q OPERATOR(pg_catalog.||) E';\n';
+    END LOOP;
+    IF single THEN
+        RETURN head OPERATOR(pg_catalog.||) draws OPERATOR(pg_catalog.||) sqls;
+    END IF;
+    RETURN head OPERATOR(pg_catalog.||) draws OPERATOR(pg_catalog.||) E'BEGIN;\n' OPERATOR(pg_catalog.||) sqls OPERATOR(pg_catalog.||) E'END;\n';
+END
+$body$;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_body(bigint, integer[]) TO PUBLIC;
+
+-- The schema pg_stat_statements is installed in here, or an error that
+-- says what to do (55000); what names the calling function.
+CREATE FUNCTION pgbench_lab_internal.capture_pgss(what text)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+DECLARE
+    pgss pg_catalog.name;
+BEGIN
+    SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
+      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
+    IF pgss IS NULL THEN
+        RAISE EXCEPTION '%: pg_stat_statements is not installed in database %', what, pg_catalog.current_database()
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
+    END IF;
+    RETURN pgss;
+END
+$body$;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_pgss(text) TO PUBLIC;
 
 -- capture(): see docs/reference.md, "Your workload in the lab".
 CREATE FUNCTION pgbench_lab.capture(
@@ -193,9 +301,6 @@ DECLARE
     cmd pg_catalog.text;
     why pg_catalog.text;
     body pg_catalog.text;
-    q pg_catalog.text;
-    sampled pg_catalog.int4[];
-    lookup pg_catalog.text;
     rows_n pg_catalog.int4;
     guesses pg_catalog.text[];
     existing pg_catalog.text[];
@@ -254,14 +359,7 @@ BEGIN
           FROM pgbench_lab_internal.capture_source(source, 'statements', min_calls, NULL) AS x;
     ELSE
         -- pg_stat_statements: created here, and its library loaded
-        SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
-          JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-         WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
-        IF pgss IS NULL THEN
-            RAISE EXCEPTION 'capture: pg_stat_statements is not installed in database %', pg_catalog.current_database()
-                USING ERRCODE = 'object_not_in_prerequisite_state',
-                      HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
-        END IF;
+        pgss := pgbench_lab_internal.capture_pgss('capture');
         BEGIN
             EXECUTE pg_catalog.format(
                 'SELECT COALESCE(pg_catalog.sum(s.total_exec_time), 0) FROM %I.pg_stat_statements(true) AS s '
@@ -290,7 +388,7 @@ BEGIN
     existing := ARRAY(SELECT s.name FROM pgbench_lab.scripts s
                        WHERE s.created_by OPERATOR(pg_catalog.=) CURRENT_USER
                          AND pg_catalog.left(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.=) (prefix OPERATOR(pg_catalog.||) '-')
-                         AND pg_catalog.substr(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog.~) '^[0-9]+$'
+                         AND pg_catalog.substr(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog.~) '^t?[0-9]+$'
                        ORDER BY s.name);
     IF pg_catalog.cardinality(existing) OPERATOR(pg_catalog.>) 0 THEN
         IF NOT replace THEN
@@ -364,8 +462,6 @@ BEGIN
         INSERT INTO pgbench_lab.capture_statements
             (capture_id, statement, queryid, query, command, calls, total_exec_time, rows, shared_blks_hit, shared_blks_read, script)
         VALUES (cid, n, r.queryid, r.query, cmd, r.calls, r.total_exec_time, r.rows, r.hit, r.read, prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept);
-        body := pg_catalog.format(E'-- pgbench_lab capture %s, statement %s (queryid %s): %s calls captured\n', cid, n, r.queryid, r.calls);
-        sampled := '{}';
         rows_n := 0;
         TRUNCATE pg_temp.pgbl_capture_vals;
         FOR p IN SELECT * FROM pg_temp.pgbl_capture_places ORDER BY param LOOP
@@ -374,11 +470,8 @@ BEGIN
                 why := pg_catalog.format('$%s: %s', p.param, d.about);
             END IF;
             IF d.vals IS NOT NULL THEN
-                sampled := sampled OPERATOR(pg_catalog.||) p.param;
                 rows_n := GREATEST(rows_n, pg_catalog.cardinality(d.vals));
                 INSERT INTO pg_temp.pgbl_capture_vals VALUES (p.param, d.vals);
-            ELSE
-                body := body OPERATOR(pg_catalog.||) d.draw OPERATOR(pg_catalog.||) E'\n';
             END IF;
             INSERT INTO pgbench_lab.capture_params (capture_id, statement, param, type, relation, attname, kind, draw, guess, about)
             VALUES (cid, n, p.param, p.type::pg_catalog.text, p.relation::pg_catalog.text,
@@ -403,19 +496,8 @@ BEGIN
                                       LEFT JOIN pg_temp.pgbl_capture_vals v ON v.param OPERATOR(pg_catalog.=) k
                                      ORDER BY k)
               FROM pg_catalog.generate_series(1, rows_n) AS i;
-            lookup := (SELECT pg_catalog.string_agg(pg_catalog.format('v.vals[%s] AS p%s', x, x), ', ' ORDER BY x)
-                         FROM pg_catalog.unnest(sampled) AS x);
-            body := body OPERATOR(pg_catalog.||) pg_catalog.format(E'\\set i random(1, %s)\n', rows_n)
-                    OPERATOR(pg_catalog.||) pg_catalog.format(
-                'SELECT %s FROM pgbench_lab.capture_values AS v WHERE v.capture_id OPERATOR(pg_catalog.=) %s '
-                'AND v.statement OPERATOR(pg_catalog.=) %s AND v.i OPERATOR(pg_catalog.=) %s', lookup, cid, n, ':i')
-                    OPERATOR(pg_catalog.||) E' \\gset\n';
         END IF;
-        q := r.query;
-        FOR k IN REVERSE (SELECT COALESCE(pg_catalog.max(x.param), 0) FROM pg_temp.pgbl_capture_places x) .. 1 LOOP
-            q := pg_catalog.regexp_replace(q, '\$' OPERATOR(pg_catalog.||) k OPERATOR(pg_catalog.||) '(?![0-9])', ':p' OPERATOR(pg_catalog.||) k, 'g');
-        END LOOP;
-        body := body OPERATOR(pg_catalog.||) q OPERATOR(pg_catalog.||) E';\n';
+        body := pgbench_lab_internal.capture_body(cid, ARRAY[n]);
         names := names OPERATOR(pg_catalog.||) (prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept);
         bodies := bodies OPERATOR(pg_catalog.||) body;
         PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -492,6 +574,104 @@ COMMENT ON FUNCTION pgbench_lab.capture IS
     'pgbench_lab: the application''s workload from pg_stat_statements, saved as your scripts <prefix>-1, <prefix>-2 ... with weights, each parameter drawn from the data it meets';
 REVOKE ALL ON FUNCTION pgbench_lab.capture FROM PUBLIC;
 
+-- Each replayed statement of a capture and its calls that none of its
+-- groups makes (capture_group()'s weights).
+CREATE FUNCTION pgbench_lab_internal.capture_left(cid bigint)
+RETURNS TABLE (statement integer, n bigint)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+    SELECT s.statement, GREATEST(0, s.calls OPERATOR(pg_catalog.-)
+               COALESCE((SELECT pg_catalog.sum(cg.calls) FROM pgbench_lab.capture_groups cg
+                          WHERE cg.capture_id OPERATOR(pg_catalog.=) cid
+                            AND s.statement OPERATOR(pg_catalog.=) ANY (cg.statements)), 0))::pg_catalog.int8
+      FROM pgbench_lab.capture_statements s
+     WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.script IS NOT NULL
+$body$;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_left(bigint) TO PUBLIC;
+
+-- capture_group(): see docs/reference.md, "Your workload in the lab".
+CREATE FUNCTION pgbench_lab.capture_group(capture_id bigint, statements integer[])
+RETURNS TABLE (script text, weight integer, members integer[])
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $body$
+#variable_conflict use_column
+DECLARE
+    cid pg_catalog.int8 := capture_group.capture_id;
+    list pg_catalog.int4[] := capture_group.statements;
+    cap record;
+    bad pg_catalog.text;
+    g pg_catalog.int4;
+    gname pg_catalog.text;
+    total pg_catalog.numeric;
+BEGIN
+    IF list IS NULL OR pg_catalog.cardinality(list) OPERATOR(pg_catalog.<) 2 OR pg_catalog.array_position(list, NULL) IS NOT NULL
+       OR (SELECT pg_catalog.count(DISTINCT x) FROM pg_catalog.unnest(list) AS x) OPERATOR(pg_catalog.<>) pg_catalog.cardinality(list) THEN
+        RAISE EXCEPTION 'capture_group: statements must be two or more statement numbers, each once'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Give the numbers of capture()''s result in the order the application runs them in one transaction.';
+    END IF;
+    SELECT c.capture_id, c.prefix INTO cap FROM pgbench_lab.captures c WHERE c.capture_id OPERATOR(pg_catalog.=) cid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'capture_group: capture % not found', cid
+            USING ERRCODE = 'no_data_found', HINT = 'pgbench_lab.captures lists your captures.';
+    END IF;
+    SELECT pg_catalog.string_agg(x::pg_catalog.text, ', ') INTO bad FROM pg_catalog.unnest(list) AS x
+     WHERE NOT EXISTS (SELECT FROM pgbench_lab.capture_statements s
+                        WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.statement OPERATOR(pg_catalog.=) x AND s.script IS NOT NULL);
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'capture_group: capture % replays no statement %', cid, bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Group statements that have a script (capture()''s result, column script); skipped ones say why in note.';
+    END IF;
+    SELECT pg_catalog.string_agg(DISTINCT x::pg_catalog.text, ', ') INTO bad
+      FROM pgbench_lab.capture_groups cg, pg_catalog.unnest(cg.statements) AS x
+     WHERE cg.capture_id OPERATOR(pg_catalog.=) cid AND x OPERATOR(pg_catalog.=) ANY (list);
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'capture_group: statement % of capture % is in a group already', bad, cid
+            USING ERRCODE = 'duplicate_object', HINT = 'pgbench_lab.capture_groups lists the groups; capture again (replace => true) to start over.';
+    END IF;
+    g := (SELECT COALESCE(pg_catalog.max(cg.grp), 0) OPERATOR(pg_catalog.+) 1 FROM pgbench_lab.capture_groups cg
+           WHERE cg.capture_id OPERATOR(pg_catalog.=) cid);
+    gname := pg_catalog.format('%s-t%s', cap.prefix, g);
+    IF EXISTS (SELECT FROM pgbench_lab.scripts s WHERE s.name OPERATOR(pg_catalog.=) gname AND s.created_by OPERATOR(pg_catalog.=) CURRENT_USER) THEN
+        RAISE EXCEPTION 'capture_group: you have a script named % already', gname
+            USING ERRCODE = 'duplicate_object', HINT = 'Delete it, or capture again with another prefix.';
+    END IF;
+    INSERT INTO pgbench_lab.capture_groups (capture_id, grp, statements, script, calls)
+    SELECT cid, g, list, gname, pg_catalog.min(s.calls) FROM pgbench_lab.capture_statements s
+     WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.statement OPERATOR(pg_catalog.=) ANY (list);
+    INSERT INTO pgbench_lab.scripts (name, body) VALUES (gname, pgbench_lab_internal.capture_body(cid, list));
+
+    -- the weights again, per 10 000 transactions: a group's transactions,
+    -- and each statement's calls that its groups do not make
+    total := (SELECT pg_catalog.sum(l.n) FROM pgbench_lab_internal.capture_left(cid) AS l)
+             OPERATOR(pg_catalog.+) (SELECT pg_catalog.sum(cg.calls) FROM pgbench_lab.capture_groups cg
+                                      WHERE cg.capture_id OPERATOR(pg_catalog.=) cid);
+    UPDATE pgbench_lab.capture_statements AS s
+       SET weight = CASE WHEN l.n OPERATOR(pg_catalog.>) 0
+                         THEN GREATEST(1, pg_catalog.round(10000 OPERATOR(pg_catalog.*) l.n OPERATOR(pg_catalog./) total)) ELSE 0 END
+      FROM pgbench_lab_internal.capture_left(cid) AS l
+     WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.statement OPERATOR(pg_catalog.=) l.statement;
+    UPDATE pgbench_lab.capture_groups AS cg
+       SET weight = GREATEST(1, pg_catalog.round(10000 OPERATOR(pg_catalog.*) cg.calls OPERATOR(pg_catalog./) total))
+     WHERE cg.capture_id OPERATOR(pg_catalog.=) cid;
+
+    RETURN QUERY
+    SELECT m.script, m.weight, m.members FROM (
+        SELECT s.script, s.weight, ARRAY[s.statement] AS members FROM pgbench_lab.capture_statements s
+         WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.script IS NOT NULL AND s.weight OPERATOR(pg_catalog.>) 0
+        UNION ALL
+        SELECT cg.script, cg.weight, cg.statements FROM pgbench_lab.capture_groups cg
+         WHERE cg.capture_id OPERATOR(pg_catalog.=) cid) AS m
+     ORDER BY m.members;
+END
+$body$;
+COMMENT ON FUNCTION pgbench_lab.capture_group(bigint, integer[]) IS
+    'pgbench_lab: replay statements of a capture together in one transaction, in the given order, the parameters that meet the same key drawn once; returns the capture''s mix of scripts and weights';
+REVOKE ALL ON FUNCTION pgbench_lab.capture_group(bigint, integer[]) FROM PUBLIC;
+
 -- capture_check(): the replay against the capture, statement by statement.
 -- The replayed figures are pg_stat_statements' as they stand: reset it just
 -- before the run (SELECT pg_stat_statements_reset()), run, then check; the
@@ -523,14 +703,7 @@ BEGIN
         RAISE EXCEPTION 'capture_check: run % not found', capture_check.run_id
             USING ERRCODE = 'no_data_found', HINT = 'pgbench_lab.runs lists your runs.';
     END IF;
-    SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
-      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-     WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
-    IF pgss IS NULL THEN
-        RAISE EXCEPTION 'capture_check: pg_stat_statements is not installed in database %', pg_catalog.current_database()
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart) and run CREATE EXTENSION pg_stat_statements.';
-    END IF;
+    pgss := pgbench_lab_internal.capture_pgss('capture_check');
     EXECUTE pg_catalog.format('SELECT i.stats_reset FROM %I.pg_stat_statements_info AS i', pgss) INTO reset_at;
     IF reset_at OPERATOR(pg_catalog.<) cap.captured_at OR reset_at OPERATOR(pg_catalog.>) run.started_at THEN
         RAISE EXCEPTION 'capture_check: pg_stat_statements was last reset at %, not between the capture (%) and the run''s start (%)',
@@ -568,7 +741,11 @@ WITH c AS (
            (r.total_exec_time OPERATOR(pg_catalog./) CASE WHEN r.calls OPERATOR(pg_catalog.>) 0 THEN r.calls END)::pg_catalog.numeric AS rm,
            (SELECT pg_catalog.string_agg(pg_catalog.format('$%%s drawn by a guess', p.param), ', ' ORDER BY p.param)
               FROM pgbench_lab.capture_params p
-             WHERE p.capture_id OPERATOR(pg_catalog.=) $1 AND p.statement OPERATOR(pg_catalog.=) c.statement AND p.guess) AS guesses
+             WHERE p.capture_id OPERATOR(pg_catalog.=) $1 AND p.statement OPERATOR(pg_catalog.=) c.statement AND p.guess) AS guesses,
+           (SELECT pg_catalog.array_to_string(cg.statements, ', ') FROM pgbench_lab.capture_groups cg
+             WHERE cg.capture_id OPERATOR(pg_catalog.=) $1 AND c.statement OPERATOR(pg_catalog.=) ANY (cg.statements) LIMIT 1) AS grouped,
+           (SELECT cg.script FROM pgbench_lab.capture_groups cg
+             WHERE cg.capture_id OPERATOR(pg_catalog.=) $1 AND c.statement OPERATOR(pg_catalog.=) ANY (cg.statements) LIMIT 1) AS group_script
       FROM c JOIN r ON r.statement OPERATOR(pg_catalog.=) c.statement
 ), g AS (
     SELECT f.*, pg_catalog.array_remove(ARRAY[
@@ -586,8 +763,10 @@ SELECT g.statement, g.script, pg_catalog.round(g.cs, 1), pg_catalog.round(g.rs, 
        CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.=) 0 THEN 'matches' ELSE 'diverges' END,
        pg_catalog.concat_ws('; ', pg_catalog.array_to_string(g.off, ', '),
                             CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.>) 0 THEN g.guesses END,
-                            CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.>) 0
-                                 THEN 'each statement replays as its own transaction: in the application it may have met rows its transaction had just changed, or waited on locks held longer' END)
+                            CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.=) 0 THEN NULL
+                                 WHEN g.grouped IS NOT NULL
+                                 THEN pg_catalog.format('replayed in one transaction with statements %%s (%%s): locks waited on and versions of rows read as the run''s timing has them', g.grouped, g.group_script)
+                                 ELSE 'replayed as its own transaction: in the application it may have met rows its transaction had just changed, or waited on locks held longer (capture_group() replays statements together)' END)
   FROM g ORDER BY g.statement
 $q$, pgss) USING capture_check.capture_id;
 END
