@@ -388,3 +388,37 @@ def test_the_applications_search_path(lab):
     body = lab.scalar("SELECT body FROM pgbench_lab.scripts WHERE name = 'path2-1'")
     assert r"\set p1 random(1, 500)" in body, body
     run_scripts(lab, ["path2-1"], clients=1, transactions=5, settings='{"search_path": "appx"}')
+
+
+@pytest.mark.parametrize("end", ["deadline", "cancel"])
+def test_a_source_that_never_answers_ends_at_the_deadline(lab, end):
+    """The source completes the login, then answers nothing (the proxy of
+    test_target_safety.py holds the connection from the first read on):
+    capture() fails at the reads' deadline (10 s) with 08006, or at once
+    when cancelled; it saves nothing, leaves no session there, and the
+    caller's session is free."""
+    from test_target_safety import StallProxy
+    from conftest import Background
+
+    proxy = StallProxy(lab.port, "BEGIN READ ONLY")
+    proxy.armed.set()
+    with lab.connect() as conn:
+        try:
+            bg = Background(conn, "SELECT * FROM pgbench_lab.capture(source => %s, prefix => 'stalled')",
+                            (proxy.conninfo,))
+            assert proxy.stalled.wait(60), "the capture's first read never reached the proxy"
+            if end == "cancel":
+                lab.sql("SELECT pg_cancel_backend(%s)", (bg.pid,))
+            e = bg.join(timeout=120)
+        finally:
+            proxy.close()
+        if end == "cancel":
+            assert e is not None and e.sqlstate == "57014", e
+        else:
+            assert e is not None and e.sqlstate == "08006", e
+            assert "no answer within 10 s" in e.diag.message_primary, e.diag.message_primary
+            assert "reading the source server" in e.diag.context, e.diag.context
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    assert lab.scalar("SELECT count(*) FROM pgbench_lab.captures WHERE prefix = 'stalled'") == 0
+    lab.poll("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench_lab' "
+             "AND backend_type = 'client backend'", timeout=60)
