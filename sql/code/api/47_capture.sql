@@ -188,6 +188,7 @@ DECLARE
     keys pg_catalog.text[] := '{}';
     keyvars pg_catalog.text[] := '{}';
     vars pg_catalog.text[];
+    casts pg_catalog.text[];
     lookup pg_catalog.text;
     q pg_catalog.text;
 BEGIN
@@ -200,12 +201,16 @@ BEGIN
         head := head OPERATOR(pg_catalog.||) pg_catalog.format(E'-- pgbench_lab capture %s, statement %s (queryid %s): %s calls captured\n',
                                                                 cid, st.statement, st.queryid, st.calls);
         vars := '{}';
+        casts := '{}';
         lookup := NULL;
-        FOR p IN SELECT x.param, x.relation, x.attname, x.kind, x.draw FROM pgbench_lab.capture_params x
+        FOR p IN SELECT x.param, x.relation, x.attname, x.kind, x.draw, x.type FROM pgbench_lab.capture_params x
                   WHERE x.capture_id OPERATOR(pg_catalog.=) cid AND x.statement OPERATOR(pg_catalog.=) st.statement
                   ORDER BY x.param LOOP
             k := CASE WHEN NOT single AND p.relation IS NOT NULL AND p.kind OPERATOR(pg_catalog.=) ANY (ARRAY['eq', 'in'])
                       THEN pg_catalog.concat(p.relation, '.', p.attname) END;
+            -- a number the analysis typed by its arithmetic ($1 / $2):
+            -- cast, as the replay sends its values untyped
+            casts[p.param] := CASE WHEN p.kind IS NULL AND p.type OPERATOR(pg_catalog.=) 'numeric' THEN pg_catalog.concat(':', ':', 'pg_catalog', '.numeric') ELSE '' END;
             IF pg_catalog.array_position(keys, k) IS NOT NULL THEN
                 vars[p.param] := keyvars[pg_catalog.array_position(keys, k)];
                 CONTINUE;
@@ -235,7 +240,7 @@ BEGIN
         q := st.query;
         FOR n IN REVERSE COALESCE(pg_catalog.array_upper(vars, 1), 0) .. 1 LOOP
             q := pg_catalog.regexp_replace(q, '\$' OPERATOR(pg_catalog.||) n OPERATOR(pg_catalog.||) '(?![0-9])',
-                                           ':' OPERATOR(pg_catalog.||) vars[n], 'g');
+                                           ':' OPERATOR(pg_catalog.||) vars[n] OPERATOR(pg_catalog.||) casts[n], 'g');
         END LOOP;
         sqls := sqls OPERATOR(pg_catalog.||) q OPERATOR(pg_catalog.||) E';\n';
     END LOOP;
@@ -672,6 +677,50 @@ COMMENT ON FUNCTION pgbench_lab.capture_group(bigint, integer[]) IS
     'pgbench_lab: replay statements of a capture together in one transaction, in the given order, the parameters that meet the same key drawn once; returns the capture''s mix of scripts and weights';
 REVOKE ALL ON FUNCTION pgbench_lab.capture_group(bigint, integer[]) FROM PUBLIC;
 
+-- capture_set_draw(): see docs/reference.md, "Your workload in the lab".
+CREATE FUNCTION pgbench_lab.capture_set_draw(capture_id bigint, statement integer, param integer, expression text)
+RETURNS TABLE (script text, body text)
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $body$
+#variable_conflict use_column
+DECLARE
+    cid pg_catalog.int8 := capture_set_draw.capture_id;
+    st pg_catalog.int4 := capture_set_draw.statement;
+    n pg_catalog.int4 := capture_set_draw.param;
+BEGIN
+    IF expression IS NULL OR pg_catalog.btrim(expression) OPERATOR(pg_catalog.=) '' OR pg_catalog.strpos(expression, E'\n') OPERATOR(pg_catalog.>) 0 THEN
+        RAISE EXCEPTION 'capture_set_draw: expression must be one line of pgbench''s \set expression language'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'For example random(1, 10), or 42.';
+    END IF;
+    IF NOT EXISTS (SELECT FROM pgbench_lab.capture_params p
+                    WHERE p.capture_id OPERATOR(pg_catalog.=) cid AND p.statement OPERATOR(pg_catalog.=) st
+                      AND p.param OPERATOR(pg_catalog.=) n) THEN
+        RAISE EXCEPTION 'capture_set_draw: capture % has no parameter $% of statement %', cid, n, st
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'pgbench_lab.capture_params lists the parameters of your captures'' replayed statements.';
+    END IF;
+    UPDATE pgbench_lab.capture_params AS p
+       SET draw = pg_catalog.format('\set p%s %s', n, pg_catalog.btrim(expression)), guess = false,
+           about = pg_catalog.format('given: %s', pg_catalog.btrim(expression))
+     WHERE p.capture_id OPERATOR(pg_catalog.=) cid AND p.statement OPERATOR(pg_catalog.=) st AND p.param OPERATOR(pg_catalog.=) n;
+    -- the scripts that draw it, again (the scripts' own check parses them)
+    RETURN QUERY
+    UPDATE pgbench_lab.scripts AS s
+       SET body = pgbench_lab_internal.capture_body(cid, w.members)
+      FROM (SELECT x.script, ARRAY[x.statement] AS members FROM pgbench_lab.capture_statements x
+             WHERE x.capture_id OPERATOR(pg_catalog.=) cid AND x.statement OPERATOR(pg_catalog.=) st AND x.script IS NOT NULL
+            UNION ALL
+            SELECT g.script, g.statements FROM pgbench_lab.capture_groups g
+             WHERE g.capture_id OPERATOR(pg_catalog.=) cid AND st OPERATOR(pg_catalog.=) ANY (g.statements)) AS w
+     WHERE s.name OPERATOR(pg_catalog.=) w.script AND s.created_by OPERATOR(pg_catalog.=) CURRENT_USER
+    RETURNING s.name, s.body;
+END
+$body$;
+COMMENT ON FUNCTION pgbench_lab.capture_set_draw(bigint, integer, integer, text) IS
+    'pgbench_lab: how the scripts of a capture draw one parameter, given as a pgbench expression (a guess replaced by what you know); returns the scripts written again';
+REVOKE ALL ON FUNCTION pgbench_lab.capture_set_draw(bigint, integer, integer, text) FROM PUBLIC;
+
 -- capture_check(): the replay against the capture, statement by statement.
 -- The replayed figures are pg_stat_statements' as they stand: reset it just
 -- before the run (SELECT pg_stat_statements_reset()), run, then check; the
@@ -715,11 +764,13 @@ BEGIN
 WITH c AS (
     SELECT s.statement, s.script, s.queryid, s.query, s.calls, s.total_exec_time, s.rows,
            s.shared_blks_hit OPERATOR(pg_catalog.+) s.shared_blks_read AS blocks,
-           pg_catalog.regexp_replace(pg_catalog.btrim(s.query), '\s+', ' ', 'g') AS text_key
+           pg_catalog.regexp_replace(pg_catalog.regexp_replace(pg_catalog.btrim(s.query), '\s+', ' ', 'g'),
+                                     '(\$[0-9]+)::pg_catalog\.numeric', '\1', 'g') AS text_key
       FROM pgbench_lab.capture_statements s
      WHERE s.capture_id OPERATOR(pg_catalog.=) $1 AND s.script IS NOT NULL
 ), now_ AS (
-    SELECT x.queryid, pg_catalog.regexp_replace(pg_catalog.rtrim(pg_catalog.btrim(x.query), ';'), '\s+', ' ', 'g') AS text_key,
+    SELECT x.queryid, pg_catalog.regexp_replace(pg_catalog.regexp_replace(pg_catalog.rtrim(pg_catalog.btrim(x.query), ';'), '\s+', ' ', 'g'),
+                                                '(\$[0-9]+)::pg_catalog\.numeric', '\1', 'g') AS text_key,
            x.calls, x.total_exec_time, x.rows, x.shared_blks_hit OPERATOR(pg_catalog.+) x.shared_blks_read AS blocks
       FROM %I.pg_stat_statements(true) AS x
      WHERE x.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
