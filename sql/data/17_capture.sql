@@ -20,10 +20,12 @@ CREATE TABLE pgbench_lab.captures (
     settings jsonb NOT NULL,
     statements integer,
     share_of_time double precision,
-    notes text[]
+    notes text[],
+    source_server text,
+    source_capture_id bigint
 );
 COMMENT ON TABLE pgbench_lab.captures IS
-    'Captures of the application''s workload from pg_stat_statements (capture()): when, which database and server (source: NULL, this one), by whom, the settings read, the scripts'' prefix';
+    'Captures of the application''s workload from pg_stat_statements (capture()): when, which database and server (source: NULL, this one), by whom, the settings read, the scripts'' prefix; an imported one names the server it was exported from and its id there (source_server, source_capture_id)';
 CREATE TABLE pgbench_lab.capture_statements (
     capture_id bigint NOT NULL REFERENCES pgbench_lab.captures ON DELETE CASCADE,
     statement integer NOT NULL,

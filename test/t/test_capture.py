@@ -5,6 +5,7 @@ capture_params() is the mapping: given a normalized statement as
 pg_stat_statements keeps it, every $n with its type and, where found, the
 table column it is compared with, stored into or set, or LIMIT/OFFSET.
 """
+import json
 from decimal import Decimal
 
 import psycopg
@@ -490,3 +491,61 @@ def test_the_tpcc_kit_under_pgbench_round_trip(lab, tmp_path):
         lab.sql("SELECT * FROM pgbench_lab.capture_set_draw(%s, %s, 99, '1')", (cid, think))
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         lab.sql("SELECT * FROM pgbench_lab.capture_set_draw(%s, %s, %s, ' ')", (cid, think, n))
+
+
+CAPTURE_TABLES = ["capture_statements", "capture_params", "capture_values", "capture_groups"]
+
+
+def capture_rows(c, cid):
+    """A capture's rows in every table but its id, in order."""
+    return {t: c.sql(f"SELECT to_jsonb(x) - 'capture_id' FROM pgbench_lab.{t} x WHERE capture_id = %s "
+                     "ORDER BY to_jsonb(x) - 'capture_id'", (cid,)) for t in CAPTURE_TABLES}
+
+
+def test_a_capture_travels_by_export_and_import(lab, tpcb, new_cluster):
+    """A capture (tpcb-like's, grouped) exported, imported into another
+    server: its statements and figures, parameters, values and groups the
+    same, the importer's, marked with their source; only what was asked
+    for travels; bad documents refused with the path of the bad value."""
+    cid, _ = tpcb
+    if not lab.scalar("SELECT count(*) FROM pgbench_lab.capture_groups WHERE capture_id = %s", (cid,)):
+        lab.sql("SELECT * FROM pgbench_lab.capture_group(%s, '{1,2}')", (cid,))
+    doc = lab.scalar("SELECT pgbench_lab.export(capture_ids => %s)", ([cid],))
+    assert doc["runs"] == [] and [c["capture_id"] for c in doc["captures"]] == [cid], doc.keys()
+    # a document of runs holds no captures, as before captures existed
+    rid = run_scripts(lab, ["select-only"], clients=1, transactions=1)
+    assert "captures" not in lab.scalar("SELECT pgbench_lab.export(ARRAY[%s]::bigint[])", (rid,))
+    with pytest.raises(psycopg.errors.NoDataFound):
+        lab.sql("SELECT pgbench_lab.export(capture_ids => '{-5}')")
+
+    other = new_cluster("capture-import")
+    other.sql("CREATE EXTENSION pgbench_lab CASCADE")
+    other.sql("CREATE ROLE importer LOGIN")
+    other.sql("GRANT EXECUTE ON FUNCTION pgbench_lab.import(jsonb) TO importer")
+    got = other.sql("SELECT * FROM pgbench_lab.import(%s)", (psycopg.types.json.Jsonb(doc),), user="importer")
+    assert [(k, s) for k, s, _ in got] == [("capture", cid)], got
+    new = got[0][2]
+    assert capture_rows(other, new) == capture_rows(lab, cid)
+    owner, source_id, source_server, prefix = other.sql(
+        "SELECT owner, source_capture_id, source_server, prefix FROM pgbench_lab.captures WHERE capture_id = %s", (new,))[0]
+    assert (owner, source_id, prefix) == ("importer", cid, "tpcb") and source_server, source_server
+    # the importer's own: another role does not see it
+    other.sql("CREATE ROLE someone LOGIN")
+    assert other.scalar("SELECT count(*) FROM pgbench_lab.captures", user="someone") == 0
+
+    def refused(change, path):
+        bad = json.loads(json.dumps(doc))
+        change(bad["captures"][0])
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as e:
+            other.sql("SELECT * FROM pgbench_lab.import(%s)", (psycopg.types.json.Jsonb(bad),))
+        assert path in str(e.value), str(e.value)
+
+    refused(lambda c: c["capture_statements"][0].update(calls=-1), "$.captures[0].capture_statements[0].calls")
+    refused(lambda c: c["capture_params"][0].update(statement=99),
+            "$.captures[0].capture_params[0].statement names a statement that is not in $.captures[0].capture_statements")
+    refused(lambda c: c["capture_groups"][0].update(statements=[1, 99]), "$.captures[0].capture_groups[0].statements")
+    refused(lambda c: c.pop("prefix"), "$.captures[0].prefix is missing")
+    refused(lambda c: c.update(captured_at="yesterday at noon"), "$.captures[0].captured_at")
+    refused(lambda c: c["capture_values"].append(c["capture_values"][0]), "$.captures[0].capture_values[")
+    refused(lambda c: c.pop("capture_params"), "$.captures[0].capture_params")
+    assert other.scalar("SELECT count(*) FROM pgbench_lab.captures") == 1

@@ -449,7 +449,7 @@ BEGIN
                 why := pg_catalog.format('no longer analyzes here (%s: %s)', SQLSTATE, SQLERRM);
             END;
             IF why IS NULL AND cmd OPERATOR(pg_catalog.=) 'utility' THEN
-                why := 'a utility statement (transaction control, SET ...): each captured statement runs as its own transaction';
+                why := 'a utility statement (transaction control, SET ...): each captured statement runs as its own transaction, unless grouped (capture_group())';
             ELSIF why IS NULL AND cmd OPERATOR(pg_catalog.<>) 'select' AND NOT include_writes THEN
                 why := pg_catalog.format('%s writes: include_writes => true replays it (on a copy, never on production)', cmd);
             END IF;
@@ -552,7 +552,7 @@ BEGIN
     UPDATE pgbench_lab.captures AS c
        SET statements = kept,
            share_of_time = CASE WHEN total_time OPERATOR(pg_catalog.>) 0 THEN kept_time OPERATOR(pg_catalog./) total_time END,
-           notes = ARRAY['each statement is its own transaction: pg_stat_statements keeps no transaction context']
+           notes = ARRAY['each statement is its own transaction: pg_stat_statements keeps no transaction context (capture_group() replays statements together)']
      WHERE c.capture_id OPERATOR(pg_catalog.=) cid;
     IF kept OPERATOR(pg_catalog.=) 0 THEN
         RAISE WARNING 'capture %: no statement to replay', cid
