@@ -147,12 +147,15 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Group statements that have a script (capture()''s result, column script); skipped ones say why in note.';
     END IF;
-    SELECT pg_catalog.string_agg(DISTINCT x::pg_catalog.text, ', ') INTO bad
-      FROM pgbench_lab.capture_groups cg, pg_catalog.unnest(cg.statements) AS x
-     WHERE cg.capture_id OPERATOR(pg_catalog.=) cid AND x OPERATOR(pg_catalog.=) ANY (list);
+    -- a statement may be in several groups (the application's transactions
+    -- that begin with the same statement) while it has calls left
+    SELECT pg_catalog.string_agg(l.statement::pg_catalog.text, ', ' ORDER BY l.statement) INTO bad
+      FROM pgbench_lab_internal.capture_left(cid) AS l
+     WHERE l.statement OPERATOR(pg_catalog.=) ANY (list) AND l.n OPERATOR(pg_catalog.<=) 0;
     IF bad IS NOT NULL THEN
-        RAISE EXCEPTION 'capture_group: statement % of capture % is in a group already', bad, cid
-            USING ERRCODE = 'duplicate_object', HINT = 'pgbench_lab.capture_groups lists the groups; capture again (replace => true) to start over.';
+        RAISE EXCEPTION 'capture_group: the calls of statement % of capture % are all replayed by its groups already', bad, cid
+            USING ERRCODE = 'duplicate_object',
+                  HINT = 'pgbench_lab.capture_groups lists the groups; capture again (replace => true) to start over.';
     END IF;
     g := (SELECT COALESCE(pg_catalog.max(cg.grp), 0) OPERATOR(pg_catalog.+) 1 FROM pgbench_lab.capture_groups cg
            WHERE cg.capture_id OPERATOR(pg_catalog.=) cid);
@@ -161,9 +164,10 @@ BEGIN
         RAISE EXCEPTION 'capture_group: you have a script named % already', gname
             USING ERRCODE = 'duplicate_object', HINT = 'Delete it, or capture again with another prefix.';
     END IF;
+    -- as many transactions as its least-called statement has calls left
     INSERT INTO pgbench_lab.capture_groups (capture_id, grp, statements, script, calls)
-    SELECT cid, g, list, gname, pg_catalog.min(s.calls) FROM pgbench_lab.capture_statements s
-     WHERE s.capture_id OPERATOR(pg_catalog.=) cid AND s.statement OPERATOR(pg_catalog.=) ANY (list);
+    SELECT cid, g, list, gname, pg_catalog.min(l.n) FROM pgbench_lab_internal.capture_left(cid) AS l
+     WHERE l.statement OPERATOR(pg_catalog.=) ANY (list);
     INSERT INTO pgbench_lab.scripts (name, body) VALUES (gname, pgbench_lab_internal.capture_body(cid, list));
 
     -- the weights again, per 10 000 transactions: a group's transactions,
