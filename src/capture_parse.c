@@ -275,6 +275,93 @@ place_walker(Node *node, PlaceWalk *w)
 }
 
 /*
+ * Two parameters on either side of an arithmetic operator ($1 / $2) were
+ * two constants of the application's text, most likely numbers
+ * (`:cents / 100.0`): left unknown, analysis finds the operator ambiguous
+ * (42725) and the statement would be skipped.  They are typed numeric
+ * before analysis; every other parameter's type analysis infers.
+ */
+typedef struct ArithTypes
+{
+	Oid		   *types;
+	int			n;				/* entries of types */
+} ArithTypes;
+
+static int
+raw_param_number(Node *node)
+{
+	return node != NULL && IsA(node, ParamRef) ? ((ParamRef *) node)->number : 0;
+}
+
+static bool
+arith_walker(Node *node, ArithTypes *a)
+{
+	if (node == NULL)
+		return false;
+	CHECK_FOR_INTERRUPTS();
+	if (IsA(node, A_Expr) && ((A_Expr *) node)->kind == AEXPR_OP)
+	{
+		A_Expr	   *e = (A_Expr *) node;
+		const char *op = strVal(llast(e->name));
+		int			l = raw_param_number(e->lexpr);
+		int			r = raw_param_number(e->rexpr);
+
+		if (l > 0 && r > 0 && l <= a->n && r <= a->n && strlen(op) == 1 && strchr("+-*/%^", op[0]) != NULL)
+			a->types[l - 1] = a->types[r - 1] = NUMERICOID;
+	}
+	return raw_expression_tree_walker(node, arith_walker, a);
+}
+
+/* The highest $n of a raw tree. */
+static bool
+max_param_walker(Node *node, int *max)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, ParamRef))
+		*max = Max(*max, ((ParamRef *) node)->number);
+	return raw_expression_tree_walker(node, max_param_walker, max);
+}
+
+/*
+ * The text of argument 0 as one raw statement: NULL, or a text of more
+ * or fewer statements, refused.
+ */
+static RawStmt *
+one_statement(FunctionCallInfo fcinfo, char **sql)
+{
+	List	   *raw;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("query must not be null"),
+				 errhint("Pass a statement's text as pg_stat_statements keeps it.")));
+	*sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	raw = raw_parser(*sql, RAW_PARSE_DEFAULT);
+	if (list_length(raw) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("query must be one statement, not %d", list_length(raw)),
+				 errhint("pg_stat_statements keeps each statement of a multi-statement string apart.")));
+	return linitial_node(RawStmt, raw);
+}
+
+/* Parse analysis of one statement, its parameters' types inferred. */
+static Query *
+analyze(RawStmt *stmt, const char *sql, Oid **types, int *ntypes)
+{
+	ArithTypes	a = {NULL, 0};
+
+	(void) max_param_walker(stmt->stmt, &a.n);
+	a.types = palloc0(sizeof(Oid) * Max(a.n, 1));
+	(void) arith_walker(stmt->stmt, &a);
+	*types = a.types;
+	*ntypes = a.n;
+	return parse_analyze_varparams(stmt, sql, types, ntypes, NULL);
+}
+
+/*
  * pgbench_lab_internal.capture_params(query text)
  *	RETURNS TABLE (param integer, type regtype, relation regclass,
  *				   attnum smallint, kind text, operator text)
@@ -290,25 +377,13 @@ pgbench_lab_capture_params(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	char	   *sql;
-	List	   *raw;
+	RawStmt    *stmt = one_statement(fcinfo, &sql);
 	Oid		   *types = NULL;
 	int			ntypes = 0;
 	Query	   *q;
 	PlaceWalk	w = {NIL, NULL, 0};
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("query must not be null"),
-				 errhint("Pass a statement's text as pg_stat_statements keeps it.")));
-	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	raw = raw_parser(sql, RAW_PARSE_DEFAULT);
-	if (list_length(raw) != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("query must be one statement, not %d", list_length(raw)),
-				 errhint("pg_stat_statements keeps each statement of a multi-statement string apart.")));
-	q = parse_analyze_varparams(linitial_node(RawStmt, raw), sql, &types, &ntypes, NULL);
+	q = analyze(stmt, sql, &types, &ntypes);
 	w.nparams = ntypes;
 	w.places = palloc0(sizeof(ParamPlace) * (ntypes + 1));
 	(void) place_walker((Node *) q, &w);
@@ -354,26 +429,12 @@ Datum
 pgbench_lab_capture_command(PG_FUNCTION_ARGS)
 {
 	char	   *sql;
-	List	   *raw;
-	RawStmt    *stmt;
+	RawStmt    *stmt = one_statement(fcinfo, &sql);
 	Oid		   *types = NULL;
 	int			ntypes = 0;
 	Query	   *q;
 	const char *what;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("query must not be null"),
-				 errhint("Pass a statement's text as pg_stat_statements keeps it.")));
-	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	raw = raw_parser(sql, RAW_PARSE_DEFAULT);
-	if (list_length(raw) != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("query must be one statement, not %d", list_length(raw)),
-				 errhint("pg_stat_statements keeps each statement of a multi-statement string apart.")));
-	stmt = linitial_node(RawStmt, raw);
 	switch (nodeTag(stmt->stmt))
 	{
 		case T_SelectStmt:
@@ -385,7 +446,7 @@ pgbench_lab_capture_command(PG_FUNCTION_ARGS)
 		default:
 			PG_RETURN_TEXT_P(cstring_to_text("utility"));
 	}
-	q = parse_analyze_varparams(stmt, sql, &types, &ntypes, NULL);
+	q = analyze(stmt, sql, &types, &ntypes);
 	switch (q->commandType)
 	{
 		case CMD_SELECT:

@@ -20,10 +20,12 @@ CREATE TABLE pgbench_lab.captures (
     settings jsonb NOT NULL,
     statements integer,
     share_of_time double precision,
-    notes text[]
+    notes text[],
+    source_server text,
+    source_capture_id bigint
 );
 COMMENT ON TABLE pgbench_lab.captures IS
-    'Captures of the application''s workload from pg_stat_statements (capture()): when, which database and server (source: NULL, this one), by whom, the settings read, the scripts'' prefix';
+    'Captures of the application''s workload from pg_stat_statements (capture()): when, which database and server (source: NULL, this one), by whom, the settings read, the scripts'' prefix; an imported one names the server it was exported from and its id there (source_server, source_capture_id)';
 CREATE TABLE pgbench_lab.capture_statements (
     capture_id bigint NOT NULL REFERENCES pgbench_lab.captures ON DELETE CASCADE,
     statement integer NOT NULL,
@@ -68,15 +70,28 @@ CREATE TABLE pgbench_lab.capture_values (
 );
 COMMENT ON TABLE pgbench_lab.capture_values IS
     'Values sampled from the columns a captured statement''s parameters meet: row i holds one value per sampled parameter (vals[n] for $n), looked up by the statement''s script at a random i';
+CREATE TABLE pgbench_lab.capture_groups (
+    capture_id bigint NOT NULL REFERENCES pgbench_lab.captures ON DELETE CASCADE,
+    grp integer NOT NULL,
+    statements integer[] NOT NULL,
+    script text NOT NULL,
+    calls bigint NOT NULL,
+    weight integer,
+    PRIMARY KEY (capture_id, grp)
+);
+COMMENT ON TABLE pgbench_lab.capture_groups IS
+    'Statements of a capture replayed together in one transaction (capture_group()): in that order, with the parameters that meet the same key drawn once; the script, the transactions it stands for (calls) and its weight';
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.captures', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.capture_statements', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.capture_params', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.capture_values', '');
+SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.capture_groups', '');
 SELECT pg_catalog.pg_extension_config_dump('pgbench_lab.captures_capture_id_seq', '');
 ALTER TABLE pgbench_lab.captures ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.capture_statements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.capture_params ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgbench_lab.capture_values ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgbench_lab.capture_groups ENABLE ROW LEVEL SECURITY;
 CREATE POLICY captures_own ON pgbench_lab.captures
     USING (owner OPERATOR(pg_catalog.=) CURRENT_USER)
     WITH CHECK (owner OPERATOR(pg_catalog.=) CURRENT_USER);
@@ -89,7 +104,10 @@ CREATE POLICY capture_params_own ON pgbench_lab.capture_params
 CREATE POLICY capture_values_own ON pgbench_lab.capture_values
     USING (EXISTS (SELECT FROM pgbench_lab.captures c
                    WHERE c.capture_id OPERATOR(pg_catalog.=) capture_values.capture_id));
+CREATE POLICY capture_groups_own ON pgbench_lab.capture_groups
+    USING (EXISTS (SELECT FROM pgbench_lab.captures c
+                   WHERE c.capture_id OPERATOR(pg_catalog.=) capture_groups.capture_id));
 -- Each role reads, writes and deletes its own captures only (the policies);
 -- capture() itself is granted (revoked from PUBLIC).
 GRANT SELECT, INSERT, UPDATE, DELETE ON pgbench_lab.captures, pgbench_lab.capture_statements,
-    pgbench_lab.capture_params, pgbench_lab.capture_values TO PUBLIC;
+    pgbench_lab.capture_params, pgbench_lab.capture_values, pgbench_lab.capture_groups TO PUBLIC;

@@ -31,7 +31,7 @@ SELECT function_privs_are('pgbench_lab', 'compare', ARRAY['bigint[]'], 'pg_monit
                           'pg_monitor may compare');
 SELECT function_privs_are('pgbench_lab', 'plot', ARRAY['bigint[]', 'text'], 'pg_monitor', ARRAY['EXECUTE'],
                           'pg_monitor may plot');
-SELECT function_privs_are('pgbench_lab', 'export', ARRAY['bigint[]'], 'pg_monitor', ARRAY['EXECUTE'],
+SELECT function_privs_are('pgbench_lab', 'export', ARRAY['bigint[]', 'bigint[]'], 'pg_monitor', ARRAY['EXECUTE'],
                           'pg_monitor may export');
 SELECT table_privs_are('pgbench_lab', 'experiments', 'public', ARRAY['SELECT'],
                        'PUBLIC may only read experiments (under row-level security)');

@@ -144,7 +144,7 @@ BEGIN
     ELSIF type OPERATOR(pg_catalog.=) 'pg_catalog.bool'::pg_catalog.regtype THEN
         draw := pg_catalog.format('\set p%s random(0, 1) = 1', param);
         about := COALESCE(about, '') OPERATOR(pg_catalog.||) 'a guess: true or false';
-    ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.text', 'pg_catalog.varchar', 'pg_catalog.bpchar', 'pg_catalog.name']::pg_catalog.regtype[]) THEN
+    ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.text', 'pg_catalog.varchar', 'pg_catalog.bpchar', 'pg_catalog.name', 'pg_catalog.unknown']::pg_catalog.regtype[]) THEN
         vals := ARRAY(SELECT pg_catalog.md5(g::pg_catalog.text) FROM pg_catalog.generate_series(1, 100) AS g);
         about := COALESCE(about, '') OPERATOR(pg_catalog.||) 'a guess: one of 100 random strings';
     ELSIF type OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.date', 'pg_catalog.timestamp', 'pg_catalog.timestamptz']::pg_catalog.regtype[]) THEN
@@ -161,6 +161,29 @@ $body$;
 -- nothing (STABLE for that: its sample differs from call to call, and
 -- capture() calls it once per parameter).
 GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_draw TO PUBLIC;
+
+-- The schema pg_stat_statements is installed in here, or an error that
+-- says what to do (55000); what names the calling function.
+CREATE FUNCTION pgbench_lab_internal.capture_pgss(what text)
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+DECLARE
+    pgss pg_catalog.name;
+BEGIN
+    SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
+      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
+    IF pgss IS NULL THEN
+        RAISE EXCEPTION '%: pg_stat_statements is not installed in database %', what, pg_catalog.current_database()
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
+    END IF;
+    RETURN pgss;
+END
+$body$;
+GRANT EXECUTE ON FUNCTION pgbench_lab_internal.capture_pgss(text) TO PUBLIC;
 
 -- capture(): see docs/reference.md, "Your workload in the lab".
 CREATE FUNCTION pgbench_lab.capture(
@@ -193,9 +216,6 @@ DECLARE
     cmd pg_catalog.text;
     why pg_catalog.text;
     body pg_catalog.text;
-    q pg_catalog.text;
-    sampled pg_catalog.int4[];
-    lookup pg_catalog.text;
     rows_n pg_catalog.int4;
     guesses pg_catalog.text[];
     existing pg_catalog.text[];
@@ -254,14 +274,7 @@ BEGIN
           FROM pgbench_lab_internal.capture_source(source, 'statements', min_calls, NULL) AS x;
     ELSE
         -- pg_stat_statements: created here, and its library loaded
-        SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
-          JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-         WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
-        IF pgss IS NULL THEN
-            RAISE EXCEPTION 'capture: pg_stat_statements is not installed in database %', pg_catalog.current_database()
-                USING ERRCODE = 'object_not_in_prerequisite_state',
-                      HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart), run CREATE EXTENSION pg_stat_statements here, and let the application run.';
-        END IF;
+        pgss := pgbench_lab_internal.capture_pgss('capture');
         BEGIN
             EXECUTE pg_catalog.format(
                 'SELECT COALESCE(pg_catalog.sum(s.total_exec_time), 0) FROM %I.pg_stat_statements(true) AS s '
@@ -290,7 +303,7 @@ BEGIN
     existing := ARRAY(SELECT s.name FROM pgbench_lab.scripts s
                        WHERE s.created_by OPERATOR(pg_catalog.=) CURRENT_USER
                          AND pg_catalog.left(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.=) (prefix OPERATOR(pg_catalog.||) '-')
-                         AND pg_catalog.substr(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog.~) '^[0-9]+$'
+                         AND pg_catalog.substr(s.name, pg_catalog.length(prefix) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog.~) '^t?[0-9]+$'
                        ORDER BY s.name);
     IF pg_catalog.cardinality(existing) OPERATOR(pg_catalog.>) 0 THEN
         IF NOT replace THEN
@@ -346,7 +359,7 @@ BEGIN
                 why := pg_catalog.format('no longer analyzes here (%s: %s)', SQLSTATE, SQLERRM);
             END;
             IF why IS NULL AND cmd OPERATOR(pg_catalog.=) 'utility' THEN
-                why := 'a utility statement (transaction control, SET ...): each captured statement runs as its own transaction';
+                why := 'a utility statement (transaction control, SET ...): each captured statement runs as its own transaction, unless grouped (capture_group())';
             ELSIF why IS NULL AND cmd OPERATOR(pg_catalog.<>) 'select' AND NOT include_writes THEN
                 why := pg_catalog.format('%s writes: include_writes => true replays it (on a copy, never on production)', cmd);
             END IF;
@@ -364,8 +377,6 @@ BEGIN
         INSERT INTO pgbench_lab.capture_statements
             (capture_id, statement, queryid, query, command, calls, total_exec_time, rows, shared_blks_hit, shared_blks_read, script)
         VALUES (cid, n, r.queryid, r.query, cmd, r.calls, r.total_exec_time, r.rows, r.hit, r.read, prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept);
-        body := pg_catalog.format(E'-- pgbench_lab capture %s, statement %s (queryid %s): %s calls captured\n', cid, n, r.queryid, r.calls);
-        sampled := '{}';
         rows_n := 0;
         TRUNCATE pg_temp.pgbl_capture_vals;
         FOR p IN SELECT * FROM pg_temp.pgbl_capture_places ORDER BY param LOOP
@@ -374,11 +385,8 @@ BEGIN
                 why := pg_catalog.format('$%s: %s', p.param, d.about);
             END IF;
             IF d.vals IS NOT NULL THEN
-                sampled := sampled OPERATOR(pg_catalog.||) p.param;
                 rows_n := GREATEST(rows_n, pg_catalog.cardinality(d.vals));
                 INSERT INTO pg_temp.pgbl_capture_vals VALUES (p.param, d.vals);
-            ELSE
-                body := body OPERATOR(pg_catalog.||) d.draw OPERATOR(pg_catalog.||) E'\n';
             END IF;
             INSERT INTO pgbench_lab.capture_params (capture_id, statement, param, type, relation, attname, kind, draw, guess, about)
             VALUES (cid, n, p.param, p.type::pg_catalog.text, p.relation::pg_catalog.text,
@@ -403,19 +411,8 @@ BEGIN
                                       LEFT JOIN pg_temp.pgbl_capture_vals v ON v.param OPERATOR(pg_catalog.=) k
                                      ORDER BY k)
               FROM pg_catalog.generate_series(1, rows_n) AS i;
-            lookup := (SELECT pg_catalog.string_agg(pg_catalog.format('v.vals[%s] AS p%s', x, x), ', ' ORDER BY x)
-                         FROM pg_catalog.unnest(sampled) AS x);
-            body := body OPERATOR(pg_catalog.||) pg_catalog.format(E'\\set i random(1, %s)\n', rows_n)
-                    OPERATOR(pg_catalog.||) pg_catalog.format(
-                'SELECT %s FROM pgbench_lab.capture_values AS v WHERE v.capture_id OPERATOR(pg_catalog.=) %s '
-                'AND v.statement OPERATOR(pg_catalog.=) %s AND v.i OPERATOR(pg_catalog.=) %s', lookup, cid, n, ':i')
-                    OPERATOR(pg_catalog.||) E' \\gset\n';
         END IF;
-        q := r.query;
-        FOR k IN REVERSE (SELECT COALESCE(pg_catalog.max(x.param), 0) FROM pg_temp.pgbl_capture_places x) .. 1 LOOP
-            q := pg_catalog.regexp_replace(q, '\$' OPERATOR(pg_catalog.||) k OPERATOR(pg_catalog.||) '(?![0-9])', ':p' OPERATOR(pg_catalog.||) k, 'g');
-        END LOOP;
-        body := body OPERATOR(pg_catalog.||) q OPERATOR(pg_catalog.||) E';\n';
+        body := pgbench_lab_internal.capture_body(cid, ARRAY[n]);
         names := names OPERATOR(pg_catalog.||) (prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kept);
         bodies := bodies OPERATOR(pg_catalog.||) body;
         PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -465,7 +462,7 @@ BEGIN
     UPDATE pgbench_lab.captures AS c
        SET statements = kept,
            share_of_time = CASE WHEN total_time OPERATOR(pg_catalog.>) 0 THEN kept_time OPERATOR(pg_catalog./) total_time END,
-           notes = ARRAY['each statement is its own transaction: pg_stat_statements keeps no transaction context']
+           notes = ARRAY['each statement is its own transaction: pg_stat_statements keeps no transaction context (capture_group() replays statements together)']
      WHERE c.capture_id OPERATOR(pg_catalog.=) cid;
     IF kept OPERATOR(pg_catalog.=) 0 THEN
         RAISE WARNING 'capture %: no statement to replay', cid
@@ -523,14 +520,7 @@ BEGIN
         RAISE EXCEPTION 'capture_check: run % not found', capture_check.run_id
             USING ERRCODE = 'no_data_found', HINT = 'pgbench_lab.runs lists your runs.';
     END IF;
-    SELECT n.nspname INTO pgss FROM pg_catalog.pg_extension e
-      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-     WHERE e.extname OPERATOR(pg_catalog.=) 'pg_stat_statements';
-    IF pgss IS NULL THEN
-        RAISE EXCEPTION 'capture_check: pg_stat_statements is not installed in database %', pg_catalog.current_database()
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'Add pg_stat_statements to shared_preload_libraries (a restart) and run CREATE EXTENSION pg_stat_statements.';
-    END IF;
+    pgss := pgbench_lab_internal.capture_pgss('capture_check');
     EXECUTE pg_catalog.format('SELECT i.stats_reset FROM %I.pg_stat_statements_info AS i', pgss) INTO reset_at;
     IF reset_at OPERATOR(pg_catalog.<) cap.captured_at OR reset_at OPERATOR(pg_catalog.>) run.started_at THEN
         RAISE EXCEPTION 'capture_check: pg_stat_statements was last reset at %, not between the capture (%) and the run''s start (%)',
@@ -542,11 +532,13 @@ BEGIN
 WITH c AS (
     SELECT s.statement, s.script, s.queryid, s.query, s.calls, s.total_exec_time, s.rows,
            s.shared_blks_hit OPERATOR(pg_catalog.+) s.shared_blks_read AS blocks,
-           pg_catalog.regexp_replace(pg_catalog.btrim(s.query), '\s+', ' ', 'g') AS text_key
+           pg_catalog.regexp_replace(pg_catalog.regexp_replace(pg_catalog.btrim(s.query), '\s+', ' ', 'g'),
+                                     '(\$[0-9]+)::pg_catalog\.numeric', '\1', 'g') AS text_key
       FROM pgbench_lab.capture_statements s
      WHERE s.capture_id OPERATOR(pg_catalog.=) $1 AND s.script IS NOT NULL
 ), now_ AS (
-    SELECT x.queryid, pg_catalog.regexp_replace(pg_catalog.rtrim(pg_catalog.btrim(x.query), ';'), '\s+', ' ', 'g') AS text_key,
+    SELECT x.queryid, pg_catalog.regexp_replace(pg_catalog.regexp_replace(pg_catalog.rtrim(pg_catalog.btrim(x.query), ';'), '\s+', ' ', 'g'),
+                                                '(\$[0-9]+)::pg_catalog\.numeric', '\1', 'g') AS text_key,
            x.calls, x.total_exec_time, x.rows, x.shared_blks_hit OPERATOR(pg_catalog.+) x.shared_blks_read AS blocks
       FROM %I.pg_stat_statements(true) AS x
      WHERE x.dbid OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
@@ -568,7 +560,11 @@ WITH c AS (
            (r.total_exec_time OPERATOR(pg_catalog./) CASE WHEN r.calls OPERATOR(pg_catalog.>) 0 THEN r.calls END)::pg_catalog.numeric AS rm,
            (SELECT pg_catalog.string_agg(pg_catalog.format('$%%s drawn by a guess', p.param), ', ' ORDER BY p.param)
               FROM pgbench_lab.capture_params p
-             WHERE p.capture_id OPERATOR(pg_catalog.=) $1 AND p.statement OPERATOR(pg_catalog.=) c.statement AND p.guess) AS guesses
+             WHERE p.capture_id OPERATOR(pg_catalog.=) $1 AND p.statement OPERATOR(pg_catalog.=) c.statement AND p.guess) AS guesses,
+           (SELECT pg_catalog.array_to_string(cg.statements, ', ') FROM pgbench_lab.capture_groups cg
+             WHERE cg.capture_id OPERATOR(pg_catalog.=) $1 AND c.statement OPERATOR(pg_catalog.=) ANY (cg.statements) LIMIT 1) AS grouped,
+           (SELECT cg.script FROM pgbench_lab.capture_groups cg
+             WHERE cg.capture_id OPERATOR(pg_catalog.=) $1 AND c.statement OPERATOR(pg_catalog.=) ANY (cg.statements) LIMIT 1) AS group_script
       FROM c JOIN r ON r.statement OPERATOR(pg_catalog.=) c.statement
 ), g AS (
     SELECT f.*, pg_catalog.array_remove(ARRAY[
@@ -586,8 +582,10 @@ SELECT g.statement, g.script, pg_catalog.round(g.cs, 1), pg_catalog.round(g.rs, 
        CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.=) 0 THEN 'matches' ELSE 'diverges' END,
        pg_catalog.concat_ws('; ', pg_catalog.array_to_string(g.off, ', '),
                             CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.>) 0 THEN g.guesses END,
-                            CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.>) 0
-                                 THEN 'each statement replays as its own transaction: in the application it may have met rows its transaction had just changed, or waited on locks held longer' END)
+                            CASE WHEN pg_catalog.cardinality(g.off) OPERATOR(pg_catalog.=) 0 THEN NULL
+                                 WHEN g.grouped IS NOT NULL
+                                 THEN pg_catalog.format('replayed in one transaction with statements %%s (%%s): locks waited on and versions of rows read as the run''s timing has them', g.grouped, g.group_script)
+                                 ELSE 'replayed as its own transaction: in the application it may have met rows its transaction had just changed, or waited on locks held longer (capture_group() replays statements together)' END)
   FROM g ORDER BY g.statement
 $q$, pgss) USING capture_check.capture_id;
 END

@@ -138,7 +138,14 @@ AS $$
                 "started_at": "time", "finished_at": "time",
                 "status": ["done", "failed", "aborted"]},
              "experiment_runs": {"run_id": "positive", "ordinal": "positive", "variant": "positive",
-                "round": "positive"}}'::pg_catalog.jsonb
+                "round": "positive"},
+             "captures": {"capture_id": "positive", "source_capture_id": "positive", "captured_at": "time",
+                "statements": "nonneg"},
+             "capture_statements": {"statement": "positive", "calls": "nonneg", "rows": "nonneg",
+                "shared_blks_hit": "nonneg", "shared_blks_read": "nonneg", "weight": "nonneg"},
+             "capture_params": {"statement": "positive", "param": "positive"},
+             "capture_values": {"statement": "positive", "i": "positive"},
+             "capture_groups": {"grp": "positive", "calls": "nonneg", "weight": "nonneg"}}'::pg_catalog.jsonb
 $$;
 
 -- Whether the text s, read as rule "span" (an interval) or "time" (a

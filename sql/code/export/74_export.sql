@@ -343,7 +343,7 @@ BEGIN
                   HINT = 'Pass a document made by pgbench_lab.export(); the format is described in the README.';
     END IF;
     PERFORM pgbench_lab_internal.doc_check(doc, '{"format": "text!", "version": "count!", "server": "object!",
-        "runs": "array!", "experiments": "array", "exported_at": "time"}', '$');
+        "runs": "array!", "experiments": "array", "captures": "array", "exported_at": "time"}', '$');
     IF doc OPERATOR(pg_catalog.->>) 'format' OPERATOR(pg_catalog.<>) 'pgbench_lab export' OR doc OPERATOR(pg_catalog.->) 'version' OPERATOR(pg_catalog.<>) '1' THEN
         RAISE EXCEPTION 'unsupported export document: format "%" version %',
                         pgbench_lab.printable(doc OPERATOR(pg_catalog.->>) 'format'), doc OPERATOR(pg_catalog.->) 'version'
@@ -436,7 +436,8 @@ BEGIN
         PERFORM pgbench_lab_internal.doc_check_row(r.row, path);
         experiments := experiments OPERATOR(pg_catalog.||) one;
     END LOOP;
-    RETURN pg_catalog.jsonb_build_object('runs', pg_catalog.to_jsonb(runs), 'experiments', pg_catalog.to_jsonb(experiments));
+    RETURN pg_catalog.jsonb_build_object('runs', pg_catalog.to_jsonb(runs), 'experiments', pg_catalog.to_jsonb(experiments),
+                                         'captures', pgbench_lab_internal.doc_captures(doc));
 END
 $$;
 
@@ -532,10 +533,14 @@ BEGIN
       CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::pgbench_lab.experiment_runs, l.x OPERATOR(pg_catalog.||)
                              pg_catalog.jsonb_build_object('experiment_id', e.id, 'run_id',
                                  ids OPERATOR(pg_catalog.->) 'run_id' OPERATOR(pg_catalog.->) (l.x OPERATOR(pg_catalog.->>) 'run_id'))) AS v;
+    -- and the captures, with ids of their own
+    ids := coalesce(ids, '{}') OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('capture_id',
+               pgbench_lab_internal.import_captures(caller, rows OPERATOR(pg_catalog.->) 'captures'));
     RETURN (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('kind', w.kind, 'source_id', a.e OPERATOR(pg_catalog.->) w.id,
                                                      'id', ids OPERATOR(pg_catalog.->) w.id OPERATOR(pg_catalog.->) (a.e OPERATOR(pg_catalog.->>) w.id))
                                                 ORDER BY w.o, a.n), '[]')
-              FROM (VALUES (1, 'runs', 'run', 'run_id'), (2, 'experiments', 'experiment', 'experiment_id')) AS w(o, what, kind, id)
+              FROM (VALUES (1, 'runs', 'run', 'run_id'), (2, 'experiments', 'experiment', 'experiment_id'),
+                           (3, 'captures', 'capture', 'capture_id')) AS w(o, what, kind, id)
               CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(rows OPERATOR(pg_catalog.->) w.what) WITH ORDINALITY AS a(e, n));
 END
 $$;
@@ -627,9 +632,10 @@ AS $$
             HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')
 $$;
 
--- ids: runs and experiments (an experiment brings its runs); NULL = every
--- finished run and experiment the caller can read.
-CREATE FUNCTION pgbench_lab.export(run_ids bigint[] DEFAULT NULL)
+-- ids: runs and experiments (an experiment brings its runs); capture_ids:
+-- captures; both NULL = every finished run and experiment and every
+-- capture the caller can read (one of them given: the other NULL is none).
+CREATE FUNCTION pgbench_lab.export(run_ids bigint[] DEFAULT NULL, capture_ids bigint[] DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
@@ -637,9 +643,20 @@ AS $$
 DECLARE
     rids pg_catalog.int8[];
     eids pg_catalog.int8[];
+    cids pg_catalog.int8[] := coalesce(capture_ids, '{}');
     bad pg_catalog.int8;
 BEGIN
-    IF run_ids IS NULL THEN
+    SELECT x INTO bad FROM pg_catalog.unnest(capture_ids) AS x
+     WHERE x IS NULL OR NOT EXISTS (SELECT FROM pgbench_lab.captures c WHERE c.capture_id OPERATOR(pg_catalog.=) x) LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'capture % not found', coalesce(bad::pg_catalog.text, 'NULL')
+            USING ERRCODE = 'no_data_found', HINT = 'pgbench_lab.captures lists your captures.';
+    END IF;
+    IF run_ids IS NULL AND capture_ids IS NOT NULL THEN
+        rids := '{}';
+        eids := '{}';
+    ELSIF run_ids IS NULL THEN
+        cids := ARRAY(SELECT c.capture_id FROM pgbench_lab.captures c);
         rids := ARRAY(SELECT r.run_id FROM pgbench_lab.runs r WHERE r.status OPERATOR(pg_catalog.<>) 'running');
         eids := ARRAY(SELECT e.experiment_id FROM pgbench_lab.experiments e
                        WHERE NOT e.status OPERATOR(pg_catalog.=) ANY (ARRAY['running', 'waiting for restart'])
@@ -689,13 +706,18 @@ BEGIN
                        (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v)), '[]')
                           FROM pgbench_lab.experiment_verdicts(e.experiment_id) v))
                   ORDER BY e.experiment_id), '[]')
-                   FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (eids)));
+                   FROM pgbench_lab.experiments e WHERE e.experiment_id OPERATOR(pg_catalog.=) ANY (eids)))
+        -- captures only where there are some: a document of runs reads as before
+        OPERATOR(pg_catalog.||) coalesce((
+            SELECT pg_catalog.jsonb_build_object('captures', pg_catalog.jsonb_agg(pgbench_lab_internal.export_capture(c) ORDER BY c.capture_id))
+              FROM pgbench_lab.captures c WHERE c.capture_id OPERATOR(pg_catalog.=) ANY (cids)
+            HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}');
 END
 $$;
-COMMENT ON FUNCTION pgbench_lab.export(bigint[]) IS
-    'A versioned jsonb document of runs and experiments (progress, histograms, settings, system facts)';
+COMMENT ON FUNCTION pgbench_lab.export(bigint[], bigint[]) IS
+    'A versioned jsonb document of runs and experiments (progress, histograms, settings, system facts) and captures';
 
 
 REVOKE ALL ON FUNCTION pgbench_lab.import(jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pgbench_lab_internal.import_as(regrole, jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION pgbench_lab.export(bigint[]) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION pgbench_lab.export(bigint[], bigint[]) TO pg_monitor;
