@@ -35,7 +35,17 @@ RETURNS TABLE (condition integer, what text, unit text, query text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-VALUES
+-- %2$s: each customer's delivered amount (conditions 10 and 12), each
+-- order's first: half the time of a join of every line
+SELECT v.condition, v.what, v.unit,
+       pg_catalog.replace(v.query, '%2$s', '(' OPERATOR(pg_catalog.||) $d$SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.amount) AS amount
+  FROM %1$s.orders AS o
+  JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.sum(ol_amount) AS amount FROM %1$s.order_line
+         WHERE ol_delivery_d IS NOT NULL GROUP BY ol_w_id, ol_d_id, ol_o_id) AS x
+    ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
+   AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
+ GROUP BY o.o_w_id, o.o_d_id, o.o_c_id$d$ OPERATOR(pg_catalog.||) ')')
+  FROM (VALUES
     -- a warehouse's or a district's year-to-date against a sum (nulls
     -- differ from a number: IS DISTINCT FROM would look = up by name)
     (1, 'W_YTD = sum(D_YTD)', 'warehouses',
@@ -134,14 +144,7 @@ VALUES
           FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, COALESCE(l.amount, 0) AS delivered, COALESCE(h.paid, 0) AS paid,
                        COALESCE(k.c_balance OPERATOR(pg_catalog.<>) (COALESCE(l.amount, 0) OPERATOR(pg_catalog.-) COALESCE(h.paid, 0)), true) AS differs
                   FROM %1$s.customer AS k
-                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.amount) AS amount
-                               FROM %1$s.orders AS o
-                               -- each order's delivered amount first: half the time of a join of every line
-                               JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.sum(ol_amount) AS amount FROM %1$s.order_line
-                                      WHERE ol_delivery_d IS NOT NULL GROUP BY ol_w_id, ol_d_id, ol_o_id) AS x
-                                 ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
-                                AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
-                              GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                  LEFT JOIN %2$s AS l
                          ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
                         AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id
                   LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, pg_catalog.sum(h_amount) AS paid FROM %1$s.history
@@ -172,16 +175,9 @@ VALUES
           FROM (SELECT k.c_w_id, k.c_d_id, k.c_id, k.c_balance, k.c_ytd_payment, COALESCE(l.amount, 0) AS delivered,
                        COALESCE((k.c_balance OPERATOR(pg_catalog.+) k.c_ytd_payment) OPERATOR(pg_catalog.<>) COALESCE(l.amount, 0), true) AS differs
                   FROM %1$s.customer AS k
-                  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, pg_catalog.sum(x.amount) AS amount
-                               FROM %1$s.orders AS o
-                               -- each order's delivered amount first: half the time of a join of every line
-                               JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, pg_catalog.sum(ol_amount) AS amount FROM %1$s.order_line
-                                      WHERE ol_delivery_d IS NOT NULL GROUP BY ol_w_id, ol_d_id, ol_o_id) AS x
-                                 ON x.ol_w_id OPERATOR(pg_catalog.=) o.o_w_id AND x.ol_d_id OPERATOR(pg_catalog.=) o.o_d_id
-                                AND x.ol_o_id OPERATOR(pg_catalog.=) o.o_id
-                              GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) AS l
+                  LEFT JOIN %2$s AS l
                          ON l.o_w_id OPERATOR(pg_catalog.=) k.c_w_id AND l.o_d_id OPERATOR(pg_catalog.=) k.c_d_id
-                        AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id) AS c$q$)
+                        AND l.o_c_id OPERATOR(pg_catalog.=) k.c_id) AS c$q$)) AS v(condition, what, unit, query)
 $fn$;
 COMMENT ON FUNCTION pgbench_lab_internal.tpcc_conditions() IS
     'TPC-C''s twelve consistency conditions (clause 3.3.2): each one''s relation, what it is checked over, and the query (over the schema %1$s) that counts the places that differ and the places checked';
