@@ -535,9 +535,10 @@ def format_to_sql(text):
     text = re.sub(r"%(\d+\$)?s\(", "x.x(", text)
     slots, auto = [], itertools.count(1)
     for m in FORMAT.finditer(text):
-        if m.group(0) != "%%" and m.group(2) == "s":
+        if m.group(0) != "%%":
+            # format() numbers every conversion, %I and %L too
             n = int(m.group(1)[:-1]) if m.group(1) else next(auto)
-            if n not in slots:
+            if m.group(2) == "s" and n not in slots:
                 slots.append(n)
 
     def build(choice):

@@ -163,6 +163,9 @@ def test_reads_the_sql_a_body_builds(tmp_path):
                      "x.g(): variable of type integer without its schema"], found
     assert sqlnames.format_to_sql("SELECT %1$s.f(%2$s), %L, %I, 100 %% 7, %s($1)") == \
         "SELECT x.f(x), 'x', x, 100 % 7, x.x($1)"
+    # format() numbers %L and %I among its conversions: the %s after them is the third
+    assert sqlnames.format_to_sql("SELECT %L, %I FROM %s.t WHERE a OPERATOR(pg_catalog.=) 1") == \
+        "SELECT 'x', x FROM x.t WHERE a OPERATOR(pg_catalog.=) 1"
 
 
 def test_the_sources_are_clean():
