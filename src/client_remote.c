@@ -146,15 +146,15 @@ cancel_running(PGconn *conn)
 }
 
 /*
- * Is "portal" a SELECT of nothing but the set-returning function "funcid"
+ * Is "portal" a SELECT of nothing but one set-returning function's call
  * (and that very call, "expr", when given): one statement, a FunctionScan
  * of one function, no filter, no sub-plan, its columns passed through or
- * computed by immutable functions?  Then
- * once the function has returned, the statement reads nothing more with
- * its snapshot.
+ * computed by immutable functions?  Then the call, else NULL: once the
+ * function has returned, the statement reads nothing more with its
+ * snapshot.
  */
-static bool
-lone_function_scan(Portal portal, Oid funcid, Node *expr)
+static FuncExpr *
+lone_call(Portal portal, Node *expr)
 {
 	PlannedStmt *ps;
 	FunctionScan *fs;
@@ -162,33 +162,31 @@ lone_function_scan(Portal portal, Oid funcid, Node *expr)
 	ListCell   *lc;
 
 	if (portal == NULL || portal->status != PORTAL_ACTIVE || list_length(portal->stmts) != 1)
-		return false;
+		return NULL;
 	ps = (PlannedStmt *) linitial(portal->stmts);
 	if (!IsA(ps, PlannedStmt) || ps->commandType != CMD_SELECT || ps->subplans != NIL ||
 		ps->rowMarks != NIL || ps->hasModifyingCTE || ps->planTree == NULL ||
 		!IsA(ps->planTree, FunctionScan))
-		return false;
+		return NULL;
 	fs = (FunctionScan *) ps->planTree;
 	if (fs->scan.plan.qual != NIL || fs->scan.plan.initPlan != NIL || list_length(fs->functions) != 1)
-		return false;
+		return NULL;
 	foreach(lc, fs->scan.plan.targetlist)
 	{
-		Node	   *e = (Node *) ((TargetEntry *) lfirst(lc))->expr;
-
-		if (contain_mutable_functions(e))
-			return false;
+		if (contain_mutable_functions((Node *) ((TargetEntry *) lfirst(lc))->expr))
+			return NULL;
 	}
 	rtf = (RangeTblFunction *) linitial(fs->functions);
-	if (!IsA(rtf->funcexpr, FuncExpr) || ((FuncExpr *) rtf->funcexpr)->funcid != funcid)
-		return false;
-	return expr == NULL || rtf->funcexpr == expr;
+	if (!IsA(rtf->funcexpr, FuncExpr) || (expr != NULL && rtf->funcexpr != expr))
+		return NULL;
+	return (FuncExpr *) rtf->funcexpr;
 }
 
 /*
  * A call that waits on a target (init(), init_tpcc()) holds a snapshot
  * here only for the statement that called it, which reads nothing with it
  * once the call returns when that statement is the call alone
- * (lone_function_scan), in a transaction of its own, in READ COMMITTED
+ * (lone_call), in a transaction of its own, in READ COMMITTED
  * (where every later statement takes a snapshot of its own).  Then, while
  * it waits on the target, the session advertises no xmin, so that vacuum
  * and pruning here go on for the load's length, as a run's wait() leaves
@@ -207,30 +205,17 @@ LibpqRemoteFreeXmin(FunctionCallInfo fcinfo, const char *outer)
 
 	if (free_it && outer == NULL)
 		free_it = ActivePortal != NULL && ActivePortal->name[0] == '\0' &&
-			lone_function_scan(ActivePortal, fcinfo->flinfo->fn_oid, fcinfo->flinfo->fn_expr);
+			lone_call(ActivePortal, fcinfo->flinfo->fn_expr) != NULL;
 	else if (free_it)
 	{
 		Portal		top = GetPortalByName("");
-		Oid			outer_oid = InvalidOid;
-		char	   *nsp;
+		FuncExpr   *call = lone_call(top, NULL);
 
-		if (top != NULL && top->status == PORTAL_ACTIVE && list_length(top->stmts) == 1 &&
-			IsA(linitial(top->stmts), PlannedStmt) &&
-			((PlannedStmt *) linitial(top->stmts))->planTree != NULL &&
-			IsA(((PlannedStmt *) linitial(top->stmts))->planTree, FunctionScan))
-		{
-			FunctionScan *fs = (FunctionScan *) ((PlannedStmt *) linitial(top->stmts))->planTree;
-
-			if (list_length(fs->functions) == 1 &&
-				IsA(((RangeTblFunction *) linitial(fs->functions))->funcexpr, FuncExpr))
-				outer_oid = ((FuncExpr *) ((RangeTblFunction *) linitial(fs->functions))->funcexpr)->funcid;
-		}
-		nsp = OidIsValid(outer_oid) ? get_namespace_name(get_func_namespace(outer_oid)) : NULL;
-		free_it = nsp != NULL && strcmp(nsp, "pgbench_lab") == 0 &&
-			strcmp(get_func_name(outer_oid), outer) == 0 &&
-			lone_function_scan(top, outer_oid, NULL) &&
+		free_it = call != NULL &&
+			strcmp(get_namespace_name(get_func_namespace(call->funcid)), "pgbench_lab") == 0 &&
+			strcmp(get_func_name(call->funcid), outer) == 0 &&
 			ActivePortal != top &&
-			lone_function_scan(ActivePortal, fcinfo->flinfo->fn_oid, fcinfo->flinfo->fn_expr);
+			lone_call(ActivePortal, fcinfo->flinfo->fn_expr) != NULL;
 	}
 	xmin_free = free_it;
 	if (!free_it)
